@@ -1,0 +1,46 @@
+// How the CLI prints: human text by default, JSON with --json; a progress bar
+// only when standard error is a terminal.
+import cliProgress from "cli-progress";
+
+export interface Output {
+  setJson(json: boolean): void;
+  result(data: unknown, text: string): void;
+  table(rows: object[], columns: string[]): void;
+  readonly json: boolean;
+}
+
+export function createOutput(write: (text: string) => void = (t) => process.stdout.write(t)): Output {
+  let json = false;
+  return {
+    get json() {
+      return json;
+    },
+    setJson(value) {
+      json = value;
+    },
+    result(data, text) {
+      write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
+    },
+    table(rows, columns) {
+      if (json) return write(`${JSON.stringify(rows, null, 2)}\n`);
+      if (!rows.length) return write("(none)\n");
+      const cell = (row: object, c: string) => {
+        const value = (row as Record<string, unknown>)[c];
+        return value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : value instanceof Date ? value.toISOString() : String(value);
+      };
+      const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r, c).length)));
+      const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd();
+      write([line(columns), ...rows.map((r) => line(columns.map((c) => cell(r, c))))].join("\n") + "\n");
+    },
+  };
+}
+
+export function createProgress(output: Output, unit: string) {
+  if (output.json || !process.stderr.isTTY) return { update: (_n: number) => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    { format: `{bar} {value} ${unit} read`, stream: process.stderr, total: 0, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(0, 0);
+  return { update: (n: number) => bar.update(n), stop: () => bar.stop() };
+}

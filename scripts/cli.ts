@@ -1,0 +1,221 @@
+// The administrator's command-line tool: `npm run -s cli -- <command>`.
+import { Command, InvalidArgumentError, Option } from "commander";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logger.ts";
+import { openDatabase } from "../src/db/database.ts";
+import { openMigratedDatabase } from "../src/bootstrap.ts";
+import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
+import { createOrganization, getOrganizationBySlug, listOrganizations } from "../src/services/organizations.ts";
+import { createApiKey, listApiKeys, revokeApiKey } from "../src/services/api-keys.ts";
+import { createOAuthClient } from "../src/auth/oauth.ts";
+import { importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
+import { importCip } from "../src/services/imports/cip.ts";
+import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
+import { ProblemError } from "../src/errors.ts";
+import { SCOPES } from "../src/auth/credential.ts";
+import type { Database } from "../src/db/database.ts";
+import { createProgress, type Output, createOutput } from "./cli-output.ts";
+
+const ENVIRONMENTS = ["live", "sandbox"] as const;
+const CHANNELS = ["channel_a", "channel_b", "direct"] as const;
+
+function scopeList(value: string): string[] {
+  const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (!scopes.length || unknown.length) throw new InvalidArgumentError(`expected a comma-separated list of ${SCOPES.join(", ")}`);
+  return scopes;
+}
+
+const envOption = () => new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
+
+async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const database = await openMigratedDatabase(config, createLogger("warn"));
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
+}
+
+export function buildProgram(output: Output = createOutput()): Command {
+  const program = new Command("cli")
+    .description("Administer the course and equivalency repository: organizations, keys, imports, database.")
+    .option("--json", "print machine-readable JSON")
+    .showHelpAfterError()
+    .hook("preAction", (command) => output.setJson(Boolean(command.optsWithGlobals().json)));
+
+  const orgs = program.command("orgs").description("Manage organizations (the tenants that own keys, webhooks, datasets)");
+  orgs
+    .command("create")
+    .description("Create an organization")
+    .requiredOption("--slug <slug>", "short unique name, e.g. ccc-articulation")
+    .requiredOption("--name <name>", "display name")
+    .addOption(new Option("--source <channel>", "onboarding channel").choices(CHANNELS).default("direct"))
+    .action((opts) =>
+      withDatabase(async ({ prisma }) => {
+        const org = await createOrganization(prisma, { slug: opts.slug, name: opts.name, source: opts.source });
+        output.result(org, `Created organization ${org.slug} (${org.id}, ${org.source}).`);
+      }),
+    );
+  orgs
+    .command("list")
+    .description("List organizations")
+    .action(() =>
+      withDatabase(async ({ prisma }) => {
+        const list = await listOrganizations(prisma);
+        output.table(list, ["id", "slug", "name", "source"]);
+      }),
+    );
+
+  const keys = program.command("keys").description("Manage API keys");
+  keys
+    .command("create")
+    .description("Create an API key; the key is printed once, alone on the last line")
+    .requiredOption("--org <slug>", "organization slug")
+    .addOption(envOption())
+    .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
+    .option("--name <name>", "a label to recognise the key by")
+    .action((opts) =>
+      withDatabase(async ({ prisma }) => {
+        const org = await getOrganizationBySlug(prisma, opts.org);
+        const { view, key } = await createApiKey(prisma, { organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+        output.result({ ...view, organization: org.slug, key }, `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`);
+      }),
+    );
+  keys
+    .command("list")
+    .description("List an organization's keys (prefixes only)")
+    .requiredOption("--org <slug>", "organization slug")
+    .action((opts) =>
+      withDatabase(async ({ prisma }) => {
+        const org = await getOrganizationBySlug(prisma, opts.org);
+        const { items } = await listApiKeys(prisma, org.id, undefined, { limit: 10_000, offset: 0 });
+        output.table(items, ["id", "prefix", "environment", "scopes", "name", "lastUsedAt", "revokedAt"]);
+      }),
+    );
+  keys
+    .command("revoke")
+    .description("Revoke a key by id")
+    .argument("<id>", "key id (key_…)")
+    .action((id: string) =>
+      withDatabase(async ({ prisma }) => {
+        const view = await revokeApiKey(prisma, {}, id);
+        output.result(view, `Revoked ${view.id} (${view.prefix}…).`);
+      }),
+    );
+
+  program
+    .command("oauth-clients")
+    .description("Manage OAuth 2.0 clients (client credentials grant)")
+    .command("create")
+    .description("Create an OAuth client; the secret is printed once, alone on the last line")
+    .requiredOption("--org <slug>", "organization slug")
+    .addOption(envOption())
+    .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
+    .option("--name <name>", "a label")
+    .action((opts) =>
+      withDatabase(async ({ prisma }) => {
+        const org = await getOrganizationBySlug(prisma, opts.org);
+        const { client, clientSecret } = await createOAuthClient(prisma, { organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+        output.result(
+          { id: client.id, clientId: client.clientId, environment: client.environment, scopes: client.scopes, clientSecret },
+          `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
+        );
+      }),
+    );
+
+  program
+    .command("institutions")
+    .description("Institution reference data")
+    .command("import")
+    .description("Import institutions from an IPEDS directory CSV (HD file) or a JSON array; idempotent by IPEDS id")
+    .argument("<file>", "CSV with UNITID, INSTNM, CITY, STABBR, SECTOR, F1SYSNAM[, CYACTIVE] columns, or JSON")
+    .addOption(envOption())
+    .addOption(new Option("--source <channel>", "onboarding channel recorded for imported institutions").choices(CHANNELS).default("direct"))
+    .action((file: string, opts) =>
+      withDatabase(async ({ prisma }) => {
+        const progress = createProgress(output, "institutions");
+        const summary = await importInstitutions(prisma, readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
+        progress.stop();
+        output.result(
+          summary,
+          `Read ${summary.read} rows: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped} skipped.` +
+            Object.entries(summary.skippedReasons).map(([reason, n]) => `\n  skipped ${n}: ${reason}`).join(""),
+        );
+      }),
+    );
+
+  program
+    .command("cip")
+    .description("CIP 2020 reference data")
+    .command("import")
+    .description("Import the CIP 2020 list (CIP_Code,CIP_Title, or NCES's CIPCode/CIPTitle/Action file)")
+    .argument("<file>", "CSV file")
+    .action((file: string) =>
+      withDatabase(async ({ prisma }) => {
+        const summary = await importCip(prisma, file);
+        output.result(
+          summary,
+          `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,
+        );
+      }),
+    );
+
+  program
+    .command("seed")
+    .description("Load the sandbox demo dataset (only into an empty sandbox)")
+    .addOption(new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory())
+    .action(() =>
+      withDatabase(async ({ prisma }) => {
+        const config = loadConfig();
+        await ensurePublicSandboxKey(prisma, config.publicSandboxKey);
+        const summary = await seedSandboxIfEmpty(prisma);
+        output.result(summary ?? { seeded: false }, summary ? `Seeded the sandbox: ${JSON.stringify(summary)}.` : "The sandbox already holds data; nothing was changed.");
+      }),
+    );
+
+  const db = program.command("db").description("Database maintenance");
+  db.command("migrate")
+    .description("Apply pending migrations")
+    .action(async () => {
+      const config = loadConfig();
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        const applied = await database.session((sql) => applyMigrations(sql));
+        output.result({ applied }, applied.length ? `Applied ${applied.join(", ")}.` : "The database is up to date.");
+      } finally {
+        await database.close();
+      }
+    });
+  db.command("status")
+    .description("Show applied and pending migrations")
+    .action(async () => {
+      const config = loadConfig();
+      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        const status = await database.session((sql) => migrationStatus(sql));
+        output.result(
+          { database: database.kind, ...status },
+          [`Database: ${database.kind}`, ...status.applied.map((n) => `applied  ${n}`), ...status.pending.map((n) => `pending  ${n}`)].join("\n"),
+        );
+        if (status.pending.length || status.modified.length) process.exitCode = 1;
+      } finally {
+        await database.close();
+      }
+    });
+  return program;
+}
+
+const isEntryPoint = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ""));
+if (isEntryPoint) {
+  buildProgram()
+    .parseAsync(process.argv)
+    .catch((error: unknown) => {
+      const message = error instanceof ProblemError
+        ? `${error.message}${"errors" in error.extensions ? " " + JSON.stringify(error.extensions.errors) : ""}`
+        : error instanceof Error ? error.message : String(error);
+      process.stderr.write(`error: ${message}\n`);
+      process.exitCode = 1;
+    });
+}

@@ -1,0 +1,106 @@
+// The contract at run time: openapi-backend routes requests by operationId and
+// validates them (Ajv 2020 with formats) against generated/openapi.json.
+import fs from "node:fs";
+import path from "node:path";
+import OpenAPIBackend, { type Context as BackendContext, type Document, type Operation } from "openapi-backend";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { ErrorObject } from "ajv";
+import { ProblemError, ValidationError, type FieldError } from "./errors.ts";
+
+export const SPEC_PATH = path.resolve(import.meta.dirname, "../generated/openapi.json");
+export const API_ROOT = "/api/v1";
+
+export function loadSpec(): Document {
+  return JSON.parse(fs.readFileSync(SPEC_PATH, "utf8")) as Document;
+}
+
+// openapi-backend checks documents against the OpenAPI 3.0 meta-schema, which a
+// 3.1 document fails; Redocly lints the document in CI instead.
+class OpenAPI31Backend extends OpenAPIBackend {
+  override validateDefinition() {
+    return this.definition;
+  }
+}
+
+function createAjv(_original: unknown, options: object) {
+  const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
+  addFormats.default(ajv);
+  return ajv as never;
+}
+
+export type Dispatch = (context: BackendContext, ...args: unknown[]) => unknown;
+
+export function createBackend(dispatch: Dispatch): OpenAPIBackend {
+  const backend = new OpenAPI31Backend({
+    definition: loadSpec(),
+    apiRoot: API_ROOT,
+    strict: true,
+    coerceTypes: true,
+    customizeAjv: createAjv,
+    handlers: {
+      validationFail: (context: BackendContext) => {
+        throw requestValidationError(context.validation.errors ?? []);
+      },
+      notImplemented: dispatch,
+    },
+  });
+  return backend;
+}
+
+/** Ajv errors become one problem with a JSON pointer per offending value. */
+export function requestValidationError(errors: ErrorObject[]): ValidationError {
+  const fieldErrors = dedupe(errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf").map(toFieldError));
+  const detail = fieldErrors.length === 1 ? `${fieldErrors[0].pointer}: ${fieldErrors[0].message}` : `${fieldErrors.length} values are not valid.`;
+  return new ValidationError(detail, fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }]);
+}
+
+function toFieldError(error: ErrorObject): FieldError {
+  // openapi-backend validates {query, path, header, requestBody} as one object.
+  let pointer = error.instancePath.replace(/^\/requestBody/, "");
+  if (error.keyword === "required") pointer += `/${(error.params as { missingProperty: string }).missingProperty}`;
+  if (error.keyword === "additionalProperties") pointer += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
+  if (pointer.startsWith("/headers/")) pointer = pointer.replace(/^\/headers\//, "/header/");
+  return { pointer, message: describe(error) };
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case "required":
+      return "is required";
+    case "additionalProperties":
+      return "is not a known field";
+    case "enum":
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(", ")}`;
+    case "pattern":
+      return `must match the pattern ${(error.params as { pattern: string }).pattern}`;
+    default:
+      return error.message ?? "is not valid";
+  }
+}
+
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.pointer}\u0000${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+export function allowedMethods(backend: OpenAPIBackend, requestPath: string): string[] {
+  const methods = ["get", "post", "put", "patch", "delete"];
+  return methods
+    .filter((method) => backend.router.matchOperation({ method, path: requestPath, headers: {} } as never) !== undefined)
+    .map((m) => m.toUpperCase());
+}
+
+export function operationScopes(operation: Operation): string[] {
+  const requirements = (operation.security ?? []) as Record<string, string[]>[];
+  return [...new Set(requirements.flatMap((r) => r.OAuth2 ?? []))];
+}
+
+export function unknownPath(requestPath: string): ProblemError {
+  return new ProblemError("not-found", `No resource lives at ${requestPath}.`);
+}

@@ -1,0 +1,143 @@
+// createApp builds the Koa application; main.ts only listens. Every API request
+// goes: request id and problem mapping -> routing (404/405) -> content
+// negotiation (406) -> authentication (401), rate limit (429), scope (403) ->
+// body (413/415/400) -> contract validation (400) -> handler.
+import Koa, { type Context } from "koa";
+import type { Context as BackendContext, Operation } from "openapi-backend";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import type { Logger } from "./logger.ts";
+import { API_ROOT, allowedMethods, createBackend, operationScopes, unknownPath } from "./api.ts";
+import { Authenticator } from "./auth/authenticator.ts";
+import { RateLimiter } from "./auth/rate-limiter.ts";
+import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
+import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
+import { ForbiddenError, ProblemError } from "./errors.ts";
+import { readJsonBody } from "./http/body.ts";
+import { problemBoundary } from "./http/problem-boundary.ts";
+import { responseTypes, negotiate } from "./http/negotiation.ts";
+import { operationalRoutes } from "./http/operational-routes.ts";
+import { handlers } from "./handlers/index.ts";
+import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
+import type { Services } from "./services/index.ts";
+
+export interface AppDependencies {
+  config: Config;
+  database: Database;
+  log: Logger;
+  /** Tests turn this on: a response off the contract then fails loudly. */
+  validateResponses?: boolean;
+}
+
+export interface App {
+  koa: Koa;
+  services: Services;
+  accessTokens: AccessTokens;
+}
+
+export async function createApp(deps: AppDependencies): Promise<App> {
+  const { config, database, log } = deps;
+  const accessTokens = await createAccessTokens(database.prisma, config);
+  const authenticator = new Authenticator(database.prisma, accessTokens.verify, (error) =>
+    log.warn({ err: error }, "background write failed"),
+  );
+  const services: Services = { config, database, authenticator };
+  const rateLimiter = new RateLimiter(config.rateLimit.burst, config.rateLimit.refillPerSecond);
+
+  const backend = createBackend(() => {
+    throw new ProblemError("internal-error", "No handler is registered for this operation.");
+  });
+  for (const operationId of Object.keys(handlers) as OperationId[]) {
+    backend.register(operationId, (context: BackendContext, ctx: Context) => runHandler(operationId, context, ctx));
+  }
+  await backend.init();
+
+  async function runHandler(operationId: OperationId, context: BackendContext, ctx: Context) {
+    const request = {
+      params: context.request.params,
+      query: context.request.query,
+      body: context.request.requestBody,
+      headers: ctx.headers as Record<string, string | undefined>,
+      url: new URL(ctx.originalUrl, "http://localhost"),
+    };
+    const requestContext: RequestContext = {
+      credential: ctx.state.credential as Credential,
+      requestId: ctx.state.requestId as string,
+      log: ctx.state.log as Logger,
+      services,
+    };
+    const handler = handlers[operationId] as (r: typeof request, c: RequestContext) => Promise<OperationResult<OperationId>>;
+    return handler(request, requestContext);
+  }
+
+  const koa = new Koa({ proxy: false });
+  koa.use(problemBoundary(log));
+  koa.use(operationalRoutes({ database, accessTokens }));
+
+  koa.use(async (ctx, next) => {
+    if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
+    const routed = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers };
+    const operation = backend.router.matchOperation(routed as never);
+    if (!operation) {
+      const allowed = allowedMethods(backend, ctx.path);
+      if (allowed.length) {
+        throw new ProblemError("method-not-allowed", `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(", ")}.`, {
+          headers: { Allow: allowed.join(", ") },
+          extensions: { allowed },
+        });
+      }
+      throw unknownPath(ctx.path);
+    }
+    ctx.state.operationId = operation.operationId;
+    negotiate(ctx, responseTypes(operation));
+    const credential = await services.authenticator.authenticate(ctx.get("authorization") || undefined);
+    ctx.state.credential = credential;
+    ctx.state.log = (ctx.state.log as Logger).child({ credentialId: credential.id, operationId: operation.operationId });
+    applyRateLimit(ctx, rateLimiter, credential);
+    requireScopes(operation, credential);
+    const body = operation.requestBody ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
+
+    const result = (await backend.handleRequest({ ...routed, body }, ctx)) as OperationResult<OperationId>;
+    ctx.status = result.status;
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+    if ("stream" in result) {
+      ctx.body = result.stream;
+      return;
+    }
+    if (result.body !== undefined) ctx.body = result.body;
+    if (deps.validateResponses) validateResponse(backend, operation, ctx);
+  });
+
+  koa.use((ctx) => {
+    throw unknownPath(ctx.path);
+  });
+
+  return { koa, services, accessTokens };
+}
+
+function applyRateLimit(ctx: Context, limiter: RateLimiter, credential: Credential) {
+  const state = limiter.take(credential.id);
+  ctx.set("X-RateLimit-Limit", String(state.limit));
+  ctx.set("X-RateLimit-Remaining", String(state.remaining));
+  ctx.set("X-RateLimit-Reset", String(state.resetSeconds));
+  if (!state.allowed) {
+    throw new ProblemError("rate-limited", `Too many requests for this credential; retry in ${state.retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(state.retryAfterSeconds) },
+    });
+  }
+}
+
+function requireScopes(operation: Operation, credential: Credential) {
+  const missing = operationScopes(operation).filter((scope) => !hasScope(credential, scope as Scope));
+  if (missing.length) {
+    throw new ForbiddenError(`This operation needs the scope ${missing.join(", ")}, which the credential does not hold.`);
+  }
+}
+
+function validateResponse(backend: ReturnType<typeof createBackend>, operation: Operation, ctx: Context) {
+  if (ctx.status === 204 || typeof ctx.body !== "object") return;
+  const result = backend.validateResponse(ctx.body, operation, ctx.status);
+  if (result.errors?.length) {
+    throw new Error(`Response of ${operation.operationId} (${ctx.status}) is off the contract: ${JSON.stringify(result.errors)}`);
+  }
+}

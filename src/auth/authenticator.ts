@@ -1,0 +1,86 @@
+// Resolves an Authorization header to a Credential: API keys by their hash,
+// OAuth access tokens by their signature. Failures are 401 problems whose
+// WWW-Authenticate header says what went wrong (RFC 6750).
+import type { Db } from "../db/database.ts";
+import { AuthenticationError } from "../errors.ts";
+import { digestsEqual, parseApiKey } from "./api-keys.ts";
+import { type Credential, isScope } from "./credential.ts";
+
+const REALM = 'Bearer realm="course-equivalency"';
+/** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+/** Verified keys are remembered briefly so hot read paths skip a lookup. */
+const CACHE_TTL_MS = 2_000;
+
+export type AccessTokenVerifier = (token: string) => Promise<Credential>;
+
+interface CachedCredential {
+  credential: Credential;
+  hash: string;
+  expiresAt: number;
+}
+
+export class Authenticator {
+  private readonly cache = new Map<string, CachedCredential>();
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly verifyAccessToken: AccessTokenVerifier | null,
+    private readonly onBackgroundError: (error: unknown) => void,
+  ) {}
+
+  async authenticate(authorization: string | undefined): Promise<Credential> {
+    if (!authorization) {
+      throw new AuthenticationError("This operation needs a credential: send Authorization: Bearer <API key or access token>.", REALM);
+    }
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    if (!match) {
+      throw invalid("The Authorization header must have the form 'Bearer <API key or access token>'.", "invalid_request");
+    }
+    const token = match[1];
+    if (token.startsWith("svc_")) return this.authenticateApiKey(token);
+    if (this.verifyAccessToken && token.split(".").length === 3) return this.verifyAccessToken(token);
+    throw invalid("The credential is not an API key (svc_live_… or svc_sandbox_…) or an access token of this service.");
+  }
+
+  /** Forgets a key at once, so a revocation takes effect in this process immediately. */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.credential.id === keyId) this.cache.delete(hash);
+  }
+
+  private async authenticateApiKey(key: string): Promise<Credential> {
+    const parsed = parseApiKey(key);
+    if (!parsed) throw invalid("The API key is malformed: expected svc_<live|sandbox>_<token>.");
+    const cached = this.cache.get(parsed.hash);
+    if (cached && cached.expiresAt > Date.now() && digestsEqual(cached.hash, parsed.hash)) return cached.credential;
+
+    const record = await this.db.apiKey.findUnique({ where: { hash: parsed.hash }, include: { organization: true } });
+    if (!record || !digestsEqual(record.hash, parsed.hash)) throw invalid("The API key is not known.");
+    if (record.revokedAt) throw invalid("The API key has been revoked.");
+    const credential: Credential = {
+      kind: "api_key",
+      id: record.id,
+      organizationId: record.organizationId,
+      organizationSlug: record.organization.slug,
+      channel: record.organization.source,
+      environment: record.environment,
+      scopes: record.scopes.filter(isScope),
+    };
+    this.cache.set(parsed.hash, { credential, hash: parsed.hash, expiresAt: Date.now() + CACHE_TTL_MS });
+    this.touch(record.id, record.lastUsedAt);
+    return credential;
+  }
+
+  private touch(keyId: string, lastUsedAt: Date | null): void {
+    const now = Date.now();
+    const lastWrite = Math.max(this.lastUsedWrites.get(keyId) ?? 0, lastUsedAt?.getTime() ?? 0);
+    if (now - lastWrite < LAST_USED_RESOLUTION_MS) return;
+    this.lastUsedWrites.set(keyId, now);
+    this.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(this.onBackgroundError);
+  }
+}
+
+function invalid(detail: string, error = "invalid_token"): AuthenticationError {
+  return new AuthenticationError(detail, `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"`);
+}

@@ -1,0 +1,101 @@
+// Opens the database the configuration names: PGlite in the data directory by
+// default (no server to install), or a PostgreSQL server for DATABASE_URL.
+// Both run the same Prisma schema and the same migrations.
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaClient } from "../../generated/prisma/client.ts";
+
+export type Db = PrismaClient;
+
+/** Executes plain SQL scripts (several statements at once) outside Prisma. */
+export interface SqlRunner {
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  prisma: Db;
+  /** Runs fn on one database session (advisory locks and scripts need one). */
+  session<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  kind: "embedded" | "postgresql";
+  close(): Promise<void>;
+}
+
+// Bursts of writes queue for PGlite's single connection; the defaults (2 s wait,
+// 5 s run) fail under load on both databases (see offline notes).
+const TRANSACTION_OPTIONS = { maxWait: 30_000, timeout: 15_000 };
+
+export function embeddedDataPath(dataDir: string): string {
+  return path.join(dataDir, "pglite");
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  /** An already open PGlite (tests start each file from an in-memory copy of a migrated template). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openEmbedded(options.pglite ?? (await openEmbeddedDirectory(options.dataDir)));
+}
+
+async function openEmbeddedDirectory(dataDir: string): Promise<PGlite> {
+  const dir = embeddedDataPath(dataDir);
+  fs.mkdirSync(dir, { recursive: true });
+  return PGlite.create(dir);
+}
+
+async function openEmbedded(pglite: PGlite): Promise<Database> {
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS });
+  return {
+    prisma,
+    kind: "embedded",
+    session: (fn) =>
+      fn({
+        async exec(sql) {
+          await pglite.exec(sql);
+        },
+        async query<T>(sql: string, params: unknown[] = []) {
+          return (await pglite.query(sql, params)).rows as T[];
+        },
+      }),
+    async close() {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
+  return {
+    prisma,
+    kind: "postgresql",
+    async session(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          async exec(sql) {
+            await client.query(sql);
+          },
+          async query<T>(sql: string, params: unknown[] = []) {
+            return (await client.query(sql, params)).rows as T[];
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

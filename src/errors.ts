@@ -1,0 +1,149 @@
+// Domain errors thrown by services and middleware, and the one mapping from an
+// error to an RFC 9457 problem document.
+
+export const PROBLEM_BASE = "https://course-equivalency.org/problems/";
+
+export interface FieldError {
+  pointer: string;
+  message: string;
+}
+
+export interface ProblemDocument {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  requestId?: string;
+  errors?: FieldError[];
+  existingId?: string;
+  allowed?: string[];
+}
+
+/** Every problem type the service answers with; the README lists the same table. */
+export const PROBLEM_TYPES = {
+  "validation-failed": { status: 400, title: "Validation failed" },
+  "malformed-request": { status: 400, title: "Malformed request" },
+  unauthenticated: { status: 401, title: "Authentication required" },
+  forbidden: { status: 403, title: "Forbidden" },
+  "not-found": { status: 404, title: "Not found" },
+  "method-not-allowed": { status: 405, title: "Method not allowed" },
+  "not-acceptable": { status: 406, title: "Not acceptable" },
+  conflict: { status: 409, title: "Conflict" },
+  "invalid-transition": { status: 409, title: "Invalid status transition" },
+  "idempotency-key-reused": { status: 409, title: "Idempotency key reused" },
+  "precondition-failed": { status: 412, title: "Precondition failed" },
+  "payload-too-large": { status: 413, title: "Payload too large" },
+  "unsupported-media-type": { status: 415, title: "Unsupported media type" },
+  "rate-limited": { status: 429, title: "Rate limit exceeded" },
+  "internal-error": { status: 500, title: "Internal server error" },
+  "not-implemented": { status: 501, title: "Not implemented" },
+} as const;
+
+export type ProblemSlug = keyof typeof PROBLEM_TYPES;
+
+/** An error that is answered to the client as a problem document. */
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly title: string;
+  /** Extra members of the problem document (errors, existingId, …). */
+  readonly extensions: Partial<ProblemDocument>;
+  /** Response headers that belong to this problem (Allow, Retry-After, …). */
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly slug: ProblemSlug,
+    detail: string,
+    options: { extensions?: Partial<ProblemDocument>; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = new.target.name;
+    this.status = PROBLEM_TYPES[slug].status;
+    this.title = PROBLEM_TYPES[slug].title;
+    this.extensions = options.extensions ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  toProblem(requestId: string): ProblemDocument {
+    return {
+      type: PROBLEM_BASE + this.slug,
+      title: this.title,
+      status: this.status,
+      detail: this.message,
+      requestId,
+      ...this.extensions,
+    };
+  }
+}
+
+export class ValidationError extends ProblemError {
+  constructor(detail: string, readonly errors: FieldError[]) {
+    super("validation-failed", detail, { extensions: { errors } });
+  }
+
+  static single(pointer: string, message: string): ValidationError {
+    return new ValidationError(message, [{ pointer, message }]);
+  }
+}
+
+export class MalformedRequestError extends ProblemError {
+  constructor(detail: string) {
+    super("malformed-request", detail);
+  }
+}
+
+export class AuthenticationError extends ProblemError {
+  constructor(detail: string, wwwAuthenticate: string) {
+    super("unauthenticated", detail, { headers: { "WWW-Authenticate": wwwAuthenticate } });
+  }
+}
+
+export class ForbiddenError extends ProblemError {
+  constructor(detail: string) {
+    super("forbidden", detail);
+  }
+}
+
+export class NotFoundError extends ProblemError {
+  constructor(detail: string) {
+    super("not-found", detail);
+  }
+}
+
+export class ConflictError extends ProblemError {
+  constructor(detail: string, existingId?: string) {
+    super("conflict", detail, { extensions: existingId ? { existingId } : {} });
+  }
+}
+
+export class InvalidTransitionError extends ProblemError {
+  constructor(from: string, to: string, allowed: readonly string[]) {
+    const options = allowed.length ? `allowed from ${from}: ${allowed.join(", ")}` : `no transition is allowed from ${from}`;
+    super("invalid-transition", `The status transition ${from} -> ${to} is not allowed (${options}).`);
+  }
+}
+
+export class PreconditionFailedError extends ProblemError {
+  constructor(detail: string) {
+    super("precondition-failed", detail);
+  }
+}
+
+export class NotImplementedError extends ProblemError {
+  constructor(operationId: string) {
+    super("not-implemented", `The operation ${operationId} is described by the contract but not implemented yet.`);
+  }
+}
+
+/** Turns anything thrown into a problem; unknown errors become a bare 500. */
+export function toProblemError(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error;
+  const status = (error as { status?: unknown; expose?: unknown })?.status;
+  // Koa and its body parsers throw http-errors; only their 4xx are safe to show.
+  if (typeof status === "number" && status === 413) {
+    return new ProblemError("payload-too-large", "The request body is larger than the service accepts.");
+  }
+  if (typeof status === "number" && status === 415) {
+    return new ProblemError("unsupported-media-type", "The request body must be application/json.");
+  }
+  return new ProblemError("internal-error", "The service failed to answer this request. Quote the request id when reporting it.");
+}

@@ -1,0 +1,57 @@
+// Handler types derived from the contract: an operation's path, query and body
+// types, and the responses it may answer, all come from generated/api-types.ts.
+import type { Readable } from "node:stream";
+import type { operations } from "../../generated/api-types.ts";
+import type { Credential } from "../auth/credential.ts";
+import type { Logger } from "../logger.ts";
+import type { Services } from "../services/index.ts";
+
+export type OperationId = keyof operations;
+type Op<K extends OperationId> = operations[K];
+
+type Member<T, Name extends string> = T extends { [P in Name]?: infer V } ? NonNullable<V> : never;
+
+export type PathParams<K extends OperationId> = Member<Op<K>["parameters"], "path">;
+export type QueryParams<K extends OperationId> = Member<Op<K>["parameters"], "query">;
+export type RequestBody<K extends OperationId> =
+  NonNullable<Op<K>["requestBody"]> extends { content: { "application/json": infer Body } } ? Body : undefined;
+
+type SuccessStatus = 200 | 201 | 202 | 204;
+type Responses<K extends OperationId> = Op<K>["responses"];
+type ContentOf<R> = R extends { content: infer C } ? C[keyof C] : undefined;
+
+/** A response an operation's contract allows, chosen among its 2xx statuses. */
+export type OperationResult<K extends OperationId> =
+  | {
+      [S in keyof Responses<K> & SuccessStatus]: {
+        status: S;
+        body: ContentOf<Responses<K>[S]>;
+        headers?: Record<string, string>;
+      };
+    }[keyof Responses<K> & SuccessStatus]
+  | { status: 200; stream: Readable; headers: Record<string, string> };
+
+export interface OperationRequest<K extends OperationId> {
+  params: PathParams<K>;
+  query: QueryParams<K>;
+  body: RequestBody<K>;
+  headers: Record<string, string | undefined>;
+  /** The request URL as the client sent it (used for Link headers). */
+  url: URL;
+}
+
+export interface RequestContext {
+  /** Present on every operation: they all require a credential. */
+  credential: Credential;
+  requestId: string;
+  log: Logger;
+  services: Services;
+}
+
+export type OperationHandler<K extends OperationId> = (
+  request: OperationRequest<K>,
+  context: RequestContext,
+) => Promise<OperationResult<K>>;
+
+/** Every operation of the contract must have a handler, or this fails to compile. */
+export type HandlerRegistry = { [K in OperationId]: OperationHandler<K> };

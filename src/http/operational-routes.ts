@@ -1,0 +1,146 @@
+// Routes outside the contract's operations: health, the public document and its
+// reference page, and the OAuth token issuer. None needs a credential and none
+// makes an outside request.
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import type { Context, Next } from "koa";
+import getRawBody from "raw-body";
+import type { Database } from "../db/database.ts";
+import { SPEC_PATH } from "../api.ts";
+import { type AccessTokens, OAuthError } from "../auth/oauth.ts";
+import { MalformedRequestError, ProblemError } from "../errors.ts";
+
+const SPEC_YAML_PATH = path.resolve(import.meta.dirname, "../../openapi.yaml");
+const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+const SWAGGER_ASSETS = new Set(["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-32x32.png"]);
+const ASSET_TYPES: Record<string, string> = { ".css": "text/css", ".js": "text/javascript", ".png": "image/png" };
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Course and Equivalency Repository API</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+  <link rel="icon" href="/docs/assets/favicon-32x32.png">
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script>
+    window.ui = SwaggerUIBundle({ url: "/api/v1/openapi.json", dom_id: "#reference", validatorUrl: null, deepLinking: true });
+  </script>
+</body>
+</html>`;
+
+export function operationalRoutes(deps: { database: Database; accessTokens: AccessTokens }) {
+  const specJson = fs.readFileSync(SPEC_PATH, "utf8");
+  const specYaml = fs.readFileSync(SPEC_YAML_PATH, "utf8");
+
+  const routes: Record<string, (ctx: Context) => Promise<void> | void> = {
+    "GET /healthz": (ctx) => {
+      ctx.body = { status: "ok" };
+    },
+    "GET /readyz": async (ctx) => {
+      try {
+        await deps.database.prisma.$queryRaw`SELECT 1`;
+        ctx.body = { status: "ok", database: deps.database.kind };
+      } catch {
+        throw new ProblemError("internal-error", "The database is not reachable.");
+      }
+    },
+    "GET /api/v1/openapi.json": (ctx) => {
+      ctx.type = "application/json";
+      ctx.body = specJson;
+    },
+    "GET /api/v1/openapi.yaml": (ctx) => {
+      ctx.type = "application/yaml";
+      ctx.body = specYaml;
+    },
+    "GET /docs": (ctx) => {
+      ctx.type = "text/html";
+      ctx.body = DOCS_PAGE;
+    },
+    "GET /.well-known/jwks.json": (ctx) => {
+      ctx.body = deps.accessTokens.jwks;
+    },
+    "GET /.well-known/oauth-authorization-server": (ctx) => {
+      const issuer = deps.accessTokens.issuer;
+      ctx.body = {
+        issuer,
+        token_endpoint: `${issuer}/oauth/token`,
+        jwks_uri: `${issuer}/.well-known/jwks.json`,
+        grant_types_supported: ["client_credentials"],
+        token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+        scopes_supported: ["read:public", "write:contribute"],
+        response_types_supported: ["token"],
+      };
+    },
+    "POST /oauth/token": async (ctx) => {
+      const form = await readForm(ctx);
+      if (form.get("grant_type") !== "client_credentials") {
+        throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported.");
+      }
+      const { clientId, clientSecret } = clientCredentials(ctx, form);
+      ctx.set("Cache-Control", "no-store");
+      ctx.body = await deps.accessTokens.issue(clientId, clientSecret, form.get("scope") ?? undefined);
+    },
+  };
+
+  return async function operational(ctx: Context, next: Next) {
+    const route = routes[`${ctx.method} ${ctx.path}`];
+    if (route) return route(ctx);
+    if (ctx.method === "GET" && ctx.path.startsWith("/docs/assets/")) return serveAsset(ctx);
+    const known = Object.keys(routes).filter((key) => key.endsWith(` ${ctx.path}`));
+    if (known.length) {
+      const allowed = known.map((key) => key.split(" ")[0]);
+      throw new ProblemError("method-not-allowed", `${ctx.method} is not allowed on ${ctx.path}.`, {
+        headers: { Allow: allowed.join(", ") },
+        extensions: { allowed },
+      });
+    }
+    return next();
+  };
+}
+
+function serveAsset(ctx: Context) {
+  const name = ctx.path.slice("/docs/assets/".length);
+  if (!SWAGGER_ASSETS.has(name)) throw new ProblemError("not-found", `No asset ${name}.`);
+  ctx.type = ASSET_TYPES[path.extname(name)];
+  ctx.set("Cache-Control", "public, max-age=86400");
+  ctx.body = fs.createReadStream(path.join(SWAGGER_UI_DIR, name));
+}
+
+async function readForm(ctx: Context): Promise<URLSearchParams> {
+  const type = ctx.get("content-type").split(";")[0].trim().toLowerCase();
+  const text = await getRawBody(ctx.req, { limit: 16 * 1024, encoding: "utf8" });
+  if (type === "application/x-www-form-urlencoded") return new URLSearchParams(text);
+  if (type === "application/json") {
+    try {
+      return new URLSearchParams(Object.entries(JSON.parse(text) as Record<string, string>));
+    } catch {
+      throw new MalformedRequestError("The token request body is not valid JSON.");
+    }
+  }
+  throw new ProblemError("unsupported-media-type", "Token requests must be application/x-www-form-urlencoded.");
+}
+
+function clientCredentials(ctx: Context, form: URLSearchParams): { clientId: string; clientSecret: string } {
+  const basic = /^Basic\s+(\S+)$/i.exec(ctx.get("authorization"));
+  if (basic) {
+    const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+    const separator = decoded.indexOf(":");
+    if (separator > 0) {
+      return {
+        clientId: decodeURIComponent(decoded.slice(0, separator)),
+        clientSecret: decodeURIComponent(decoded.slice(separator + 1)),
+      };
+    }
+  }
+  const clientId = form.get("client_id");
+  const clientSecret = form.get("client_secret");
+  if (!clientId || !clientSecret) {
+    throw new OAuthError("invalid_client", "Authenticate the client with HTTP Basic or client_id and client_secret.");
+  }
+  return { clientId, clientSecret };
+}

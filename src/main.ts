@@ -1,0 +1,39 @@
+// Reads the configuration, prepares the database, builds the app and listens.
+import { ConfigError, loadConfig } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { prepareDatabase } from "./bootstrap.ts";
+import { createApp } from "./app.ts";
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const database = await prepareDatabase(config, log);
+  const { koa } = await createApp({ config, database, log });
+  const server = koa.listen(config.port, config.host, () => {
+    log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
+  });
+
+  const shutdown = (signal: string) => {
+    log.info({ signal }, "shutting down");
+    server.close(() => {
+      database.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(1), 10_000).unref();
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,285 @@
+// Equivalencies: decisions that a source course transfers to a target
+// institution (as a course or a code), with an immutable version history.
+import type { Equivalency, Prisma } from "../../generated/prisma/client.ts";
+import type { Db, Environment, EquivalencyStatus, Channel, Page, PageResult } from "./types.ts";
+import type { Credential } from "../auth/credential.ts";
+import { ConflictError, InvalidTransitionError, NotFoundError, PreconditionFailedError, ValidationError, type FieldError } from "../errors.ts";
+import { newId } from "../ids.ts";
+import { recordEvents } from "./outbox.ts";
+import { courseView, equivalencyTargetKey, equivalencyView, institutionView, type EquivalencyView } from "./views.ts";
+
+export interface EquivalencyCreate {
+  sourceCourseId: string;
+  targetInstitutionId: string;
+  targetCourseId?: string;
+  targetCode?: string;
+  status?: EquivalencyStatus;
+  decidedBy?: string;
+  policyBasis?: string;
+}
+
+export interface EquivalencyUpdate {
+  status?: EquivalencyStatus;
+  targetCourseId?: string | null;
+  targetCode?: string | null;
+  decidedBy?: string | null;
+  policyBasis?: string | null;
+  note?: string;
+}
+
+export interface EquivalencyFilters {
+  sourceCourse?: string;
+  targetInstitution?: string;
+  status?: EquivalencyStatus;
+  provenance?: Channel;
+}
+
+export const TRANSITIONS: Readonly<Record<EquivalencyStatus, readonly EquivalencyStatus[]>> = {
+  pending: ["accepted", "conflict"],
+  conflict: ["pending", "accepted"],
+  accepted: ["conflict"],
+};
+
+const EXPANSION = {
+  sourceCourse: { include: { institution: true } },
+  targetInstitution: true,
+  targetCourse: true,
+} as const satisfies Prisma.EquivalencyInclude;
+
+type ExpandedRecord = Prisma.EquivalencyGetPayload<{ include: typeof EXPANSION }>;
+
+export function expandedView(record: ExpandedRecord) {
+  return {
+    ...equivalencyView(record),
+    sourceCourse: { ...courseView(record.sourceCourse), institution: institutionView(record.sourceCourse.institution) },
+    targetInstitution: institutionView(record.targetInstitution),
+    targetCourse: record.targetCourse ? courseView(record.targetCourse) : null,
+  };
+}
+
+export function etagOf(record: Pick<Equivalency, "id" | "version">): string {
+  return `"${record.id}.v${record.version}"`;
+}
+
+/** RFC 9110 If-Match: "*", or a list of (possibly weak) entity tags. */
+export function ifMatchSatisfied(header: string, etag: string): boolean {
+  const tags = header.split(",").map((tag) => tag.trim().replace(/^W\//, ""));
+  return tags.includes("*") || tags.includes(etag);
+}
+
+/** Ordered by creation time, then id. */
+export async function listEquivalencies(
+  db: Db,
+  environment: Environment,
+  filters: EquivalencyFilters,
+  page: Page,
+  expand: boolean,
+): Promise<PageResult<EquivalencyView | ReturnType<typeof expandedView>>> {
+  const where: Prisma.EquivalencyWhereInput = {
+    environment,
+    ...(filters.sourceCourse ? { sourceCourseId: filters.sourceCourse } : {}),
+    ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.provenance ? { provenance: filters.provenance } : {}),
+  };
+  const query = { where, orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }], take: page.limit, skip: page.offset };
+  const [items, total] = await Promise.all([
+    expand
+      ? db.equivalency.findMany({ ...query, include: EXPANSION }).then((rows) => rows.map(expandedView))
+      : db.equivalency.findMany(query).then((rows) => rows.map(equivalencyView)),
+    db.equivalency.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function getEquivalency(db: Db, environment: Environment, id: string) {
+  const record = await db.equivalency.findFirst({ where: { id, environment }, include: EXPANSION });
+  if (!record) throw new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`);
+  return { view: expandedView(record), etag: etagOf(record) };
+}
+
+interface ResolvedTarget {
+  targetCourseId: string | null;
+  targetCode: string | null;
+  targetCourseCode: string | null;
+}
+
+/** Checks that the references exist in the environment and fit together. */
+async function resolveReferences(
+  db: Prisma.TransactionClient,
+  environment: Environment,
+  input: { sourceCourseId?: string; targetInstitutionId: string; targetCourseId: string | null; targetCode: string | null },
+) {
+  const errors: FieldError[] = [];
+  const [source, institution, targetCourse] = await Promise.all([
+    input.sourceCourseId ? db.course.findFirst({ where: { id: input.sourceCourseId, environment }, include: { institution: true } }) : null,
+    db.institution.findUnique({ where: { environment_id: { environment, id: input.targetInstitutionId } } }),
+    input.targetCourseId ? db.course.findFirst({ where: { id: input.targetCourseId, environment } }) : null,
+  ]);
+  if (input.sourceCourseId && !source) errors.push({ pointer: "/sourceCourseId", message: `no course "${input.sourceCourseId}" in the ${environment} environment` });
+  if (!institution) errors.push({ pointer: "/targetInstitutionId", message: `no institution "${input.targetInstitutionId}" in the ${environment} environment` });
+  if (input.targetCourseId && !targetCourse) {
+    errors.push({ pointer: "/targetCourseId", message: `no course "${input.targetCourseId}" in the ${environment} environment` });
+  } else if (targetCourse && targetCourse.institutionId !== input.targetInstitutionId) {
+    errors.push({ pointer: "/targetCourseId", message: `the course belongs to ${targetCourse.institutionId}, not to the target institution ${input.targetInstitutionId}` });
+  }
+  if (errors.length) throw new ValidationError(errors.length === 1 ? `${errors[0].pointer}: ${errors[0].message}` : "The equivalency refers to records that do not fit.", errors);
+  const target: ResolvedTarget = {
+    targetCourseId: targetCourse?.id ?? null,
+    targetCode: input.targetCode ?? targetCourse?.code ?? null,
+    targetCourseCode: targetCourse?.code ?? null,
+  };
+  return { source, institution: institution!, target };
+}
+
+async function assertNoDuplicate(
+  db: Prisma.TransactionClient,
+  environment: Environment,
+  key: { sourceCourseId: string; targetInstitutionId: string; targetKey: string },
+  exceptId?: string,
+) {
+  const existing = await db.equivalency.findUnique({
+    where: { environment_sourceCourseId_targetInstitutionId_targetKey: { environment, ...key } },
+    select: { id: true },
+  });
+  if (existing && existing.id !== exceptId) {
+    throw new ConflictError(`An equivalency for this source course and target already exists: ${existing.id}.`, existing.id);
+  }
+}
+
+function actorOf(credential: Credential) {
+  return { actorCredentialId: credential.id, actorOrganizationId: credential.organizationId, actorKind: credential.kind };
+}
+
+export async function createEquivalency(db: Db, credential: Credential, input: EquivalencyCreate, options: { dryRun?: boolean } = {}) {
+  const environment = credential.environment;
+  const run = async (tx: Prisma.TransactionClient) => {
+    const { source, institution, target } = await resolveReferences(tx, environment, {
+      sourceCourseId: input.sourceCourseId,
+      targetInstitutionId: input.targetInstitutionId,
+      targetCourseId: input.targetCourseId ?? null,
+      targetCode: input.targetCode ?? null,
+    });
+    const targetKey = equivalencyTargetKey(target.targetCourseId, target.targetCode);
+    await assertNoDuplicate(tx, environment, { sourceCourseId: input.sourceCourseId, targetInstitutionId: input.targetInstitutionId, targetKey });
+    const status = input.status ?? "pending";
+    const now = new Date();
+    const data = {
+      id: newId("eq"),
+      environment,
+      sourceCourseId: input.sourceCourseId,
+      targetInstitutionId: input.targetInstitutionId,
+      targetCourseId: target.targetCourseId,
+      targetCode: target.targetCode,
+      targetKey,
+      status,
+      decidedBy: input.decidedBy ?? null,
+      decidedAt: status === "pending" ? null : now,
+      policyBasis: input.policyBasis ?? null,
+      version: 1,
+      provenance: credential.channel,
+      datasetVersionId: null,
+      organizationId: credential.organizationId,
+      createdAt: now,
+      updatedAt: now,
+    } satisfies Equivalency;
+    if (options.dryRun) return { preview: { ...equivalencyView(data), id: null, createdAt: null, updatedAt: null } };
+
+    await tx.equivalency.create({ data });
+    await tx.equivalencyVersion.create({
+      data: { id: newId("eqv"), equivalencyId: data.id, version: 1, state: equivalencyView(data), changedFields: [], ...actorOf(credential), recordedAt: now },
+    });
+    await recordEvents(tx, environment, [
+      {
+        type: "equivalency.created",
+        data: {
+          equivalencyId: data.id,
+          status,
+          sourceCourse: { institution: source!.institution.name, code: source!.code },
+          target: { institution: institution.name, code: target.targetCode },
+          ...(data.policyBasis ? { policyBasis: data.policyBasis } : {}),
+        },
+      },
+    ]);
+    const created = await tx.equivalency.findUniqueOrThrow({ where: { id: data.id }, include: EXPANSION });
+    return { view: expandedView(created), etag: etagOf(created) };
+  };
+  return options.dryRun ? run(db) : db.$transaction(run);
+}
+
+const UPDATABLE = ["status", "targetCourseId", "targetCode", "decidedBy", "policyBasis"] as const;
+const MAX_ATTEMPTS = 5;
+
+export async function updateEquivalency(db: Db, credential: Credential, id: string, patch: EquivalencyUpdate, ifMatch?: string) {
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await db.$transaction((tx) => tryUpdate(tx, credential, id, patch, ifMatch));
+    if (outcome !== "lost-race") return outcome;
+    // Someone else wrote a version between our read and our write.
+    if (ifMatch !== undefined) throw new PreconditionFailedError(`The equivalency changed since the ETag in If-Match was issued.`);
+    if (attempt >= MAX_ATTEMPTS) throw new ConflictError("The equivalency is being changed concurrently; retry the request.");
+  }
+}
+
+async function tryUpdate(tx: Prisma.TransactionClient, credential: Credential, id: string, patch: EquivalencyUpdate, ifMatch?: string) {
+  const environment = credential.environment;
+  const current = await tx.equivalency.findFirst({ where: { id, environment } });
+  if (!current) throw new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`);
+  const etag = etagOf(current);
+  if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etag)) {
+    throw new PreconditionFailedError(`If-Match ${ifMatch} does not match the current ETag ${etag}.`);
+  }
+  const next: Record<(typeof UPDATABLE)[number], unknown> = Object.fromEntries(
+    UPDATABLE.map((field) => [field, patch[field] === undefined ? current[field] : patch[field]]),
+  ) as never;
+  if (patch.targetCourseId !== undefined && patch.targetCourseId !== current.targetCourseId) {
+    const { target } = await resolveReferences(tx, environment, {
+      targetInstitutionId: current.targetInstitutionId,
+      targetCourseId: patch.targetCourseId,
+      targetCode: patch.targetCode === undefined ? null : patch.targetCode,
+    });
+    if (patch.targetCode === undefined) next.targetCode = target.targetCode ?? current.targetCode;
+  }
+  const changed = UPDATABLE.filter((field) => next[field] !== current[field]);
+  if (!changed.length) {
+    const unchanged = await tx.equivalency.findUniqueOrThrow({ where: { id }, include: EXPANSION });
+    return { view: expandedView(unchanged), etag, changed: false };
+  }
+  const status = next.status as EquivalencyStatus;
+  if (status !== current.status && !TRANSITIONS[current.status].includes(status)) {
+    throw new InvalidTransitionError(current.status, status, TRANSITIONS[current.status]);
+  }
+  const targetKey = equivalencyTargetKey(next.targetCourseId as string | null, next.targetCode as string | null);
+  if (targetKey !== current.targetKey) {
+    await assertNoDuplicate(tx, environment, { sourceCourseId: current.sourceCourseId, targetInstitutionId: current.targetInstitutionId, targetKey }, id);
+  }
+  const now = new Date();
+  const changedFields: string[] = [...changed];
+  const data: Prisma.EquivalencyUpdateManyMutationInput = { ...next, status, targetKey, version: current.version + 1, updatedAt: now } as never;
+  if (status !== current.status) {
+    data.decidedAt = status === "pending" ? null : now;
+    if ((current.decidedAt === null) !== (data.decidedAt === null) || status !== "pending") changedFields.push("decidedAt");
+  }
+  const { count } = await tx.equivalency.updateMany({ where: { id, version: current.version }, data });
+  if (count === 0) return "lost-race" as const;
+
+  const updated = await tx.equivalency.findUniqueOrThrow({ where: { id }, include: EXPANSION });
+  await tx.equivalencyVersion.create({
+    data: {
+      id: newId("eqv"),
+      equivalencyId: id,
+      version: updated.version,
+      state: equivalencyView(updated),
+      changeNote: patch.note ?? null,
+      changedFields,
+      ...actorOf(credential),
+      recordedAt: now,
+    },
+  });
+  await recordEvents(tx, environment, [
+    {
+      type: "equivalency.updated",
+      data: { equivalencyId: id, version: updated.version, previousStatus: current.status, status: updated.status, changedFields },
+    },
+  ]);
+  return { view: expandedView(updated), etag: etagOf(updated), changed: true };
+}

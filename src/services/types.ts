@@ -1,0 +1,13 @@
+// Types shared by services: the database handle and the generated enums.
+export type { Db } from "../db/database.ts";
+export type { Channel, Environment, InstitutionType, CourseLevel, EquivalencyStatus } from "../../generated/prisma/client.ts";
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  total: number;
+}

@@ -1,0 +1,63 @@
+// The API's representation of stored records (what the contract's schemas say).
+import type { Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
+
+export function institutionView(record: Institution) {
+  return {
+    id: record.id,
+    ipedsId: record.ipedsId,
+    name: record.name,
+    city: record.city,
+    state: record.state,
+    type: record.type,
+    system: record.system,
+    source: record.source,
+  };
+}
+
+export function courseView(record: Course) {
+  return {
+    id: record.id,
+    institutionId: record.institutionId,
+    code: record.code,
+    title: record.title,
+    credits: record.credits,
+    level: record.level,
+    description: record.description,
+    cipCode: record.cipCode,
+    version: record.version,
+    updatedAt: record.updatedAt.toISOString(),
+  };
+}
+
+export type EquivalencyView = ReturnType<typeof equivalencyView>;
+
+export function equivalencyView(record: Equivalency) {
+  return {
+    id: record.id,
+    sourceCourseId: record.sourceCourseId,
+    targetInstitutionId: record.targetInstitutionId,
+    targetCourseId: record.targetCourseId,
+    targetCode: record.targetCode,
+    status: record.status,
+    decidedBy: record.decidedBy,
+    decidedAt: record.decidedAt?.toISOString() ?? null,
+    policyBasis: record.policyBasis,
+    version: record.version,
+    provenance: record.provenance,
+    datasetVersionId: record.datasetVersionId,
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  };
+}
+
+/** Upsert identity of a course code: case-insensitive, white space collapsed. */
+export function courseCodeKey(code: string): string {
+  return code.trim().replace(/\s+/g, " ").toUpperCase();
+}
+
+/** Uniqueness key of an equivalency's target within (source course, target institution). */
+export function equivalencyTargetKey(targetCourseId: string | null, targetCode: string | null): string {
+  if (targetCourseId) return `course:${targetCourseId}`;
+  if (targetCode) return `code:${courseCodeKey(targetCode)}`;
+  return "none";
+}

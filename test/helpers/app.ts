@@ -1,0 +1,53 @@
+// Builds the real app on a fresh database for one test file, with an
+// organization and keys to call it with.
+import supertest from "supertest";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { createApp, type App } from "../../src/app.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createOrganization } from "../../src/services/organizations.ts";
+import { createApiKey } from "../../src/services/api-keys.ts";
+import { ensurePublicSandboxKey } from "../../src/services/sandbox.ts";
+import type { Channel, Environment } from "../../src/services/types.ts";
+import { freshDatabase, type TestDatabase } from "./database.ts";
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  config: Config;
+  http: ReturnType<typeof supertest>;
+  /** Keys of the test organization "acme" (channel_a), with both scopes. */
+  keys: { live: string; sandbox: string; liveReadOnly: string };
+  organizationId: string;
+  /** Creates another organization with a key, for isolation tests. */
+  otherOrganization(slug: string, environment?: Environment, source?: Channel): Promise<{ id: string; key: string }>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...env });
+  const database = await freshDatabase();
+  const app = await createApp({ config, database, log: createLogger(config.logLevel), validateResponses: true });
+  await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
+  const org = await createOrganization(database.prisma, { slug: "acme", name: "Acme Community College District", source: "channel_a" });
+  const key = async (environment: Environment, scopes?: string[]) =>
+    (await createApiKey(database.prisma, { organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
+  const keys = { live: await key("live"), sandbox: await key("sandbox"), liveReadOnly: await key("live", ["read:public"]) };
+  return {
+    app,
+    database,
+    config,
+    http: supertest(app.koa.callback()),
+    keys,
+    organizationId: org.id,
+    async otherOrganization(slug, environment = "live", source = "channel_b") {
+      const other = await createOrganization(database.prisma, { slug, name: slug, source });
+      const created = await createApiKey(database.prisma, { organizationId: other.id, environment });
+      return { id: other.id, key: created.key };
+    },
+    close: () => database.close(),
+  };
+}
+
+export function bearer(key: string): Record<string, string> {
+  return { Authorization: `Bearer ${key}` };
+}

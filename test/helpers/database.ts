@@ -1,0 +1,89 @@
+// Each test file gets its own freshly migrated database: an in-memory PGlite
+// loaded from a migrated template (built once per run), or, when
+// SVC_TEST_DATABASE_URL names a PostgreSQL server, a new database copied from a
+// migrated template database.
+import crypto from "node:crypto";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import { openDatabase, type Database } from "../../src/db/database.ts";
+import { applyMigrations } from "../../src/db/migrations.ts";
+import { testEnv } from "./env.ts";
+
+let embeddedTemplate: Promise<Blob> | null = null;
+let serverTemplate: Promise<string> | null = null;
+
+export const usingPostgres = Boolean(testEnv.SVC_TEST_DATABASE_URL);
+
+function buildEmbeddedTemplate(): Promise<Blob> {
+  embeddedTemplate ??= (async () => {
+    const pglite = await PGlite.create();
+    const database = await openDatabase({ databaseUrl: null, dataDir: "", pglite });
+    await database.session((sql) => applyMigrations(sql));
+    const blob = await pglite.dumpDataDir("none");
+    await database.close();
+    return blob;
+  })();
+  return embeddedTemplate;
+}
+
+function withDatabaseName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: testEnv.SVC_TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function buildServerTemplate(): Promise<string> {
+  serverTemplate ??= (async () => {
+    const name = `svc_test_template_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
+    await adminQuery(`CREATE DATABASE "${name}"`);
+    const database = await openDatabase({ databaseUrl: withDatabaseName(testEnv.SVC_TEST_DATABASE_URL!, name), dataDir: "" });
+    await database.session((sql) => applyMigrations(sql));
+    await database.close();
+    return name;
+  })();
+  return serverTemplate;
+}
+
+export interface TestDatabase extends Database {
+  /** The postgresql:// URL of this database, when it is on a server. */
+  url: string | null;
+}
+
+export async function freshDatabase(): Promise<TestDatabase> {
+  if (!usingPostgres) {
+    const pglite = await PGlite.create({ loadDataDir: await buildEmbeddedTemplate() });
+    const database = await openDatabase({ databaseUrl: null, dataDir: "", pglite });
+    return { ...database, url: null };
+  }
+  const template = await buildServerTemplate();
+  const name = `svc_test_${crypto.randomBytes(6).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  const url = withDatabaseName(testEnv.SVC_TEST_DATABASE_URL!, name);
+  const database = await openDatabase({ databaseUrl: url, dataDir: "" });
+  return {
+    ...database,
+    url,
+    async close() {
+      await database.close();
+      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
+/** Drops the server template at the end of the run (mocha root hook). */
+export async function dropTemplates(): Promise<void> {
+  if (serverTemplate) {
+    const name = await serverTemplate;
+    await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  }
+}

@@ -1,0 +1,7 @@
+import { dropTemplates } from "./database.ts";
+
+export const mochaHooks = {
+  async afterAll() {
+    await dropTemplates();
+  },
+};
