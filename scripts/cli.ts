@@ -28,17 +28,30 @@ function scopeList(value: string): string[] {
 
 const envOption = () => new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
 
-async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
-  const config = loadConfig();
-  const database = await openMigratedDatabase(config, createLogger("warn"));
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
-  }
-}
+/** Opens the configured database, migrated. Tests pass their own. */
+export type DatabaseOpener = () => Promise<Database>;
 
-export function buildProgram(output: Output = createOutput()): Command {
+const openConfiguredDatabase: DatabaseOpener = () => openMigratedDatabase(loadConfig(), createLogger("warn"));
+
+const openUnmigratedDatabase: DatabaseOpener = () => {
+  const config = loadConfig();
+  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+};
+
+export function buildProgram(
+  output: Output = createOutput(),
+  openDb: DatabaseOpener = openConfiguredDatabase,
+  openRaw: DatabaseOpener = openUnmigratedDatabase,
+): Command {
+  async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+    const database = await openDb();
+    try {
+      return await fn(database);
+    } finally {
+      await database.close();
+    }
+  }
+
   const program = new Command("cli")
     .description("Administer the course and equivalency repository: organizations, keys, imports, database.")
     .option("--json", "print machine-readable JSON")
@@ -168,8 +181,7 @@ export function buildProgram(output: Output = createOutput()): Command {
     .addOption(new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory())
     .action(() =>
       withDatabase(async ({ prisma }) => {
-        const config = loadConfig();
-        await ensurePublicSandboxKey(prisma, config.publicSandboxKey);
+        await ensurePublicSandboxKey(prisma, loadConfig().publicSandboxKey);
         const summary = await seedSandboxIfEmpty(prisma);
         output.result(summary ?? { seeded: false }, summary ? `Seeded the sandbox: ${JSON.stringify(summary)}.` : "The sandbox already holds data; nothing was changed.");
       }),
@@ -179,8 +191,7 @@ export function buildProgram(output: Output = createOutput()): Command {
   db.command("migrate")
     .description("Apply pending migrations")
     .action(async () => {
-      const config = loadConfig();
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const database = await openRaw();
       try {
         const applied = await database.session((sql) => applyMigrations(sql));
         output.result({ applied }, applied.length ? `Applied ${applied.join(", ")}.` : "The database is up to date.");
@@ -191,8 +202,7 @@ export function buildProgram(output: Output = createOutput()): Command {
   db.command("status")
     .description("Show applied and pending migrations")
     .action(async () => {
-      const config = loadConfig();
-      const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const database = await openRaw();
       try {
         const status = await database.session((sql) => migrationStatus(sql));
         output.result(

@@ -224,7 +224,7 @@ async function connectPglite(db) {
 }
 
 function pgliteAdapterFactory(dir) {
-  let main; // opened on first use: a diff between files needs no database
+  let main; // a promise of the PGlite instance, opened on the first connect
   const shadows = new Set();
   return {
     provider: "postgres",
@@ -521,8 +521,8 @@ async function createDatabase(url) {
 
 async function dropDatabase(url) {
   const datasource = resolveDatasource(url);
-  if (datasource.kind === "pglite") return fs.rmSync(datasource.dir, { recursive: true, force: true });
-  await onMaintenanceDb(url, `DROP DATABASE ${quoteIdent(databaseName(url))}`);
+  if (datasource.kind === "pglite") fs.rmSync(datasource.dir, { recursive: true, force: true });
+  else await onMaintenanceDb(url, `DROP DATABASE ${quoteIdent(databaseName(url))}`);
 }
 
 const CLI_COMMANDS = {

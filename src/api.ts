@@ -2,7 +2,7 @@
 // validates them (Ajv 2020 with formats) against generated/openapi.json.
 import fs from "node:fs";
 import path from "node:path";
-import OpenAPIBackend, { type Context as BackendContext, type Document, type Operation } from "openapi-backend";
+import { OpenAPIBackend, type Context as BackendContext, type Document, type Operation } from "openapi-backend";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ErrorObject } from "ajv";

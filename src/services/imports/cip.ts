@@ -41,7 +41,7 @@ export function cipEntryFrom(record: Record<string, string>): CipEntry | null {
 }
 
 export async function readCipFile(file: string): Promise<{ entries: CipEntry[]; read: number }> {
-  const parser = fs.createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }));
+  const parser = fs.createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }));
   const entries = new Map<string, CipEntry>();
   let read = 0;
   for await (const record of parser) {

@@ -1,0 +1,172 @@
+import { expect } from "chai";
+import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
+import { expectContract, expectProblem } from "../helpers/contract.ts";
+import { loadInstitutions } from "../helpers/fixtures.ts";
+
+const course = (overrides: Record<string, unknown> = {}) => ({
+  institutionId: "inst_122977",
+  code: "MATH 7",
+  title: "Calculus 1",
+  credits: 5,
+  level: "lower",
+  cipCode: "27.0101",
+  ...overrides,
+});
+
+describe("courses: POST /courses (upsert)", () => {
+  let t: TestApp;
+  const post = (body: unknown, path = "/courses", headers: Record<string, string> = {}) =>
+    t.http.post(`/api/v1${path}`).set(bearer(t.keys.live)).set(headers).send(body as object);
+  const events = () => t.database.prisma.outboxEvent.findMany({ orderBy: { sequence: "asc" } });
+
+  beforeEach(async () => {
+    t = await createTestApp();
+    await loadInstitutions(t.database.prisma, "live");
+  });
+  afterEach(() => t.close());
+
+  it("creates version 1 from one object, with no event", async () => {
+    const response = await post(course({ description: "Limits, derivatives and integrals." }));
+    await expectContract(response, 201);
+    expect(response.body.summary).to.deep.equal({ received: 1, created: 1, updated: 0 });
+    expect(response.body.data[0]).to.include({ institutionId: "inst_122977", code: "MATH 7", version: 1, result: "created" });
+    expect(response.body.data[0].id).to.match(/^crs_/);
+    expect(await events()).to.have.length(0);
+  });
+
+  it("re-upserts by (institution, code) ignoring case and spacing: version + 1 and course.updated", async () => {
+    const first = await post(course());
+    const again = await post(course({ code: "  math   7 ", title: "Calculus I" }));
+    await expectContract(again, 201);
+    expect(again.body.data[0]).to.include({ id: first.body.data[0].id, version: 2, result: "updated" });
+    const same = await post(course({ title: "Calculus I" }));
+    expect(same.body.data[0].version).to.equal(3);
+    const outbox = await events();
+    expect(outbox.map((e) => e.type)).to.deep.equal(["course.updated", "course.updated"]);
+    const payload = outbox[0].payload as { id: string; type: string; created: string; data: Record<string, unknown> };
+    expect(payload.id).to.match(/^evt_/);
+    expect(payload.data).to.deep.equal({ courseId: first.body.data[0].id, version: 2, changedFields: ["title"] });
+    expect((outbox[1].payload as { data: { changedFields: string[] } }).data.changedFields).to.deep.equal([]);
+  });
+
+  it("answers {data, summary} for a batch, in request order", async () => {
+    await post(course({ code: "MATH 8" }));
+    const response = await post([course({ code: "MATH 7" }), course({ code: "MATH 8", title: "Calculus 2" }), course({ institutionId: "inst_110635", code: "MATH 1A" })]);
+    await expectContract(response, 201);
+    expect(response.body.summary).to.deep.equal({ received: 3, created: 2, updated: 1 });
+    expect(response.body.data.map((r: { result: string }) => r.result)).to.deep.equal(["created", "updated", "created"]);
+  });
+
+  it("validates the whole batch first: every bad item by pointer, nothing written", async () => {
+    const response = await post([course({ code: "A 1" }), course({ code: "A 2", cipCode: "27.01" }), course({ code: "A 3", level: "graduate" }), course({ code: "A 4", institutionId: "inst_000000" })]);
+    await expectContract(response, 400);
+    expectProblem(response, "validation-failed");
+    const pointers = response.body.errors.map((e: { pointer: string }) => e.pointer);
+    expect(pointers).to.include.members(["/1/cipCode", "/2/level"]);
+    expect(await t.database.prisma.course.count()).to.equal(0);
+
+    const references = await post([course({ code: "A 1" }), course({ code: "A 4", institutionId: "inst_000000" }), course({ code: "a  1" })]);
+    await expectContract(references, 400);
+    expect(references.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/1/institutionId", "/2/code"]);
+    expect(await t.database.prisma.course.count()).to.equal(0);
+  });
+
+  it("points at the field itself for a single object", async () => {
+    const response = await post(course({ institutionId: "inst_000000" }));
+    await expectContract(response, 400);
+    expect(response.body.errors).to.deep.equal([{ pointer: "/institutionId", message: 'no institution "inst_000000" in the live environment' }]);
+    const missing = await post({ code: "X 1" });
+    await expectContract(missing, 400);
+    expect(missing.body.errors.map((e: { pointer: string }) => e.pointer)).to.include.members(["/institutionId", "/title", "/credits", "/level"]);
+  });
+
+  it("refuses more than 500 items and an empty batch", async () => {
+    const tooMany = await post(Array.from({ length: 501 }, (_, i) => course({ code: `C ${i}` })));
+    await expectContract(tooMany, 400);
+    await expectContract(await post([]), 400);
+    expect(await t.database.prisma.course.count()).to.equal(0);
+  });
+
+  it("checks cipCode against an imported CIP catalog, naming the code", async () => {
+    await t.database.prisma.cipCode.createMany({ data: [{ code: "27.0101", title: "Mathematics, General", digits: 6 }] });
+    expect((await post(course())).status).to.equal(201);
+    const response = await post(course({ code: "MATH 9", cipCode: "99.9999" }));
+    await expectContract(response, 400);
+    expect(response.body.errors[0]).to.deep.equal({ pointer: "/cipCode", message: '"99.9999" is not a CIP 2020 code' });
+  });
+
+  it("dryRun=true answers what would happen and writes nothing", async () => {
+    await post(course());
+    const response = await post([course(), course({ code: "NEW 1" })], "/courses?dryRun=true");
+    await expectContract(response, 200);
+    expect(response.body.dryRun).to.equal(true);
+    expect(response.body.data.map((r: { result: string; id: string | null }) => [r.result, r.id === null])).to.deep.equal([
+      ["updated", false],
+      ["created", true],
+    ]);
+    expect(await t.database.prisma.course.count()).to.equal(1);
+    expect(await events()).to.have.length(0);
+  });
+
+  it("replays the first response for a repeated Idempotency-Key; another body is a 409", async () => {
+    const first = await post(course(), "/courses", { "Idempotency-Key": "batch-1" });
+    const replay = await post(course(), "/courses", { "Idempotency-Key": "batch-1" });
+    await expectContract(replay, 201);
+    expect(replay.body).to.deep.equal(first.body);
+    expect(replay.headers["idempotent-replayed"]).to.equal("true");
+    expect(await t.database.prisma.course.findFirst()).to.have.property("version", 1);
+    const reused = await post(course({ title: "Other" }), "/courses", { "Idempotency-Key": "batch-1" });
+    await expectContract(reused, 409);
+    expectProblem(reused, "idempotency-key-reused");
+  });
+});
+
+describe("courses: GET /courses, GET /courses/{id}", () => {
+  let t: TestApp;
+  let ids: Record<string, string>;
+  const get = (path: string) => t.http.get(`/api/v1${path}`).set(bearer(t.keys.live));
+  const codes = (response: { body: { data: { code: string }[] } }) => response.body.data.map((c) => c.code);
+
+  before(async () => {
+    t = await createTestApp();
+    await loadInstitutions(t.database.prisma, "live");
+    const created = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.live))
+      .send([
+        course({ code: "CS 61A", title: "Structure and Interpretation of Computer Programs", institutionId: "inst_110635", cipCode: "11.0701", credits: 4 }),
+        course({ code: "MATH 1A", title: "Calculus", institutionId: "inst_110635", cipCode: "27.0101", credits: 4 }),
+        course({ code: "CS 55", title: "Java Programming", cipCode: "11.0201", credits: 3 }),
+        course({ code: "ENGL 1", title: "Reading and Composition", cipCode: null, credits: 3 }),
+      ]);
+    ids = Object.fromEntries(created.body.data.map((r: { code: string; id: string }) => [r.code, r.id]));
+  });
+  after(() => t.close());
+
+  it("lists by institution, code and id with paging headers", async () => {
+    const response = await get("/courses");
+    await expectContract(response, 200);
+    expect(codes(response)).to.deep.equal(["CS 61A", "MATH 1A", "CS 55", "ENGL 1"]);
+    expect(response.headers["x-total-count"]).to.equal("4");
+  });
+
+  it("filters by institution, CIP code or prefix, and q on code or title", async () => {
+    expect(codes(await get("/courses?institution=inst_122977"))).to.deep.equal(["CS 55", "ENGL 1"]);
+    expect(codes(await get("/courses?cip=11"))).to.deep.equal(["CS 61A", "CS 55"]);
+    expect(codes(await get("/courses?cip=11.07"))).to.deep.equal(["CS 61A"]);
+    expect(codes(await get("/courses?cip=27.0101"))).to.deep.equal(["MATH 1A"]);
+    expect(codes(await get("/courses?q=programming"))).to.deep.equal(["CS 61A", "CS 55"]);
+    expect(codes(await get("/courses?q=engl"))).to.deep.equal(["ENGL 1"]);
+    await expectContract(await get("/courses?cip=11.7"), 400);
+  });
+
+  it("reads one course with its institution embedded; 404 otherwise", async () => {
+    const response = await get(`/courses/${ids["CS 61A"]}`);
+    await expectContract(response, 200);
+    expect(response.body.data).to.include({ id: ids["CS 61A"], code: "CS 61A", credits: 4, level: "lower", cipCode: "11.0701", version: 1 });
+    expect(response.body.data.institution).to.include({ id: "inst_110635", name: "University of California-Berkeley" });
+    const missing = await get("/courses/crs_missing");
+    await expectContract(missing, 404);
+    expectProblem(missing, "not-found");
+  });
+});

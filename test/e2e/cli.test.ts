@@ -1,0 +1,176 @@
+// The administrator's CLI: in-process on a fresh database for the commands,
+// and as a real process for exit codes and output streams.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect } from "chai";
+import type { Command } from "commander";
+import { buildProgram } from "../../scripts/cli.ts";
+import { createOutput } from "../../scripts/cli-output.ts";
+import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
+import { hashApiKey } from "../../src/auth/api-keys.ts";
+
+const SHARED_DATA = path.resolve(import.meta.dirname, "../../../shared/data");
+const run = promisify(execFile);
+
+describe("CLI commands", () => {
+  let db: TestDatabase;
+  let printed: string;
+  let tmp: string;
+
+  async function cli(...args: string[]) {
+    printed = "";
+    const output = createOutput((text) => (printed += text));
+    const keepOpen = async () => ({ ...db, close: async () => {} });
+    const program = buildProgram(output, keepOpen, keepOpen);
+    const quiet = (command: Command) => {
+      command.exitOverride().configureOutput({ writeOut: (s) => (printed += s), writeErr: (s) => (printed += s) });
+      command.commands.forEach(quiet);
+    };
+    quiet(program);
+    await program.parseAsync(["node", "cli", ...args]);
+    return printed;
+  }
+
+  before(async () => {
+    db = await freshDatabase();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cli-test-"));
+  });
+  after(async () => {
+    await db.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("creates organizations and refuses a duplicate slug", async () => {
+    const out = JSON.parse(await cli("--json", "orgs", "create", "--slug", "ccc", "--name", "CCC Articulation", "--source", "channel_b"));
+    expect(out).to.include({ slug: "ccc", source: "channel_b" });
+    let error: unknown;
+    try {
+      await cli("orgs", "create", "--slug", "ccc", "--name", "again");
+    } catch (caught) {
+      error = caught;
+    }
+    expect(String(error)).to.contain("already exists");
+    expect(await cli("orgs", "list")).to.contain("ccc");
+  });
+
+  it("creates a key, printing it alone on the last line, stores only its hash, lists and revokes it", async () => {
+    const text = await cli("keys", "create", "--org", "ccc", "--env", "sandbox", "--scopes", "read:public", "--name", "reader");
+    const key = text.trim().split("\n").at(-1)!;
+    expect(key).to.match(/^svc_sandbox_[A-Za-z0-9_-]{40}$/);
+    const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(key) } });
+    expect(stored.scopes).to.deep.equal(["read:public"]);
+
+    const json = JSON.parse(await cli("--json", "keys", "create", "--org", "ccc", "--env", "live"));
+    expect(json).to.include.keys("id", "key", "prefix", "scopes");
+    const listing = await cli("keys", "list", "--org", "ccc");
+    expect(listing).to.contain(stored.prefix).and.not.contain(key);
+    await cli("keys", "revoke", stored.id);
+    expect((await db.prisma.apiKey.findUniqueOrThrow({ where: { id: stored.id } })).revokedAt).to.be.instanceOf(Date);
+  });
+
+  it("refuses bad scopes and environments", async () => {
+    for (const args of [["--env", "staging"], ["--env", "live", "--scopes", "admin"]]) {
+      let error: unknown;
+      try {
+        await cli("keys", "create", "--org", "ccc", ...args);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, args.join(" ")).to.exist;
+    }
+  });
+
+  it("imports institutions from a JSON array idempotently, skipping and counting rows outside the mapping", async () => {
+    const file = path.join(tmp, "institutions.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify([
+        { ipedsId: "110635", name: "University of California-Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: "University of California" },
+        { UNITID: "122977", INSTNM: "Santa Monica College", CITY: "Santa Monica", STABBR: "CA", SECTOR: "4", F1SYSNAM: "-2" },
+        { UNITID: "479974", INSTNM: "Advance Beauty Techs Academy", CITY: "San Jacinto", STABBR: "CA", SECTOR: "9", F1SYSNAM: "-2" },
+      ]),
+    );
+    const first = JSON.parse(await cli("--json", "institutions", "import", file, "--env", "live"));
+    expect(first).to.include({ read: 3, created: 2, updated: 0, skipped: 1 });
+    const again = JSON.parse(await cli("--json", "institutions", "import", file, "--env", "live"));
+    expect(again).to.include({ created: 0, updated: 0, unchanged: 2 });
+    const institution = await db.prisma.institution.findUniqueOrThrow({ where: { environment_id: { environment: "live", id: "inst_122977" } } });
+    expect(institution).to.include({ type: "community_college", system: null });
+  });
+
+  it("imports the whole IPEDS directory in under 30 s", async function () {
+    const file = path.join(SHARED_DATA, "ipeds-hd2023.csv");
+    if (!fs.existsSync(file)) this.skip();
+    this.timeout(60_000);
+    const started = Date.now();
+    const summary = JSON.parse(await cli("--json", "institutions", "import", file, "--env", "live"));
+    const seconds = (Date.now() - started) / 1000;
+    expect(summary.read).to.equal(6163);
+    expect(summary.created + summary.updated + summary.unchanged + summary.skipped).to.equal(6163);
+    expect(summary.created).to.be.greaterThan(3000);
+    expect(await db.prisma.institution.count({ where: { environment: "live" } })).to.equal(summary.created + summary.updated + summary.unchanged);
+    expect(seconds).to.be.lessThan(30);
+  });
+
+  it("imports CIP 2020 in the shared format and in NCES's own", async function () {
+    const shared = path.join(SHARED_DATA, "CIPCode2020.csv");
+    const nces = path.join(tmp, "nces.csv");
+    fs.writeFileSync(
+      nces,
+      'CIPFamily,CIPCode,Action,TextChange,CIPTitle\n="11",="11",No substantive changes,No,"Computer and Information Sciences and Support Services."\n="11",="11.0701",No substantive changes,No,Computer Science.\n="11",="11.0199",Deleted,No,Old Code.\n',
+    );
+    const fromNces = JSON.parse(await cli("--json", "cip", "import", nces));
+    expect(fromNces).to.deep.include({ read: 3, imported: 2, skipped: 1 });
+    expect((await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "11.0701" } })).title).to.equal("Computer Science");
+    if (!fs.existsSync(shared)) return;
+    const summary = JSON.parse(await cli("--json", "cip", "import", shared));
+    expect(summary.byDigits[6]).to.equal(2325);
+  });
+
+  it("seeds the sandbox once", async () => {
+    const seeded = JSON.parse(await cli("--json", "seed", "--env", "sandbox"));
+    expect(seeded.equivalencies).to.be.greaterThan(199);
+    const again = JSON.parse(await cli("--json", "seed", "--env", "sandbox"));
+    expect(again).to.deep.equal({ seeded: false });
+  });
+
+  it("reports migration status", async () => {
+    const status = JSON.parse(await cli("--json", "db", "status"));
+    expect(status.pending).to.deep.equal([]);
+    expect(status.applied).to.include("20261122000000_init");
+  });
+});
+
+describe("CLI as a process", () => {
+  const tsx = path.resolve(import.meta.dirname, "../../node_modules/.bin/tsx");
+  const cliPath = path.resolve(import.meta.dirname, "../../scripts/cli.ts");
+
+  it("--help on every command, and a clear message with a non-zero exit on bad input", async function () {
+    this.timeout(60_000);
+    const help = await run(tsx, [cliPath, "keys", "create", "--help"]);
+    expect(help.stdout).to.contain("--org").and.contain("--env");
+    let failure: { code?: number; stderr?: string } = {};
+    try {
+      await run(tsx, [cliPath, "keys", "create", "--org", "x", "--env", "staging"]);
+    } catch (error) {
+      failure = error as typeof failure;
+    }
+    expect(failure.code).to.not.equal(0);
+    expect(failure.stderr).to.contain("staging");
+  });
+
+  it("stops with a message naming an invalid variable", async function () {
+    this.timeout(60_000);
+    let failure: { code?: number; stderr?: string } = {};
+    try {
+      await run(tsx, [cliPath, "db", "status"], { env: { ...process.env, DATABASE_URL: "mysql://nope" } });
+    } catch (error) {
+      failure = error as typeof failure;
+    }
+    expect(failure.code).to.not.equal(0);
+    expect(failure.stderr).to.contain("DATABASE_URL");
+  });
+});

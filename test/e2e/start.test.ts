@@ -1,0 +1,62 @@
+// `npm start` on a fresh machine: embedded database created, migrations
+// applied, sandbox seeded, API answering.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+function waitForListening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    child.stdout!.on("data", (chunk) => {
+      output += chunk;
+      const line = output.split("\n").find((l) => l.includes('"msg":"listening"'));
+      if (line) resolve(JSON.parse(line).url);
+    });
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+}
+
+describe("npm start", () => {
+  it("serves the seeded sandbox from a fresh data directory", async function () {
+    this.timeout(120_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-start-"));
+    const port = String(20_000 + (process.pid % 20_000));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "info" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const url = await waitForListening(child);
+      expect(url).to.equal(`http://127.0.0.1:${port}/api/v1`);
+      const response = await fetch(`${url}/institutions?limit=3`, { headers: { Authorization: `Bearer ${DEFAULT_PUBLIC_SANDBOX_KEY}` } });
+      expect(response.status).to.equal(200);
+      const body = (await response.json()) as { pagination: { total: number } };
+      expect(body.pagination.total).to.be.at.least(40);
+      expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
+    } finally {
+      child.kill("SIGTERM");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses an invalid variable, naming it", async function () {
+    this.timeout(60_000);
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: "not-a-port" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on("exit", resolve));
+    expect(code).to.equal(78);
+    expect(stderr).to.contain("PORT");
+  });
+});
