@@ -35,12 +35,12 @@ export function createOutput(write: (text: string) => void = (t) => process.stdo
   };
 }
 
-export function createProgress(output: Output, unit: string) {
+export function createProgress(output: Output, unit: string, total: number) {
   if (output.json || !process.stderr.isTTY) return { update: (_n: number) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
-    { format: `{bar} {value} ${unit} read`, stream: process.stderr, total: 0, hideCursor: true },
+    { format: `{bar} {value}/{total} ${unit}`, stream: process.stderr, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(0, 0);
+  bar.start(total, 0);
   return { update: (n: number) => bar.update(n), stop: () => bar.stop() };
 }

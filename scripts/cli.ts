@@ -8,7 +8,7 @@ import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
 import { createOrganization, getOrganizationBySlug, listOrganizations } from "../src/services/organizations.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../src/services/api-keys.ts";
 import { createOAuthClient } from "../src/auth/oauth.ts";
-import { importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
+import { countRecords, importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
 import { importCip } from "../src/services/imports/cip.ts";
 import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
 import { ProblemError } from "../src/errors.ts";
@@ -148,7 +148,7 @@ export function buildProgram(
     .addOption(new Option("--source <channel>", "onboarding channel recorded for imported institutions").choices(CHANNELS).default("direct"))
     .action((file: string, opts) =>
       withDatabase(async ({ prisma }) => {
-        const progress = createProgress(output, "institutions");
+        const progress = createProgress(output, "rows", countRecords(file));
         const summary = await importInstitutions(prisma, readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
         progress.stop();
         output.result(

@@ -16,7 +16,7 @@ async function openapiOutputs(): Promise<Map<string, string>> {
   const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
   const outputs = new Map<string, string>();
   outputs.set("openapi.json", `${JSON.stringify({ "x-generated": HEADER, ...document }, null, 2)}\n`);
-  const ast = await openapiTS(document, { alphabetize: false, exportType: false });
+  const ast = await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false });
   outputs.set("api-types.ts", `// ${HEADER}\n/* eslint-disable */\n${astToString(ast)}`);
   return outputs;
 }

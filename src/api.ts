@@ -45,12 +45,23 @@ export function createBackend(dispatch: Dispatch): OpenAPIBackend {
       notImplemented: dispatch,
     },
   });
+  // Credentials are checked before the body is read (see app.ts); these tell
+  // openapi-backend the outcome, for either scheme the operation accepts.
+  const authenticated = (_context: BackendContext, ctx: { state?: { credential?: unknown } }) => Boolean(ctx?.state?.credential);
+  backend.registerSecurityHandler("ApiKeyAuth", authenticated);
+  backend.registerSecurityHandler("OAuth2", authenticated);
   return backend;
 }
 
 /** Ajv errors become one problem with a JSON pointer per offending value. */
 export function requestValidationError(errors: ErrorObject[]): ValidationError {
-  const fieldErrors = dedupe(errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf").map(toFieldError));
+  const specific = errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf");
+  // A failed oneOf (one object or an array of them) also reports the branch of
+  // the wrong shape; keep the errors that point inside the value instead.
+  const relevant = specific.filter(
+    (e) => e.keyword !== "type" || !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
+  );
+  const fieldErrors = dedupe(relevant.map(toFieldError));
   const detail = fieldErrors.length === 1 ? `${fieldErrors[0].pointer}: ${fieldErrors[0].message}` : `${fieldErrors.length} values are not valid.`;
   return new ValidationError(detail, fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }]);
 }

@@ -2,6 +2,7 @@
 // goes: request id and problem mapping -> routing (404/405) -> content
 // negotiation (406) -> authentication (401), rate limit (429), scope (403) ->
 // body (413/415/400) -> contract validation (400) -> handler.
+import type { Readable } from "node:stream";
 import Koa, { type Context } from "koa";
 import type { Context as BackendContext, Operation } from "openapi-backend";
 import type { Config } from "./config.ts";
@@ -20,6 +21,14 @@ import { operationalRoutes } from "./http/operational-routes.ts";
 import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
 import type { Services } from "./services/index.ts";
+
+/** What any handler returns, seen from the transport. */
+interface HandlerResponse {
+  status: number;
+  body?: unknown;
+  stream?: Readable;
+  headers?: Record<string, string>;
+}
 
 export interface AppDependencies {
   config: Config;
@@ -54,7 +63,8 @@ export async function createApp(deps: AppDependencies): Promise<App> {
 
   async function runHandler(operationId: OperationId, context: BackendContext, ctx: Context) {
     const request = {
-      params: context.request.params,
+      // openapi-backend re-parses path parameters as strings; keep the coerced ones.
+      params: { ...context.request.params, ...(context.validation?.coerced?.params ?? {}) },
       query: context.request.query,
       body: context.request.requestBody,
       headers: ctx.headers as Record<string, string | undefined>,
@@ -97,10 +107,10 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     requireScopes(operation, credential);
     const body = operation.requestBody ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
 
-    const result = (await backend.handleRequest({ ...routed, body }, ctx)) as OperationResult<OperationId>;
+    const result = (await backend.handleRequest({ ...routed, body } as never, ctx)) as HandlerResponse;
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
-    if ("stream" in result) {
+    if (result.stream) {
       ctx.body = result.stream;
       return;
     }

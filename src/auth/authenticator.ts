@@ -41,7 +41,7 @@ export class Authenticator {
     const token = match[1];
     if (token.startsWith("svc_")) return this.authenticateApiKey(token);
     if (this.verifyAccessToken && token.split(".").length === 3) return this.verifyAccessToken(token);
-    throw invalid("The credential is not an API key (svc_live_… or svc_sandbox_…) or an access token of this service.");
+    throw invalid("The credential is not an API key (svc_live_... or svc_sandbox_...) or an access token of this service.");
   }
 
   /** Forgets a key at once, so a revocation takes effect in this process immediately. */
@@ -82,5 +82,7 @@ export class Authenticator {
 }
 
 function invalid(detail: string, error = "invalid_token"): AuthenticationError {
-  return new AuthenticationError(detail, `${REALM}, error="${error}", error_description="${detail.replace(/"/g, "'")}"`);
+  // Header values must be printable ASCII without double quotes.
+  const description = detail.replace(/"/g, "'").replace(/[^\x20-\x7e]/g, "?");
+  return new AuthenticationError(detail, `${REALM}, error="${error}", error_description="${description}"`);
 }

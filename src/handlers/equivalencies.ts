@@ -39,7 +39,7 @@ export const createEquivalency: OperationHandler<"createEquivalency"> = async (r
   };
   return withIdempotency(db, scope, async () => {
     const outcome = await equivalencies.createEquivalency(db, credential, request.body, { dryRun });
-    if ("preview" in outcome) return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
+    if (outcome.kind === "preview") return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
     return {
       status: 201 as const,
       body: { data: outcome.view },

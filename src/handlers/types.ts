@@ -6,7 +6,8 @@ import type { Credential } from "../auth/credential.ts";
 import type { Logger } from "../logger.ts";
 import type { Services } from "../services/index.ts";
 
-export type OperationId = keyof operations;
+/** Operations the service serves; webhook operations (named on…) are what receivers implement. */
+export type OperationId = Exclude<keyof operations, `on${string}`>;
 type Op<K extends OperationId> = operations[K];
 
 type Member<T, Name extends string> = T extends { [P in Name]?: infer V } ? NonNullable<V> : never;

@@ -2,6 +2,7 @@
 // before anything is written, and written in one transaction.
 import type { Course, Prisma } from "../../generated/prisma/client.ts";
 import type { CourseLevel, Db, Environment, Page, PageResult } from "./types.ts";
+import { containsInsensitive } from "./search.ts";
 import { NotFoundError, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { recordEvents } from "./outbox.ts";
@@ -38,7 +39,7 @@ export async function listCourses(db: Db, environment: Environment, filters: Cou
     ...(filters.institution ? { institutionId: filters.institution } : {}),
     ...(filters.cip ? (filters.cip.length === 7 ? { cipCode: filters.cip } : { cipCode: { startsWith: filters.cip } }) : {}),
     ...(filters.q
-      ? { OR: [{ code: { contains: filters.q, mode: "insensitive" } }, { title: { contains: filters.q, mode: "insensitive" } }] }
+      ? { OR: [{ code: containsInsensitive(filters.q) }, { title: containsInsensitive(filters.q) }] }
       : {}),
   };
   const [items, total] = await Promise.all([
@@ -184,7 +185,7 @@ async function findExisting(tx: Prisma.TransactionClient, environment: Environme
 async function applyUpdates(tx: Prisma.TransactionClient, updates: { id: string; item: CourseUpsert }[], now: Date) {
   if (!updates.length) return new Map<string, number>();
   const params: unknown[] = [];
-  const rows = updates.map(({ id, item, version }) => {
+  const rows = updates.map(({ id, item }) => {
     const start = params.length;
     params.push(id, item.code, item.title, item.credits, item.level, item.description ?? null, item.cipCode ?? null);
     const p = (i: number) => `$${start + i}`;

@@ -183,7 +183,7 @@ export async function createEquivalency(db: Db, credential: Credential, input: E
       createdAt: now,
       updatedAt: now,
     } satisfies Equivalency;
-    if (options.dryRun) return { preview: { ...equivalencyView(data), id: null, createdAt: null, updatedAt: null } };
+    if (options.dryRun) return { kind: "preview" as const, preview: { ...equivalencyView(data), id: null, createdAt: null, updatedAt: null } };
 
     await tx.equivalency.create({ data });
     await tx.equivalencyVersion.create({
@@ -202,7 +202,7 @@ export async function createEquivalency(db: Db, credential: Credential, input: E
       },
     ]);
     const created = await tx.equivalency.findUniqueOrThrow({ where: { id: data.id }, include: EXPANSION });
-    return { view: expandedView(created), etag: etagOf(created) };
+    return { kind: "created" as const, view: expandedView(created), etag: etagOf(created) };
   };
   return options.dryRun ? run(db) : db.$transaction(run);
 }

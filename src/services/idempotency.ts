@@ -51,7 +51,7 @@ export async function withIdempotency<R extends StoredResponse>(
       throw new ProblemError("conflict", `A request with the Idempotency-Key "${scope.key}" is still in progress; retry shortly.`);
     }
     const stored = existing.responseBody as unknown as StoredResponse;
-    return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as R;
+    return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
   }
   try {
     const response = await run();

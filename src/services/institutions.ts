@@ -1,6 +1,7 @@
 // Institutions, keyed by IPEDS unit id ("inst_<ipedsId>"), per environment.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Channel, Db, Environment, InstitutionType, Page, PageResult } from "./types.ts";
+import { containsInsensitive } from "./search.ts";
 import { NotFoundError } from "../errors.ts";
 import { institutionView } from "./views.ts";
 
@@ -26,7 +27,7 @@ export async function listInstitutions(
     ...(filters.type ? { type: filters.type } : {}),
     ...(filters.source ? { source: filters.source } : {}),
     ...(filters.q
-      ? { OR: [{ name: { contains: filters.q, mode: "insensitive" } }, { city: { contains: filters.q, mode: "insensitive" } }] }
+      ? { OR: [{ name: containsInsensitive(filters.q) }, { city: containsInsensitive(filters.q) }] }
       : {}),
   };
   const [items, total] = await Promise.all([

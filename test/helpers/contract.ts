@@ -30,8 +30,13 @@ export async function expectContract(response: Response, expectedStatus?: number
     const result = backend.validateResponse(response.body, operation, response.status);
     expect(result.errors ?? [], `${operation.operationId} ${response.status} body: ${JSON.stringify(result.errors)}`).to.deep.equal([]);
   }
-  const headers = backend.validateResponseHeaders(response.headers, operation, { statusCode: response.status, setMatchType: "superset" as never });
+  // Headers that are present must validate; those marked required must be present.
+  const headers = backend.validateResponseHeaders(response.headers, operation, { statusCode: response.status, setMatchType: "any" as never });
   expect(headers.errors ?? [], `${operation.operationId} ${response.status} headers: ${JSON.stringify(headers.errors)}`).to.deep.equal([]);
+  const declared = (documented as { headers?: Record<string, { required?: boolean }> }).headers ?? {};
+  for (const [name, header] of Object.entries(declared)) {
+    if (header.required) expect(response.headers, `${operation.operationId} ${response.status} must send ${name}`).to.have.property(name.toLowerCase());
+  }
 }
 
 export function expectProblem(response: Response, slug?: string): void {

@@ -85,6 +85,13 @@ export async function* readInstitutionFile(file: string, source: Channel): Async
   for await (const record of parser) yield mapIpedsRecord(record as Record<string, string>, source);
 }
 
+/** How many records a file holds, for a progress bar's total. */
+export function countRecords(file: string): number {
+  const text = fs.readFileSync(file, "utf8");
+  if (startsWithJsonArray(file)) return (JSON.parse(text) as unknown[]).length;
+  return Math.max(0, text.split("\n").filter((line) => line.trim() !== "").length - 1);
+}
+
 export function startsWithJsonArray(file: string): boolean {
   const fd = fs.openSync(file, "r");
   try {
