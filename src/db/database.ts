@@ -74,6 +74,9 @@ async function openEmbedded(pglite: PGlite): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that the server closes (restart, failover) is replaced on
+  // the next checkout; without a listener the pool's error would end the process.
+  pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,

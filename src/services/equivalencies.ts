@@ -222,6 +222,9 @@ export async function updateEquivalency(db: Db, credential: Credential, id: stri
 
 async function tryUpdate(tx: Prisma.TransactionClient, credential: Credential, id: string, patch: EquivalencyUpdate, ifMatch?: string) {
   const environment = credential.environment;
+  // Writers of one equivalency queue on its row lock, so each reads the version
+  // the previous one committed (PGlite serialises transactions anyway).
+  await tx.$queryRaw`SELECT id FROM equivalencies WHERE id = ${id} FOR UPDATE`;
   const current = await tx.equivalency.findFirst({ where: { id, environment } });
   if (!current) throw new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`);
   const etag = etagOf(current);
