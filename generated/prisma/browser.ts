@@ -73,3 +73,29 @@ export type OutboxEvent = Prisma.OutboxEventModel
  * Stripe-style idempotency: the first response to a key is replayed.
  */
 export type IdempotencyRecord = Prisma.IdempotencyRecordModel
+/**
+ * Model WebhookEndpoint
+ * A receiver of signed event deliveries, owned by an organization in one environment.
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookDelivery
+ * One delivery attempt of one event to one endpoint. A pending row is an attempt
+ * waiting for its time (nextRetryAt); dispatchers claim it with a lease.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
+/**
+ * Model DatasetVersion
+ * A published, immutable snapshot of an organization's equivalencies.
+ */
+export type DatasetVersion = Prisma.DatasetVersionModel
+/**
+ * Model DatasetRecord
+ * One row of a dataset snapshot: the equivalency and the courses it references, as published.
+ */
+export type DatasetRecord = Prisma.DatasetRecordModel
+/**
+ * Model DatasetIssue
+ * 
+ */
+export type DatasetIssue = Prisma.DatasetIssueModel

@@ -58,3 +58,20 @@ export const CredentialKind = {
 } as const
 
 export type CredentialKind = (typeof CredentialKind)[keyof typeof CredentialKind]
+
+
+export const WebhookStatus = {
+  enabled: 'enabled',
+  disabled: 'disabled'
+} as const
+
+export type WebhookStatus = (typeof WebhookStatus)[keyof typeof WebhookStatus]
+
+
+export const DeliveryStatus = {
+  pending: 'pending',
+  succeeded: 'succeeded',
+  failed: 'failed'
+} as const
+
+export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus]

@@ -407,7 +407,12 @@ export const ModelName = {
   Equivalency: 'Equivalency',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
-  IdempotencyRecord: 'IdempotencyRecord'
+  IdempotencyRecord: 'IdempotencyRecord',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
+  DatasetVersion: 'DatasetVersion',
+  DatasetRecord: 'DatasetRecord',
+  DatasetIssue: 'DatasetIssue'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -423,7 +428,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1241,6 +1246,376 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    WebhookEndpoint: {
+      payload: Prisma.$WebhookEndpointPayload<ExtArgs>
+      fields: Prisma.WebhookEndpointFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookEndpointFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookEndpointFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookEndpointFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookEndpointFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookEndpointFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookEndpointCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookEndpointCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookEndpointCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookEndpointDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        update: {
+          args: Prisma.WebhookEndpointUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookEndpointDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookEndpointUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookEndpointUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookEndpointUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookEndpointAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookEndpoint>
+        }
+        groupBy: {
+          args: Prisma.WebhookEndpointGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEndpointGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookEndpointCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEndpointCountAggregateOutputType> | number
+        }
+      }
+    }
+    WebhookDelivery: {
+      payload: Prisma.$WebhookDeliveryPayload<ExtArgs>
+      fields: Prisma.WebhookDeliveryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookDeliveryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookDeliveryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookDeliveryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookDeliveryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookDeliveryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookDeliveryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookDeliveryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookDeliveryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookDeliveryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        update: {
+          args: Prisma.WebhookDeliveryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookDeliveryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookDeliveryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookDeliveryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookDeliveryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookDeliveryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookDelivery>
+        }
+        groupBy: {
+          args: Prisma.WebhookDeliveryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookDeliveryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryCountAggregateOutputType> | number
+        }
+      }
+    }
+    DatasetVersion: {
+      payload: Prisma.$DatasetVersionPayload<ExtArgs>
+      fields: Prisma.DatasetVersionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DatasetVersionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DatasetVersionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>
+        }
+        findFirst: {
+          args: Prisma.DatasetVersionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DatasetVersionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>
+        }
+        findMany: {
+          args: Prisma.DatasetVersionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>[]
+        }
+        create: {
+          args: Prisma.DatasetVersionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>
+        }
+        createMany: {
+          args: Prisma.DatasetVersionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DatasetVersionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>[]
+        }
+        delete: {
+          args: Prisma.DatasetVersionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>
+        }
+        update: {
+          args: Prisma.DatasetVersionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>
+        }
+        deleteMany: {
+          args: Prisma.DatasetVersionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DatasetVersionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DatasetVersionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>[]
+        }
+        upsert: {
+          args: Prisma.DatasetVersionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetVersionPayload>
+        }
+        aggregate: {
+          args: Prisma.DatasetVersionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDatasetVersion>
+        }
+        groupBy: {
+          args: Prisma.DatasetVersionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetVersionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DatasetVersionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetVersionCountAggregateOutputType> | number
+        }
+      }
+    }
+    DatasetRecord: {
+      payload: Prisma.$DatasetRecordPayload<ExtArgs>
+      fields: Prisma.DatasetRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DatasetRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DatasetRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.DatasetRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DatasetRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+        }
+        findMany: {
+          args: Prisma.DatasetRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>[]
+        }
+        create: {
+          args: Prisma.DatasetRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+        }
+        createMany: {
+          args: Prisma.DatasetRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DatasetRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.DatasetRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+        }
+        update: {
+          args: Prisma.DatasetRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.DatasetRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DatasetRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DatasetRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.DatasetRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.DatasetRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDatasetRecord>
+        }
+        groupBy: {
+          args: Prisma.DatasetRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DatasetRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetRecordCountAggregateOutputType> | number
+        }
+      }
+    }
+    DatasetIssue: {
+      payload: Prisma.$DatasetIssuePayload<ExtArgs>
+      fields: Prisma.DatasetIssueFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DatasetIssueFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DatasetIssueFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>
+        }
+        findFirst: {
+          args: Prisma.DatasetIssueFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DatasetIssueFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>
+        }
+        findMany: {
+          args: Prisma.DatasetIssueFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>[]
+        }
+        create: {
+          args: Prisma.DatasetIssueCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>
+        }
+        createMany: {
+          args: Prisma.DatasetIssueCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DatasetIssueCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>[]
+        }
+        delete: {
+          args: Prisma.DatasetIssueDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>
+        }
+        update: {
+          args: Prisma.DatasetIssueUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>
+        }
+        deleteMany: {
+          args: Prisma.DatasetIssueDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DatasetIssueUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DatasetIssueUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>[]
+        }
+        upsert: {
+          args: Prisma.DatasetIssueUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetIssuePayload>
+        }
+        aggregate: {
+          args: Prisma.DatasetIssueAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDatasetIssue>
+        }
+        groupBy: {
+          args: Prisma.DatasetIssueGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetIssueGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DatasetIssueCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetIssueCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1443,6 +1818,91 @@ export const IdempotencyRecordScalarFieldEnum = {
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
 
 
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  environment: 'environment',
+  organizationId: 'organizationId',
+  url: 'url',
+  events: 'events',
+  description: 'description',
+  status: 'status',
+  disabledReason: 'disabledReason',
+  disabledAt: 'disabledAt',
+  secret: 'secret',
+  previousSecret: 'previousSecret',
+  previousSecretExpiresAt: 'previousSecretExpiresAt',
+  failingSince: 'failingSince',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deletedAt: 'deletedAt'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  webhookId: 'webhookId',
+  eventId: 'eventId',
+  eventType: 'eventType',
+  attempt: 'attempt',
+  status: 'status',
+  requestBody: 'requestBody',
+  signature: 'signature',
+  responseStatus: 'responseStatus',
+  responseExcerpt: 'responseExcerpt',
+  durationMs: 'durationMs',
+  error: 'error',
+  createdAt: 'createdAt',
+  attemptedAt: 'attemptedAt',
+  nextRetryAt: 'nextRetryAt',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const DatasetVersionScalarFieldEnum = {
+  id: 'id',
+  environment: 'environment',
+  organizationId: 'organizationId',
+  sequence: 'sequence',
+  label: 'label',
+  recordCount: 'recordCount',
+  snapshotRecordCount: 'snapshotRecordCount',
+  metadata: 'metadata',
+  issueCount: 'issueCount',
+  createdAt: 'createdAt'
+} as const
+
+export type DatasetVersionScalarFieldEnum = (typeof DatasetVersionScalarFieldEnum)[keyof typeof DatasetVersionScalarFieldEnum]
+
+
+export const DatasetRecordScalarFieldEnum = {
+  datasetVersionId: 'datasetVersionId',
+  row: 'row',
+  equivalencyId: 'equivalencyId',
+  state: 'state'
+} as const
+
+export type DatasetRecordScalarFieldEnum = (typeof DatasetRecordScalarFieldEnum)[keyof typeof DatasetRecordScalarFieldEnum]
+
+
+export const DatasetIssueScalarFieldEnum = {
+  id: 'id',
+  datasetVersionId: 'datasetVersionId',
+  row: 'row',
+  recordId: 'recordId',
+  field: 'field',
+  code: 'code',
+  severity: 'severity',
+  message: 'message'
+} as const
+
+export type DatasetIssueScalarFieldEnum = (typeof DatasetIssueScalarFieldEnum)[keyof typeof DatasetIssueScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -1456,6 +1916,14 @@ export const JsonNullValueInput = {
 } as const
 
 export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
+
+
+export const NullableJsonNullValueInput = {
+  DbNull: DbNull,
+  JsonNull: JsonNull
+} as const
+
+export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
 
 
 export const QueryMode = {
@@ -1656,6 +2124,34 @@ export type BigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 
 export type ListBigIntFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'BigInt[]'>
     
 
+
+/**
+ * Reference to a field of type 'WebhookStatus'
+ */
+export type EnumWebhookStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'WebhookStatus'>
+    
+
+
+/**
+ * Reference to a field of type 'WebhookStatus[]'
+ */
+export type ListEnumWebhookStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'WebhookStatus[]'>
+    
+
+
+/**
+ * Reference to a field of type 'DeliveryStatus'
+ */
+export type EnumDeliveryStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DeliveryStatus'>
+    
+
+
+/**
+ * Reference to a field of type 'DeliveryStatus[]'
+ */
+export type ListEnumDeliveryStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DeliveryStatus[]'>
+    
+
 /**
  * Batch Payload for updateMany & deleteMany & createMany
  */
@@ -1818,6 +2314,11 @@ export type GlobalOmitConfig = {
   equivalencyVersion?: Prisma.EquivalencyVersionOmit
   outboxEvent?: Prisma.OutboxEventOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
+  webhookEndpoint?: Prisma.WebhookEndpointOmit
+  webhookDelivery?: Prisma.WebhookDeliveryOmit
+  datasetVersion?: Prisma.DatasetVersionOmit
+  datasetRecord?: Prisma.DatasetRecordOmit
+  datasetIssue?: Prisma.DatasetIssueOmit
 }
 
 /* Types for Logging */

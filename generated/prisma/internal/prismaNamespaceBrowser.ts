@@ -61,7 +61,12 @@ export const ModelName = {
   Equivalency: 'Equivalency',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
-  IdempotencyRecord: 'IdempotencyRecord'
+  IdempotencyRecord: 'IdempotencyRecord',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
+  DatasetVersion: 'DatasetVersion',
+  DatasetRecord: 'DatasetRecord',
+  DatasetIssue: 'DatasetIssue'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -243,6 +248,91 @@ export const IdempotencyRecordScalarFieldEnum = {
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
 
 
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  environment: 'environment',
+  organizationId: 'organizationId',
+  url: 'url',
+  events: 'events',
+  description: 'description',
+  status: 'status',
+  disabledReason: 'disabledReason',
+  disabledAt: 'disabledAt',
+  secret: 'secret',
+  previousSecret: 'previousSecret',
+  previousSecretExpiresAt: 'previousSecretExpiresAt',
+  failingSince: 'failingSince',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deletedAt: 'deletedAt'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  webhookId: 'webhookId',
+  eventId: 'eventId',
+  eventType: 'eventType',
+  attempt: 'attempt',
+  status: 'status',
+  requestBody: 'requestBody',
+  signature: 'signature',
+  responseStatus: 'responseStatus',
+  responseExcerpt: 'responseExcerpt',
+  durationMs: 'durationMs',
+  error: 'error',
+  createdAt: 'createdAt',
+  attemptedAt: 'attemptedAt',
+  nextRetryAt: 'nextRetryAt',
+  leaseOwner: 'leaseOwner',
+  leaseExpiresAt: 'leaseExpiresAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
+
+
+export const DatasetVersionScalarFieldEnum = {
+  id: 'id',
+  environment: 'environment',
+  organizationId: 'organizationId',
+  sequence: 'sequence',
+  label: 'label',
+  recordCount: 'recordCount',
+  snapshotRecordCount: 'snapshotRecordCount',
+  metadata: 'metadata',
+  issueCount: 'issueCount',
+  createdAt: 'createdAt'
+} as const
+
+export type DatasetVersionScalarFieldEnum = (typeof DatasetVersionScalarFieldEnum)[keyof typeof DatasetVersionScalarFieldEnum]
+
+
+export const DatasetRecordScalarFieldEnum = {
+  datasetVersionId: 'datasetVersionId',
+  row: 'row',
+  equivalencyId: 'equivalencyId',
+  state: 'state'
+} as const
+
+export type DatasetRecordScalarFieldEnum = (typeof DatasetRecordScalarFieldEnum)[keyof typeof DatasetRecordScalarFieldEnum]
+
+
+export const DatasetIssueScalarFieldEnum = {
+  id: 'id',
+  datasetVersionId: 'datasetVersionId',
+  row: 'row',
+  recordId: 'recordId',
+  field: 'field',
+  code: 'code',
+  severity: 'severity',
+  message: 'message'
+} as const
+
+export type DatasetIssueScalarFieldEnum = (typeof DatasetIssueScalarFieldEnum)[keyof typeof DatasetIssueScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -256,6 +346,14 @@ export const JsonNullValueInput = {
 } as const
 
 export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
+
+
+export const NullableJsonNullValueInput = {
+  DbNull: DbNull,
+  JsonNull: JsonNull
+} as const
+
+export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
 
 
 export const QueryMode = {
