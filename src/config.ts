@@ -19,6 +19,21 @@ export interface Config {
   rateLimit: { burst: number; refillPerSecond: number };
   /** Seed the sandbox environment on start when it holds no institutions. */
   seedSandbox: boolean;
+  webhooks: {
+    /** Delays before each retry after a failed attempt; its length is the number of retries. */
+    retrySchedule: number[];
+    /** Allow loopback, private, link-local and metadata targets (development and tests). */
+    allowPrivateTargets: boolean;
+    timeoutMs: number;
+    /** "inline": the server runs the dispatcher; "off": a separate `npm run worker` does. */
+    dispatcher: "inline" | "off";
+    /** An endpoint failing this long without a success is disabled. */
+    disableAfterMs: number;
+  };
+  datasets: {
+    /** A pending equivalency older than this is reported as stale when published. */
+    stalePendingDays: number;
+  };
   oauth: {
     /** Issuer of the service's own access tokens; defaults to the service origin. */
     issuer: string | null;
@@ -90,11 +105,30 @@ function readSandboxKey(env: Env): string {
   return raw;
 }
 
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "1s,2s,5s" or "5s, 5m, 30m, 2h" -> milliseconds. */
+export function parseDurations(name: string, raw: string): number[] {
+  const parts = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  return parts.map((part) => {
+    const match = DURATION.exec(part);
+    if (!match) throw new ConfigError(name, `"${part}" is not a duration such as 500ms, 5s, 5m, 2h or 1d`);
+    return Math.round(Number(match[1]) * DURATION_UNITS[match[2]]);
+  });
+}
+
+/** The decisions' schedule: roughly 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 28 h). */
+export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h";
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.SVC_LOG_LEVEL ?? "info").toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError("SVC_LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")}`);
   }
+  const nodeEnv = env.NODE_ENV ?? "development";
+  const dispatcher = (env.SVC_WEBHOOK_DISPATCHER || "inline") as Config["webhooks"]["dispatcher"];
+  if (!["inline", "off"].includes(dispatcher)) throw new ConfigError("SVC_WEBHOOK_DISPATCHER", "must be inline or off");
   const host = env.HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError("HOST", "must not be empty");
   return {
@@ -104,13 +138,23 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: readUrl(env, "DATABASE_URL", ["postgresql:", "postgres:"]),
     publicSandboxKey: readSandboxKey(env),
     logLevel,
-    nodeEnv: env.NODE_ENV ?? "development",
+    nodeEnv,
     bodyLimitBytes: readInteger(env, "SVC_BODY_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     rateLimit: {
       burst: readInteger(env, "SVC_RATE_LIMIT_BURST", 600, 1, 1_000_000),
       refillPerSecond: readNumber(env, "SVC_RATE_LIMIT_REFILL_PER_SECOND", 10, 0.001),
     },
     seedSandbox: readBoolean(env, "SVC_SEED_SANDBOX", true),
+    webhooks: {
+      retrySchedule: parseDurations("SVC_WEBHOOK_RETRY_SCHEDULE", env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE),
+      allowPrivateTargets: readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", nodeEnv !== "production"),
+      timeoutMs: readInteger(env, "SVC_WEBHOOK_TIMEOUT_MS", 5000, 100, 60_000),
+      dispatcher,
+      disableAfterMs: parseDurations("SVC_WEBHOOK_DISABLE_AFTER", env.SVC_WEBHOOK_DISABLE_AFTER || "5d")[0] ?? 5 * 86_400_000,
+    },
+    datasets: {
+      stalePendingDays: readInteger(env, "SVC_DATASET_STALE_PENDING_DAYS", 90, 1, 36_500),
+    },
     oauth: {
       issuer: readUrl(env, "SVC_OAUTH_ISSUER", ["http:", "https:"]),
       tokenTtlSeconds: readInteger(env, "SVC_OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86400),

@@ -43,3 +43,20 @@ describe("configuration", () => {
     });
   }
 });
+
+describe("configuration: webhooks and datasets", () => {
+  it("defaults to the decisions' retry schedule and allows private targets outside production", () => {
+    const config = loadConfig({});
+    expect(config.webhooks.retrySchedule).to.deep.equal([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
+    expect(config.webhooks).to.include({ allowPrivateTargets: true, timeoutMs: 5000, dispatcher: "inline", disableAfterMs: 5 * 86_400_000 });
+    expect(loadConfig({ NODE_ENV: "production" }).webhooks.allowPrivateTargets).to.equal(false);
+    expect(config.datasets.stalePendingDays).to.equal(90);
+  });
+
+  it("reads SVC_WEBHOOK_RETRY_SCHEDULE as comma-separated durations", () => {
+    expect(loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s, 2s,500ms" }).webhooks.retrySchedule).to.deep.equal([1000, 2000, 500]);
+    expect(() => loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,soon" })).to.throw(ConfigError).with.property("variable", "SVC_WEBHOOK_RETRY_SCHEDULE");
+    expect(() => loadConfig({ SVC_WEBHOOK_DISPATCHER: "cron" })).to.throw(ConfigError).with.property("variable", "SVC_WEBHOOK_DISPATCHER");
+    expect(() => loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "sometimes" })).to.throw(ConfigError);
+  });
+});
