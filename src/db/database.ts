@@ -8,6 +8,7 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
+import { lockDirectory } from "./directory-lock.ts";
 
 export type Db = PrismaClient;
 
@@ -42,16 +43,19 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openEmbedded(options.pglite ?? (await openEmbeddedDirectory(options.dataDir)));
-}
-
-async function openEmbeddedDirectory(dataDir: string): Promise<PGlite> {
-  const dir = embeddedDataPath(dataDir);
+  if (options.pglite) return openEmbedded(options.pglite, () => undefined);
+  const dir = embeddedDataPath(options.dataDir);
   fs.mkdirSync(dir, { recursive: true });
-  return PGlite.create(dir);
+  const unlock = lockDirectory(options.dataDir);
+  try {
+    return await openEmbedded(await PGlite.create(dir), unlock);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
 
-async function openEmbedded(pglite: PGlite): Promise<Database> {
+async function openEmbedded(pglite: PGlite, unlock: () => void): Promise<Database> {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
@@ -68,6 +72,7 @@ async function openEmbedded(pglite: PGlite): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await pglite.close();
+      unlock();
     },
   };
 }
