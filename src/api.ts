@@ -50,7 +50,23 @@ export function createBackend(dispatch: Dispatch): OpenAPIBackend {
   const authenticated = (_context: BackendContext, ctx: { state?: { credential?: unknown } }) => Boolean(ctx?.state?.credential);
   backend.registerSecurityHandler("ApiKeyAuth", authenticated);
   backend.registerSecurityHandler("OAuth2", authenticated);
+  memoizeOperations(backend);
   return backend;
+}
+
+/**
+ * openapi-backend's router rebuilds the list of every operation (with lodash)
+ * each time it matches a request, twice per request; the list only changes
+ * with the definition, so build it once per definition.
+ */
+function memoizeOperations(backend: OpenAPIBackend): void {
+  const router = backend.router;
+  const build = router.getOperations.bind(router);
+  let memo: { definition: Document; operations: Operation[] } | undefined;
+  router.getOperations = () => {
+    if (memo?.definition !== router.definition) memo = { definition: router.definition, operations: build() };
+    return memo.operations;
+  };
 }
 
 /** Ajv errors become one problem with a JSON pointer per offending value. */

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { prepareDatabase } from "./bootstrap.ts";
 import { createApp } from "./app.ts";
+import { Dispatcher } from "./webhooks/dispatcher.ts";
 
 async function main() {
   let config;
@@ -18,15 +19,25 @@ async function main() {
   const log = createLogger(config.logLevel);
   const database = await prepareDatabase(config, log);
   const { koa } = await createApp({ config, database, log });
+  const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log }) : null;
   const server = koa.listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
+    dispatcher?.start();
+  });
+  // A finished write may have committed events: deliver them without waiting for the next poll.
+  server.on("request", (request, response) => {
+    if (dispatcher && request.method !== "GET" && request.method !== "HEAD") response.once("finish", () => dispatcher.wake());
   });
 
   const shutdown = (signal: string) => {
     log.info({ signal }, "shutting down");
-    server.close(() => {
-      database.close().finally(() => process.exit(0));
-    });
+    const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const dispatcherStopped = Promise.resolve(dispatcher?.stop()).catch((error) =>
+      log.error({ err: error }, "stopping the webhook dispatcher failed"),
+    );
+    Promise.all([serverClosed, dispatcherStopped])
+      .then(() => database.close())
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };
   process.once("SIGINT", () => shutdown("SIGINT"));

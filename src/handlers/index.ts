@@ -1,7 +1,6 @@
 // The handler registry: one entry per operationId of the contract. Its type
 // makes an operation without a handler a compile error.
 import type { HandlerRegistry } from "./types.ts";
-import { notImplemented } from "./not-implemented.ts";
 import { getInstitution, listInstitutions } from "./institutions.ts";
 import { getCourse, listCourses, upsertCourses } from "./courses.ts";
 import {
@@ -13,6 +12,10 @@ import {
   updateEquivalency,
 } from "./equivalencies.ts";
 import { createKey, listKeys, revokeKey } from "./keys.ts";
+import { exportData } from "./exports.ts";
+import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "./webhooks.ts";
+import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhookDelivery, testWebhook } from "./webhook-deliveries.ts";
 
 export const handlers: HandlerRegistry = {
   listInstitutions,
@@ -27,20 +30,20 @@ export const handlers: HandlerRegistry = {
   listEquivalencyVersions,
   getEquivalencyVersion,
   // Datasets, webhooks and exports land with the events issue.
-  listDatasets: notImplemented("listDatasets"),
-  publishDataset: notImplemented("publishDataset"),
-  getDataset: notImplemented("getDataset"),
-  listWebhooks: notImplemented("listWebhooks"),
-  createWebhook: notImplemented("createWebhook"),
-  getWebhook: notImplemented("getWebhook"),
-  updateWebhook: notImplemented("updateWebhook"),
-  deleteWebhook: notImplemented("deleteWebhook"),
-  rotateWebhookSecret: notImplemented("rotateWebhookSecret"),
-  listWebhookDeliveries: notImplemented("listWebhookDeliveries"),
-  getWebhookDelivery: notImplemented("getWebhookDelivery"),
-  redeliverWebhookDelivery: notImplemented("redeliverWebhookDelivery"),
-  testWebhook: notImplemented("testWebhook"),
-  exportData: notImplemented("exportData"),
+  listDatasets,
+  publishDataset,
+  getDataset,
+  listWebhooks,
+  createWebhook,
+  getWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  getWebhookDelivery,
+  redeliverWebhookDelivery,
+  testWebhook,
+  exportData,
   listKeys,
   createKey,
   revokeKey,

@@ -57,11 +57,28 @@ export async function getCourse(db: Db, environment: Environment, id: string) {
 
 const TRACKED_FIELDS = ["code", "title", "credits", "level", "description", "cipCode"] as const;
 
-function changedFields(existing: Course, next: CourseUpsert): string[] {
+function changedFields(existing: Pick<Course, (typeof TRACKED_FIELDS)[number]>, next: CourseUpsert): string[] {
   return TRACKED_FIELDS.filter((field) => {
     const value = field === "code" ? next.code.trim().replace(/\s+/g, " ") : next[field];
     return (value ?? null) !== existing[field];
   });
+}
+
+/** One round trip: which of the institutions and six-digit CIP codes exist, and whether the CIP catalog is loaded at all. */
+async function knownReferences(db: Db, environment: Environment, institutionIds: string[], cipCodes: string[]) {
+  const [row] = await db.$queryRawUnsafe<{ institutions: string[] | null; cipCodes: string[] | null; catalogLoaded: boolean }[]>(
+    `SELECT
+       (SELECT array_agg(id) FROM institutions
+          WHERE environment = $1::"Environment" AND id IN (SELECT json_array_elements_text($2::json))) AS institutions,
+       (SELECT array_agg(code) FROM cip_codes
+          WHERE digits = 6 AND code IN (SELECT json_array_elements_text($3::json))) AS "cipCodes",
+       ($4::boolean AND EXISTS (SELECT 1 FROM cip_codes WHERE digits = 6)) AS "catalogLoaded"`,
+    environment,
+    JSON.stringify(institutionIds),
+    JSON.stringify(cipCodes),
+    cipCodes.length > 0,
+  );
+  return { institutions: row.institutions ?? [], cipCodes: row.cipCodes ?? [], catalogLoaded: row.catalogLoaded };
 }
 
 /** Reference checks that the schema cannot make: institutions exist, CIP codes are in the catalog, no duplicates. */
@@ -69,19 +86,16 @@ async function validateReferences(db: Db, environment: Environment, items: Cours
   const errors: FieldError[] = [];
   const institutionIds = [...new Set(items.map((item) => item.institutionId))];
   const cipCodes = [...new Set(items.map((item) => item.cipCode).filter((c): c is string => Boolean(c)))];
-  const [institutions, catalogSize, knownCodes] = await Promise.all([
-    db.institution.findMany({ where: { environment, id: { in: institutionIds } }, select: { id: true } }),
-    cipCodes.length ? db.cipCode.count({ where: { digits: 6 } }) : Promise.resolve(0),
-    cipCodes.length ? db.cipCode.findMany({ where: { code: { in: cipCodes }, digits: 6 }, select: { code: true } }) : Promise.resolve([]),
-  ]);
-  const knownInstitutions = new Set(institutions.map((i) => i.id));
-  const knownCip = new Set(knownCodes.map((c) => c.code));
+  const known = await knownReferences(db, environment, institutionIds, cipCodes);
+  const knownInstitutions = new Set(known.institutions);
+  const knownCip = new Set(known.cipCodes);
+  const catalogLoaded = known.catalogLoaded;
   const firstIndex = new Map<string, number>();
   items.forEach((item, index) => {
     if (!knownInstitutions.has(item.institutionId)) {
       errors.push({ pointer: `/${index}/institutionId`, message: `no institution "${item.institutionId}" in the ${environment} environment` });
     }
-    if (item.cipCode && catalogSize > 0 && !knownCip.has(item.cipCode)) {
+    if (item.cipCode && catalogLoaded && !knownCip.has(item.cipCode)) {
       errors.push({ pointer: `/${index}/cipCode`, message: `"${item.cipCode}" is not a CIP 2020 code` });
     }
     const identity = `${item.institutionId}\u0000${courseCodeKey(item.code)}`;
@@ -117,14 +131,14 @@ export async function upsertCourses(
     const existing = await findExisting(tx, environment, items);
     const now = new Date();
     const results: UpsertResult["data"] = [];
-    const creates: Prisma.CourseCreateManyInput[] = [];
+    const creates: NewCourse[] = [];
     const updates: { id: string; item: CourseUpsert; version: number; changed: string[]; result: UpsertResult["data"][number] }[] = [];
     for (const item of items) {
       const code = item.code.trim().replace(/\s+/g, " ");
       const current = existing.get(`${item.institutionId}\u0000${courseCodeKey(code)}`);
       if (!current) {
         const id = options.dryRun ? null : newId("crs");
-        if (id) creates.push(createInput(id, environment, item, code, now));
+        if (id) creates.push(createInput(id, item, code));
         results.push({ id, institutionId: item.institutionId, code, version: 1, result: "created" });
       } else {
         const result = { id: current.id, institutionId: item.institutionId, code, version: current.version + 1, result: "updated" as const };
@@ -133,7 +147,7 @@ export async function upsertCourses(
       }
     }
     if (!options.dryRun) {
-      if (creates.length) await tx.course.createMany({ data: creates });
+      if (creates.length) await insertCourses(tx, environment, creates, now);
       // Versions come from the rows themselves, so concurrent upserts never reuse one.
       const versions = await applyUpdates(tx, updates, now);
       for (const update of updates) update.version = update.result.version = versions.get(update.id) ?? update.version;
@@ -150,55 +164,68 @@ export async function upsertCourses(
   return { data, summary: { received: items.length, created, updated: items.length - created } };
 }
 
-function createInput(id: string, environment: Environment, item: CourseUpsert, code: string, now: Date): Prisma.CourseCreateManyInput {
-  return {
-    id,
+type NewCourse = Omit<CourseUpsert, "description" | "cipCode"> & { id: string; codeKey: string; description: string | null; cipCode: string | null };
+
+function createInput(id: string, item: CourseUpsert, code: string): NewCourse {
+  return { ...item, id, code, codeKey: courseCodeKey(code), description: item.description ?? null, cipCode: item.cipCode ?? null };
+}
+
+// The batch statements below pass the whole batch as one JSON parameter read
+// with json_to_recordset: Prisma's createMany, a findMany with a long IN list,
+// and even array parameters cost several times more per row on both databases
+// (see scripts/bench/course-upsert.ts).
+
+/** Inserts a batch of new courses at version 1 in one statement. */
+async function insertCourses(tx: Prisma.TransactionClient, environment: Environment, creates: NewCourse[], now: Date) {
+  await tx.$executeRawUnsafe(
+    `INSERT INTO courses (id, environment, institution_id, code, code_key, title, credits, level, description, cip_code, version, created_at, updated_at)
+     SELECT v.id, $1::"Environment", v."institutionId", v.code, v."codeKey", v.title, v.credits, v.level::"CourseLevel", v.description, v."cipCode",
+            1, $2::timestamp(3), $2::timestamp(3)
+     FROM json_to_recordset($3::json)
+       AS v (id text, "institutionId" text, code text, "codeKey" text, title text, credits double precision, level text, description text, "cipCode" text)`,
     environment,
-    institutionId: item.institutionId,
-    code,
-    codeKey: courseCodeKey(code),
+    now,
+    JSON.stringify(creates),
+  );
+}
+
+type ExistingCourse = Pick<Course, "id" | "institutionId" | "codeKey" | "version" | (typeof TRACKED_FIELDS)[number]>;
+
+async function findExisting(tx: Prisma.TransactionClient, environment: Environment, items: CourseUpsert[]) {
+  const rows = await tx.$queryRawUnsafe<ExistingCourse[]>(
+    `SELECT c.id, c.institution_id AS "institutionId", c.code_key AS "codeKey", c.code, c.title, c.credits,
+            c.level::text AS level, c.description, c.cip_code AS "cipCode", c.version
+     FROM courses AS c
+     JOIN json_to_recordset($2::json) AS k ("institutionId" text, "codeKey" text)
+       ON c.institution_id = k."institutionId" AND c.code_key = k."codeKey"
+     WHERE c.environment = $1::"Environment"`,
+    environment,
+    JSON.stringify(items.map((item) => ({ institutionId: item.institutionId, codeKey: courseCodeKey(item.code) }))),
+  );
+  return new Map(rows.map((row) => [`${row.institutionId}\u0000${row.codeKey}`, { ...row, credits: Number(row.credits), version: Number(row.version) }]));
+}
+
+/** One statement for the whole batch; returns each row's new version. */
+async function applyUpdates(tx: Prisma.TransactionClient, updates: { id: string; item: CourseUpsert }[], now: Date) {
+  if (!updates.length) return new Map<string, number>();
+  const rows = updates.map(({ id, item }) => ({
+    id,
+    code: item.code,
     title: item.title,
     credits: item.credits,
     level: item.level,
     description: item.description ?? null,
     cipCode: item.cipCode ?? null,
-    version: 1,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
-async function findExisting(tx: Prisma.TransactionClient, environment: Environment, items: CourseUpsert[]) {
-  const byInstitution = new Map<string, string[]>();
-  for (const item of items) {
-    const keys = byInstitution.get(item.institutionId) ?? [];
-    keys.push(courseCodeKey(item.code));
-    byInstitution.set(item.institutionId, keys);
-  }
-  const rows = await tx.course.findMany({
-    where: { environment, OR: [...byInstitution].map(([institutionId, codeKeys]) => ({ institutionId, codeKey: { in: codeKeys } })) },
-  });
-  return new Map(rows.map((row) => [`${row.institutionId}\u0000${row.codeKey}`, row]));
-}
-
-/** One statement for the whole batch: UPDATE … FROM (VALUES …); returns each row's new version. */
-async function applyUpdates(tx: Prisma.TransactionClient, updates: { id: string; item: CourseUpsert }[], now: Date) {
-  if (!updates.length) return new Map<string, number>();
-  const params: unknown[] = [];
-  const rows = updates.map(({ id, item }) => {
-    const start = params.length;
-    params.push(id, item.code, item.title, item.credits, item.level, item.description ?? null, item.cipCode ?? null);
-    const p = (i: number) => `$${start + i}`;
-    return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}::double precision, ${p(5)}::"CourseLevel", ${p(6)}, ${p(7)})`;
-  });
-  params.push(now);
+  }));
   const updated = await tx.$queryRawUnsafe<{ id: string; version: number }[]>(
-    `UPDATE courses AS c SET code = v.code, title = v.title, credits = v.credits, level = v.level,
-       description = v.description, cip_code = v.cip_code, version = c.version + 1, updated_at = $${params.length}
-     FROM (VALUES ${rows.join(", ")}) AS v (id, code, title, credits, level, description, cip_code)
+    `UPDATE courses AS c SET code = v.code, title = v.title, credits = v.credits, level = v.level::"CourseLevel",
+       description = v.description, cip_code = v."cipCode", version = c.version + 1, updated_at = $1::timestamp(3)
+     FROM json_to_recordset($2::json)
+       AS v (id text, code text, title text, credits double precision, level text, description text, "cipCode" text)
      WHERE c.id = v.id
      RETURNING c.id, c.version`,
-    ...params,
+    now,
+    JSON.stringify(rows),
   );
   return new Map(updated.map((row) => [row.id, Number(row.version)]));
 }

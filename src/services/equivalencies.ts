@@ -6,6 +6,8 @@ import type { Credential } from "../auth/credential.ts";
 import { ConflictError, InvalidTransitionError, NotFoundError, PreconditionFailedError, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { recordEvents } from "./outbox.ts";
+import { ListTotals } from "./totals.ts";
+import { COURSE_COLUMNS, EQUIVALENCY_COLUMNS, INSTITUTION_COLUMNS, recordFromJson } from "./record-columns.ts";
 import { courseView, equivalencyTargetKey, equivalencyView, institutionView, type EquivalencyView } from "./views.ts";
 
 export interface EquivalencyCreate {
@@ -67,6 +69,9 @@ export function ifMatchSatisfied(header: string, etag: string): boolean {
   return tags.includes("*") || tags.includes(etag);
 }
 
+/** Totals of large lists are reused briefly (see totals.ts); every write here forgets them. */
+export const equivalencyTotals = new ListTotals();
+
 /** Ordered by creation time, then id. */
 export async function listEquivalencies(
   db: Db,
@@ -86,14 +91,70 @@ export async function listEquivalencies(
   const [items, total] = await Promise.all([
     expand
       ? db.equivalency.findMany({ ...query, include: EXPANSION }).then((rows) => rows.map(expandedView))
-      : db.equivalency.findMany(query).then((rows) => rows.map(equivalencyView)),
-    db.equivalency.count({ where }),
+      : findPage(db, environment, filters, page).then((rows) => rows.map(equivalencyView)),
+    equivalencyTotals.total(db, JSON.stringify(where), () => db.equivalency.count({ where })),
   ]);
   return { items, total };
 }
 
+type RowJson = Record<string, unknown> | null;
+
+/**
+ * One page in list order, as one JSON text. The page's ids are found first,
+ * from the list-order indexes alone, and only those rows are read: at a deep
+ * offset the skipped rows are then index entries, not table rows.
+ */
+async function findPage(db: Db, environment: Environment, filters: EquivalencyFilters, page: Page): Promise<Equivalency[]> {
+  const conditions = [`environment = $1::"Environment"`];
+  const params: unknown[] = [environment, page.limit, page.offset];
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (filters.sourceCourse) add((p) => `source_course_id = ${p}`, filters.sourceCourse);
+  if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
+  if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
+  if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
+  const [row] = await db.$queryRawUnsafe<{ page: string }[]>(
+    `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS page
+     FROM (SELECT id FROM equivalencies WHERE ${conditions.join(" AND ")} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS ids
+     JOIN equivalencies AS e USING (id)`,
+    ...params,
+  );
+  return (JSON.parse(row.page) as RowJson[]).map((json) => recordFromJson(json, EQUIVALENCY_COLUMNS)!);
+}
+
+/**
+ * The equivalency and every record EXPANSION includes, as one JSON text. Scalar
+ * subqueries rather than joins: each is planned on its own, which costs the
+ * embedded database less than planning a five-table join.
+ */
+const EXPANDED_BY_ID = `
+  SELECT json_build_array(
+    row_to_json(e),
+    (SELECT row_to_json(sc) FROM courses AS sc WHERE sc.id = e.source_course_id),
+    (SELECT row_to_json(si) FROM courses AS sc JOIN institutions AS si ON si.environment = sc.environment AND si.id = sc.institution_id
+      WHERE sc.id = e.source_course_id),
+    (SELECT row_to_json(ti) FROM institutions AS ti WHERE ti.environment = e.environment AND ti.id = e.target_institution_id),
+    (SELECT row_to_json(tc) FROM courses AS tc WHERE tc.id = e.target_course_id)
+  )::text AS record
+  FROM equivalencies AS e
+  WHERE e.id = $1 AND e.environment = $2::"Environment"`;
+
+async function findExpanded(db: Db, environment: Environment, id: string): Promise<ExpandedRecord | null> {
+  const [row] = await db.$queryRawUnsafe<{ record: string }[]>(EXPANDED_BY_ID, id, environment);
+  if (!row) return null;
+  const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(row.record) as RowJson[];
+  return {
+    ...recordFromJson(equivalency, EQUIVALENCY_COLUMNS)!,
+    sourceCourse: { ...recordFromJson(sourceCourse, COURSE_COLUMNS)!, institution: recordFromJson(sourceInstitution, INSTITUTION_COLUMNS)! },
+    targetInstitution: recordFromJson(targetInstitution, INSTITUTION_COLUMNS)!,
+    targetCourse: recordFromJson(targetCourse, COURSE_COLUMNS),
+  };
+}
+
 export async function getEquivalency(db: Db, environment: Environment, id: string) {
-  const record = await db.equivalency.findFirst({ where: { id, environment }, include: EXPANSION });
+  const record = await findExpanded(db, environment, id);
   if (!record) throw new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`);
   return { view: expandedView(record), etag: etagOf(record) };
 }
@@ -204,7 +265,10 @@ export async function createEquivalency(db: Db, credential: Credential, input: E
     const created = await tx.equivalency.findUniqueOrThrow({ where: { id: data.id }, include: EXPANSION });
     return { kind: "created" as const, view: expandedView(created), etag: etagOf(created) };
   };
-  return options.dryRun ? run(db) : db.$transaction(run);
+  if (options.dryRun) return run(db);
+  const created = await db.$transaction(run);
+  equivalencyTotals.forget(db);
+  return created;
 }
 
 const UPDATABLE = ["status", "targetCourseId", "targetCode", "decidedBy", "policyBasis"] as const;
@@ -213,7 +277,10 @@ const MAX_ATTEMPTS = 5;
 export async function updateEquivalency(db: Db, credential: Credential, id: string, patch: EquivalencyUpdate, ifMatch?: string) {
   for (let attempt = 1; ; attempt++) {
     const outcome = await db.$transaction((tx) => tryUpdate(tx, credential, id, patch, ifMatch));
-    if (outcome !== "lost-race") return outcome;
+    if (outcome !== "lost-race") {
+      if (outcome.changed) equivalencyTotals.forget(db);
+      return outcome;
+    }
     // Someone else wrote a version between our read and our write.
     if (ifMatch !== undefined) throw new PreconditionFailedError(`The equivalency changed since the ETag in If-Match was issued.`);
     if (attempt >= MAX_ATTEMPTS) throw new ConflictError("The equivalency is being changed concurrently; retry the request.");

@@ -1,0 +1,205 @@
+// Benchmark of the read paths on 1,000,000 equivalencies: one equivalency by id,
+// the first page of accepted ones, and the same list at deep offsets, each for
+// ~10 s with 32 connections (autocannon). The baseline is the same server's
+// /healthz, which touches neither credentials nor the database.
+//
+//   npx tsx scripts/bench/reads.ts [--database-url postgresql://…] [--duration 10]
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { createCredential, createInstitutions, fixed, freshDatabase, machine, cleanupStack, printTable, type BenchDatabase } from "./harness.ts";
+
+const DEFAULT_EQUIVALENCIES = 1_000_000;
+let EQUIVALENCIES = DEFAULT_EQUIVALENCIES;
+const INSTITUTIONS = 100;
+const COURSES_PER_INSTITUTION = 1_000;
+const CONNECTIONS = 32;
+const WARMUP_SECONDS = 2;
+const GOAL_SINGLE_READ_RATIO = 0.4;
+const GOAL_LIST_P99_MS = 50;
+
+/** Courses "crs_bench_NNNNNNNN", 1,000 per institution; equivalencies 60% accepted, 30% pending, 10% conflict. */
+function step(what: string): () => void {
+  const started = performance.now();
+  process.stderr.write(`${what}… `);
+  return () => process.stderr.write(`${fixed((performance.now() - started) / 1000)} s\n`);
+}
+
+async function load(bench: BenchDatabase, organizationId: string): Promise<void> {
+  const institutions = await createInstitutions(bench.database, INSTITUTIONS);
+  const firstIpeds = Number(institutions[0].slice("inst_".length));
+  const courses = INSTITUTIONS * COURSES_PER_INSTITUTION;
+  await bench.database.session(async (sql) => {
+    // The rows are consistent by construction: skip the per-row foreign key
+    // triggers, and build the secondary indexes once at the end (as the
+    // migrations define them) instead of row by row.
+    await sql.exec("SET session_replication_role = replica");
+    const indexes = await sql.query<{ name: string; definition: string }>(
+      `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+       WHERE schemaname = current_schema() AND tablename = 'equivalencies' AND indexname <> 'equivalencies_pkey'`,
+    );
+    for (const index of indexes) await sql.exec(`DROP INDEX "${index.name}"`);
+    let done = step(`loading ${courses.toLocaleString("en-US")} courses`);
+    await sql.query(
+      `INSERT INTO courses (id, environment, institution_id, code, code_key, title, credits, level, description, cip_code, version, created_at, updated_at)
+       SELECT 'crs_bench_' || lpad(n::text, 8, '0'), 'live', 'inst_' || ($1::int + n / $2::int), 'BEN ' || lpad((n % $2::int)::text, 4, '0'),
+              'BEN ' || lpad((n % $2::int)::text, 4, '0'), 'Benchmark course ' || n, 3, 'lower', NULL, '11.0701', 1, now(), now()
+       FROM generate_series(0, $3::int - 1) AS n`,
+      [firstIpeds, COURSES_PER_INSTITUTION, courses],
+    );
+    done();
+    done = step(`loading ${EQUIVALENCIES.toLocaleString("en-US")} equivalencies`);
+    await sql.query(
+      `INSERT INTO equivalencies (id, environment, source_course_id, target_institution_id, target_course_id, target_code, target_key, status,
+                                  decided_by, decided_at, policy_basis, version, provenance, organization_id, created_at, updated_at)
+       SELECT 'eq_bench_' || lpad(n::text, 8, '0'), 'live', 'crs_bench_' || lpad(src::text, 8, '0'), 'inst_' || ($1::int + t),
+              'crs_bench_' || lpad((t * $2::int + src % $2::int)::text, 8, '0'), 'BEN ' || lpad((src % $2::int)::text, 4, '0'),
+              'course:crs_bench_' || lpad((t * $2::int + src % $2::int)::text, 8, '0'), status::"EquivalencyStatus",
+              CASE WHEN status = 'pending' THEN NULL ELSE 'Registrar' END, CASE WHEN status = 'pending' THEN NULL ELSE created END,
+              'Articulation agreement 2025', 1, 'direct', $4, created, created
+       FROM (
+         SELECT n, n % $3::int AS src, ((n % $3::int) / $2::int + 1 + (n / $3::int) * 7) % 100 AS t,
+                CASE WHEN n % 10 < 6 THEN 'accepted' WHEN n % 10 < 9 THEN 'pending' ELSE 'conflict' END AS status,
+                timestamp '2025-01-01' + n * interval '10 milliseconds' AS created
+         FROM generate_series(0, $5::int - 1) AS n
+       ) AS g`,
+      [firstIpeds, COURSES_PER_INSTITUTION, courses, organizationId, EQUIVALENCIES],
+    );
+    done();
+    done = step(`building ${indexes.length} indexes`);
+    for (const index of indexes) await sql.exec(index.definition);
+    done();
+    done = step("VACUUM ANALYZE");
+    await sql.exec("SET session_replication_role = DEFAULT");
+    await sql.exec("VACUUM ANALYZE courses");
+    await sql.exec("VACUUM ANALYZE equivalencies");
+    done();
+  });
+}
+
+interface Scenario {
+  name: string;
+  path: string | (() => string);
+  /** Counted against the goals, or measured for the record only. */
+  goal?: string;
+}
+
+interface Figures {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  goal?: string;
+}
+
+async function measure(origin: string, key: string, scenario: Scenario, seconds: number): Promise<Figures> {
+  const paths = typeof scenario.path === "string" ? () => scenario.path as string : scenario.path;
+  const options = {
+    url: origin,
+    connections: CONNECTIONS,
+    headers: { Authorization: `Bearer ${key}`, Accept: "application/json" },
+    requests: [{ method: "GET" as const, setupRequest: (request: object) => ({ ...request, path: paths() }) }],
+  };
+  await autocannon({ ...options, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...options, duration: seconds });
+  return {
+    name: scenario.name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    goal: scenario.goal,
+  };
+}
+
+function startServerProcess(bench: BenchDatabase): Promise<{ child: ChildProcess; origin: string }> {
+  const child = fork(path.join(import.meta.dirname, "server.ts"), [], {
+    // BENCH_SERVER_NODE_OPTIONS="--cpu-prof" profiles the server process.
+    execArgv: ["--import", "tsx", ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [])],
+    env: { ...process.env, BENCH_DATA_DIR: bench.config.dataDir, BENCH_DATABASE_URL: bench.config.databaseUrl ?? "" },
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  return new Promise((resolve, reject) => {
+    child.once("message", (message) => resolve({ child, origin: (message as { origin: string }).origin }));
+    child.once("exit", (code) => reject(new Error(`The server process exited with ${code} before listening.`)));
+  });
+}
+
+function stopServerProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.disconnect();
+  });
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { "database-url": { type: "string" }, duration: { type: "string", default: "10" }, equivalencies: { type: "string" } },
+    strict: true,
+  });
+  const seconds = Math.min(60, Math.max(1, Number(values.duration)));
+  EQUIVALENCIES = Math.min(DEFAULT_EQUIVALENCIES * 5, Math.max(1_000, Number(values.equivalencies ?? DEFAULT_EQUIVALENCIES)));
+  const { push, cleanup } = cleanupStack();
+  try {
+    const bench = await freshDatabase({ databaseUrl: values["database-url"] ?? null });
+    push(bench.dispose);
+    const { organizationId, key } = await createCredential(bench.database);
+    const loadStarted = performance.now();
+    await load(bench, organizationId);
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const accepted = await bench.database.prisma.equivalency.count({ where: { status: "accepted" } });
+    // PGlite is one process's database: hand it over to the server process.
+    if (!bench.config.databaseUrl) await bench.database.close();
+
+    const { child, origin } = await startServerProcess(bench);
+    push(() => stopServerProcess(child));
+
+    const randomId = () => `/api/v1/equivalencies/eq_bench_${String(Math.floor(Math.random() * EQUIVALENCIES)).padStart(8, "0")}`;
+    const list = (offset: number) => `/api/v1/equivalencies?status=accepted&limit=100&offset=${offset}`;
+    const scenarios: Scenario[] = [
+      { name: "baseline: GET /healthz", path: "/healthz" },
+      { name: "GET /equivalencies/{id} (random id)", path: randomId, goal: `≥ ${GOAL_SINGLE_READ_RATIO * 100}% of baseline req/s` },
+      { name: "GET /equivalencies?status=accepted&limit=100, offset 0", path: list(0), goal: `p99 < ${GOAL_LIST_P99_MS} ms` },
+      { name: "… offset 10,000", path: list(10_000) },
+      { name: "… offset 100,000", path: list(100_000) },
+      { name: "… offset 500,000", path: list(500_000) },
+    ];
+    for (const scenario of scenarios) {
+      const probe = await fetch(`${origin}${typeof scenario.path === "string" ? scenario.path : scenario.path()}`, { headers: { Authorization: `Bearer ${key}` } });
+      if (probe.status !== 200) throw new Error(`${scenario.name} answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+    }
+    const figures: Figures[] = [];
+    for (const scenario of scenarios) figures.push(await measure(origin, key, scenario, seconds));
+
+    const [baseline, single, firstPage] = figures;
+    console.log(`\nRead benchmark — ${bench.label}; ${machine()}`);
+    console.log(
+      `${EQUIVALENCIES.toLocaleString("en-US")} equivalencies (${accepted.toLocaleString("en-US")} accepted) loaded in ${fixed(loadSeconds)} s; ` +
+        `${CONNECTIONS} connections, ${seconds} s per row after a ${WARMUP_SECONDS} s warm-up.\n`,
+    );
+    printTable(
+      ["request", "req/s", "p50 ms", "p99 ms", "ratio to baseline", "non-2xx/errors", "goal"],
+      figures.map((f) => [f.name, fixed(f.requestsPerSecond, 0), fixed(f.p50, 0), fixed(f.p99, 0), fixed(f.requestsPerSecond / baseline.requestsPerSecond, 2), f.failures, f.goal ?? "measured only"]),
+    );
+    const singleMet = single.requestsPerSecond >= GOAL_SINGLE_READ_RATIO * baseline.requestsPerSecond;
+    const listMet = firstPage.p99 < GOAL_LIST_P99_MS;
+    console.log(`\nGoals (embedded): single read ${singleMet ? "met" : "NOT met"}; list p99 at offset 0 ${listMet ? "met" : "NOT met"}.`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,104 @@
+// Bulk export of one resource of one environment as a stream: CSV, a JSON array,
+// or (equivalencies only) CTDL JSON-LD. Rows are read in keyset batches and each
+// batch is rendered as one chunk, so memory holds about one batch at a time.
+//
+// A failure while reading the first batch is thrown (the caller can still answer
+// with a problem); a later one destroys the stream with the error, which truncates
+// the response, since its status and headers are already sent.
+import { Readable } from "node:stream";
+import { ValidationError } from "../../errors.ts";
+import type { Db, Environment } from "../types.ts";
+import { courseView, equivalencyView, institutionView } from "../views.ts";
+import {
+  DEFAULT_BATCH_SIZE,
+  courseBatches,
+  equivalencyBatches,
+  equivalencyWithCoursesBatches,
+  institutionBatches,
+  openBatches,
+  type BatchReader,
+} from "./batches.ts";
+import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
+import { csvChunks, jsonArrayChunks } from "./tabular.ts";
+
+export { LICENSE_URL } from "./ctdl.ts";
+
+export type ExportResource = "equivalencies" | "courses" | "institutions";
+export type ExportFormat = "csv" | "json" | "ctdl";
+
+export interface ExportOptions {
+  batchSize?: number;
+}
+
+export interface Export {
+  stream: Readable;
+  contentType: string;
+  extension: string;
+}
+
+/** CSV columns: the fields of each resource's API representation (src/services/views.ts), in order. */
+export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
+  institutions: ["id", "ipedsId", "name", "city", "state", "type", "system", "source"],
+  courses: ["id", "institutionId", "code", "title", "credits", "level", "description", "cipCode", "version", "updatedAt"],
+  equivalencies: [
+    "id", "sourceCourseId", "targetInstitutionId", "targetCourseId", "targetCode", "status", "decidedBy",
+    "decidedAt", "policyBasis", "version", "provenance", "datasetVersionId", "createdAt", "updatedAt",
+  ],
+};
+
+const MEDIA_TYPES: Record<ExportFormat, { contentType: string; extension: string }> = {
+  csv: { contentType: "text/csv; charset=utf-8", extension: "csv" },
+  json: { contentType: "application/json", extension: "json" },
+  ctdl: { contentType: "application/ld+json", extension: "jsonld" },
+};
+
+export async function exportResource(
+  db: Db,
+  environment: Environment,
+  resource: ExportResource,
+  format: ExportFormat,
+  options: ExportOptions = {},
+): Promise<Export> {
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const chunks = await renderedChunks(db, environment, resource, format, batchSize);
+  return { stream: Readable.from(chunks, { objectMode: false }), ...MEDIA_TYPES[format] };
+}
+
+async function renderedChunks(
+  db: Db,
+  environment: Environment,
+  resource: ExportResource,
+  format: ExportFormat,
+  batchSize: number,
+): Promise<AsyncIterable<string>> {
+  if (format === "ctdl") {
+    if (resource !== "equivalencies") {
+      throw new ValidationError("format=ctdl exports equivalencies only.", [
+        { pointer: "/query/format", message: "ctdl is only available for resource=equivalencies" },
+      ]);
+    }
+    const batches = await openBatches(equivalencyWithCoursesBatches(db, environment), batchSize);
+    return jsonArrayChunks(mapBatches(batches, transferValueProfile), CTDL_OPEN, CTDL_CLOSE);
+  }
+  const views = await viewBatches(db, environment, resource, batchSize);
+  return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
+}
+
+async function viewBatches(db: Db, environment: Environment, resource: ExportResource, batchSize: number) {
+  switch (resource) {
+    case "institutions":
+      return viewsOf(institutionBatches(db, environment), institutionView, batchSize);
+    case "courses":
+      return viewsOf(courseBatches(db, environment), courseView, batchSize);
+    case "equivalencies":
+      return viewsOf(equivalencyBatches(db, environment), equivalencyView, batchSize);
+  }
+}
+
+async function viewsOf<Row>(read: BatchReader<Row>, view: (row: Row) => Record<string, unknown>, batchSize: number) {
+  return mapBatches(await openBatches(read, batchSize), view);
+}
+
+async function* mapBatches<Row, Out>(batches: AsyncIterable<Row[]>, map: (row: Row) => Out): AsyncGenerator<Out[]> {
+  for await (const batch of batches) yield batch.map(map);
+}

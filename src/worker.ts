@@ -1,0 +1,58 @@
+// `npm run worker`: the webhook dispatcher as its own process, for deployments
+// that run the server with SVC_WEBHOOK_DISPATCHER=off. It needs PostgreSQL
+// when the server runs at the same time: the embedded database belongs to one
+// process.
+import { ConfigError, loadConfig } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { openMigratedDatabase } from "./bootstrap.ts";
+import { DirectoryInUseError } from "./db/directory-lock.ts";
+import { Dispatcher } from "./webhooks/dispatcher.ts";
+
+const EMBEDDED_ADVICE =
+  "The embedded database (PGlite) can be opened by one process only, so a separate worker cannot share it with a running server. " +
+  "With the embedded database, let the server deliver webhooks itself (SVC_WEBHOOK_DISPATCHER=inline, the default); " +
+  "to run workers separately, use PostgreSQL (DATABASE_URL) for the server and the workers.";
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  let database;
+  try {
+    database = await openMigratedDatabase(config, log);
+  } catch (error) {
+    if (error instanceof DirectoryInUseError) {
+      process.stderr.write(`${error.message}\n${EMBEDDED_ADVICE}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  if (database.kind === "embedded") log.warn(EMBEDDED_ADVICE);
+  const dispatcher = new Dispatcher({ db: database.prisma, settings: config.webhooks, log });
+  dispatcher.start();
+  log.info({ owner: dispatcher.owner, database: database.kind }, "webhook worker running");
+
+  const shutdown = (signal: string) => {
+    log.info({ signal }, "webhook worker stopping");
+    dispatcher
+      .stop()
+      .then(() => database.close())
+      .finally(() => process.exit(0));
+    setTimeout(() => process.exit(1), 15_000).unref();
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((error) => {
+  process.stderr.write(`Webhook worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,300 @@
+import { expect } from "chai";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { loadSpec } from "../../src/api.ts";
+import { publishDataset } from "../../src/services/datasets.ts";
+import type { Credential } from "../../src/auth/credential.ts";
+import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
+import { expectContract, expectProblem } from "../helpers/contract.ts";
+import { loadInstitutions } from "../helpers/fixtures.ts";
+
+const DAY_MS = 86_400_000;
+
+function compileEventSchema() {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ $id: "openapi", components: loadSpec().components });
+  return ajv.getSchema("openapi#/components/schemas/DatasetPublishedEvent")!;
+}
+
+/** Three equivalencies of acme in live: clean, source without CIP code, no target. */
+async function setup(t: TestApp) {
+  await loadInstitutions(t.database.prisma, "live");
+  const courses = await t.http
+    .post("/api/v1/courses")
+    .set(bearer(t.keys.live))
+    .send([
+      { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" },
+      { institutionId: "inst_122977", code: "ART 1", title: "Drawing", credits: 3, level: "lower" },
+      { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
+    ]);
+  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<string, string>;
+  const create = async (body: object) => {
+    const response = await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send(body);
+    expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    return response.body.data.id as string;
+  };
+  return {
+    clean: await create({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"] }),
+    noCip: await create({ sourceCourseId: c["ART 1"], targetInstitutionId: "inst_110635", targetCode: "ART 1XX", status: "accepted" }),
+    noTarget: await create({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110662", status: "conflict" }),
+  };
+}
+
+describe("datasets: POST /datasets", () => {
+  let t: TestApp;
+  let eq: Awaited<ReturnType<typeof setup>>;
+  const publish = (body: unknown, key = t.keys.live) => t.http.post("/api/v1/datasets").set(bearer(key)).send(body as object);
+  const events = () => t.database.prisma.outboxEvent.findMany({ orderBy: { sequence: "asc" } });
+
+  beforeEach(async () => {
+    t = await createTestApp();
+    eq = await setup(t);
+  });
+  afterEach(() => t.close());
+
+  it("201 snapshots the organization's equivalencies with their courses, in createdAt order, with row issues", async () => {
+    const response = await publish({ label: "Spring 2025", recordCount: 3, metadata: { catalogYear: "2024-25" } });
+    await expectContract(response, 201);
+    const dataset = response.body.data;
+    expect(dataset).to.include({ label: "Spring 2025", sequence: 1, recordCount: 3, snapshotRecordCount: 3, environment: "live", issueCount: 2 });
+    expect(dataset.id).to.match(/^ds_/);
+    expect(dataset.metadata).to.deep.equal({ catalogYear: "2024-25" });
+    expect(dataset.issues).to.deep.equal([
+      { row: 2, recordId: eq.noCip, field: "sourceCourse.cipCode", code: "missing_cip_code", severity: "warning", message: "The source course ART 1 has no CIP 2020 code." },
+      { row: 3, recordId: eq.noTarget, field: "targetCode", code: "missing_target", severity: "error", message: "The equivalency names neither a target course nor a target code." },
+    ]);
+
+    const records = await t.database.prisma.datasetRecord.findMany({ where: { datasetVersionId: dataset.id }, orderBy: { row: "asc" } });
+    expect(records.map((r) => [r.row, r.equivalencyId])).to.deep.equal([[1, eq.clean], [2, eq.noCip], [3, eq.noTarget]]);
+    const state = records[0].state as Record<string, any>;
+    expect(state).to.include({ id: eq.clean, status: "pending", version: 1, datasetVersionId: dataset.id });
+    expect(state.sourceCourse).to.include({ code: "CS 55", cipCode: "11.0201" });
+    expect(state.targetCourse).to.include({ code: "CS 61B" });
+    expect((records[2].state as Record<string, unknown>).targetCourse).to.equal(null);
+
+    const fetched = await t.http.get(`/api/v1/datasets/${dataset.id}`).set(bearer(t.keys.live));
+    await expectContract(fetched, 200);
+    expect(fetched.body.data).to.deep.equal(dataset);
+  });
+
+  it("records a record_count_mismatch warning (row null, first) instead of failing", async () => {
+    const response = await publish({ label: "Declared wrong", recordCount: 5 });
+    await expectContract(response, 201);
+    expect(response.body.data).to.include({ recordCount: 5, snapshotRecordCount: 3, issueCount: 3 });
+    expect(response.body.data.issues[0]).to.deep.equal({
+      row: null,
+      recordId: null,
+      field: "recordCount",
+      code: "record_count_mismatch",
+      severity: "warning",
+      message: "5 records were declared but the snapshot holds 3.",
+    });
+    expect(response.body.data.issues.map((i: { code: string }) => i.code)).to.deep.equal(["record_count_mismatch", "missing_cip_code", "missing_target"]);
+  });
+
+  it("warns stale_pending for a pending equivalency older than the configured days", async () => {
+    await t.database.prisma.equivalency.update({ where: { id: eq.clean }, data: { createdAt: new Date(Date.now() - (t.config.datasets.stalePendingDays + 1) * DAY_MS) } });
+    const response = await publish({ label: "Stale" });
+    await expectContract(response, 201);
+    const stale = response.body.data.issues.filter((i: { code: string }) => i.code === "stale_pending");
+    expect(stale).to.have.length(1);
+    expect(stale[0]).to.include({ row: 1, recordId: eq.clean, field: "status", severity: "warning" });
+  });
+
+  it("takes the stale threshold and the clock from its options", async () => {
+    const credential: Credential = {
+      kind: "api_key",
+      id: "key_test",
+      organizationId: t.organizationId,
+      organizationSlug: "acme",
+      channel: "channel_a",
+      environment: "live",
+      scopes: ["read:public", "write:contribute"],
+    };
+    const created = (await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.clean } })).createdAt.getTime();
+    const at = (days: number) => () => new Date(created + days * DAY_MS);
+    const fresh = await publishDataset(t.database.prisma, credential, { label: "day 30" }, { stalePendingDays: 30, clock: at(30) });
+    expect(fresh.issues.map((i) => i.code)).to.not.include("stale_pending");
+    const later = await publishDataset(t.database.prisma, credential, { label: "day 31" }, { stalePendingDays: 30, clock: at(31) });
+    // Only the pending one; accepted and conflict decisions are not stale.
+    expect(later.issues.filter((i) => i.code === "stale_pending").map((i) => i.recordId)).to.deep.equal([eq.clean]);
+    expect(later.createdAt).to.equal(new Date(created + 31 * DAY_MS).toISOString());
+  });
+
+  it("reports datasetVersionId on the included equivalencies without changing them; a later dataset takes over", async () => {
+    const before = await t.http.get(`/api/v1/equivalencies/${eq.clean}`).set(bearer(t.keys.live));
+    const first = (await publish({ label: "first" })).body.data;
+    const afterFirst = await t.http.get(`/api/v1/equivalencies/${eq.clean}`).set(bearer(t.keys.live));
+    await expectContract(afterFirst, 200);
+    expect(afterFirst.body.data.datasetVersionId).to.equal(first.id);
+    expect(afterFirst.body.data).to.include({ version: before.body.data.version, updatedAt: before.body.data.updatedAt });
+    expect(afterFirst.headers.etag).to.equal(before.headers.etag);
+
+    const second = (await publish({ label: "second" })).body.data;
+    const list = await t.http.get("/api/v1/equivalencies").set(bearer(t.keys.live));
+    expect(list.body.data.map((e: { datasetVersionId: string }) => e.datasetVersionId)).to.deep.equal([second.id, second.id, second.id]);
+    expect(list.body.data.map((e: { version: number }) => e.version)).to.deep.equal([1, 1, 1]);
+
+    const versions = await t.http.get(`/api/v1/equivalencies/${eq.clean}/versions`).set(bearer(t.keys.live));
+    expect(versions.body.data.versions).to.have.length(1);
+    expect(versions.body.data.current.datasetVersionId).to.equal(second.id);
+    expect((await events()).map((e) => e.type)).to.deep.equal([
+      "equivalency.created",
+      "equivalency.created",
+      "equivalency.created",
+      "dataset.published",
+      "dataset.published",
+    ]);
+    // The first snapshot keeps what it published.
+    const kept = await t.database.prisma.datasetRecord.findFirstOrThrow({ where: { datasetVersionId: first.id, row: 1 } });
+    expect((kept.state as { datasetVersionId: string }).datasetVersionId).to.equal(first.id);
+  });
+
+  it("writes dataset.published to the outbox, valid against DatasetPublishedEvent", async () => {
+    const dataset = (await publish({ label: "Evented", recordCount: 7 })).body.data;
+    const event = (await events()).find((e) => e.type === "dataset.published")!;
+    expect(event.environment).to.equal("live");
+    expect((event.payload as { data: unknown }).data).to.deep.equal({
+      datasetVersionId: dataset.id,
+      label: "Evented",
+      sequence: 1,
+      recordCount: 3,
+      issueCount: 3,
+    });
+    const validate = compileEventSchema();
+    expect(validate(event.payload), JSON.stringify(validate.errors)).to.equal(true);
+  });
+
+  it("numbers versions per organization and environment; an organization without equivalencies publishes an empty snapshot", async () => {
+    expect((await publish({ label: "a1" })).body.data.sequence).to.equal(1);
+    expect((await publish({ label: "a2" })).body.data.sequence).to.equal(2);
+    const other = await t.otherOrganization("beta");
+    const empty = await publish({ label: "b1" }, other.key);
+    await expectContract(empty, 201);
+    expect(empty.body.data).to.include({ sequence: 1, snapshotRecordCount: 0, issueCount: 0, recordCount: null, metadata: null });
+    expect(empty.body.data.issues).to.deep.equal([]);
+    const sandbox = await publish({ label: "s1" }, t.keys.sandbox);
+    expect(sandbox.body.data).to.include({ sequence: 1, environment: "sandbox", snapshotRecordCount: 0 });
+    // Another organization's dataset claims none of acme's equivalencies.
+    const eqs = await t.database.prisma.equivalency.findMany();
+    expect(eqs.every((e) => e.datasetVersionId !== empty.body.data.id)).to.equal(true);
+  });
+
+  it("gives concurrent publishes distinct sequences without gaps", async () => {
+    const responses = await Promise.all([1, 2, 3, 4, 5].map((n) => publish({ label: `concurrent ${n}` })));
+    for (const response of responses) expect(response.status, JSON.stringify(response.body)).to.equal(201);
+    expect(responses.map((r) => r.body.data.sequence).sort()).to.deep.equal([1, 2, 3, 4, 5]);
+    for (const response of responses) expect(response.body.data.snapshotRecordCount).to.equal(3);
+    const latest = responses.find((r) => r.body.data.sequence === 5)!.body.data.id;
+    const eqs = await t.database.prisma.equivalency.findMany();
+    expect(eqs.map((e) => e.datasetVersionId)).to.deep.equal([latest, latest, latest]);
+  });
+
+  it("keeps published rows and issues immutable in the database", async () => {
+    const dataset = (await publish({ label: "Frozen" })).body.data;
+    const db = t.database.prisma;
+    let refused: unknown = null;
+    await db.$executeRawUnsafe(`UPDATE dataset_records SET state = '{}'::jsonb WHERE dataset_version_id = $1`, dataset.id).catch((e) => (refused = e));
+    expect(String(refused)).to.match(/append-only/);
+    refused = null;
+    await db.$executeRawUnsafe(`DELETE FROM dataset_issues WHERE dataset_version_id = $1`, dataset.id).catch((e) => (refused = e));
+    expect(String(refused)).to.match(/append-only/);
+    expect(await db.datasetRecord.count({ where: { datasetVersionId: dataset.id } })).to.equal(3);
+    expect(await db.datasetIssue.count({ where: { datasetVersionId: dataset.id } })).to.equal(2);
+  });
+
+  it("400 for an unknown field, a missing or empty label and a negative recordCount; nothing written", async () => {
+    const cases: [unknown, string][] = [
+      [{ label: "x", extra: 1 }, "/extra"],
+      [{ recordCount: 1 }, "/label"],
+      [{ label: "" }, "/label"],
+      [{ label: "x", recordCount: -1 }, "/recordCount"],
+    ];
+    for (const [body, pointer] of cases) {
+      const response = await publish(body);
+      await expectContract(response, 400);
+      expectProblem(response, "validation-failed");
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.include(pointer);
+    }
+    expect(await t.database.prisma.datasetVersion.count()).to.equal(0);
+    expect((await events()).filter((e) => e.type === "dataset.published")).to.have.length(0);
+  });
+
+  it("401 without a credential, 403 for a read-only key, 415 for a body that is not JSON", async () => {
+    const anonymous = await t.http.post("/api/v1/datasets").send({ label: "x" });
+    await expectContract(anonymous, 401);
+    expectProblem(anonymous, "unauthenticated");
+    const readOnly = await publish({ label: "x" }, t.keys.liveReadOnly);
+    await expectContract(readOnly, 403);
+    expectProblem(readOnly, "forbidden");
+    const text = await t.http.post("/api/v1/datasets").set(bearer(t.keys.live)).set("Content-Type", "text/plain").send("label=x");
+    await expectContract(text, 415);
+    expectProblem(text, "unsupported-media-type");
+    expect(await t.database.prisma.datasetVersion.count()).to.equal(0);
+  });
+});
+
+describe("datasets: GET /datasets and /datasets/{id}", () => {
+  let t: TestApp;
+  let ids: string[];
+  const get = (path: string, key = t.keys.live) => t.http.get(`/api/v1${path}`).set(bearer(key));
+
+  before(async () => {
+    t = await createTestApp();
+    await setup(t);
+    ids = [];
+    for (const label of ["one", "two", "three"]) {
+      ids.push((await t.http.post("/api/v1/datasets").set(bearer(t.keys.live)).send({ label })).body.data.id);
+    }
+  });
+  after(() => t.close());
+
+  it("200 lists the caller's versions newest first, paged, with X-Total-Count and Link", async () => {
+    const all = await get("/datasets");
+    await expectContract(all, 200);
+    expect(all.body.data.map((d: { sequence: number }) => d.sequence)).to.deep.equal([3, 2, 1]);
+    expect(all.body.data[0]).to.not.have.property("issues");
+    expect(all.headers["x-total-count"]).to.equal("3");
+    const page = await get("/datasets?limit=1&offset=1", t.keys.liveReadOnly);
+    await expectContract(page, 200);
+    expect(page.body.data.map((d: { id: string }) => d.id)).to.deep.equal([ids[1]]);
+    expect(page.body.pagination).to.deep.equal({ total: 3, limit: 1, offset: 1, returned: 1 });
+    expect(page.headers.link).to.include('rel="next"').and.include('rel="prev"');
+  });
+
+  it("400 for a limit out of range", async () => {
+    const response = await get("/datasets?limit=101");
+    await expectContract(response, 400);
+    expectProblem(response, "validation-failed");
+  });
+
+  it("200 reads one version with its issues", async () => {
+    const response = await get(`/datasets/${ids[0]}`, t.keys.liveReadOnly);
+    await expectContract(response, 200);
+    expect(response.body.data).to.include({ id: ids[0], label: "one", sequence: 1, issueCount: 2 });
+    expect(response.body.data.issues).to.have.length(2);
+  });
+
+  it("404 for an unknown id, another organization's dataset and another environment's", async () => {
+    const unknown = await get("/datasets/ds_nope");
+    await expectContract(unknown, 404);
+    expectProblem(unknown, "not-found");
+    const other = await t.otherOrganization("gamma");
+    const foreign = await get(`/datasets/${ids[0]}`, other.key);
+    await expectContract(foreign, 404);
+    const otherList = await get("/datasets", other.key);
+    expect(otherList.body.data).to.deep.equal([]);
+    const sandbox = await get(`/datasets/${ids[0]}`, t.keys.sandbox);
+    await expectContract(sandbox, 404);
+    expect((await get("/datasets", t.keys.sandbox)).body.data).to.deep.equal([]);
+  });
+
+  it("401 without a credential", async () => {
+    for (const path of ["/api/v1/datasets", `/api/v1/datasets/${ids[0]}`]) {
+      const response = await t.http.get(path);
+      await expectContract(response, 401);
+      expectProblem(response, "unauthenticated");
+    }
+  });
+});

@@ -1,0 +1,287 @@
+import { expect } from "chai";
+import { parse } from "csv-parse/sync";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Readable } from "node:stream";
+import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
+import { expectContract, expectProblem } from "../helpers/contract.ts";
+import { loadInstitutions } from "../helpers/fixtures.ts";
+import { CSV_COLUMNS, exportResource } from "../../src/services/exports/index.ts";
+import { flatten } from "../../src/services/exports/tabular.ts";
+import type { Db } from "../../src/services/types.ts";
+import { loadSpec } from "../../src/api.ts";
+import { createApp } from "../../src/app.ts";
+import { createLogger } from "../../src/logger.ts";
+import supertest from "supertest";
+
+type GetResponses = { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } };
+const exportPath = (loadSpec() as unknown as { paths: Record<string, GetResponses> }).paths["/exports"];
+const ctdlSchema = exportPath.get.responses["200"].content["application/ld+json"].schema;
+const validateCtdl = new Ajv2020({ strict: false }).compile(ctdlSchema);
+
+const TRICKY_TITLE = 'Programming, "Honors" Edition';
+const MULTILINE_DESCRIPTION = "First line.\nSecond line.";
+const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
+const DISPOSITION = (name: string, ext: string) => new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.${ext}"$`);
+
+async function setup(t: TestApp) {
+  await loadInstitutions(t.database.prisma, "live");
+  await loadInstitutions(t.database.prisma, "sandbox", [
+    { ipedsId: "100654", name: "Alabama A & M University", city: "Normal", state: "AL", type: "four_year_public", system: null, source: "direct" },
+  ]);
+  const courses = await t.http
+    .post("/api/v1/courses")
+    .set(bearer(t.keys.live))
+    .send([
+      { institutionId: "inst_122977", code: "CS 55", title: TRICKY_TITLE, credits: 3, level: "lower", cipCode: "11.0201", description: MULTILINE_DESCRIPTION },
+      { institutionId: "inst_122977", code: "MATH 7", title: "Calculus 1", credits: 5, level: "lower" },
+      { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
+    ]);
+  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<string, string>;
+  const post = (body: object) => t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send(body);
+  await post({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"], status: "accepted", decidedBy: "UC Berkeley Admissions", policyBasis: "TCA 2024-25" });
+  await post({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110662", targetCode: "MATH 31A" });
+  await t.http.post("/api/v1/courses").set(bearer(t.keys.sandbox)).send([{ institutionId: "inst_100654", code: "SBX 1", title: "Sandbox only", credits: 3, level: "lower" }]);
+  return c;
+}
+
+describe("exports: GET /exports", () => {
+  let t: TestApp;
+  let c: Record<string, string>;
+  const get = (query: string, key = t.keys.live) => t.http.get(`/api/v1/exports${query}`).set(bearer(key));
+  const list = async (path: string) => (await t.http.get(`/api/v1${path}?limit=100`).set(bearer(t.keys.live))).body.data;
+  const csvRecords = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+
+  before(async () => {
+    t = await createTestApp();
+    c = await setup(t);
+  });
+  after(() => t.close());
+
+  it("defaults to equivalencies as CSV with a header row, the license link and a dated file name", async () => {
+    const response = await get("");
+    await expectContract(response, 200);
+    expect(response.headers["content-type"]).to.equal("text/csv; charset=utf-8");
+    expect(response.headers["content-disposition"]).to.match(DISPOSITION("equivalencies-live", "csv"));
+    expect(response.headers.link).to.equal(LICENSE_LINK);
+    expect(response.headers["x-ratelimit-limit"]).to.be.a("string");
+    expect(response.text.split("\r\n")[0]).to.equal(CSV_COLUMNS.equivalencies.join(","));
+    const records = csvRecords(response.text);
+    expect(records.map((r) => r.sourceCourseId)).to.deep.equal([c["CS 55"], c["MATH 7"]]);
+    expect(records[0]).to.include({ status: "accepted", targetCode: "CS 61B", version: "1", provenance: "channel_a", datasetVersionId: "" });
+    expect(records[1]).to.include({ status: "pending", targetCourseId: "", decidedAt: "", decidedBy: "" });
+  });
+
+  it("quotes cells with commas, quotes and line breaks in CSV, and writes nulls as empty cells", async () => {
+    const response = await get("?resource=courses&format=csv");
+    await expectContract(response, 200);
+    expect(response.headers["content-disposition"]).to.match(DISPOSITION("courses-live", "csv"));
+    expect(response.text).to.contain('"Programming, ""Honors"" Edition"');
+    expect(response.text).to.contain('"First line.\nSecond line."');
+    const records = csvRecords(response.text);
+    expect(Object.keys(records[0])).to.deep.equal([...CSV_COLUMNS.courses]);
+    const tricky = records.find((r) => r.code === "CS 55");
+    expect(tricky).to.include({ title: TRICKY_TITLE, description: MULTILINE_DESCRIPTION, credits: "3" });
+    expect(records.find((r) => r.code === "MATH 7")).to.include({ description: "", cipCode: "" });
+  });
+
+  it("exports institutions as CSV in name order", async () => {
+    const response = await get("?resource=institutions");
+    await expectContract(response, 200);
+    const records = csvRecords(response.text);
+    expect(response.text.split("\r\n")[0]).to.equal("id,ipedsId,name,city,state,type,system,source");
+    expect(records.map((r) => r.id)).to.deep.equal((await list("/institutions")).map((i: { id: string }) => i.id));
+    expect(records.find((r) => r.id === "inst_122977")).to.include({ system: "" });
+  });
+
+  for (const resource of ["equivalencies", "courses", "institutions"]) {
+    it(`exports ${resource} as a JSON array equal to the list operation's data`, async () => {
+      const response = await get(`?resource=${resource}&format=json`);
+      await expectContract(response, 200);
+      expect(response.headers["content-type"]).to.equal("application/json");
+      expect(response.headers["content-disposition"]).to.match(DISPOSITION(`${resource}-live`, "json"));
+      expect(response.headers.link).to.equal(LICENSE_LINK);
+      expect(response.body).to.deep.equal(await list(`/${resource}`));
+    });
+  }
+
+  it("exports equivalencies as CTDL JSON-LD, one TransferValueProfile per equivalency", async () => {
+    const response = await get("?format=ctdl");
+    // expectContract validates every JSON body against the first media type (the array), so check this one here.
+    expect(response.status).to.equal(200);
+    expect(validateCtdl(JSON.parse(response.text)), JSON.stringify(validateCtdl.errors)).to.equal(true);
+    expect(response.headers["content-type"]).to.equal("application/ld+json");
+    expect(response.headers["content-disposition"]).to.match(DISPOSITION("equivalencies-live", "jsonld"));
+    const document = JSON.parse(response.text);
+    expect(document["@context"]).to.include("https://credreg.net/ctdl/schema/context/json");
+    const graph = document["@graph"];
+    expect(graph).to.have.length(2);
+    const [accepted, pending] = graph;
+    expect(accepted).to.include({ "@type": "ceterms:TransferValueProfile", "ce:status": "accepted", "ce:provenance": "channel_a" });
+    expect(accepted["ceterms:name"]["en-US"]).to.equal("CS 55 (Santa Monica College) to CS 61B (University of California-Berkeley)");
+    expect(accepted["ceterms:startDate"]).to.match(/^\d{4}-\d{2}-\d{2}$/);
+    expect(accepted["dcterms:license"]).to.deep.equal({ "@id": "https://creativecommons.org/licenses/by/4.0/" });
+    const [from] = accepted["ceterms:transferValueFrom"];
+    expect(from).to.include({ "@type": "ceterms:Course", "ceterms:codedNotation": "CS 55" });
+    expect(from["ceterms:name"]["en-US"]).to.equal(TRICKY_TITLE);
+    expect(from["ceterms:creditValue"][0]["schema:value"]).to.equal(3);
+    expect(from["ceterms:ownedBy"][0]).to.include({ "@type": "ceterms:CredentialOrganization", "ceterms:ipedsID": "122977" });
+    expect(accepted["ceterms:transferValueFor"][0]).to.include({ "ceterms:codedNotation": "CS 61B" });
+    expect(pending["ceterms:transferValueFor"][0]).to.include({ "ceterms:codedNotation": "MATH 31A" });
+    expect(pending).to.not.have.property("ceterms:startDate");
+  });
+
+  it("exports only the caller's environment", async () => {
+    const sandbox = await get("?resource=courses&format=json", t.keys.sandbox);
+    await expectContract(sandbox, 200);
+    expect(sandbox.body.map((course: { code: string }) => course.code)).to.deep.equal(["SBX 1"]);
+    expect(sandbox.headers["content-disposition"]).to.match(DISPOSITION("courses-sandbox", "json"));
+    const live = await get("?resource=courses&format=json");
+    expect(live.body.map((course: { code: string }) => course.code)).to.not.include("SBX 1");
+    const empty = await get("?format=ctdl", t.keys.sandbox);
+    expect(JSON.parse(empty.text)["@graph"]).to.deep.equal([]);
+    const header = await get("", t.keys.sandbox);
+    expect(header.text).to.equal(`${CSV_COLUMNS.equivalencies.join(",")}\r\n`);
+  });
+
+  it("400 for format=ctdl with a resource other than equivalencies, and for unknown values", async () => {
+    const response = await get("?resource=courses&format=ctdl");
+    await expectContract(response, 400);
+    expectProblem(response, "validation-failed");
+    expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/query/format"]);
+    const unknown = await get("?format=xml");
+    await expectContract(unknown, 400);
+    expect(unknown.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/query/format"]);
+  });
+
+  it("has one CSV column per field of each API representation", async () => {
+    for (const resource of ["equivalencies", "courses", "institutions"] as const) {
+      const [first] = await list(`/${resource}`);
+      expect(Object.keys(flatten(first)), resource).to.deep.equal([...CSV_COLUMNS[resource]]);
+    }
+  });
+
+  it("401 without a key", async () => {
+    const response = await t.http.get("/api/v1/exports");
+    await expectContract(response, 401);
+    expectProblem(response, "unauthenticated");
+  });
+});
+
+describe("exports: CSV columns", () => {
+  it("flatten names nested fields with dots and keeps lists as JSON", () => {
+    const flat = flatten({ id: "eq_1", sourceCourse: { code: "CS 55", institution: { id: "inst_1", system: null } }, tags: ["a"] });
+    expect(flat).to.deep.equal({ id: "eq_1", "sourceCourse.code": "CS 55", "sourceCourse.institution.id": "inst_1", "sourceCourse.institution.system": null, tags: '["a"]' });
+  });
+});
+
+describe("exports: large tables", () => {
+  const ROWS = 20_000;
+  let t: TestApp;
+
+  before(async () => {
+    t = await createTestApp();
+    const c = await setup(t);
+    // Seven rows share each timestamp, so ties on createdAt straddle batch boundaries.
+    await t.database.prisma.$executeRaw`
+      INSERT INTO equivalencies (id, environment, source_course_id, target_institution_id, target_code, target_key, status, created_at, updated_at)
+      SELECT 'eq_bulk_' || lpad((${ROWS} - n)::text, 6, '0'), 'live'::"Environment", ${c["MATH 7"]}, 'inst_110635',
+             'BULK ' || n, 'code:BULK ' || n, 'pending'::"EquivalencyStatus",
+             timestamp '2020-01-01' + (n / 7) * interval '1 millisecond', timestamp '2020-01-01'
+      FROM generate_series(0, ${ROWS - 1}) AS n`;
+  });
+  after(() => t.close());
+
+  /** A database whose equivalency reads are counted, and fail from call `failAt` on. */
+  function observedDb(failAt = Infinity) {
+    const reads: number[] = [];
+    const db = t.database.prisma.$extends({
+      query: {
+        equivalency: {
+          async findMany({ args, query }) {
+            if (reads.length + 1 >= failAt) throw new Error("connection lost");
+            const rows = await query(args);
+            reads.push(rows.length);
+            return rows;
+          },
+        },
+      },
+    });
+    return { db: db as unknown as Db, reads };
+  }
+
+  async function drain(stream: Readable): Promise<{ text: string; error: Error | null }> {
+    let text = "";
+    try {
+      for await (const chunk of stream) text += chunk;
+      return { text, error: null };
+    } catch (error) {
+      return { text, error: error as Error };
+    }
+  }
+
+  it("streams every row over HTTP, in (createdAt, id) order without repeats", async () => {
+    const response = await t.http.get("/api/v1/exports?format=json").set(bearer(t.keys.live));
+    expect(response.status).to.equal(200);
+    const rows = response.body as { id: string; createdAt: string }[];
+    expect(rows).to.have.length(ROWS + 2);
+    expect(new Set(rows.map((r) => r.id)).size).to.equal(rows.length);
+    const key = (r: { id: string; createdAt: string }) => [r.createdAt, r.id] as const;
+    for (let i = 1; i < rows.length; i++) {
+      const [previous, current] = [key(rows[i - 1]), key(rows[i])];
+      expect(previous[0] < current[0] || (previous[0] === current[0] && previous[1] < current[1]), `row ${i}`).to.equal(true);
+    }
+    const csv = await t.http.get("/api/v1/exports").set(bearer(t.keys.live));
+    expect(csv.text.split("\r\n").filter(Boolean)).to.have.length(ROWS + 3);
+  });
+
+  it("reads in bounded batches, never the whole table at once", async () => {
+    const { db, reads } = observedDb();
+    const exported = await exportResource(db, "live", "equivalencies", "csv", { batchSize: 1_000 });
+    const { text, error } = await drain(exported.stream);
+    expect(error).to.equal(null);
+    expect(text.split("\r\n").filter(Boolean)).to.have.length(ROWS + 3);
+    expect(Math.max(...reads)).to.equal(1_000);
+    expect(reads).to.have.length(Math.floor((ROWS + 2) / 1_000) + 1);
+    expect(reads.reduce((a, b) => a + b, 0)).to.equal(ROWS + 2);
+  });
+
+  it("reads lazily: a consumer that stops early stops the reading", async () => {
+    const { db, reads } = observedDb();
+    const exported = await exportResource(db, "live", "equivalencies", "json", { batchSize: 1_000 });
+    for await (const _chunk of exported.stream) break;
+    expect(reads.length).to.be.at.most(3);
+  });
+
+  it("a database failure mid-stream destroys the stream with the error after what was sent", async () => {
+    const { db } = observedDb(3);
+    const exported = await exportResource(db, "live", "equivalencies", "csv", { batchSize: 1_000 });
+    const { text, error } = await drain(exported.stream);
+    expect(error?.message).to.equal("connection lost");
+    expect(text.split("\r\n").filter(Boolean)).to.have.length(1 + 2_000);
+    expect(exported.stream.destroyed).to.equal(true);
+  });
+
+  it("over HTTP, a failure mid-stream truncates the response and is logged", async () => {
+    const { db } = observedDb(3);
+    const lines: string[] = [];
+    const log = createLogger("info", { write: (line: string) => lines.push(line) });
+    const app = await createApp({ config: t.config, database: { ...t.database, prisma: db }, log });
+    app.koa.silent = true;
+    const outcome = await supertest(app.koa.callback())
+      .get("/api/v1/exports")
+      .set(bearer(t.keys.live))
+      .then(() => null)
+      .catch((error: Error) => error);
+    expect(outcome, "the client must not see a complete response").to.be.instanceOf(Error);
+    const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg?.startsWith("export failed mid-stream"));
+    expect(failure).to.include({ level: 50, resource: "equivalencies", format: "csv", operationId: "exportData" });
+    expect(failure.err.message).to.equal("connection lost");
+  });
+
+  it("a database failure on the first batch is thrown before any stream exists", async () => {
+    const { db } = observedDb(1);
+    let thrown: unknown = null;
+    await exportResource(db, "live", "equivalencies", "ctdl").catch((error) => (thrown = error));
+    expect((thrown as Error).message).to.equal("connection lost");
+  });
+});
