@@ -127,6 +127,13 @@ export interface paths {
          *     id), `targetInstitution` (an institution id), `status` and `provenance`.
          *     With `expand=course` every item also embeds `sourceCourse` (with its institution),
          *     `targetInstitution` and `targetCourse`.
+         *
+         *     `X-Total-Count` and `pagination.total` (and the `last` link computed from them) are exact
+         *     whenever at most 10,000 equivalencies match. A larger total is counted at most once every
+         *     10 seconds per combination of filters and reused in between: a change made through the
+         *     same server process is counted at once, but one made elsewhere (another server process,
+         *     the command-line tool) can take up to 10 seconds to show in such a total. The items of
+         *     the page are always current.
          */
         get: operations["listEquivalencies"];
         put?: never;

@@ -21,6 +21,12 @@ class OpenAPI31Backend extends OpenAPIBackend {
   override validateDefinition() {
     return this.definition;
   }
+
+  override async init() {
+    await super.init();
+    memoizeOperations(this);
+    return this;
+  }
 }
 
 function createAjv(_original: unknown, options: object) {
@@ -50,7 +56,6 @@ export function createBackend(dispatch: Dispatch): OpenAPIBackend {
   const authenticated = (_context: BackendContext, ctx: { state?: { credential?: unknown } }) => Boolean(ctx?.state?.credential);
   backend.registerSecurityHandler("ApiKeyAuth", authenticated);
   backend.registerSecurityHandler("OAuth2", authenticated);
-  memoizeOperations(backend);
   return backend;
 }
 
