@@ -163,3 +163,16 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 }
+
+/** For entry points: an invalid configuration stops the process (exit 78, EX_CONFIG) naming the variable. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
+}

@@ -1,21 +1,12 @@
 // Reads the configuration, prepares the database, builds the app and listens.
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { prepareDatabase } from "./bootstrap.ts";
 import { createApp } from "./app.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const database = await prepareDatabase(config, log);
   const { koa } = await createApp({ config, database, log });

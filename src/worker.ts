@@ -2,7 +2,7 @@
 // that run the server with SVC_WEBHOOK_DISPATCHER=off. It needs PostgreSQL
 // when the server runs at the same time: the embedded database belongs to one
 // process.
-import { ConfigError, loadConfig } from "./config.ts";
+import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { openMigratedDatabase } from "./bootstrap.ts";
 import { DirectoryInUseError } from "./db/directory-lock.ts";
@@ -14,16 +14,7 @@ const EMBEDDED_ADVICE =
   "to run workers separately, use PostgreSQL (DATABASE_URL) for the server and the workers.";
 
 async function main() {
-  let config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`Invalid configuration: ${error.message}\n`);
-      process.exit(78);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   let database;
   try {
