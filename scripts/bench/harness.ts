@@ -177,7 +177,8 @@ export function percentile(sortedMs: number[], p: number): number {
 
 export function machine(): string {
   const cpus = os.cpus();
-  return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const load = os.loadavg()[0].toFixed(1);
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${load}`;
 }
 
 export function printTable(headers: string[], rows: (string | number)[][]): void {
