@@ -37,7 +37,8 @@ async function load(bench: BenchDatabase, organizationId: string): Promise<void>
     await sql.exec("SET session_replication_role = replica");
     const indexes = await sql.query<{ name: string; definition: string }>(
       `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-       WHERE schemaname = current_schema() AND tablename = 'equivalencies' AND indexname <> 'equivalencies_pkey'`,
+       WHERE schemaname = current_schema() AND tablename = 'equivalencies' AND indexname <> 'equivalencies_pkey'
+       ORDER BY indexdef LIKE 'CREATE UNIQUE%' DESC, indexname`,
     );
     for (const index of indexes) await sql.exec(`DROP INDEX "${index.name}"`);
     let done = step(`loading ${courses.toLocaleString("en-US")} courses`);
@@ -67,12 +68,16 @@ async function load(bench: BenchDatabase, organizationId: string): Promise<void>
       [firstIpeds, COURSES_PER_INSTITUTION, courses, organizationId, EQUIVALENCIES],
     );
     done();
-    done = step(`building ${indexes.length} indexes`);
-    // Sorts that spill to temporary files are very slow on the embedded database.
-    await sql.exec("SET maintenance_work_mem = '512MB'");
-    for (const index of indexes) await sql.exec(index.definition);
-    await sql.exec("RESET maintenance_work_mem");
-    done();
+    // A checkpoint after each step keeps the embedded database's write-ahead log
+    // short; without it, building the fourth or fifth index on a million rows
+    // stalled for over ten minutes.
+    await sql.exec("CHECKPOINT");
+    for (const index of indexes) {
+      done = step(`building ${index.name}`);
+      await sql.exec(index.definition);
+      await sql.exec("CHECKPOINT");
+      done();
+    }
     done = step("VACUUM ANALYZE");
     await sql.exec("SET session_replication_role = DEFAULT");
     await sql.exec("VACUUM ANALYZE courses");
@@ -193,7 +198,7 @@ async function main() {
     );
     const singleMet = single.requestsPerSecond >= GOAL_SINGLE_READ_RATIO * baseline.requestsPerSecond;
     const listMet = firstPage.p99 < GOAL_LIST_P99_MS;
-    console.log(`\nGoals (embedded): single read ${singleMet ? "met" : "NOT met"}; list p99 at offset 0 ${listMet ? "met" : "NOT met"}.`);
+    console.log(`\nGoals (set for the embedded database): single read ${singleMet ? "met" : "NOT met"}; list p99 at offset 0 ${listMet ? "met" : "NOT met"}.`);
   } finally {
     await cleanup();
   }
