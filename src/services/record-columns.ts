@@ -4,7 +4,7 @@
 // typed column it returns, costs (see scripts/bench/reads.ts). These lists name,
 // per model, the column behind each field, so the JSON can be turned back into
 // the records Prisma would return and handed to the usual views.
-import type { Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
+import type { Course, Equivalency, Institution, WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 
 type Columns<T> = Record<keyof T, string>;
 
@@ -58,8 +58,58 @@ export const INSTITUTION_COLUMNS: Columns<Institution> = {
   updatedAt: "updated_at",
 };
 
+export const WEBHOOK_ENDPOINT_COLUMNS: Columns<WebhookEndpoint> = {
+  id: "id",
+  environment: "environment",
+  organizationId: "organization_id",
+  url: "url",
+  events: "events",
+  description: "description",
+  status: "status",
+  disabledReason: "disabled_reason",
+  disabledAt: "disabled_at",
+  secret: "secret",
+  previousSecret: "previous_secret",
+  previousSecretExpiresAt: "previous_secret_expires_at",
+  failingSince: "failing_since",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+  deletedAt: "deleted_at",
+};
+
+export const WEBHOOK_DELIVERY_COLUMNS: Columns<WebhookDelivery> = {
+  id: "id",
+  webhookId: "webhook_id",
+  eventId: "event_id",
+  eventType: "event_type",
+  attempt: "attempt",
+  status: "status",
+  requestBody: "request_body",
+  signature: "signature",
+  responseStatus: "response_status",
+  responseExcerpt: "response_excerpt",
+  durationMs: "duration_ms",
+  error: "error",
+  createdAt: "created_at",
+  attemptedAt: "attempted_at",
+  nextRetryAt: "next_retry_at",
+  leaseOwner: "lease_owner",
+  leaseExpiresAt: "lease_expires_at",
+};
+
 /** timestamp(3) columns: row_to_json writes them without a zone, and they hold UTC. */
-const TIMESTAMP_FIELDS = new Set(["createdAt", "updatedAt", "decidedAt"]);
+const TIMESTAMP_FIELDS = new Set([
+  "createdAt",
+  "updatedAt",
+  "decidedAt",
+  "disabledAt",
+  "previousSecretExpiresAt",
+  "failingSince",
+  "deletedAt",
+  "attemptedAt",
+  "nextRetryAt",
+  "leaseExpiresAt",
+]);
 
 /** The record in a row_to_json object, or null (an outer join or subquery found nothing). */
 export function recordFromJson<T>(json: Record<string, unknown> | null, columns: Columns<T>): T | null {

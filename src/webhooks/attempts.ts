@@ -4,6 +4,7 @@
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Db } from "../services/types.ts";
 import { newId } from "../ids.ts";
+import { recordFromJson, WEBHOOK_DELIVERY_COLUMNS, WEBHOOK_ENDPOINT_COLUMNS } from "../services/record-columns.ts";
 import { signatureHeader } from "./signing.ts";
 import { sendDelivery, type SendResult } from "./sender.ts";
 import type { SuccessBatch } from "./success-batch.ts";
@@ -28,32 +29,42 @@ export function leaseDuration(timeoutMs: number): number {
 /**
  * Leases up to `limit` due deliveries of enabled endpoints to `owner`. Rows
  * another dispatcher holds (locked, or leased and not expired) are skipped, so
- * no attempt is sent by two dispatchers at once.
+ * no attempt is sent by two dispatchers at once. One statement answers the
+ * claimed rows with their endpoints, in due order.
  */
 export async function claimDueDeliveries(db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
   if (limit <= 0) return [];
-  const claimed = await db.$queryRawUnsafe<{ id: string }[]>(
-    `UPDATE webhook_deliveries SET lease_owner = $1, lease_expires_at = $2::timestamp(3)
-     WHERE id IN (
-       SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.webhook_id
-       WHERE d.status = 'pending' AND d.next_retry_at <= $3::timestamp(3)
-         AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $3::timestamp(3))
-         AND e.status = 'enabled' AND e.deleted_at IS NULL
-       ORDER BY d.next_retry_at, d.id
-       LIMIT $4
-       FOR UPDATE OF d SKIP LOCKED)
-     RETURNING id`,
+  const rows = await db.$queryRawUnsafe<{ claimed: string }[]>(
+    `WITH claimed AS (
+       UPDATE webhook_deliveries AS claim SET lease_owner = $1, lease_expires_at = $2::timestamp(3)
+       FROM (
+         SELECT d.id FROM webhook_deliveries AS d
+         WHERE d.status = 'pending' AND d.next_retry_at <= $3::timestamp(3)
+           AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $3::timestamp(3))
+           AND EXISTS (SELECT FROM webhook_endpoints AS e WHERE e.id = d.webhook_id AND e.status = 'enabled' AND e.deleted_at IS NULL)
+         ORDER BY d.next_retry_at, d.id
+         LIMIT $4
+         FOR UPDATE OF d SKIP LOCKED) AS due
+       WHERE claim.id = due.id
+       RETURNING claim.*)
+     SELECT coalesce(json_agg(json_build_array(row_to_json(c), row_to_json(e)) ORDER BY c.next_retry_at, c.id), '[]')::text AS claimed
+     FROM claimed AS c JOIN webhook_endpoints AS e ON e.id = c.webhook_id`,
     owner,
     new Date(now.getTime() + leaseMs).toISOString(),
     now.toISOString(),
     limit,
   );
-  if (!claimed.length) return [];
-  return db.webhookDelivery.findMany({
-    where: { id: { in: claimed.map((c) => c.id) } },
-    include: { webhook: true },
-    orderBy: [{ nextRetryAt: "asc" }, { id: "asc" }],
-  });
+  const pairs = JSON.parse(rows[0].claimed) as [Record<string, unknown>, Record<string, unknown>][];
+  return pairs.map(([delivery, endpoint]) => ({
+    ...recordFromJson(delivery, WEBHOOK_DELIVERY_COLUMNS)!,
+    webhook: recordFromJson(endpoint, WEBHOOK_ENDPOINT_COLUMNS)!,
+  }));
+}
+
+/** Gives claimed deliveries back (a stopping dispatcher), so another pass need not wait for the lease to expire. */
+export async function releaseDeliveries(db: Db, owner: string, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.webhookDelivery.updateMany({ where: { id: { in: ids }, leaseOwner: owner, status: "pending" }, data: { leaseOwner: null, leaseExpiresAt: null } });
 }
 
 /** The secrets that sign now: the current one, and the previous one during its grace period. */

@@ -1,14 +1,19 @@
 // The dispatcher: fans committed events out to deliveries and sends the due
 // ones, at least once. Any number of dispatchers may run against one
 // PostgreSQL database; leases (claimed with SKIP LOCKED) keep each attempt with
-// one of them at a time.
+// one of them at a time. Claims come in batches of up to twice the slots, kept
+// in a local ready queue: a finished attempt's slot is refilled at once, without
+// a database round trip per delivery.
 import crypto from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Db } from "../services/types.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
-import { claimDueDeliveries, leaseDuration, recordAttempt, sendSigned, type AttemptSettings, type ClaimedDelivery, type Outcome } from "./attempts.ts";
+import { claimDueDeliveries, leaseDuration, recordAttempt, releaseDeliveries, sendSigned, type AttemptSettings, type ClaimedDelivery, type Outcome } from "./attempts.ts";
+
+/** Time a queued delivery's lease must still have beyond the send timeout, to record the outcome. */
+const LEASE_MARGIN_MS = 1000;
 
 export interface DispatcherOptions {
   db: Db;
@@ -44,6 +49,8 @@ export class Dispatcher {
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
   private readonly inFlight = new Set<Promise<Outcome | "error">>();
+  /** Claimed deliveries waiting for a free slot, in due order. */
+  private ready: ClaimedDelivery[] = [];
   private running = false;
   private loop: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
@@ -96,13 +103,19 @@ export class Dispatcher {
       if (fanned.events === 0) break;
     }
     for (;;) {
-      const launched = await this.launchDue();
-      const outcomes = await Promise.all(launched);
+      const claimed = await this.claim();
+      const outcomes: (Outcome | "error")[] = [];
+      // Every claimed delivery is attempted before the next claim, refilling slots as they free up.
+      while (this.ready.length || this.inFlight.size) {
+        this.launchReady();
+        const finished = await Promise.race(this.inFlight);
+        outcomes.push(finished);
+      }
       for (const outcome of outcomes) {
         counts.attempted += 1;
         if (outcome === "succeeded" || outcome === "retrying" || outcome === "failed") counts[outcome] += 1;
       }
-      if (launched.length === 0) break;
+      if (claimed === 0) break;
     }
     return counts;
   }
@@ -113,23 +126,31 @@ export class Dispatcher {
       fanOutDue ||= this.woken;
       this.woken = false;
       try {
-        if (fanOutDue) await fanOutEvents(this.db, this.clock());
-        fanOutDue = false;
-        // Claims come in batches of a quarter of the slots or more, not one per finished attempt.
-        const launched = this.freeSlots() >= this.claimBatch ? await this.launchDue() : [];
-        this.backlog = launched.length > 0;
-        if (launched.length > 0 && this.freeSlots() >= this.claimBatch) continue;
+        // A pass that fanned out events looks again at once: a backlog comes in batches.
+        fanOutDue = fanOutDue && (await fanOutEvents(this.db, this.clock())).events > 0;
+        const claimed = this.wantsClaim() ? await this.claim() : 0;
+        this.launchReady();
+        this.backlog = claimed > 0;
+        if (claimed > 0 && this.wantsClaim()) continue;
       } catch (error) {
         this.log.error({ err: error }, "webhook dispatcher pass failed");
       }
-      if (this.running && !this.woken && !this.slotFreed) fanOutDue = await this.idle();
+      if (this.running && !this.woken && !this.slotFreed) fanOutDue = (await this.idle()) || fanOutDue;
       this.slotFreed = false;
     }
+    const unsent = this.ready.map((delivery) => delivery.id);
+    this.ready = [];
     await Promise.allSettled([...this.inFlight]);
+    await releaseDeliveries(this.db, this.owner, unsent).catch((error) => this.log.warn({ err: error }, "could not release unsent webhook deliveries"));
   }
 
   private freeSlots(): number {
     return this.concurrency - this.inFlight.size;
+  }
+
+  /** Room for a claim batch between the attempts in flight and the ready queue (two slots' worth each). */
+  private wantsClaim(): boolean {
+    return 2 * this.concurrency - this.inFlight.size - this.ready.length >= this.claimBatch;
   }
 
   /** Resolves true when the poll interval passed (look for new events), false when woken. */
@@ -147,18 +168,35 @@ export class Dispatcher {
     });
   }
 
-  /** Claims as many due deliveries as there are free slots and starts sending them. */
-  private async launchDue(): Promise<Promise<Outcome | "error">[]> {
-    const now = this.clock();
-    const claimed = await claimDueDeliveries(this.db, this.owner, now, leaseDuration(this.settings.timeoutMs), this.freeSlots());
-    return claimed.map((delivery) => this.track(this.attempt(delivery)));
+  /** Claims due deliveries into the ready queue; returns how many. */
+  private async claim(): Promise<number> {
+    const room = 2 * this.concurrency - this.inFlight.size - this.ready.length;
+    const claimed = await claimDueDeliveries(this.db, this.owner, this.clock(), leaseDuration(this.settings.timeoutMs), room);
+    this.ready.push(...claimed);
+    return claimed.length;
+  }
+
+  /**
+   * Starts ready deliveries while slots are free. One whose lease could run out
+   * before its attempt ends is left for a later claim (by any dispatcher), so an
+   * attempt is never sent without a lease covering it.
+   */
+  private launchReady(): void {
+    const now = this.clock().getTime();
+    while (this.freeSlots() > 0 && this.ready.length) {
+      const delivery = this.ready.shift()!;
+      if (delivery.leaseExpiresAt!.getTime() - now < this.settings.timeoutMs + LEASE_MARGIN_MS) continue;
+      this.track(this.attempt(delivery));
+    }
   }
 
   private track(attempt: Promise<Outcome | "error">): Promise<Outcome | "error"> {
     this.inFlight.add(attempt);
     void attempt.finally(() => {
       this.inFlight.delete(attempt);
-      if (this.backlog && this.freeSlots() >= this.claimBatch) {
+      if (!this.running) return;
+      this.launchReady();
+      if (this.backlog && this.wantsClaim()) {
         this.slotFreed = true;
         this.wakeUp?.();
       }

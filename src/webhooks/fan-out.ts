@@ -40,19 +40,18 @@ export async function fanOutEvents(db: Db, now: Date, batchSize = 500): Promise<
     const deliveries = events.flatMap((event) =>
       endpoints
         .filter((endpoint) => endpoint.environment === event.environment && endpoint.events.includes(event.type))
-        .map((endpoint) => ({
-          id: newId("dlv"),
-          webhookId: endpoint.id,
-          eventId: event.id,
-          eventType: event.type,
-          attempt: 1,
-          status: "pending" as const,
-          requestBody: serializeEnvelope(event.payload),
-          createdAt: now,
-          nextRetryAt: now,
-        })),
+        .map((endpoint) => ({ id: newId("dlv"), webhookId: endpoint.id, eventId: event.id, eventType: event.type, requestBody: serializeEnvelope(event.payload) })),
     );
-    if (deliveries.length) await tx.webhookDelivery.createMany({ data: deliveries });
+    // One INSERT from a JSON array rather than createMany, which binds every value on its own.
+    if (deliveries.length) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_type, attempt, status, request_body, created_at, next_retry_at)
+         SELECT d.id, d."webhookId", d."eventId", d."eventType", 1, 'pending', d."requestBody", $2::timestamp(3), $2::timestamp(3)
+         FROM json_to_recordset($1::json) AS d (id text, "webhookId" text, "eventId" text, "eventType" text, "requestBody" text)`,
+        JSON.stringify(deliveries),
+        now.toISOString(),
+      );
+    }
     await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
     return { events: events.length, deliveries: deliveries.length };
   });
