@@ -6,7 +6,7 @@ import { OpenAPIBackend, type Context as BackendContext, type Document, type Ope
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ErrorObject } from "ajv";
-import { ProblemError, ValidationError, type FieldError } from "./errors.ts";
+import { ProblemError, ValidationError, escapePointer, type FieldError } from "./errors.ts";
 
 export const SPEC_PATH = path.resolve(import.meta.dirname, "../generated/openapi.json");
 export const API_ROOT = "/api/v1";
@@ -90,8 +90,13 @@ export function requestValidationError(errors: ErrorObject[]): ValidationError {
 function toFieldError(error: ErrorObject): FieldError {
   // openapi-backend validates {query, path, header, requestBody} as one object.
   let pointer = error.instancePath.replace(/^\/requestBody/, "");
-  if (error.keyword === "required") pointer += `/${(error.params as { missingProperty: string }).missingProperty}`;
-  if (error.keyword === "additionalProperties") pointer += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
+  if (error.keyword === "required") {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    // No body at all: openapi-backend misses its "requestBody" member; body pointers start at the body.
+    if (error.instancePath === "" && missing === "requestBody") return { pointer: "", message: "a request body is required" };
+    pointer += `/${escapePointer(missing)}`;
+  }
+  if (error.keyword === "additionalProperties") pointer += `/${escapePointer((error.params as { additionalProperty: string }).additionalProperty)}`;
   if (pointer.startsWith("/headers/")) pointer = pointer.replace(/^\/headers\//, "/header/");
   return { pointer, message: describe(error) };
 }

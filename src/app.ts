@@ -15,6 +15,8 @@ import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
 import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
 import { ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
+import { rejectUnstorableText } from "./http/unstorable-text.ts";
+import { rejectMalformedPathEncoding } from "./http/path-encoding.ts";
 import { problemBoundary } from "./http/problem-boundary.ts";
 import { responseTypes, negotiate } from "./http/negotiation.ts";
 import { operationalRoutes } from "./http/operational-routes.ts";
@@ -76,6 +78,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       log: ctx.state.log as Logger,
       services,
     };
+    rejectUnstorableText(request);
     const handler = handlers[operationId] as (r: typeof request, c: RequestContext) => Promise<OperationResult<OperationId>>;
     return handler(request, requestContext);
   }
@@ -106,6 +109,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     applyRateLimit(ctx, rateLimiter, credential);
     requireScopes(operation, credential);
     const body = operation.requestBody ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
+    rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
 
     const result = (await backend.handleRequest({ ...routed, body } as never, ctx)) as HandlerResponse;
     ctx.status = result.status;

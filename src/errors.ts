@@ -8,6 +8,11 @@ export interface FieldError {
   message: string;
 }
 
+/** RFC 6901: a member name as one segment of a JSON pointer. */
+export function escapePointer(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
 export interface ProblemDocument {
   type: string;
   title: string;

@@ -4,7 +4,7 @@
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Db, Page, PageResult } from "./types.ts";
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { recordEvents } from "./outbox.ts";
 import { courseView, equivalencyView } from "./views.ts";
@@ -26,6 +26,9 @@ export interface PublishOptions {
 export type DatasetView = ReturnType<typeof datasetView>;
 export type DatasetDetailView = ReturnType<typeof datasetDetailView>;
 
+/** record_count is a 32-bit column; the limit is documented, not a schema maximum (see openapi.yaml). */
+export const MAX_RECORD_COUNT = 2_147_483_647;
+
 // Keeps every statement well under PostgreSQL's limit of bind parameters.
 const CHUNK = 1000;
 
@@ -40,6 +43,9 @@ function ownedBy(credential: Credential) {
 }
 
 export async function publishDataset(db: Db, credential: Credential, input: DatasetPublish, options: PublishOptions): Promise<DatasetDetailView> {
+  if (input.recordCount !== undefined && input.recordCount > MAX_RECORD_COUNT) {
+    throw ValidationError.single("/recordCount", `must be at most ${MAX_RECORD_COUNT}`);
+  }
   const now = (options.clock ?? (() => new Date()))();
   const id = newId("ds");
   await db.$transaction(async (tx) => {

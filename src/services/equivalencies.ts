@@ -172,14 +172,15 @@ async function resolveReferences(
   input: { sourceCourseId?: string; targetInstitutionId: string; targetCourseId: string | null; targetCode: string | null },
 ) {
   const errors: FieldError[] = [];
+  // An empty string is an id like any other (of no record), not an absent one.
   const [source, institution, targetCourse] = await Promise.all([
-    input.sourceCourseId ? db.course.findFirst({ where: { id: input.sourceCourseId, environment }, include: { institution: true } }) : null,
+    input.sourceCourseId !== undefined ? db.course.findFirst({ where: { id: input.sourceCourseId, environment }, include: { institution: true } }) : null,
     db.institution.findUnique({ where: { environment_id: { environment, id: input.targetInstitutionId } } }),
-    input.targetCourseId ? db.course.findFirst({ where: { id: input.targetCourseId, environment } }) : null,
+    input.targetCourseId !== null ? db.course.findFirst({ where: { id: input.targetCourseId, environment } }) : null,
   ]);
-  if (input.sourceCourseId && !source) errors.push({ pointer: "/sourceCourseId", message: `no course "${input.sourceCourseId}" in the ${environment} environment` });
+  if (input.sourceCourseId !== undefined && !source) errors.push({ pointer: "/sourceCourseId", message: `no course "${input.sourceCourseId}" in the ${environment} environment` });
   if (!institution) errors.push({ pointer: "/targetInstitutionId", message: `no institution "${input.targetInstitutionId}" in the ${environment} environment` });
-  if (input.targetCourseId && !targetCourse) {
+  if (input.targetCourseId !== null && !targetCourse) {
     errors.push({ pointer: "/targetCourseId", message: `no course "${input.targetCourseId}" in the ${environment} environment` });
   } else if (targetCourse && targetCourse.institutionId !== input.targetInstitutionId) {
     errors.push({ pointer: "/targetCourseId", message: `the course belongs to ${targetCourse.institutionId}, not to the target institution ${input.targetInstitutionId}` });

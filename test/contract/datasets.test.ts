@@ -204,12 +204,13 @@ describe("datasets: POST /datasets", () => {
     expect(await db.datasetIssue.count({ where: { datasetVersionId: dataset.id } })).to.equal(2);
   });
 
-  it("400 for an unknown field, a missing or empty label and a negative recordCount; nothing written", async () => {
+  it("400 for an unknown field, a missing or empty label and a recordCount below 0 or past its limit; nothing written", async () => {
     const cases: [unknown, string][] = [
       [{ label: "x", extra: 1 }, "/extra"],
       [{ recordCount: 1 }, "/label"],
       [{ label: "" }, "/label"],
       [{ label: "x", recordCount: -1 }, "/recordCount"],
+      [{ label: "x", recordCount: 2_147_483_648 }, "/recordCount"],
     ];
     for (const [body, pointer] of cases) {
       const response = await publish(body);

@@ -1441,7 +1441,10 @@ export interface components {
         DatasetPublish: {
             /** @description Human-readable label of the version. */
             label: string;
-            /** @description Number of records the publisher expects; a difference from the snapshot is reported as an issue. */
+            /**
+             * @description Number of records the publisher expects; a difference from the snapshot is reported as an
+             *     issue. At most 2147483647: a larger value is refused with 400 `validation-failed`.
+             */
             recordCount?: number;
             /** @description Free-form metadata stored with the version. */
             metadata?: Record<string, never>;
@@ -1708,9 +1711,10 @@ export interface components {
     };
     responses: {
         /**
-         * @description The request is invalid: `validation-failed` (a parameter or body value breaks the schema, or
-         *     a referenced record does not exist; `errors` lists every offending value by pointer) or
-         *     `malformed-request` (the body is not JSON).
+         * @description The request is invalid: `validation-failed` (a parameter or body value breaks the schema,
+         *     holds text the service cannot store, the character U+0000 or a lone surrogate, a path
+         *     parameter is not valid percent-encoding, or a referenced record does not exist; `errors`
+         *     lists every offending value by pointer) or `malformed-request` (the body is not JSON).
          */
         BadRequest: {
             headers: {

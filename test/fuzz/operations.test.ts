@@ -1,0 +1,161 @@
+// Property-based fuzzing of every operation, from the document alone: requests
+// valid against it are never answered 5xx and every answer is on the document;
+// a request broken at one place is answered 400 validation-failed with a
+// pointer at that place. SVC_FUZZ_RUNS sets the requests per property,
+// SVC_FUZZ_SEED replays a failed run (its report names the seed).
+import { expect } from "chai";
+import fc from "fast-check";
+import type { Response } from "supertest";
+import { loadSpec } from "../../src/api.ts";
+import { createTestApp, bearer, type TestApp } from "../helpers/app.ts";
+import { expectContract, expectProblem } from "../helpers/contract.ts";
+import { Receiver } from "../helpers/receiver.ts";
+import { testEnv } from "../helpers/env.ts";
+import { RequestArbitraries, describeRequest, operationsOf, send, type RequestParts } from "./requests.ts";
+import { recordHints, seedRecords, type Records } from "./records.ts";
+
+const document = loadSpec();
+const runs = testEnv.SVC_FUZZ_RUNS;
+const baseSeed = testEnv.SVC_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31);
+
+/**
+ * 400s that a schema-valid request may still earn, by pointer: references to
+ * records that do not exist or do not fit, a course twice in one batch, a CTDL
+ * export of another resource, a dataset recordCount past its documented limit;
+ * and any text holding U+0000 or a lone surrogate, which the document names as
+ * a cause of 400 (the database cannot store it).
+ */
+const SEMANTIC_POINTERS = [
+  /^(\/\d+)?\/(institutionId|code)$/,
+  /^\/(sourceCourseId|targetInstitutionId|targetCourseId)$/,
+  /^\/query\/format$/,
+  /^\/recordCount$/,
+];
+
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function explainedRefusal(request: RequestParts, pointer: string): boolean {
+  if (SEMANTIC_POINTERS.some((allowed) => allowed.test(pointer))) return true;
+  const value = valueAt(request, pointer);
+  return UNSTORABLE.test(pointer) || (typeof value === "string" && UNSTORABLE.test(value));
+}
+
+function valueAt(request: RequestParts, pointer: string): unknown {
+  const [first, ...rest] = pointer.split("/").slice(1).map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const start = first === "path" || first === "query" ? request[first] : request.body;
+  const segments = first === "path" || first === "query" ? rest : [first, ...rest];
+  return segments.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], start);
+}
+
+/** Requests that were answered 500 or pointed elsewhere before their fix; raw JSON bodies. */
+const FOUND_BY_FUZZING: { name: string; method: "get" | "post" | "patch"; path: string; body?: string; pointer: string }[] = [
+  { name: "U+0000 in a query parameter", method: "get", path: "/courses?q=a%00b", pointer: "/query/q" },
+  { name: "U+0000 in a path id", method: "get", path: "/institutions/a%00b", pointer: "/path/id" },
+  { name: "U+0000 in free-form metadata", method: "post", path: "/datasets", body: '{"label":"x","metadata":{"a":"\\u0000"}}', pointer: "/metadata/a" },
+  { name: "a lone surrogate in a body string", method: "post", path: "/datasets", body: '{"label":"\\ud800x"}', pointer: "/label" },
+  { name: "malformed percent-encoding in a path id", method: "get", path: "/institutions/%E0%A4%A", pointer: "/path/id" },
+  { name: "no body where one is required", method: "post", path: "/webhooks", pointer: "" },
+  { name: "an unknown member named with / and ~", method: "post", path: "/datasets", body: '{"label":"x","a/b~c":1}', pointer: "/a~1b~0c" },
+  { name: "a recordCount beyond the database's integer", method: "post", path: "/datasets", body: '{"label":"x","recordCount":2147483648}', pointer: "/recordCount" },
+  { name: "an empty sourceCourseId", method: "post", path: "/equivalencies", body: '{"sourceCourseId":"","targetInstitutionId":"inst_110635"}', pointer: "/sourceCourseId" },
+  { name: "an empty targetCourseId", method: "patch", path: "/equivalencies/{equivalency}", body: '{"targetCourseId":""}', pointer: "/targetCourseId" },
+];
+
+describe("fuzz: every operation against the document", function () {
+  // A property sends `runs` requests, and shrinks a failure with more.
+  this.timeout(60_000 + runs * 1_000);
+  let t: TestApp;
+  let receiver: Receiver;
+  let records: Records;
+  let requests: RequestArbitraries;
+
+  before(async () => {
+    // No rate limit and no dispatcher: the fuzzer sends thousands of requests and registers random URLs.
+    t = await createTestApp({ SVC_RATE_LIMIT_BURST: "1000000", SVC_WEBHOOK_DISPATCHER: "off" });
+    receiver = await Receiver.start();
+    records = await seedRecords(t, receiver);
+    requests = new RequestArbitraries(document, recordHints(records));
+  });
+  after(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  for (const operation of operationsOf(document)) {
+    describe(operation.operationId, () => {
+      it("answers schema-valid requests below 500, on the document", async () => {
+        const property = fc.asyncProperty(requests.valid(operation), async (request) => {
+          const response = await send(t, operation, request, t.keys.live);
+          const context = `${describeRequest(operation, request)} -> ${response.status} ${JSON.stringify(response.body)}`;
+          expect(response.status, context).to.be.below(500);
+          await expectContract(response);
+          if (response.status === 400) {
+            const unexplained = pointers(response).filter((pointer) => !explainedRefusal(request, pointer));
+            expect(unexplained, `a valid request refused as invalid: ${context}`).to.deep.equal([]);
+          }
+        });
+        await assertProperty(`${operation.operationId} valid`, property);
+      });
+
+      it("answers a request broken at one place 400, pointing at it", async () => {
+        const property = fc.asyncProperty(requests.broken(operation), async ({ request, breaks, pointer }) => {
+          const response = await send(t, operation, request, t.keys.live);
+          const context = `${breaks} at "${pointer}": ${describeRequest(operation, request)} -> ${response.status} ${JSON.stringify(response.body)}`;
+          expect(response.status, context).to.equal(400);
+          await expectContract(response, 400);
+          expectProblem(response, "validation-failed");
+          expect(pointers(response), context).to.include(pointer);
+        });
+        await assertProperty(`${operation.operationId} broken`, property);
+      });
+    });
+  }
+
+  describe("cases the fuzzing found, kept as examples", () => {
+    for (const found of FOUND_BY_FUZZING) {
+      it(`${found.name}: 400 at "${found.pointer}"`, async () => {
+        const path = found.path.replace("{equivalency}", records.equivalencies[0]);
+        let call = t.http[found.method](`/api/v1${path}`).set(bearer(t.keys.live));
+        if (found.body !== undefined) call = call.set("Content-Type", "application/json").send(found.body);
+        const response = await call;
+        await expectContract(response, 400);
+        expectProblem(response, "validation-failed");
+        expect(pointers(response)).to.include(found.pointer);
+      });
+    }
+  });
+
+  // Mocha runs a suite's own tests before its nested suites; this one must run last.
+  describe("afterwards", () => {
+    it("every list and every export of what the fuzzing wrote is on the document", async () => {
+      const get = (path: string) => t.http.get(`/api/v1${path}`).set(bearer(t.keys.live));
+      for (const list of ["institutions", "courses", "equivalencies", "datasets", "webhooks", "keys", `webhooks/${records.receiverWebhook}/deliveries`]) {
+        await expectContract(await get(`/${list}?limit=100`), 200);
+      }
+      await expectContract(await get("/equivalencies?limit=100&expand=course"), 200);
+      for (const [resource, formats] of [["equivalencies", ["csv", "json", "ctdl"]], ["courses", ["csv", "json"]], ["institutions", ["csv", "json"]]] as const) {
+        for (const format of formats) await expectContract(await get(`/exports?resource=${resource}&format=${format}`), 200);
+      }
+    });
+  });
+});
+
+function pointers(response: Response): string[] {
+  return ((response.body.errors ?? []) as { pointer: string }[]).map((error) => error.pointer);
+}
+
+/** Each property draws from its own seed, derived from the run's, so one SVC_FUZZ_SEED replays them all. */
+async function assertProperty<T>(name: string, property: fc.IAsyncProperty<T>): Promise<void> {
+  try {
+    await fc.assert(property, { numRuns: runs, seed: seedFor(name) });
+  } catch (error) {
+    (error as Error).message += `\nReplay: SVC_FUZZ_SEED=${baseSeed} SVC_FUZZ_RUNS=${runs} (same seed, same runs, the whole file).`;
+    throw error;
+  }
+}
+
+function seedFor(name: string): number {
+  let hash = 0x811c9dc5; // FNV-1a
+  for (const character of name) hash = Math.imul(hash ^ character.charCodeAt(0), 0x01000193);
+  return (hash ^ baseSeed) | 0;
+}
