@@ -1,7 +1,13 @@
 import { dropTemplates } from "./database.ts";
+import { enforceContractCoverage } from "./contract-coverage.ts";
+import { testEnv } from "./env.ts";
 
 export const mochaHooks = {
   async afterAll() {
-    await dropTemplates();
+    try {
+      if (testEnv.SVC_TEST_CONTRACT_COVERAGE) enforceContractCoverage();
+    } finally {
+      await dropTemplates();
+    }
   },
 };

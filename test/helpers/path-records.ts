@@ -1,0 +1,55 @@
+// One real record behind every path parameter of the API, so that a test can
+// address an existing resource of the test organization (live environment).
+// Records are made through the services, not HTTP: seeding spends none of a
+// rate-limited app's tokens.
+import type { TestApp } from "./app.ts";
+import { loadInstitutions } from "./fixtures.ts";
+import { Receiver } from "./receiver.ts";
+import { insertEndpoint } from "./webhooks.ts";
+import { institutionId } from "../../src/ids.ts";
+import { createApiKey } from "../../src/services/api-keys.ts";
+import { upsertCourses } from "../../src/services/courses.ts";
+import { publishDataset } from "../../src/services/datasets.ts";
+import { createEquivalency } from "../../src/services/equivalencies.ts";
+import { sendTestEvent } from "../../src/webhooks/deliveries.ts";
+
+/** Fills a path template of the document ("/webhooks/{id}/deliveries/{deliveryId}") with real ids. */
+export type PathFiller = (template: string) => string;
+
+export async function createPathRecords(t: TestApp): Promise<PathFiller> {
+  const db = t.database.prisma;
+  const credential = await t.app.services.authenticator.authenticate(`Bearer ${t.keys.live}`);
+  await loadInstitutions(db, "live");
+  const [source, target] = [institutionId("122977"), institutionId("110635")];
+  const courses = await upsertCourses(db, "live", [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
+  const course = courses.data[0].id!;
+  const equivalency = await createEquivalency(db, credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
+  if (equivalency.kind !== "created") throw new Error("the equivalency was not created");
+  const dataset = await publishDataset(db, credential, { label: "Path records" }, { stalePendingDays: t.config.datasets.stalePendingDays });
+  const key = await createApiKey(db, { organizationId: t.organizationId, environment: "live", name: "path record" });
+
+  const receiver = await Receiver.start();
+  try {
+    const webhook = await insertEndpoint(db, { organizationId: t.organizationId, url: receiver.url("/hook"), events: ["course.updated"] });
+    receiver.expectSecrets("/hook", [webhook.secret]);
+    const delivery = await sendTestEvent(db, credential, webhook.id, { timeoutMs: 5000, allowPrivateTargets: true });
+    const ids: Record<string, string> = {
+      institutions: source,
+      courses: course,
+      equivalencies: equivalency.view.id,
+      datasets: dataset.id,
+      webhooks: webhook.id,
+      keys: key.view.id,
+    };
+    return (template) =>
+      template.replace(/\{(\w+)\}/g, (_, name: string) => {
+        if (name === "deliveryId") return delivery.id;
+        if (name === "version") return "1";
+        const collection = template.split("/")[1];
+        if (name === "id" && ids[collection]) return ids[collection];
+        throw new Error(`path-records.ts has no record for {${name}} in ${template}; add one`);
+      });
+  } finally {
+    await receiver.close();
+  }
+}
