@@ -1,19 +1,36 @@
 // The dispatcher: fans committed events out to deliveries and sends the due
 // ones, at least once. Any number of dispatchers may run against one
 // PostgreSQL database; leases (claimed with SKIP LOCKED) keep each attempt with
-// one of them at a time. Claims come in batches of up to twice the slots, kept
-// in a local ready queue: a finished attempt's slot is refilled at once, without
-// a database round trip per delivery.
+// one of them at a time. Claims come in batches of a slot's worth or more, kept
+// in a local ready queue: a slot is refilled as soon as its HTTP exchange ends,
+// without a database round trip, and outcomes are recorded behind the sends
+// (successes batched), so the database is not on the path of each delivery.
 import crypto from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Db } from "../services/types.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
-import { claimDueDeliveries, leaseDuration, recordAttempt, releaseDeliveries, sendSigned, type AttemptSettings, type ClaimedDelivery, type Outcome } from "./attempts.ts";
+import {
+  claimDueDeliveries,
+  leaseDuration,
+  recordAttempt,
+  releaseDeliveries,
+  sendSigned,
+  type AttemptSettings,
+  type ClaimedDelivery,
+  type Outcome,
+  type SentAttempt,
+} from "./attempts.ts";
 
 /** Time a queued delivery's lease must still have beyond the send timeout, to record the outcome. */
 const LEASE_MARGIN_MS = 1000;
+/** Claimed deliveries kept ready, in slots' worth: enough that a claim serves many sends. */
+const READY_SLOTS_FACTOR = 4;
+/** Sent attempts whose outcome may wait to be recorded, in slots' worth, before sending pauses. */
+const UNRECORDED_SLOTS_FACTOR = 4;
+
+type Settled = Outcome | "error";
 
 export interface DispatcherOptions {
   db: Db;
@@ -48,7 +65,12 @@ export class Dispatcher {
   private readonly random: () => number;
   private readonly pollIntervalMs: number;
   private readonly concurrency: number;
-  private readonly inFlight = new Set<Promise<Outcome | "error">>();
+  /** HTTP exchanges in progress: what `concurrency` bounds. */
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Sent attempts whose outcome is being recorded. */
+  private readonly recording = new Set<Promise<Settled>>();
+  /** Outcomes recorded while runOnce collects them. */
+  private collected: Settled[] | null = null;
   /** Claimed deliveries waiting for a free slot, in due order. */
   private ready: ClaimedDelivery[] = [];
   private running = false;
@@ -68,7 +90,7 @@ export class Dispatcher {
     this.random = options.random ?? Math.random;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.concurrency = options.concurrency ?? 16;
-    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
+    this.claimBatch = this.concurrency;
     this.owner = options.owner ?? `dispatcher-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
     this.successes = new SuccessBatch(this.db, this.owner);
   }
@@ -102,20 +124,23 @@ export class Dispatcher {
       counts.deliveriesQueued += fanned.deliveries;
       if (fanned.events === 0) break;
     }
-    for (;;) {
-      const claimed = await this.claim();
-      const outcomes: (Outcome | "error")[] = [];
-      // Every claimed delivery is attempted before the next claim, refilling slots as they free up.
-      while (this.ready.length || this.inFlight.size) {
-        this.launchReady();
-        const finished = await Promise.race(this.inFlight);
-        outcomes.push(finished);
+    this.collected = [];
+    try {
+      for (;;) {
+        const claimed = await this.claim();
+        // Every claimed delivery is attempted before the next claim, refilling slots as they free up.
+        while (this.ready.length || this.inFlight.size || this.recording.size) {
+          this.launchReady();
+          await Promise.race([...this.inFlight, ...this.recording]);
+        }
+        if (claimed === 0) break;
       }
-      for (const outcome of outcomes) {
+      for (const outcome of this.collected) {
         counts.attempted += 1;
         if (outcome === "succeeded" || outcome === "retrying" || outcome === "failed") counts[outcome] += 1;
       }
-      if (claimed === 0) break;
+    } finally {
+      this.collected = null;
     }
     return counts;
   }
@@ -128,10 +153,10 @@ export class Dispatcher {
       try {
         // A pass that fanned out events looks again at once: a backlog comes in batches.
         fanOutDue = fanOutDue && (await fanOutEvents(this.db, this.clock())).events > 0;
-        const claimed = this.wantsClaim() ? await this.claim() : 0;
+        // A pass that skips the claim (the ready queue is full) leaves `backlog` as it was.
+        if (this.wantsClaim()) await this.claim();
         this.launchReady();
-        this.backlog = claimed > 0;
-        if (claimed > 0 && this.wantsClaim()) continue;
+        if (this.backlog && this.wantsClaim()) continue;
       } catch (error) {
         this.log.error({ err: error }, "webhook dispatcher pass failed");
       }
@@ -141,16 +166,23 @@ export class Dispatcher {
     const unsent = this.ready.map((delivery) => delivery.id);
     this.ready = [];
     await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.recording]);
     await releaseDeliveries(this.db, this.owner, unsent).catch((error) => this.log.warn({ err: error }, "could not release unsent webhook deliveries"));
   }
 
+  /** Free HTTP slots, unless too many sent attempts still wait to be recorded. */
   private freeSlots(): number {
-    return this.concurrency - this.inFlight.size;
+    const unrecordedRoom = UNRECORDED_SLOTS_FACTOR * this.concurrency - this.recording.size;
+    return Math.min(this.concurrency - this.inFlight.size, unrecordedRoom);
   }
 
-  /** Room for a claim batch between the attempts in flight and the ready queue (two slots' worth each). */
+  private readyRoom(): number {
+    return READY_SLOTS_FACTOR * this.concurrency - this.inFlight.size - this.ready.length;
+  }
+
+  /** Room for a claim batch in the ready queue. */
   private wantsClaim(): boolean {
-    return 2 * this.concurrency - this.inFlight.size - this.ready.length >= this.claimBatch;
+    return this.readyRoom() >= this.claimBatch;
   }
 
   /** Resolves true when the poll interval passed (look for new events), false when woken. */
@@ -169,10 +201,15 @@ export class Dispatcher {
   }
 
   /** Claims due deliveries into the ready queue; returns how many. */
+  /**
+   * Claims due deliveries into the ready queue; returns how many. A claim that
+   * filled its room leaves a backlog: finished sends wake the loop to claim more.
+   */
   private async claim(): Promise<number> {
-    const room = 2 * this.concurrency - this.inFlight.size - this.ready.length;
+    const room = this.readyRoom();
     const claimed = await claimDueDeliveries(this.db, this.owner, this.clock(), leaseDuration(this.settings.timeoutMs), room);
     this.ready.push(...claimed);
+    this.backlog = claimed.length > 0 && claimed.length === room;
     return claimed.length;
   }
 
@@ -186,14 +223,14 @@ export class Dispatcher {
     while (this.freeSlots() > 0 && this.ready.length) {
       const delivery = this.ready.shift()!;
       if (delivery.leaseExpiresAt!.getTime() - now < this.settings.timeoutMs + LEASE_MARGIN_MS) continue;
-      this.track(this.attempt(delivery));
+      this.track(this.inFlight, this.attempt(delivery));
     }
   }
 
-  private track(attempt: Promise<Outcome | "error">): Promise<Outcome | "error"> {
-    this.inFlight.add(attempt);
-    void attempt.finally(() => {
-      this.inFlight.delete(attempt);
+  private track<T>(set: Set<Promise<T>>, work: Promise<T>): void {
+    set.add(work);
+    void work.finally(() => {
+      set.delete(work);
       if (!this.running) return;
       this.launchReady();
       if (this.backlog && this.wantsClaim()) {
@@ -201,19 +238,30 @@ export class Dispatcher {
         this.wakeUp?.();
       }
     });
-    return attempt;
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<Outcome | "error"> {
+  /** Sends; the slot is free again once the exchange ends, while its outcome is recorded. */
+  private async attempt(delivery: ClaimedDelivery): Promise<void> {
     try {
       const sent = await sendSigned(delivery, delivery.webhook, this.clock(), this.settings);
-      const outcome = await recordAttempt(this.db, delivery, sent, this.owner, this.settings, this.random, this.successes);
+      this.track(this.recording, this.record(delivery, sent));
+    } catch (error) {
+      // Nothing was recorded: the lease expires and another pass retries the attempt.
+      this.log.error({ err: error, delivery: delivery.id }, "webhook delivery attempt could not be sent");
+    }
+  }
+
+  private async record(delivery: ClaimedDelivery, sent: SentAttempt): Promise<Settled> {
+    let outcome: Settled;
+    try {
+      outcome = await recordAttempt(this.db, delivery, sent, this.owner, this.settings, this.random, this.successes);
       if (outcome === "lost-lease") this.log.warn({ delivery: delivery.id }, "webhook delivery lease lost before its outcome was recorded");
-      return outcome;
     } catch (error) {
       // The lease expires and another pass retries the attempt.
       this.log.error({ err: error, delivery: delivery.id }, "webhook delivery attempt failed to record");
-      return "error";
+      outcome = "error";
     }
+    this.collected?.push(outcome);
+    return outcome;
   }
 }

@@ -14,35 +14,53 @@ interface Queued {
 export class SuccessBatch {
   private queue: Queued[] = [];
   private flushing = false;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Db,
     private readonly owner: string,
+    private readonly maxBatch = 500,
+    private readonly delayMs = 10,
   ) {}
 
   /** Resolves true once recorded, false when this dispatcher no longer held the lease. */
   record(id: string, sent: SentAttempt): Promise<boolean> {
     return new Promise((resolve, reject) => {
       this.queue.push({ id, sent, resolve, reject });
-      void this.flush();
+      this.schedule();
     });
   }
 
+  /**
+   * Writes a little later, not at once: the embedded database runs on this
+   * thread, so a write per success would stall every exchange in flight. A
+   * batch goes when it is full or when its first success has waited `delayMs`.
+   */
+  private schedule(): void {
+    if (this.flushing || !this.queue.length) return;
+    if (this.queue.length >= this.maxBatch) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      void this.flush();
+    } else {
+      this.timer ??= setTimeout(() => {
+        this.timer = null;
+        void this.flush();
+      }, this.delayMs);
+    }
+  }
+
   private async flush(): Promise<void> {
-    if (this.flushing) return;
     this.flushing = true;
+    const batch = this.queue.splice(0, this.maxBatch);
     try {
-      while (this.queue.length) {
-        const batch = this.queue.splice(0, 500);
-        try {
-          const recorded = new Set(await this.write(batch));
-          for (const item of batch) item.resolve(recorded.has(item.id));
-        } catch (error) {
-          for (const item of batch) item.reject(error);
-        }
-      }
+      const recorded = new Set(await this.write(batch));
+      for (const item of batch) item.resolve(recorded.has(item.id));
+    } catch (error) {
+      for (const item of batch) item.reject(error);
     } finally {
       this.flushing = false;
+      this.schedule();
     }
   }
 
