@@ -1,7 +1,8 @@
 // Crash safety: the real server is killed (SIGKILL) in the middle of a burst
-// of writes and restarted on the same embedded data directory. Every change the
-// database committed must then reach the receiver at least once, and nothing
-// that was never committed may.
+// of writes and restarted on the same database (the embedded data directory,
+// or a fresh PostgreSQL database when SVC_TEST_DATABASE_URL is set). Every
+// change the database committed must then reach the receiver at least once,
+// and nothing that was never committed may.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import { createApiKey } from "../../src/services/api-keys.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
+import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BURST = 200;
@@ -23,13 +25,15 @@ describe("webhooks survive a crash", () => {
   let dataDir: string;
   let receiver: Receiver;
   let child: ChildProcess | null = null;
+  /** The PostgreSQL database of this test, when the suite runs on a server. */
+  let serverDatabase: TestDatabase | null = null;
   const port = String(21_000 + (process.pid % 20_000));
   const api = `http://127.0.0.1:${port}/api/v1`;
   const env = () => ({
     ...process.env,
     PORT: port,
     SVC_DATA_DIR: dataDir,
-    DATABASE_URL: "",
+    DATABASE_URL: serverDatabase?.url ?? "",
     NODE_ENV: "development",
     SVC_SEED_SANDBOX: "false",
     SVC_LOG_LEVEL: "silent",
@@ -59,10 +63,14 @@ describe("webhooks survive a crash", () => {
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-webhook-crash-"));
     receiver = await Receiver.start();
+    const database = await freshDatabase();
+    if (database.url) serverDatabase = database;
+    else await database.close();
   });
   after(async () => {
     if (child && child.exitCode === null) child.kill("SIGKILL");
     await receiver.close();
+    await serverDatabase?.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
