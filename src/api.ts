@@ -24,7 +24,7 @@ class OpenAPI31Backend extends OpenAPIBackend {
 
   override async init() {
     await super.init();
-    memoizeOperations(this);
+    precompileRouting(this);
     return this;
   }
 }
@@ -60,18 +60,38 @@ export function createBackend(dispatch: Dispatch): OpenAPIBackend {
 }
 
 /**
- * openapi-backend's router rebuilds the list of every operation (with lodash)
- * each time it matches a request, twice per request; the list only changes
- * with the definition, so build it once per definition.
+ * openapi-backend rebuilds its operation list, and a regular expression per
+ * path template, on every match. The document does not change after init, so
+ * both are built once here; a request that matches nothing still goes through
+ * the library's own matcher, which decides between 404 and 405.
  */
-function memoizeOperations(backend: OpenAPIBackend): void {
+function precompileRouting(backend: OpenAPIBackend): void {
   const router = backend.router;
-  const build = router.getOperations.bind(router);
-  let memo: { definition: Document; operations: Operation[] } | undefined;
-  router.getOperations = () => {
-    if (memo?.definition !== router.definition) memo = { definition: router.definition, operations: build() };
-    return memo.operations;
-  };
+  const operations = router.getOperations();
+  router.getOperations = () => operations;
+  const exact = new Map(operations.map((operation) => [`${operation.method} ${operation.path}`, operation]));
+  // Most specific first (longest literal part), as the library orders its candidates; sort is stable.
+  const templates = operations
+    .map((operation) => ({ operation, pattern: templatePattern(operation.path), literalLength: operation.path.replace(/\{.*?\}/g, "").length }))
+    .sort((a, b) => b.literalLength - a.literalLength);
+  const libraryMatch = router.matchOperation.bind(router);
+  router.matchOperation = ((request: Parameters<typeof libraryMatch>[0], strict?: boolean) => {
+    const normalized = router.normalizeRequest(request);
+    if (normalized.path === API_ROOT || normalized.path.startsWith(`${API_ROOT}/`)) {
+      const path = router.normalizePath(normalized.path);
+      const found =
+        exact.get(`${normalized.method} ${path}`) ??
+        templates.find((candidate) => candidate.operation.method === normalized.method && candidate.pattern.test(path))?.operation;
+      if (found) return found;
+    }
+    return libraryMatch(request, strict as never);
+  }) as typeof router.matchOperation;
+}
+
+/** `/equivalencies/{id}/versions` as `^/equivalencies/[^/]+/versions$`. */
+function templatePattern(template: string): RegExp {
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${template.split(/\{[^}]+\}/).map(literal).join("[^/]+")}$`);
 }
 
 /** Ajv errors become one problem with a JSON pointer per offending value. */

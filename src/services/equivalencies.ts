@@ -125,25 +125,15 @@ async function findPage(db: Db, environment: Environment, filters: EquivalencyFi
 }
 
 /**
- * The equivalency and every record EXPANSION includes, as one JSON text. Scalar
- * subqueries rather than joins: each is planned on its own, which costs the
- * embedded database less than planning a five-table join.
+ * The equivalency and every record EXPANSION includes, as one JSON text, from
+ * the function the migration "equivalency_read_function" defines (its plan is
+ * kept per database session, where a statement sent each time is planned each time).
  */
-const EXPANDED_BY_ID = `
-  SELECT json_build_array(
-    row_to_json(e),
-    (SELECT row_to_json(sc) FROM courses AS sc WHERE sc.id = e.source_course_id),
-    (SELECT row_to_json(si) FROM courses AS sc JOIN institutions AS si ON si.environment = sc.environment AND si.id = sc.institution_id
-      WHERE sc.id = e.source_course_id),
-    (SELECT row_to_json(ti) FROM institutions AS ti WHERE ti.environment = e.environment AND ti.id = e.target_institution_id),
-    (SELECT row_to_json(tc) FROM courses AS tc WHERE tc.id = e.target_course_id)
-  )::text AS record
-  FROM equivalencies AS e
-  WHERE e.id = $1 AND e.environment = $2::"Environment"`;
+const EXPANDED_BY_ID = `SELECT "equivalency_expanded_json"($1, $2::"Environment") AS record`;
 
 async function findExpanded(db: Db, environment: Environment, id: string): Promise<ExpandedRecord | null> {
-  const [row] = await db.$queryRawUnsafe<{ record: string }[]>(EXPANDED_BY_ID, id, environment);
-  if (!row) return null;
+  const [row] = await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
+  if (!row?.record) return null;
   const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(row.record) as RowJson[];
   return {
     ...recordFromJson(equivalency, EQUIVALENCY_COLUMNS)!,
