@@ -135,7 +135,7 @@ async function packDependencies(manifest: Manifest, destination: string, packed 
     if (packed.has(name)) continue;
     packed.add(name);
     const directory = path.join(ROOT, "node_modules", name);
-    const [result] = JSON.parse((await run("npm", ["pack", "--json", "--pack-destination", destination], { cwd: directory })).stdout);
+    const [result] = JSON.parse((await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd: directory })).stdout);
     tarballs.push(path.join(destination, result.filename));
     const own = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8")) as Manifest;
     tarballs.push(...(await packDependencies(own, destination, packed)));
