@@ -200,7 +200,6 @@ export class Dispatcher {
     });
   }
 
-  /** Claims due deliveries into the ready queue; returns how many. */
   /**
    * Claims due deliveries into the ready queue; returns how many. A claim that
    * filled its room leaves a backlog: finished sends wake the loop to claim more.
