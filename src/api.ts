@@ -103,8 +103,7 @@ export function requestValidationError(errors: ErrorObject[]): ValidationError {
     (e) => e.keyword !== "type" || !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
   );
   const fieldErrors = dedupe(relevant.map(toFieldError));
-  const detail = fieldErrors.length === 1 ? `${fieldErrors[0].pointer}: ${fieldErrors[0].message}` : `${fieldErrors.length} values are not valid.`;
-  return new ValidationError(detail, fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }]);
+  return ValidationError.of(fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }], `${fieldErrors.length} values are not valid.`);
 }
 
 function toFieldError(error: ErrorObject): FieldError {

@@ -88,6 +88,11 @@ export class ValidationError extends ProblemError {
   static single(pointer: string, message: string): ValidationError {
     return new ValidationError(message, [{ pointer, message }]);
   }
+
+  /** One problem for several offending values: the detail names the value when there is one. */
+  static of(errors: FieldError[], detailForMany = `${errors.length} values are not valid.`): ValidationError {
+    return new ValidationError(errors.length === 1 ? `${errors[0].pointer}: ${errors[0].message}` : detailForMany, errors);
+  }
 }
 
 export class MalformedRequestError extends ProblemError {

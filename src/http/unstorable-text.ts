@@ -2,15 +2,13 @@
 // surrogate (JSON can escape one, "\ud800"), in text and jsonb columns alike, so
 // a request value carrying either is refused with a pointer at it before it
 // reaches a query (the schema cannot say this).
-import { ValidationError, escapePointer } from "../errors.ts";
+import { ValidationError, escapePointer, type FieldError } from "../errors.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function rejectUnstorableText(request: { params: unknown; query: unknown; body: unknown }): void {
   const errors = [...unstorable(request.params, "/path"), ...unstorable(request.query, "/query"), ...unstorable(request.body, "")];
-  if (!errors.length) return;
-  const detail = errors.length === 1 ? `${errors[0].pointer}: ${errors[0].message}` : `${errors.length} values are not valid.`;
-  throw new ValidationError(detail, errors);
+  if (errors.length) throw ValidationError.of(errors);
 }
 
 function flaw(text: string): string | undefined {
@@ -20,7 +18,7 @@ function flaw(text: string): string | undefined {
 }
 
 /** The strings (and member names) that cannot be stored, by pointer. */
-function unstorable(value: unknown, pointer: string): { pointer: string; message: string }[] {
+function unstorable(value: unknown, pointer: string): FieldError[] {
   if (typeof value === "string") {
     const message = flaw(value);
     return message ? [{ pointer, message }] : [];

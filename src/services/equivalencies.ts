@@ -175,7 +175,7 @@ async function resolveReferences(
   } else if (targetCourse && targetCourse.institutionId !== input.targetInstitutionId) {
     errors.push({ pointer: "/targetCourseId", message: `the course belongs to ${targetCourse.institutionId}, not to the target institution ${input.targetInstitutionId}` });
   }
-  if (errors.length) throw new ValidationError(errors.length === 1 ? `${errors[0].pointer}: ${errors[0].message}` : "The equivalency refers to records that do not fit.", errors);
+  if (errors.length) throw ValidationError.of(errors, "The equivalency refers to records that do not fit.");
   const target: ResolvedTarget = {
     targetCourseId: targetCourse?.id ?? null,
     targetCode: input.targetCode ?? targetCourse?.code ?? null,

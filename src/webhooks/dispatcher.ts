@@ -79,7 +79,6 @@ export class Dispatcher {
   private woken = false;
   private backlog = false;
   private slotFreed = false;
-  private readonly claimBatch: number;
   private readonly successes: SuccessBatch;
 
   constructor(options: DispatcherOptions) {
@@ -90,7 +89,6 @@ export class Dispatcher {
     this.random = options.random ?? Math.random;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.concurrency = options.concurrency ?? 16;
-    this.claimBatch = this.concurrency;
     this.owner = options.owner ?? `dispatcher-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
     this.successes = new SuccessBatch(this.db, this.owner);
   }
@@ -180,9 +178,9 @@ export class Dispatcher {
     return READY_SLOTS_FACTOR * this.concurrency - this.inFlight.size - this.ready.length;
   }
 
-  /** Room for a claim batch in the ready queue. */
+  /** Room in the ready queue for a claim of at least a slot's worth. */
   private wantsClaim(): boolean {
-    return this.readyRoom() >= this.claimBatch;
+    return this.readyRoom() >= this.concurrency;
   }
 
   /** Resolves true when the poll interval passed (look for new events), false when woken. */
