@@ -79,6 +79,11 @@ export interface paths {
          *     `institutionId`, or a `cipCode` absent from the imported CIP 2020 catalog (when one is
          *     imported), is a validation failure. A valid batch is written in one transaction.
          *
+         *     **Stewardship.** Every item's institution must be stewarded by the caller's organization
+         *     (see `GET /organizations/me`). Validation comes first (`400`); then an item outside
+         *     stewardship rejects the whole batch with `403` `not-steward`, pointing to each such item
+         *     (`/1/institutionId`), and nothing is written. Dry runs follow the same rules.
+         *
          *     The answer has the same shape for a single object and an array: one result per item, in
          *     request order. With `dryRun=true` the batch is validated and the results previewed (`200`),
          *     but nothing is written and no event is emitted.
@@ -146,7 +151,9 @@ export interface paths {
          *
          *     References are validated: an unknown `sourceCourseId`, `targetInstitutionId` or
          *     `targetCourseId`, or a target course of another institution than `targetInstitutionId`, is
-         *     a `400` with a pointer. There is at most one equivalency per (source course, target
+         *     a `400` with a pointer. Only a steward of the target institution (the institution that
+         *     decides) may create the equivalency: otherwise `403` `not-steward` naming it, checked after
+         *     validation. There is at most one equivalency per (source course, target
          *     institution, target course or code); a duplicate is a `409` carrying the `existingId`.
          *     With `dryRun=true` the request is validated and the would-be record previewed (`200`),
          *     but nothing is stored and no event is emitted.
@@ -193,6 +200,11 @@ export interface paths {
          *     (`invalid-transition`) naming it. `decidedAt` is set when the status becomes `accepted` or
          *     `conflict` and cleared when it becomes `pending`. A new target that duplicates another
          *     equivalency of the same source course and target institution is a `409` with `existingId`.
+         *
+         *     Only a steward of the equivalency's target institution may change it: otherwise `403`
+         *     `not-steward` naming the institution (checked before `If-Match`, transitions and
+         *     references). Every version records the actor, whichever steward it was; `provenance`
+         *     stays the channel of the organization that created the equivalency.
          *
          *     Send the `ETag` of the version you read in `If-Match` to make the change conditional: a
          *     stale tag is answered `412`.
@@ -575,6 +587,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizations/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's organization and stewardship
+         * @description Returns the calling credential's organization, environment, kind and scopes, and the
+         *     institutions its organization **stewards** in that environment: the institutions whose
+         *     courses it may create and re-upsert, and whose equivalencies (as target institution) it may
+         *     create and change. `allInstitutions` is true for a standing grant of every institution of
+         *     the environment (system offices, consortia), including institutions imported later.
+         *     `institutionIds` lists the explicit grants, ordered by id and paged with `limit` and
+         *     `offset` like every list (`pagination`, `X-Total-Count` and `Link` describe that list).
+         *     Grants are made by an administrator with the command-line tool (`orgs grant`).
+         */
+        get: operations["getCurrentOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "equivalency.created": {
@@ -768,6 +807,8 @@ export interface components {
             errors?: components["schemas"]["ProblemFieldError"][];
             /** @description For a duplicate (`conflict`), the id of the existing record. */
             existingId?: string;
+            /** @description For `not-steward`, the (first) institution the caller's organization does not steward. */
+            institutionId?: string;
             /** @description For `method-not-allowed`, the methods the path allows (also in the `Allow` header). */
             allowed?: string[];
         };
@@ -1702,6 +1743,47 @@ export interface components {
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description The caller's organization and a page of the institutions it stewards. */
+        CurrentOrganizationResponse: {
+            data: components["schemas"]["CurrentOrganization"];
+            /** @description Position of this page within the list of explicitly stewarded institution ids. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description Who the calling credential is, and what its organization may write. */
+        CurrentOrganization: {
+            /** @description The organization that owns the credential. */
+            organization: {
+                /** @description Organization id (`org_…`). */
+                id: string;
+                /** @description The organization's short unique name. */
+                slug: string;
+                /** @description Display name. */
+                name: string;
+                /** @description Onboarding channel; the `provenance` of the equivalencies it creates. */
+                channel: components["schemas"]["Channel"];
+            };
+            /** @description The environment the credential reads and writes. */
+            environment: components["schemas"]["Environment"];
+            /** @description The calling credential. */
+            credential: {
+                /** @description The API key's or OAuth client's id. */
+                id: string;
+                /**
+                 * @description Whether the caller is an API key or an OAuth client.
+                 * @enum {string}
+                 */
+                kind: "api_key" | "oauth_client";
+            };
+            /** @description Scopes the credential holds. */
+            scopes: ("read:public" | "write:contribute")[];
+            /** @description The institutions the organization stewards in this environment. */
+            stewardship: {
+                /** @description True for a standing grant of every institution of the environment, present and future. */
+                allInstitutions: boolean;
+                /** @description A page of the explicitly granted institution ids, ordered by id. */
+                institutionIds: string[];
+            };
+        };
         /** @description A page of API keys. */
         ApiKeyList: {
             /** @description The keys of this page. */
@@ -1740,7 +1822,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The credential lacks the scope the operation needs, or asks for more than it holds (`forbidden`). */
+        /** @description The credential lacks the scope the operation needs, or asks for more than it holds (`forbidden`); or the write concerns an institution its organization does not steward (`not-steward`). */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3100,6 +3182,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getCurrentOrganization: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip; a negative value is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller's organization, with a page of its stewarded institution ids. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrentOrganizationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };

@@ -6,6 +6,7 @@ import { openDatabase } from "../src/db/database.ts";
 import { openMigratedDatabase } from "../src/bootstrap.ts";
 import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
 import { createOrganization, getOrganizationBySlug, listOrganizations } from "../src/services/organizations.ts";
+import { describeStewardship, grantStewardship, revokeStewardship, type GrantTarget } from "../src/services/stewardship.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../src/services/api-keys.ts";
 import { createOAuthClient } from "../src/auth/oauth.ts";
 import { countRecords, importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
@@ -24,6 +25,21 @@ function scopeList(value: string): string[] {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (!scopes.length || unknown.length) throw new InvalidArgumentError(`expected a comma-separated list of ${SCOPES.join(", ")}`);
   return scopes;
+}
+
+function institutionList(value: string): string[] {
+  const ids = value.split(",").map((id) => id.trim()).filter(Boolean);
+  if (!ids.length || ids.some((id) => !/^inst_\d+$/.test(id))) throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635");
+  return ids;
+}
+
+function grantTarget(opts: { institution?: string[]; all?: boolean }): GrantTarget {
+  if (Boolean(opts.institution) === Boolean(opts.all)) throw new InvalidArgumentError("give either --institution <ids> or --all");
+  return opts.all ? { all: true } : { institutionIds: opts.institution! };
+}
+
+function describeTarget(target: GrantTarget): string {
+  return "all" in target ? "every institution" : target.institutionIds.join(", ");
 }
 
 const envOption = () => new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
@@ -78,6 +94,47 @@ export function buildProgram(
       withDatabase(async ({ prisma }) => {
         const list = await listOrganizations(prisma);
         output.table(list, ["id", "slug", "name", "source"]);
+      }),
+    );
+
+  const grantOptions = (command: Command) =>
+    command
+      .requiredOption("--org <slug>", "organization slug")
+      .addOption(envOption())
+      .option("--institution <ids>", "comma-separated institution ids, e.g. inst_110635,inst_122977", institutionList)
+      .option("--all", "every institution of the environment, present and future (system offices, consortia)");
+  grantOptions(orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment")).action((opts) =>
+    withDatabase(async ({ prisma }) => {
+      const org = await getOrganizationBySlug(prisma, opts.org);
+      const target = grantTarget(opts);
+      await grantStewardship(prisma, org.id, opts.env, target);
+      output.result({ organization: org.slug, environment: opts.env, granted: target }, `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`);
+    }),
+  );
+  grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action((opts) =>
+    withDatabase(async ({ prisma }) => {
+      const org = await getOrganizationBySlug(prisma, opts.org);
+      const target = grantTarget(opts);
+      await revokeStewardship(prisma, org.id, opts.env, target);
+      output.result({ organization: org.slug, environment: opts.env, revoked: target }, `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`);
+    }),
+  );
+  orgs
+    .command("show")
+    .description("Show an organization and the institutions it stewards in each environment")
+    .requiredOption("--org <slug>", "organization slug")
+    .action((opts) =>
+      withDatabase(async ({ prisma }) => {
+        const org = await getOrganizationBySlug(prisma, opts.org);
+        const stewardship = await describeStewardship(prisma, org.id);
+        const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
+          const listed = institutionIds.length ? institutionIds.join(", ") : "none";
+          return `  ${environment}: ${allInstitutions ? `every institution (standing grant)${institutionIds.length ? `; also listed: ${listed}` : ""}` : listed}`;
+        });
+        output.result(
+          { id: org.id, slug: org.slug, name: org.name, source: org.source, stewardship },
+          [`${org.slug} — ${org.name} (${org.id}, ${org.source})`, "Stewarded institutions:", ...lines].join("\n"),
+        );
       }),
     );
 

@@ -4,7 +4,7 @@ import type { Config } from "./config.ts";
 import { openDatabase, type Database, type DatabaseOptions } from "./db/database.ts";
 import { applyMigrations } from "./db/migrations.ts";
 import type { Logger } from "./logger.ts";
-import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "./services/sandbox.ts";
+import { ensurePublicSandboxKey, grantSeedStewardship, seedSandboxIfEmpty } from "./services/sandbox.ts";
 
 export async function openMigratedDatabase(config: Config, log: Logger, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...extra });
@@ -21,5 +21,6 @@ export async function prepareDatabase(config: Config, log: Logger, extra: Partia
     const seeded = await seedSandboxIfEmpty(database.prisma);
     if (seeded) log.info(seeded, "seeded the sandbox environment");
   }
+  await grantSeedStewardship(database.prisma);
   return database;
 }

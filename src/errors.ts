@@ -22,6 +22,7 @@ export interface ProblemDocument {
   errors?: FieldError[];
   existingId?: string;
   allowed?: string[];
+  institutionId?: string;
 }
 
 /** Every problem type the service answers with; the README lists the same table. */
@@ -30,6 +31,7 @@ export const PROBLEM_TYPES = {
   "malformed-request": { status: 400, title: "Malformed request" },
   unauthenticated: { status: 401, title: "Authentication required" },
   forbidden: { status: 403, title: "Forbidden" },
+  "not-steward": { status: 403, title: "Not a steward of the institution" },
   "not-found": { status: 404, title: "Not found" },
   "method-not-allowed": { status: 405, title: "Method not allowed" },
   "not-acceptable": { status: 406, title: "Not acceptable" },
@@ -110,6 +112,23 @@ export class AuthenticationError extends ProblemError {
 export class ForbiddenError extends ProblemError {
   constructor(detail: string) {
     super("forbidden", detail);
+  }
+}
+
+/** A write about an institution that the caller's organization does not steward. */
+export class NotStewardError extends ProblemError {
+  constructor(
+    readonly institutionIds: string[],
+    context: { organization: string; environment: string },
+    errors: FieldError[] = [],
+  ) {
+    const named = institutionIds.length === 1 ? institutionIds[0] : `${institutionIds.join(", ")} (${institutionIds.length} institutions)`;
+    super(
+      "not-steward",
+      `The organization ${context.organization} does not steward ${named} in the ${context.environment} environment; ` +
+        "an administrator grants stewardship with `orgs grant`. Nothing was written.",
+      { extensions: { institutionId: institutionIds[0], ...(errors.length ? { errors } : {}) } },
+    );
   }
 }
 

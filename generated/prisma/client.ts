@@ -62,6 +62,18 @@ export type OAuthClient = Prisma.OAuthClientModel
  */
 export type SigningKey = Prisma.SigningKeyModel
 /**
+ * Model Stewardship
+ * An organization's grant to write one institution's records (its courses, and the
+ * equivalencies it is the target of) in one environment.
+ */
+export type Stewardship = Prisma.StewardshipModel
+/**
+ * Model StewardshipAll
+ * A standing grant of every institution of an environment, present and future
+ * (system offices, consortia).
+ */
+export type StewardshipAll = Prisma.StewardshipAllModel
+/**
  * Model CipCode
  * CIP 2020 reference data: 2-digit families, 4-digit series and 6-digit codes.
  */

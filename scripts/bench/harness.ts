@@ -18,6 +18,7 @@ import { createLogger } from "../../src/logger.ts";
 import type { Database } from "../../src/db/database.ts";
 import { createOrganization } from "../../src/services/organizations.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
+import { grantStewardship } from "../../src/services/stewardship.ts";
 
 export interface BenchOptions {
   databaseUrl: string | null;
@@ -137,6 +138,7 @@ export async function startServer(bench: BenchDatabase): Promise<RunningServer> 
 export async function createCredential(database: Database): Promise<{ organizationId: string; key: string }> {
   const organization = await createOrganization(database.prisma, { slug: "bench", name: "Benchmark", source: "direct" });
   const { key } = await createApiKey(database.prisma, { organizationId: organization.id, environment: "live" });
+  await grantStewardship(database.prisma, organization.id, "live", { all: true });
   return { organizationId: organization.id, key };
 }
 

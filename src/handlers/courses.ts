@@ -32,7 +32,7 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
     fingerprint: requestFingerprint("upsertCourses", { dryRun }, request.body),
   };
   return withIdempotency(db, scope, async () => {
-    const result = await upsert(db, credential.environment, items, { dryRun, single });
+    const result = await upsert(db, credential, items, { dryRun, single });
     return dryRun ? { status: 200 as const, body: { ...result, dryRun: true } } : { status: 201 as const, body: result };
   });
 };

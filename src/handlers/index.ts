@@ -12,6 +12,7 @@ import {
   updateEquivalency,
 } from "./equivalencies.ts";
 import { createKey, listKeys, revokeKey } from "./keys.ts";
+import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
 import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "./webhooks.ts";
@@ -47,4 +48,5 @@ export const handlers: HandlerRegistry = {
   listKeys,
   createKey,
   revokeKey,
+  getCurrentOrganization,
 };

@@ -2,6 +2,8 @@
 // before anything is written, and written in one transaction.
 import type { Course, Prisma } from "../../generated/prisma/client.ts";
 import type { CourseLevel, Db, Environment, Page, PageResult } from "./types.ts";
+import type { Credential } from "../auth/credential.ts";
+import { assertSteward } from "./stewardship.ts";
 import { containsInsensitive } from "./search.ts";
 import { NotFoundError, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
@@ -110,15 +112,17 @@ async function validateReferences(db: Db, environment: Environment, items: Cours
 
 /**
  * Creates new courses at version 1 (no event) and re-upserts existing ones: each
- * gets version + 1 and a course.updated event. `single` answers pointers without
+ * gets version + 1 and a course.updated event. Every item's institution must be
+ * stewarded by the credential's organization. `single` answers pointers without
  * the item index, as the request was one object.
  */
 export async function upsertCourses(
   db: Db,
-  environment: Environment,
+  credential: Credential,
   items: CourseUpsert[],
   options: { dryRun?: boolean; single?: boolean } = {},
 ): Promise<UpsertResult> {
+  const environment = credential.environment;
   try {
     await validateReferences(db, environment, items);
   } catch (error) {
@@ -127,6 +131,11 @@ export async function upsertCourses(
     }
     throw error;
   }
+  await assertSteward(
+    db,
+    credential,
+    items.map((item, index) => ({ institutionId: item.institutionId, pointer: options.single ? "/institutionId" : `/${index}/institutionId` })),
+  );
   const run = async (tx: Prisma.TransactionClient) => {
     const existing = await findExisting(tx, environment, items);
     const now = new Date();

@@ -6,6 +6,7 @@ import type { Credential } from "../auth/credential.ts";
 import { ConflictError, InvalidTransitionError, NotFoundError, PreconditionFailedError, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { recordEvents } from "./outbox.ts";
+import { assertSteward } from "./stewardship.ts";
 import { ListTotals } from "./totals.ts";
 import { COURSE_COLUMNS, EQUIVALENCY_COLUMNS, INSTITUTION_COLUMNS, recordFromJson } from "./record-columns.ts";
 import { courseView, equivalencyTargetKey, equivalencyView, institutionView, type EquivalencyView } from "./views.ts";
@@ -212,6 +213,7 @@ export async function createEquivalency(db: Db, credential: Credential, input: E
       targetCourseId: input.targetCourseId ?? null,
       targetCode: input.targetCode ?? null,
     });
+    await assertSteward(tx, credential, [{ institutionId: input.targetInstitutionId, pointer: "/targetInstitutionId" }]);
     const targetKey = equivalencyTargetKey(target.targetCourseId, target.targetCode);
     await assertNoDuplicate(tx, environment, { sourceCourseId: input.sourceCourseId, targetInstitutionId: input.targetInstitutionId, targetKey });
     const status = input.status ?? "pending";
@@ -285,6 +287,7 @@ async function tryUpdate(tx: Prisma.TransactionClient, credential: Credential, i
   await tx.$queryRaw`SELECT id FROM equivalencies WHERE id = ${id} FOR UPDATE`;
   const current = await tx.equivalency.findFirst({ where: { id, environment } });
   if (!current) throw new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`);
+  await assertSteward(tx, credential, [{ institutionId: current.targetInstitutionId }]);
   const etag = etagOf(current);
   if (ifMatch !== undefined && !ifMatchSatisfied(ifMatch, etag)) {
     throw new PreconditionFailedError(`If-Match ${ifMatch} does not match the current ETag ${etag}.`);

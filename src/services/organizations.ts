@@ -1,5 +1,7 @@
 // Organizations: the tenants that own keys, OAuth clients, webhooks and datasets.
-import type { Channel, Db } from "./types.ts";
+import type { Channel, Db, Page } from "./types.ts";
+import type { Credential } from "../auth/credential.ts";
+import { stewardedInstitutions } from "./stewardship.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import { newId } from "../ids.ts";
 
@@ -35,4 +37,22 @@ export async function getOrganizationBySlug(db: Db, slug: string) {
 
 export function listOrganizations(db: Db) {
   return db.organization.findMany({ orderBy: { slug: "asc" } });
+}
+
+/** Who the credential is, and a page of the institutions its organization stewards in its environment. */
+export async function describeCredential(db: Db, credential: Credential, page: Page) {
+  const [organization, stewardship] = await Promise.all([
+    db.organization.findUniqueOrThrow({ where: { id: credential.organizationId } }),
+    stewardedInstitutions(db, credential.organizationId, credential.environment, page),
+  ]);
+  return {
+    view: {
+      organization: { id: organization.id, slug: organization.slug, name: organization.name, channel: organization.source },
+      environment: credential.environment,
+      credential: { id: credential.id, kind: credential.kind },
+      scopes: credential.scopes,
+      stewardship: { allInstitutions: stewardship.allInstitutions, institutionIds: stewardship.items },
+    },
+    total: stewardship.total,
+  };
 }

@@ -22,6 +22,9 @@ const DEMO_ORGS: Record<Channel, { id: string; slug: string; name: string }> = {
   channel_b: { id: "org_demo_channel_b", slug: "demo-channel-b", name: "Demo contributor (channel B)" },
   direct: { id: "org_demo_direct", slug: "demo-direct", name: "Demo contributor (direct)" },
 };
+/** Steward of every seeded sandbox institution: the seed's records belong to it, not to any user's organization. */
+export const SANDBOX_SEED_ORG = { id: "org_sandbox_seed", slug: "sandbox-seed", name: "Sandbox seed data" };
+
 const SEED_EPOCH = Date.UTC(2025, 0, 6, 15, 0, 0);
 const DAY_MS = 86_400_000;
 
@@ -89,7 +92,25 @@ export async function seedSandbox(db: Db): Promise<SeedSummary> {
     await tx.equivalency.createMany({ data: equivalencies.map((e) => e.record) });
     const versions = equivalencies.flatMap((e) => e.versions);
     await tx.equivalencyVersion.createMany({ data: versions });
+    await grantSeedStewardship(tx);
     return { institutions: seedInstitutions.length, courses: seedCourses.length, equivalencies: equivalencies.length, versions: versions.length };
+  });
+}
+
+/**
+ * The seed organization stewards the seeded institutions present in the sandbox.
+ * Idempotent; run at every start so sandboxes seeded before stewardship existed get it too.
+ */
+export async function grantSeedStewardship(db: Prisma.TransactionClient): Promise<void> {
+  const seeded = await db.institution.findMany({
+    where: { environment: "sandbox", id: { in: seedInstitutions.map((i) => institutionId(i.ipedsId)) } },
+    select: { id: true },
+  });
+  if (!seeded.length) return;
+  await db.organization.upsert({ where: { id: SANDBOX_SEED_ORG.id }, create: { ...SANDBOX_SEED_ORG, source: "direct" }, update: {} });
+  await db.stewardship.createMany({
+    data: seeded.map(({ id }) => ({ organizationId: SANDBOX_SEED_ORG.id, environment: "sandbox" as const, institutionId: id })),
+    skipDuplicates: true,
   });
 }
 

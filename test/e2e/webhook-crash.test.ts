@@ -13,6 +13,7 @@ import { createLogger } from "../../src/logger.ts";
 import { openMigratedDatabase } from "../../src/bootstrap.ts";
 import { createOrganization } from "../../src/services/organizations.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
+import { grantStewardship } from "../../src/services/stewardship.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
@@ -80,6 +81,7 @@ describe("webhooks survive a crash", () => {
     const setup = await openMigratedDatabase(config, createLogger("silent"));
     const organization = await createOrganization(setup.prisma, { slug: "acme", name: "Acme", source: "channel_a" });
     const { key } = await createApiKey(setup.prisma, { organizationId: organization.id, environment: "live", name: "crash test" });
+    await grantStewardship(setup.prisma, organization.id, "live", { all: true });
     await loadInstitutions(setup.prisma, "live");
     const endpoint = await insertEndpoint(setup.prisma, { organizationId: organization.id, url: receiver.url("/hook"), events: ["course.updated"] });
     receiver.expectSecrets("/hook", [endpoint.secret]);

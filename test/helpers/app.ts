@@ -7,6 +7,7 @@ import { createLogger } from "../../src/logger.ts";
 import { createOrganization } from "../../src/services/organizations.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
 import { ensurePublicSandboxKey } from "../../src/services/sandbox.ts";
+import { grantStewardship, type GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
 
@@ -18,12 +19,19 @@ export interface TestApp {
   /** Keys of the test organization "acme" (channel_a), with both scopes. */
   keys: { live: string; sandbox: string; liveReadOnly: string };
   organizationId: string;
-  /** Creates another organization with a key, for isolation tests. */
-  otherOrganization(slug: string, environment?: Environment, source?: Channel): Promise<{ id: string; key: string }>;
+  /** Creates another organization with a key, for isolation tests; it stewards only what `grant` names. */
+  otherOrganization(slug: string, environment?: Environment, source?: Channel, grant?: GrantTarget): Promise<{ id: string; key: string }>;
+  /** A new key of any organization. */
+  keyFor(organizationId: string, environment: Environment, scopes?: string[]): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  /** "acme" stewards every institution of both environments (standing grants) unless this is false. */
+  acmeStewardsAll?: boolean;
+}
+
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...env });
   const database = await freshDatabase();
   const app = await createApp({ config, database, log: createLogger(config.logLevel), validateResponses: true });
@@ -32,6 +40,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const key = async (environment: Environment, scopes?: string[]) =>
     (await createApiKey(database.prisma, { organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
   const keys = { live: await key("live"), sandbox: await key("sandbox"), liveReadOnly: await key("live", ["read:public"]) };
+  if (options.acmeStewardsAll !== false) {
+    for (const environment of ["live", "sandbox"] as const) await grantStewardship(database.prisma, org.id, environment, { all: true });
+  }
   return {
     app,
     database,
@@ -39,10 +50,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     http: supertest(app.koa.callback()),
     keys,
     organizationId: org.id,
-    async otherOrganization(slug, environment = "live", source = "channel_b") {
+    async otherOrganization(slug, environment = "live", source = "channel_b", grant) {
       const other = await createOrganization(database.prisma, { slug, name: slug, source });
+      if (grant) await grantStewardship(database.prisma, other.id, environment, grant);
       const created = await createApiKey(database.prisma, { organizationId: other.id, environment });
       return { id: other.id, key: created.key };
+    },
+    async keyFor(organizationId, environment, scopes) {
+      return (await createApiKey(database.prisma, { organizationId, environment, scopes })).key;
     },
     close: () => database.close(),
   };

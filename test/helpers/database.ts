@@ -80,6 +80,26 @@ export async function freshDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** A database without any migration applied (for migration tests). */
+export async function emptyDatabase(): Promise<TestDatabase> {
+  if (!usingPostgres) {
+    const database = await openDatabase({ databaseUrl: null, dataDir: "", pglite: await PGlite.create() });
+    return { ...database, url: null };
+  }
+  const name = `svc_test_empty_${crypto.randomBytes(6).toString("hex")}`;
+  await adminQuery(`CREATE DATABASE "${name}"`);
+  const url = withDatabaseName(testEnv.SVC_TEST_DATABASE_URL!, name);
+  const database = await openDatabase({ databaseUrl: url, dataDir: "" });
+  return {
+    ...database,
+    url,
+    async close() {
+      await database.close();
+      await adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    },
+  };
+}
+
 /** Drops the server template at the end of the run (mocha root hook). */
 export async function dropTemplates(): Promise<void> {
   if (serverTemplate) {

@@ -21,7 +21,7 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   const credential = await t.app.services.authenticator.authenticate(`Bearer ${t.keys.live}`);
   await loadInstitutions(db, "live");
   const [source, target] = [institutionId("122977"), institutionId("110635")];
-  const courses = await upsertCourses(db, "live", [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
+  const courses = await upsertCourses(db, credential, [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
   const course = courses.data[0].id!;
   const equivalency = await createEquivalency(db, credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
   if (equivalency.kind !== "created") throw new Error("the equivalency was not created");

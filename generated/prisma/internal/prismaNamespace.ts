@@ -401,6 +401,8 @@ export const ModelName = {
   ApiKey: 'ApiKey',
   OAuthClient: 'OAuthClient',
   SigningKey: 'SigningKey',
+  Stewardship: 'Stewardship',
+  StewardshipAll: 'StewardshipAll',
   CipCode: 'CipCode',
   Institution: 'Institution',
   Course: 'Course',
@@ -428,7 +430,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -725,6 +727,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.SigningKeyCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.SigningKeyCountAggregateOutputType> | number
+        }
+      }
+    }
+    Stewardship: {
+      payload: Prisma.$StewardshipPayload<ExtArgs>
+      fields: Prisma.StewardshipFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StewardshipFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StewardshipFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>
+        }
+        findFirst: {
+          args: Prisma.StewardshipFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StewardshipFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>
+        }
+        findMany: {
+          args: Prisma.StewardshipFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>[]
+        }
+        create: {
+          args: Prisma.StewardshipCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>
+        }
+        createMany: {
+          args: Prisma.StewardshipCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StewardshipCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>[]
+        }
+        delete: {
+          args: Prisma.StewardshipDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>
+        }
+        update: {
+          args: Prisma.StewardshipUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>
+        }
+        deleteMany: {
+          args: Prisma.StewardshipDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StewardshipUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StewardshipUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>[]
+        }
+        upsert: {
+          args: Prisma.StewardshipUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipPayload>
+        }
+        aggregate: {
+          args: Prisma.StewardshipAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStewardship>
+        }
+        groupBy: {
+          args: Prisma.StewardshipGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StewardshipGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StewardshipCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StewardshipCountAggregateOutputType> | number
+        }
+      }
+    }
+    StewardshipAll: {
+      payload: Prisma.$StewardshipAllPayload<ExtArgs>
+      fields: Prisma.StewardshipAllFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StewardshipAllFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StewardshipAllFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>
+        }
+        findFirst: {
+          args: Prisma.StewardshipAllFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StewardshipAllFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>
+        }
+        findMany: {
+          args: Prisma.StewardshipAllFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>[]
+        }
+        create: {
+          args: Prisma.StewardshipAllCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>
+        }
+        createMany: {
+          args: Prisma.StewardshipAllCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StewardshipAllCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>[]
+        }
+        delete: {
+          args: Prisma.StewardshipAllDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>
+        }
+        update: {
+          args: Prisma.StewardshipAllUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>
+        }
+        deleteMany: {
+          args: Prisma.StewardshipAllDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StewardshipAllUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StewardshipAllUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>[]
+        }
+        upsert: {
+          args: Prisma.StewardshipAllUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StewardshipAllPayload>
+        }
+        aggregate: {
+          args: Prisma.StewardshipAllAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStewardshipAll>
+        }
+        groupBy: {
+          args: Prisma.StewardshipAllGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StewardshipAllGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StewardshipAllCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StewardshipAllCountAggregateOutputType> | number
         }
       }
     }
@@ -1708,6 +1858,25 @@ export const SigningKeyScalarFieldEnum = {
 export type SigningKeyScalarFieldEnum = (typeof SigningKeyScalarFieldEnum)[keyof typeof SigningKeyScalarFieldEnum]
 
 
+export const StewardshipScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
+  institutionId: 'institutionId',
+  grantedAt: 'grantedAt'
+} as const
+
+export type StewardshipScalarFieldEnum = (typeof StewardshipScalarFieldEnum)[keyof typeof StewardshipScalarFieldEnum]
+
+
+export const StewardshipAllScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
+  grantedAt: 'grantedAt'
+} as const
+
+export type StewardshipAllScalarFieldEnum = (typeof StewardshipAllScalarFieldEnum)[keyof typeof StewardshipAllScalarFieldEnum]
+
+
 export const CipCodeScalarFieldEnum = {
   code: 'code',
   title: 'title',
@@ -2307,6 +2476,8 @@ export type GlobalOmitConfig = {
   apiKey?: Prisma.ApiKeyOmit
   oAuthClient?: Prisma.OAuthClientOmit
   signingKey?: Prisma.SigningKeyOmit
+  stewardship?: Prisma.StewardshipOmit
+  stewardshipAll?: Prisma.StewardshipAllOmit
   cipCode?: Prisma.CipCodeOmit
   institution?: Prisma.InstitutionOmit
   course?: Prisma.CourseOmit

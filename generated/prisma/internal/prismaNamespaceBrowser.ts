@@ -55,6 +55,8 @@ export const ModelName = {
   ApiKey: 'ApiKey',
   OAuthClient: 'OAuthClient',
   SigningKey: 'SigningKey',
+  Stewardship: 'Stewardship',
+  StewardshipAll: 'StewardshipAll',
   CipCode: 'CipCode',
   Institution: 'Institution',
   Course: 'Course',
@@ -136,6 +138,25 @@ export const SigningKeyScalarFieldEnum = {
 } as const
 
 export type SigningKeyScalarFieldEnum = (typeof SigningKeyScalarFieldEnum)[keyof typeof SigningKeyScalarFieldEnum]
+
+
+export const StewardshipScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
+  institutionId: 'institutionId',
+  grantedAt: 'grantedAt'
+} as const
+
+export type StewardshipScalarFieldEnum = (typeof StewardshipScalarFieldEnum)[keyof typeof StewardshipScalarFieldEnum]
+
+
+export const StewardshipAllScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
+  grantedAt: 'grantedAt'
+} as const
+
+export type StewardshipAllScalarFieldEnum = (typeof StewardshipAllScalarFieldEnum)[keyof typeof StewardshipAllScalarFieldEnum]
 
 
 export const CipCodeScalarFieldEnum = {

@@ -232,6 +232,7 @@ export type InstitutionWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Institution"> | Date | string
   courses?: Prisma.CourseListRelationFilter
   targetOf?: Prisma.EquivalencyListRelationFilter
+  stewardedBy?: Prisma.StewardshipListRelationFilter
 }
 
 export type InstitutionOrderByWithRelationInput = {
@@ -248,6 +249,7 @@ export type InstitutionOrderByWithRelationInput = {
   updatedAt?: Prisma.SortOrder
   courses?: Prisma.CourseOrderByRelationAggregateInput
   targetOf?: Prisma.EquivalencyOrderByRelationAggregateInput
+  stewardedBy?: Prisma.StewardshipOrderByRelationAggregateInput
 }
 
 export type InstitutionWhereUniqueInput = Prisma.AtLeast<{
@@ -268,6 +270,7 @@ export type InstitutionWhereUniqueInput = Prisma.AtLeast<{
   updatedAt?: Prisma.DateTimeFilter<"Institution"> | Date | string
   courses?: Prisma.CourseListRelationFilter
   targetOf?: Prisma.EquivalencyListRelationFilter
+  stewardedBy?: Prisma.StewardshipListRelationFilter
 }, "environment_id">
 
 export type InstitutionOrderByWithAggregationInput = {
@@ -318,6 +321,7 @@ export type InstitutionCreateInput = {
   updatedAt?: Date | string
   courses?: Prisma.CourseCreateNestedManyWithoutInstitutionInput
   targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetInstitutionInput
+  stewardedBy?: Prisma.StewardshipCreateNestedManyWithoutInstitutionInput
 }
 
 export type InstitutionUncheckedCreateInput = {
@@ -334,6 +338,7 @@ export type InstitutionUncheckedCreateInput = {
   updatedAt?: Date | string
   courses?: Prisma.CourseUncheckedCreateNestedManyWithoutInstitutionInput
   targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetInstitutionInput
+  stewardedBy?: Prisma.StewardshipUncheckedCreateNestedManyWithoutInstitutionInput
 }
 
 export type InstitutionUpdateInput = {
@@ -350,6 +355,7 @@ export type InstitutionUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   courses?: Prisma.CourseUpdateManyWithoutInstitutionNestedInput
   targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetInstitutionNestedInput
+  stewardedBy?: Prisma.StewardshipUpdateManyWithoutInstitutionNestedInput
 }
 
 export type InstitutionUncheckedUpdateInput = {
@@ -366,6 +372,7 @@ export type InstitutionUncheckedUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   courses?: Prisma.CourseUncheckedUpdateManyWithoutInstitutionNestedInput
   targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetInstitutionNestedInput
+  stewardedBy?: Prisma.StewardshipUncheckedUpdateManyWithoutInstitutionNestedInput
 }
 
 export type InstitutionCreateManyInput = {
@@ -408,6 +415,11 @@ export type InstitutionUncheckedUpdateManyInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type InstitutionScalarRelationFilter = {
+  is?: Prisma.InstitutionWhereInput
+  isNot?: Prisma.InstitutionWhereInput
 }
 
 export type InstitutionEnvironmentIdCompoundUniqueInput = {
@@ -457,9 +469,18 @@ export type InstitutionMinOrderByAggregateInput = {
   updatedAt?: Prisma.SortOrder
 }
 
-export type InstitutionScalarRelationFilter = {
-  is?: Prisma.InstitutionWhereInput
-  isNot?: Prisma.InstitutionWhereInput
+export type InstitutionCreateNestedOneWithoutStewardedByInput = {
+  create?: Prisma.XOR<Prisma.InstitutionCreateWithoutStewardedByInput, Prisma.InstitutionUncheckedCreateWithoutStewardedByInput>
+  connectOrCreate?: Prisma.InstitutionCreateOrConnectWithoutStewardedByInput
+  connect?: Prisma.InstitutionWhereUniqueInput
+}
+
+export type InstitutionUpdateOneRequiredWithoutStewardedByNestedInput = {
+  create?: Prisma.XOR<Prisma.InstitutionCreateWithoutStewardedByInput, Prisma.InstitutionUncheckedCreateWithoutStewardedByInput>
+  connectOrCreate?: Prisma.InstitutionCreateOrConnectWithoutStewardedByInput
+  upsert?: Prisma.InstitutionUpsertWithoutStewardedByInput
+  connect?: Prisma.InstitutionWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.InstitutionUpdateToOneWithWhereWithoutStewardedByInput, Prisma.InstitutionUpdateWithoutStewardedByInput>, Prisma.InstitutionUncheckedUpdateWithoutStewardedByInput>
 }
 
 export type EnumInstitutionTypeFieldUpdateOperationsInput = {
@@ -494,6 +515,86 @@ export type InstitutionUpdateOneRequiredWithoutTargetOfNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.InstitutionUpdateToOneWithWhereWithoutTargetOfInput, Prisma.InstitutionUpdateWithoutTargetOfInput>, Prisma.InstitutionUncheckedUpdateWithoutTargetOfInput>
 }
 
+export type InstitutionCreateWithoutStewardedByInput = {
+  environment: $Enums.Environment
+  id: string
+  ipedsId: string
+  name: string
+  city: string
+  state: string
+  type: $Enums.InstitutionType
+  system?: string | null
+  source: $Enums.Channel
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  courses?: Prisma.CourseCreateNestedManyWithoutInstitutionInput
+  targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetInstitutionInput
+}
+
+export type InstitutionUncheckedCreateWithoutStewardedByInput = {
+  environment: $Enums.Environment
+  id: string
+  ipedsId: string
+  name: string
+  city: string
+  state: string
+  type: $Enums.InstitutionType
+  system?: string | null
+  source: $Enums.Channel
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  courses?: Prisma.CourseUncheckedCreateNestedManyWithoutInstitutionInput
+  targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetInstitutionInput
+}
+
+export type InstitutionCreateOrConnectWithoutStewardedByInput = {
+  where: Prisma.InstitutionWhereUniqueInput
+  create: Prisma.XOR<Prisma.InstitutionCreateWithoutStewardedByInput, Prisma.InstitutionUncheckedCreateWithoutStewardedByInput>
+}
+
+export type InstitutionUpsertWithoutStewardedByInput = {
+  update: Prisma.XOR<Prisma.InstitutionUpdateWithoutStewardedByInput, Prisma.InstitutionUncheckedUpdateWithoutStewardedByInput>
+  create: Prisma.XOR<Prisma.InstitutionCreateWithoutStewardedByInput, Prisma.InstitutionUncheckedCreateWithoutStewardedByInput>
+  where?: Prisma.InstitutionWhereInput
+}
+
+export type InstitutionUpdateToOneWithWhereWithoutStewardedByInput = {
+  where?: Prisma.InstitutionWhereInput
+  data: Prisma.XOR<Prisma.InstitutionUpdateWithoutStewardedByInput, Prisma.InstitutionUncheckedUpdateWithoutStewardedByInput>
+}
+
+export type InstitutionUpdateWithoutStewardedByInput = {
+  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  ipedsId?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  city?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumInstitutionTypeFieldUpdateOperationsInput | $Enums.InstitutionType
+  system?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  courses?: Prisma.CourseUpdateManyWithoutInstitutionNestedInput
+  targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetInstitutionNestedInput
+}
+
+export type InstitutionUncheckedUpdateWithoutStewardedByInput = {
+  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  ipedsId?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  city?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.EnumInstitutionTypeFieldUpdateOperationsInput | $Enums.InstitutionType
+  system?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  courses?: Prisma.CourseUncheckedUpdateManyWithoutInstitutionNestedInput
+  targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetInstitutionNestedInput
+}
+
 export type InstitutionCreateWithoutCoursesInput = {
   environment: $Enums.Environment
   id: string
@@ -507,6 +608,7 @@ export type InstitutionCreateWithoutCoursesInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetInstitutionInput
+  stewardedBy?: Prisma.StewardshipCreateNestedManyWithoutInstitutionInput
 }
 
 export type InstitutionUncheckedCreateWithoutCoursesInput = {
@@ -522,6 +624,7 @@ export type InstitutionUncheckedCreateWithoutCoursesInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetInstitutionInput
+  stewardedBy?: Prisma.StewardshipUncheckedCreateNestedManyWithoutInstitutionInput
 }
 
 export type InstitutionCreateOrConnectWithoutCoursesInput = {
@@ -553,6 +656,7 @@ export type InstitutionUpdateWithoutCoursesInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetInstitutionNestedInput
+  stewardedBy?: Prisma.StewardshipUpdateManyWithoutInstitutionNestedInput
 }
 
 export type InstitutionUncheckedUpdateWithoutCoursesInput = {
@@ -568,6 +672,7 @@ export type InstitutionUncheckedUpdateWithoutCoursesInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetInstitutionNestedInput
+  stewardedBy?: Prisma.StewardshipUncheckedUpdateManyWithoutInstitutionNestedInput
 }
 
 export type InstitutionCreateWithoutTargetOfInput = {
@@ -583,6 +688,7 @@ export type InstitutionCreateWithoutTargetOfInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   courses?: Prisma.CourseCreateNestedManyWithoutInstitutionInput
+  stewardedBy?: Prisma.StewardshipCreateNestedManyWithoutInstitutionInput
 }
 
 export type InstitutionUncheckedCreateWithoutTargetOfInput = {
@@ -598,6 +704,7 @@ export type InstitutionUncheckedCreateWithoutTargetOfInput = {
   createdAt?: Date | string
   updatedAt?: Date | string
   courses?: Prisma.CourseUncheckedCreateNestedManyWithoutInstitutionInput
+  stewardedBy?: Prisma.StewardshipUncheckedCreateNestedManyWithoutInstitutionInput
 }
 
 export type InstitutionCreateOrConnectWithoutTargetOfInput = {
@@ -629,6 +736,7 @@ export type InstitutionUpdateWithoutTargetOfInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   courses?: Prisma.CourseUpdateManyWithoutInstitutionNestedInput
+  stewardedBy?: Prisma.StewardshipUpdateManyWithoutInstitutionNestedInput
 }
 
 export type InstitutionUncheckedUpdateWithoutTargetOfInput = {
@@ -644,6 +752,7 @@ export type InstitutionUncheckedUpdateWithoutTargetOfInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   courses?: Prisma.CourseUncheckedUpdateManyWithoutInstitutionNestedInput
+  stewardedBy?: Prisma.StewardshipUncheckedUpdateManyWithoutInstitutionNestedInput
 }
 
 
@@ -654,11 +763,13 @@ export type InstitutionUncheckedUpdateWithoutTargetOfInput = {
 export type InstitutionCountOutputType = {
   courses: number
   targetOf: number
+  stewardedBy: number
 }
 
 export type InstitutionCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   courses?: boolean | InstitutionCountOutputTypeCountCoursesArgs
   targetOf?: boolean | InstitutionCountOutputTypeCountTargetOfArgs
+  stewardedBy?: boolean | InstitutionCountOutputTypeCountStewardedByArgs
 }
 
 /**
@@ -685,6 +796,13 @@ export type InstitutionCountOutputTypeCountTargetOfArgs<ExtArgs extends runtime.
   where?: Prisma.EquivalencyWhereInput
 }
 
+/**
+ * InstitutionCountOutputType without action
+ */
+export type InstitutionCountOutputTypeCountStewardedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.StewardshipWhereInput
+}
+
 
 export type InstitutionSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   environment?: boolean
@@ -700,6 +818,7 @@ export type InstitutionSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   updatedAt?: boolean
   courses?: boolean | Prisma.Institution$coursesArgs<ExtArgs>
   targetOf?: boolean | Prisma.Institution$targetOfArgs<ExtArgs>
+  stewardedBy?: boolean | Prisma.Institution$stewardedByArgs<ExtArgs>
   _count?: boolean | Prisma.InstitutionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["institution"]>
 
@@ -749,6 +868,7 @@ export type InstitutionOmit<ExtArgs extends runtime.Types.Extensions.InternalArg
 export type InstitutionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   courses?: boolean | Prisma.Institution$coursesArgs<ExtArgs>
   targetOf?: boolean | Prisma.Institution$targetOfArgs<ExtArgs>
+  stewardedBy?: boolean | Prisma.Institution$stewardedByArgs<ExtArgs>
   _count?: boolean | Prisma.InstitutionCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type InstitutionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -759,6 +879,7 @@ export type $InstitutionPayload<ExtArgs extends runtime.Types.Extensions.Interna
   objects: {
     courses: Prisma.$CoursePayload<ExtArgs>[]
     targetOf: Prisma.$EquivalencyPayload<ExtArgs>[]
+    stewardedBy: Prisma.$StewardshipPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     environment: $Enums.Environment
@@ -1171,6 +1292,7 @@ export interface Prisma__InstitutionClient<T, Null = never, ExtArgs extends runt
   readonly [Symbol.toStringTag]: "PrismaPromise"
   courses<T extends Prisma.Institution$coursesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Institution$coursesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CoursePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   targetOf<T extends Prisma.Institution$targetOfArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Institution$targetOfArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EquivalencyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  stewardedBy<T extends Prisma.Institution$stewardedByArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Institution$stewardedByArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1649,6 +1771,30 @@ export type Institution$targetOfArgs<ExtArgs extends runtime.Types.Extensions.In
   take?: number
   skip?: number
   distinct?: Prisma.EquivalencyScalarFieldEnum | Prisma.EquivalencyScalarFieldEnum[]
+}
+
+/**
+ * Institution.stewardedBy
+ */
+export type Institution$stewardedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Stewardship
+   */
+  select?: Prisma.StewardshipSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Stewardship
+   */
+  omit?: Prisma.StewardshipOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StewardshipInclude<ExtArgs> | null
+  where?: Prisma.StewardshipWhereInput
+  orderBy?: Prisma.StewardshipOrderByWithRelationInput | Prisma.StewardshipOrderByWithRelationInput[]
+  cursor?: Prisma.StewardshipWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.StewardshipScalarFieldEnum | Prisma.StewardshipScalarFieldEnum[]
 }
 
 /**

@@ -184,6 +184,8 @@ export type OrganizationWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  stewardships?: Prisma.StewardshipListRelationFilter
+  standingGrants?: Prisma.StewardshipAllListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -194,6 +196,8 @@ export type OrganizationOrderByWithRelationInput = {
   createdAt?: Prisma.SortOrder
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   oauthClients?: Prisma.OAuthClientOrderByRelationAggregateInput
+  stewardships?: Prisma.StewardshipOrderByRelationAggregateInput
+  standingGrants?: Prisma.StewardshipAllOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -207,6 +211,8 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  stewardships?: Prisma.StewardshipListRelationFilter
+  standingGrants?: Prisma.StewardshipAllListRelationFilter
 }, "id" | "slug">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -239,6 +245,8 @@ export type OrganizationCreateInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -249,6 +257,8 @@ export type OrganizationUncheckedCreateInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
 export type OrganizationUpdateInput = {
@@ -259,6 +269,8 @@ export type OrganizationUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -269,6 +281,8 @@ export type OrganizationUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -364,6 +378,34 @@ export type OrganizationUpdateOneRequiredWithoutOauthClientsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutOauthClientsInput, Prisma.OrganizationUpdateWithoutOauthClientsInput>, Prisma.OrganizationUncheckedUpdateWithoutOauthClientsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutStewardshipsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStewardshipsInput, Prisma.OrganizationUncheckedCreateWithoutStewardshipsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStewardshipsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutStewardshipsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStewardshipsInput, Prisma.OrganizationUncheckedCreateWithoutStewardshipsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStewardshipsInput
+  upsert?: Prisma.OrganizationUpsertWithoutStewardshipsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStewardshipsInput, Prisma.OrganizationUpdateWithoutStewardshipsInput>, Prisma.OrganizationUncheckedUpdateWithoutStewardshipsInput>
+}
+
+export type OrganizationCreateNestedOneWithoutStandingGrantsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStandingGrantsInput, Prisma.OrganizationUncheckedCreateWithoutStandingGrantsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStandingGrantsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutStandingGrantsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStandingGrantsInput, Prisma.OrganizationUncheckedCreateWithoutStandingGrantsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStandingGrantsInput
+  upsert?: Prisma.OrganizationUpsertWithoutStandingGrantsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStandingGrantsInput, Prisma.OrganizationUpdateWithoutStandingGrantsInput>, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
+}
+
 export type OrganizationCreateWithoutApiKeysInput = {
   id: string
   slug: string
@@ -371,6 +413,8 @@ export type OrganizationCreateWithoutApiKeysInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -380,6 +424,8 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -405,6 +451,8 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -414,6 +462,8 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 export type OrganizationCreateWithoutOauthClientsInput = {
@@ -423,6 +473,8 @@ export type OrganizationCreateWithoutOauthClientsInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
 
 export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
@@ -432,6 +484,8 @@ export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
 export type OrganizationCreateOrConnectWithoutOauthClientsInput = {
@@ -457,6 +511,8 @@ export type OrganizationUpdateWithoutOauthClientsInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
@@ -466,6 +522,128 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutStewardshipsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutStewardshipsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutStewardshipsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStewardshipsInput, Prisma.OrganizationUncheckedCreateWithoutStewardshipsInput>
+}
+
+export type OrganizationUpsertWithoutStewardshipsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutStewardshipsInput, Prisma.OrganizationUncheckedUpdateWithoutStewardshipsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStewardshipsInput, Prisma.OrganizationUncheckedCreateWithoutStewardshipsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutStewardshipsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutStewardshipsInput, Prisma.OrganizationUncheckedUpdateWithoutStewardshipsInput>
+}
+
+export type OrganizationUpdateWithoutStewardshipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutStewardshipsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutStandingGrantsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutStandingGrantsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutStandingGrantsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStandingGrantsInput, Prisma.OrganizationUncheckedCreateWithoutStandingGrantsInput>
+}
+
+export type OrganizationUpsertWithoutStandingGrantsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutStandingGrantsInput, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStandingGrantsInput, Prisma.OrganizationUncheckedCreateWithoutStandingGrantsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutStandingGrantsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutStandingGrantsInput, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
+}
+
+export type OrganizationUpdateWithoutStandingGrantsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 
@@ -476,11 +654,15 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
 export type OrganizationCountOutputType = {
   apiKeys: number
   oauthClients: number
+  stewardships: number
+  standingGrants: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | OrganizationCountOutputTypeCountApiKeysArgs
   oauthClients?: boolean | OrganizationCountOutputTypeCountOauthClientsArgs
+  stewardships?: boolean | OrganizationCountOutputTypeCountStewardshipsArgs
+  standingGrants?: boolean | OrganizationCountOutputTypeCountStandingGrantsArgs
 }
 
 /**
@@ -507,6 +689,20 @@ export type OrganizationCountOutputTypeCountOauthClientsArgs<ExtArgs extends run
   where?: Prisma.OAuthClientWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountStewardshipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.StewardshipWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountStandingGrantsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.StewardshipAllWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -516,6 +712,8 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   createdAt?: boolean
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
+  standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -547,6 +745,8 @@ export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalAr
 export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
+  standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -557,6 +757,8 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
   objects: {
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
     oauthClients: Prisma.$OAuthClientPayload<ExtArgs>[]
+    stewardships: Prisma.$StewardshipPayload<ExtArgs>[]
+    standingGrants: Prisma.$StewardshipAllPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -960,6 +1162,8 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   readonly [Symbol.toStringTag]: "PrismaPromise"
   apiKeys<T extends Prisma.Organization$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   oauthClients<T extends Prisma.Organization$oauthClientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$oauthClientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  stewardships<T extends Prisma.Organization$stewardshipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$stewardshipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  standingGrants<T extends Prisma.Organization$standingGrantsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$standingGrantsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipAllPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1432,6 +1636,54 @@ export type Organization$oauthClientsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.OAuthClientScalarFieldEnum | Prisma.OAuthClientScalarFieldEnum[]
+}
+
+/**
+ * Organization.stewardships
+ */
+export type Organization$stewardshipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Stewardship
+   */
+  select?: Prisma.StewardshipSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Stewardship
+   */
+  omit?: Prisma.StewardshipOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StewardshipInclude<ExtArgs> | null
+  where?: Prisma.StewardshipWhereInput
+  orderBy?: Prisma.StewardshipOrderByWithRelationInput | Prisma.StewardshipOrderByWithRelationInput[]
+  cursor?: Prisma.StewardshipWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.StewardshipScalarFieldEnum | Prisma.StewardshipScalarFieldEnum[]
+}
+
+/**
+ * Organization.standingGrants
+ */
+export type Organization$standingGrantsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StewardshipAll
+   */
+  select?: Prisma.StewardshipAllSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StewardshipAll
+   */
+  omit?: Prisma.StewardshipAllOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StewardshipAllInclude<ExtArgs> | null
+  where?: Prisma.StewardshipAllWhereInput
+  orderBy?: Prisma.StewardshipAllOrderByWithRelationInput | Prisma.StewardshipAllOrderByWithRelationInput[]
+  cursor?: Prisma.StewardshipAllWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.StewardshipAllScalarFieldEnum | Prisma.StewardshipAllScalarFieldEnum[]
 }
 
 /**
