@@ -5,6 +5,7 @@ export {
   AuthenticationError,
   ConflictError,
   NotFoundError,
+  NotStewardError,
   PermissionError,
   PreconditionFailedError,
   RateLimitError,

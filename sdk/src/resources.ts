@@ -94,6 +94,12 @@ export function resources(raw: Client<paths>) {
       revoke: (id: string): Promise<void> => nothing(raw.DELETE("/keys/{id}", { params: path(id) })),
     },
 
+    organizations: {
+      /** The caller's organization, environment and scopes, with a page of its stewarded institution ids (`pagination`). */
+      me: (query: Query<"getCurrentOrganization"> = {}): Promise<Schemas["CurrentOrganizationResponse"]> =>
+        body(raw.GET("/organizations/me", { params: { query } })),
+    },
+
     webhooks: {
       list: (query: Query<"listWebhooks"> = {}): ListRequest<Schemas["WebhookEndpoint"], Query<"listWebhooks">> => new ListRequest((q) => body(raw.GET("/webhooks", { params: { query: q } })), query),
       /** The answer carries the signing secret, shown only here and on rotation. */

@@ -83,6 +83,18 @@ describe("CLI commands", () => {
     }
   });
 
+  function writeInstitutions(name: string): string {
+    const file = path.join(tmp, name);
+    fs.writeFileSync(
+      file,
+      JSON.stringify([
+        { ipedsId: "110635", name: "University of California-Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: "University of California" },
+        { ipedsId: "122977", name: "Santa Monica College", city: "Santa Monica", state: "CA", type: "community_college", system: null },
+      ]),
+    );
+    return file;
+  }
+
   it("imports institutions from a JSON array idempotently, skipping and counting rows outside the mapping", async () => {
     const file = path.join(tmp, "institutions.json");
     fs.writeFileSync(
@@ -130,9 +142,57 @@ describe("CLI commands", () => {
     expect(summary.byDigits[6]).to.equal(2325);
   });
 
+  it("grants, shows and revokes stewardship (orgs grant / revoke-grant / show)", async () => {
+    await cli("--json", "institutions", "import", writeInstitutions("stewarded.json"), "--env", "live");
+    await cli("orgs", "create", "--slug", "district", "--name", "District Office");
+    const granted = await cli("orgs", "grant", "--org", "district", "--env", "live", "--institution", "inst_110635,inst_122977");
+    expect(granted).to.contain("Granted district stewardship of inst_110635, inst_122977 in live.");
+    await cli("orgs", "grant", "--org", "district", "--env", "sandbox", "--all");
+
+    const shown = JSON.parse(await cli("orgs", "show", "--org", "district", "--json"));
+    expect(shown.stewardship).to.deep.equal([
+      { environment: "live", allInstitutions: false, institutionIds: ["inst_110635", "inst_122977"] },
+      { environment: "sandbox", allInstitutions: true, institutionIds: [] },
+    ]);
+    const text = await cli("orgs", "show", "--org", "district");
+    expect(text).to.contain("live: inst_110635, inst_122977").and.contain("sandbox: every institution (standing grant)");
+
+    await cli("orgs", "revoke-grant", "--org", "district", "--env", "live", "--institution", "inst_122977");
+    await cli("orgs", "revoke-grant", "--org", "district", "--env", "sandbox", "--all");
+    expect(JSON.parse(await cli("--json", "orgs", "show", "--org", "district")).stewardship).to.deep.equal([
+      { environment: "live", allInstitutions: false, institutionIds: ["inst_110635"] },
+      { environment: "sandbox", allInstitutions: false, institutionIds: [] },
+    ]);
+  });
+
+  it("refuses a grant of an unknown institution, both --institution and --all, or neither", async () => {
+    const failures = [
+      ["orgs", "grant", "--org", "district", "--env", "live", "--institution", "inst_999999"],
+      ["orgs", "grant", "--org", "district", "--env", "live", "--institution", "inst_110635", "--all"],
+      ["orgs", "grant", "--org", "district", "--env", "live"],
+      ["orgs", "grant", "--org", "district", "--env", "live", "--institution", "berkeley"],
+      ["orgs", "grant", "--org", "nobody", "--env", "live", "--all"],
+    ];
+    const messages = [];
+    for (const args of failures) {
+      const error = await cli(...args).then(() => undefined, (caught: unknown) => caught);
+      expect(error, args.join(" ")).to.be.instanceOf(Error);
+      messages.push(String(error));
+    }
+    expect(messages[0]).to.contain("inst_999999");
+    expect(messages[1]).to.contain("either --institution <ids> or --all");
+    expect(messages[2]).to.contain("either --institution <ids> or --all");
+    expect(messages[3]).to.contain("institution ids");
+    expect(messages[4]).to.contain("nobody");
+    expect(await db.prisma.stewardship.count({ where: { institutionId: "inst_999999" } })).to.equal(0);
+  });
+
   it("seeds the sandbox once", async () => {
     const seeded = JSON.parse(await cli("--json", "seed", "--env", "sandbox"));
     expect(seeded.equivalencies).to.be.greaterThan(199);
+    // The seed's records belong to the seed organization, which stewards every seeded institution.
+    const seedGrants = await db.prisma.stewardship.count({ where: { organizationId: "org_sandbox_seed", environment: "sandbox" } });
+    expect(seedGrants).to.equal(seeded.institutions);
     const again = JSON.parse(await cli("--json", "seed", "--env", "sandbox"));
     expect(again).to.deep.equal({ seeded: false });
   });

@@ -9,6 +9,8 @@ import {
   ConflictError,
   createClient,
   NotFoundError,
+  NotStewardError,
+  PermissionError,
   PreconditionFailedError,
   ValidationError,
   type CourseEquivalencyClient,
@@ -97,6 +99,20 @@ describe("SDK against the running app", () => {
     const badLimit = await client.institutions.list({ limit: 1000 }).then(() => null, (e) => e);
     expect(badLimit).to.be.instanceOf(ValidationError);
     expect(badLimit.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/query/limit"]);
+  });
+
+  it("reads the caller's organization and stewardship, and types a write outside it as NotStewardError", async () => {
+    const me = await client.organizations.me({ limit: 10 });
+    expect(me.data.organization.slug).to.equal("acme");
+    expect(me.data.stewardship.allInstitutions).to.equal(true);
+    expect(me.pagination.limit).to.equal(10);
+
+    const outsider = await t.otherOrganization("sdk-outsider");
+    const other = createClient({ baseUrl, apiKey: outsider.key });
+    const refused = await other.courses.upsert({ institutionId: "inst_110635", code: "X 1", title: "X", credits: 3, level: "lower" }).catch((e) => e);
+    expect(refused).to.be.instanceOf(NotStewardError).and.instanceOf(PermissionError);
+    expect(refused).to.include({ status: 403, code: "not-steward", institutionId: "inst_110635" });
+    expect(refused.errors).to.deep.equal([{ pointer: "/institutionId", message: "the organization does not steward inst_110635" }]);
   });
 
   it("creates and revokes an API key", async () => {

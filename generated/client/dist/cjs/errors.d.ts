@@ -32,6 +32,14 @@ export declare class AuthenticationError extends ApiError {
 /** 403: the credential lacks the scope or environment the operation needs. */
 export declare class PermissionError extends ApiError {
 }
+/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward. */
+export declare class NotStewardError extends PermissionError {
+    /** The (first) institution outside the organization's stewardship. */
+    readonly institutionId: string | undefined;
+    /** For a body, every item outside stewardship by JSON pointer (`/1/institutionId`). */
+    readonly errors: ProblemFieldError[];
+    constructor(status: number, problem: Partial<Problem>, body: unknown, headers: Headers);
+}
 /** 404: no such record in the caller's environment (or organization). */
 export declare class NotFoundError extends ApiError {
 }

@@ -56,6 +56,10 @@ function resources(raw) {
             create: (key = {}) => record(raw.POST("/keys", { body: key })),
             revoke: (id) => nothing(raw.DELETE("/keys/{id}", { params: path(id) })),
         },
+        organizations: {
+            /** The caller's organization, environment and scopes, with a page of its stewarded institution ids (`pagination`). */
+            me: (query = {}) => body(raw.GET("/organizations/me", { params: { query } })),
+        },
         webhooks: {
             list: (query = {}) => new paging_js_1.ListRequest((q) => body(raw.GET("/webhooks", { params: { query: q } })), query),
             /** The answer carries the signing secret, shown only here and on rotation. */

@@ -46,6 +46,18 @@ export class AuthenticationError extends ApiError {
 /** 403: the credential lacks the scope or environment the operation needs. */
 export class PermissionError extends ApiError {
 }
+/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward. */
+export class NotStewardError extends PermissionError {
+    /** The (first) institution outside the organization's stewardship. */
+    institutionId;
+    /** For a body, every item outside stewardship by JSON pointer (`/1/institutionId`). */
+    errors;
+    constructor(status, problem, body, headers) {
+        super(status, problem, body, headers);
+        this.institutionId = problem.institutionId;
+        this.errors = problem.errors ?? [];
+    }
+}
 /** 404: no such record in the caller's environment (or organization). */
 export class NotFoundError extends ApiError {
 }
@@ -80,10 +92,14 @@ const BY_STATUS = {
     412: PreconditionFailedError,
     429: RateLimitError,
 };
+/** Problem types that narrow their status's class. */
+const BY_TYPE = {
+    [`${PROBLEM_BASE}not-steward`]: NotStewardError,
+};
 /** The typed error for a failed response whose body has already been parsed. */
 export function apiErrorFrom(response, body) {
     const problem = isObject(body) ? body : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
-    const ErrorType = BY_STATUS[response.status] ?? ApiError;
+    const ErrorType = (problem.type && BY_TYPE[problem.type]) || BY_STATUS[response.status] || ApiError;
     return new ErrorType(response.status, { title: response.statusText || undefined, ...problem }, body, response.headers);
 }
 /** Reads a failed response's body (JSON when it parses, text otherwise) and returns the typed error. */

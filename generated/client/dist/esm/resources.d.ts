@@ -40,6 +40,10 @@ export declare function resources(raw: Client<paths>): {
         create: (key?: Schemas["ApiKeyCreate"]) => Promise<Schemas["ApiKeyCreated"]>;
         revoke: (id: string) => Promise<void>;
     };
+    organizations: {
+        /** The caller's organization, environment and scopes, with a page of its stewarded institution ids (`pagination`). */
+        me: (query?: Query<"getCurrentOrganization">) => Promise<Schemas["CurrentOrganizationResponse"]>;
+    };
     webhooks: {
         list: (query?: Query<"listWebhooks">) => ListRequest<Schemas["WebhookEndpoint"], Query<"listWebhooks">>;
         /** The answer carries the signing secret, shown only here and on rotation. */
