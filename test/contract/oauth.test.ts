@@ -4,7 +4,7 @@ import { expect } from "chai";
 import { decodeProtectedHeader, decodeJwt } from "jose";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createOAuthClient } from "../../src/auth/oauth.ts";
+import { createOAuthClient } from "../../src/services/oauth-clients.ts";
 
 describe("OAuth 2.0 client credentials", () => {
   let t: TestApp;
