@@ -8,7 +8,10 @@ import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
 import { createOrganization, getOrganizationBySlug, listOrganizations } from "../src/services/organizations.ts";
 import { describeStewardship, grantStewardship, revokeStewardship, type GrantTarget } from "../src/services/stewardship.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../src/services/api-keys.ts";
-import { createOAuthClient } from "../src/auth/oauth.ts";
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "../src/services/oauth-clients.ts";
+import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
+import { generateSecretsKey } from "../src/auth/secret-box.ts";
+import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
 import { countRecords, importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
 import { importCip } from "../src/services/imports/cip.ts";
 import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
@@ -54,10 +57,16 @@ const openUnmigratedDatabase: DatabaseOpener = () => {
   return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 };
 
+/** The keys that seal stored secrets, as the server finds them. Tests pass their own. */
+export type KeyringOpener = () => Keyring;
+
+const openConfiguredKeyring: KeyringOpener = () => openKeyring(loadConfig());
+
 export function buildProgram(
   output: Output = createOutput(),
   openDb: DatabaseOpener = openConfiguredDatabase,
   openRaw: DatabaseOpener = openUnmigratedDatabase,
+  openKeys: KeyringOpener = openConfiguredKeyring,
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -175,9 +184,8 @@ export function buildProgram(
       }),
     );
 
-  program
-    .command("oauth-clients")
-    .description("Manage OAuth 2.0 clients (client credentials grant)")
+  const oauthClients = program.command("oauth-clients").description("Manage OAuth 2.0 clients (client credentials grant)");
+  oauthClients
     .command("create")
     .description("Create an OAuth client; the secret is printed once, alone on the last line")
     .requiredOption("--org <slug>", "organization slug")
@@ -194,6 +202,30 @@ export function buildProgram(
         );
       }),
     );
+
+  oauthClients
+    .command("list")
+    .description("List an organization's OAuth clients, revoked ones included (never their secrets)")
+    .requiredOption("--org <slug>", "organization slug")
+    .action((opts) =>
+      withDatabase(async ({ prisma }) => {
+        const org = await getOrganizationBySlug(prisma, opts.org);
+        const clients = await listOAuthClients(prisma, org.id);
+        output.table(clients, ["id", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt"]);
+      }),
+    );
+  oauthClients
+    .command("revoke")
+    .description("Revoke an OAuth client: no new tokens, and the tokens it was issued stop working")
+    .argument("<id>", "client id (oac_…)")
+    .action((id: string) =>
+      withDatabase(async ({ prisma }) => {
+        const view = await revokeOAuthClient(prisma, id);
+        output.result(view, `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`);
+      }),
+    );
+
+  addSecretsCommands(program, output, withDatabase, openKeys);
 
   program
     .command("institutions")
@@ -272,6 +304,63 @@ export function buildProgram(
       }
     });
   return program;
+}
+
+type WithDatabase = <T>(fn: (database: Database) => Promise<T>) => Promise<T>;
+
+function addSecretsCommands(program: Command, output: Output, withDatabase: WithDatabase, openKeys: KeyringOpener): void {
+  const secrets = program.command("secrets").description("Keys that seal stored secrets (webhook secrets, the token-signing key)");
+  secrets
+    .command("generate-key")
+    .description("Print a new random key for SVC_SECRETS_KEY (32 bytes, base64url)")
+    .action(() => {
+      const key = generateSecretsKey();
+      output.result({ key }, key);
+    });
+  secrets
+    .command("status")
+    .description("Count stored secrets by the key id that sealed them")
+    .action(() =>
+      withDatabase(async ({ prisma }) => {
+        const keyring = openKeys();
+        const counts = await countByKeyId(prisma);
+        const role = (keyId: string) =>
+          keyId === CLEAR ? "in the clear" : keyId === keyring.box.keyId ? "current key" : keyring.box.keyIds.includes(keyId) ? "older key" : "unknown key";
+        const rows = Object.entries(counts).map(([keyId, values]) => ({ keyId, values, key: role(keyId) }));
+        output.result(
+          { currentKeyId: keyring.box.keyId, keyIds: keyring.box.keyIds, source: keyring.source, counts },
+          [`Current key id ${keyring.box.keyId} (from ${keyring.source}).`, ...rows.map((r) => `  ${r.keyId}: ${r.values} value(s), ${r.key}`)].join("\n"),
+        );
+      }),
+    );
+  secrets
+    .command("rotate")
+    .description(
+      "Re-seal every stored secret under the current key. With the key file (SVC_SECRETS_KEY unset), a new key is " +
+        "generated first and the old one removed afterwards; with SVC_SECRETS_KEY, set the new key there and the old one " +
+        "in SVC_SECRETS_OLD_KEYS before running it",
+    )
+    .action(() =>
+      withDatabase(async ({ prisma }) => {
+        const keyring = openKeys();
+        await assertEverySecretOpens(prisma, keyring.box, keyring.source);
+        const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
+        const { sealed } = await sealStoredSecrets(prisma, box, "all");
+        const left = Object.entries(await countByKeyId(prisma)).filter(([keyId]) => keyId !== box.keyId);
+        if (left.length) throw new Error(`Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`);
+        if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
+        const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
+        const advice = keyring.keyFile
+          ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
+          : count
+            ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
+            : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
+        output.result(
+          { keyId: box.keyId, source: keyring.source, resealed: sealed },
+          `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
+        );
+      }),
+    );
 }
 
 const isEntryPoint = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ""));

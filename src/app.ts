@@ -13,6 +13,9 @@ import { Authenticator } from "./auth/authenticator.ts";
 import { RateLimiter } from "./auth/rate-limiter.ts";
 import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
 import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
+import { createExternalTokens } from "./auth/external-tokens.ts";
+import { bearerTokenVerifier } from "./auth/token-verifier.ts";
+import type { SecretBox } from "./auth/secret-box.ts";
 import { ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
 import { rejectUnstorableText } from "./http/unstorable-text.ts";
@@ -36,6 +39,8 @@ export interface AppDependencies {
   config: Config;
   database: Database;
   log: Logger;
+  /** Seals and opens stored secrets (see bootstrap's openSecrets). */
+  secrets: SecretBox;
   /** Tests turn this on: a response off the contract then fails loudly. */
   validateResponses?: boolean;
 }
@@ -47,12 +52,13 @@ export interface App {
 }
 
 export async function createApp(deps: AppDependencies): Promise<App> {
-  const { config, database, log } = deps;
-  const accessTokens = await createAccessTokens(database.prisma, config);
-  const authenticator = new Authenticator(database.prisma, accessTokens.verify, (error) =>
+  const { config, database, log, secrets } = deps;
+  const accessTokens = await createAccessTokens(database.prisma, config, secrets);
+  const externalTokens = config.oauth.external ? createExternalTokens(database.prisma, config.oauth.external) : null;
+  const authenticator = new Authenticator(database.prisma, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
     log.warn({ err: error }, "background write failed"),
   );
-  const services: Services = { config, database, authenticator };
+  const services: Services = { config, database, authenticator, secrets };
   const rateLimiter = new RateLimiter(config.rateLimit.burst, config.rateLimit.refillPerSecond);
 
   const backend = createBackend(() => {

@@ -1,9 +1,12 @@
 // Start-up work shared by the server, the worker and the CLI: open the
-// database, apply pending migrations, and make sure the sandbox is usable.
+// database, apply pending migrations, make sure stored secrets are sealed and
+// open under the configured keys, and make sure the sandbox is usable.
 import type { Config } from "./config.ts";
 import { openDatabase, type Database, type DatabaseOptions } from "./db/database.ts";
 import { applyMigrations } from "./db/migrations.ts";
 import type { Logger } from "./logger.ts";
+import { KeyFileError, openKeyring, type Keyring } from "./auth/secrets-keyring.ts";
+import { assertEverySecretOpens, CLEAR, sealStoredSecrets, StoredSecretsError } from "./services/stored-secrets.ts";
 import { ensurePublicSandboxKey, grantSeedStewardship, seedSandboxIfEmpty } from "./services/sandbox.ts";
 
 export async function openMigratedDatabase(config: Config, log: Logger, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
@@ -13,9 +16,33 @@ export async function openMigratedDatabase(config: Config, log: Logger, extra: P
   return database;
 }
 
+/** The keys that seal stored secrets (SVC_SECRETS_KEY, or the data directory's key file). */
+export function openSecrets(config: Config, log: Logger): Keyring {
+  const keyring = openKeyring(config);
+  if (keyring.keyFile && config.databaseUrl) {
+    log.warn(
+      { keyFile: keyring.keyFile },
+      "SVC_SECRETS_KEY is unset: stored secrets are sealed with a key file in SVC_DATA_DIR; every process on this database needs the same key, so set SVC_SECRETS_KEY outside development",
+    );
+  }
+  return keyring;
+}
+
+/**
+ * Refuses to start when a stored secret is sealed under a key that is not
+ * configured, then seals every secret still in the clear (a database from
+ * before secrets were sealed). Idempotent.
+ */
+export async function prepareStoredSecrets(database: Database, keyring: Keyring, log: Logger): Promise<void> {
+  await assertEverySecretOpens(database.prisma, keyring.box, keyring.source);
+  const { sealed } = await sealStoredSecrets(database.prisma, keyring.box, "clear");
+  if (sealed[CLEAR]) log.info({ sealed: sealed[CLEAR], keyId: keyring.box.keyId }, "sealed stored secrets that were in the clear");
+}
+
 /** Everything `npm start` needs before it listens. */
-export async function prepareDatabase(config: Config, log: Logger, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
+export async function prepareDatabase(config: Config, log: Logger, keyring: Keyring, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
   const database = await openMigratedDatabase(config, log, extra);
+  await prepareStoredSecrets(database, keyring, log);
   await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
   if (config.seedSandbox) {
     const seeded = await seedSandboxIfEmpty(database.prisma);
@@ -23,4 +50,21 @@ export async function prepareDatabase(config: Config, log: Logger, extra: Partia
   }
   await grantSeedStewardship(database.prisma);
   return database;
+}
+
+/**
+ * For entry points: a key file that cannot be read, or stored secrets the
+ * configured keys cannot open, stop the process with the reason (exit 78, like
+ * an invalid variable) instead of a stack trace.
+ */
+export async function exitOnKeyProblem<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof KeyFileError || error instanceof StoredSecretsError) {
+      process.stderr.write(`Invalid configuration: ${error.message}\n`);
+      process.exit(78);
+    }
+    throw error;
+  }
 }

@@ -2,6 +2,7 @@
 // default (README, "Configuration"); an invalid value stops the start with a
 // message naming the variable.
 import path from "node:path";
+import { parseSecretsKey } from "./auth/secret-box.ts";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -38,10 +39,31 @@ export interface Config {
     /** Issuer of the service's own access tokens; defaults to the service origin. */
     issuer: string | null;
     tokenTtlSeconds: number;
-    externalIssuer: string | null;
-    externalJwksUrl: string | null;
+    /** An identity provider whose access tokens are accepted too, or null. */
+    external: ExternalIssuerConfig | null;
+  };
+  secrets: {
+    /** SVC_SECRETS_KEY: seals stored secrets; null means the key file in dataDir. */
+    key: Buffer | null;
+    /** SVC_SECRETS_OLD_KEYS: open values sealed before a rotation, never seal. */
+    oldKeys: Buffer[];
   };
 }
+
+export interface ExternalIssuerConfig {
+  /** The exact `iss` of its tokens. */
+  issuer: string;
+  jwksUrl: string;
+  /** What `aud` must contain. */
+  audience: string;
+  /** Claim holding the organization's slug. */
+  orgClaim: string;
+  /** Claim holding the environment (live or sandbox). */
+  envClaim: string;
+}
+
+/** The audience of the service's own tokens, and the default one required of external tokens. */
+export const TOKEN_AUDIENCE = "course-equivalency-api";
 
 export class ConfigError extends Error {
   constructor(readonly variable: string, message: string) {
@@ -105,6 +127,52 @@ function readSandboxKey(env: Env): string {
   return raw;
 }
 
+function readSecretsKey(name: string, raw: string): Buffer {
+  const key = parseSecretsKey(raw);
+  if (!key) throw new ConfigError(name, "must be a 32-byte key written as 64 hex digits or as base64/base64url (43 or 44 characters)");
+  return key;
+}
+
+function readSecrets(env: Env, databaseUrl: string | null, nodeEnv: string): Config["secrets"] {
+  const raw = env.SVC_SECRETS_KEY?.trim();
+  const oldKeys = (env.SVC_SECRETS_OLD_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  if (!raw && databaseUrl && nodeEnv === "production") {
+    throw new ConfigError(
+      "SVC_SECRETS_KEY",
+      "must be set on PostgreSQL in production: every process needs the same key, and a key file on one machine's disk is neither shared nor backed up with the database",
+    );
+  }
+  if (!raw && oldKeys.length) throw new ConfigError("SVC_SECRETS_OLD_KEYS", "is only read together with SVC_SECRETS_KEY");
+  return {
+    key: raw ? readSecretsKey("SVC_SECRETS_KEY", raw) : null,
+    oldKeys: oldKeys.map((key) => readSecretsKey("SVC_SECRETS_OLD_KEYS", key)),
+  };
+}
+
+const CLAIM_NAME = /^[\x21-\x7e]{1,200}$/;
+
+function readClaimName(env: Env, name: string, fallback: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!CLAIM_NAME.test(raw)) throw new ConfigError(name, "must be a claim name (printable characters, no spaces)");
+  return raw;
+}
+
+function readExternalIssuer(env: Env): ExternalIssuerConfig | null {
+  const issuer = readUrl(env, "SVC_OAUTH_EXTERNAL_ISSUER", ["http:", "https:"]);
+  const jwksUrl = readUrl(env, "SVC_OAUTH_EXTERNAL_JWKS_URL", ["http:", "https:"]);
+  if (!issuer && !jwksUrl) return null;
+  if (!issuer) throw new ConfigError("SVC_OAUTH_EXTERNAL_ISSUER", "must be set together with SVC_OAUTH_EXTERNAL_JWKS_URL");
+  if (!jwksUrl) throw new ConfigError("SVC_OAUTH_EXTERNAL_JWKS_URL", "must be set together with SVC_OAUTH_EXTERNAL_ISSUER");
+  return {
+    issuer,
+    jwksUrl,
+    audience: readClaimName(env, "SVC_OAUTH_EXTERNAL_AUDIENCE", TOKEN_AUDIENCE),
+    orgClaim: readClaimName(env, "SVC_OAUTH_EXTERNAL_ORG_CLAIM", "org"),
+    envClaim: readClaimName(env, "SVC_OAUTH_EXTERNAL_ENV_CLAIM", "env"),
+  };
+}
+
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -131,11 +199,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (!["inline", "off"].includes(dispatcher)) throw new ConfigError("SVC_WEBHOOK_DISPATCHER", "must be inline or off");
   const host = env.HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError("HOST", "must not be empty");
+  const databaseUrl = readUrl(env, "DATABASE_URL", ["postgresql:", "postgres:"]);
   return {
     port: readInteger(env, "PORT", 3000, 0, 65535),
     host,
     dataDir: path.resolve(env.SVC_DATA_DIR || "./data"),
-    databaseUrl: readUrl(env, "DATABASE_URL", ["postgresql:", "postgres:"]),
+    databaseUrl,
     publicSandboxKey: readSandboxKey(env),
     logLevel,
     nodeEnv,
@@ -158,9 +227,9 @@ export function loadConfig(env: Env = process.env): Config {
     oauth: {
       issuer: readUrl(env, "SVC_OAUTH_ISSUER", ["http:", "https:"]),
       tokenTtlSeconds: readInteger(env, "SVC_OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86400),
-      externalIssuer: readUrl(env, "SVC_OAUTH_EXTERNAL_ISSUER", ["http:", "https:"]),
-      externalJwksUrl: readUrl(env, "SVC_OAUTH_EXTERNAL_JWKS_URL", ["http:", "https:"]),
+      external: readExternalIssuer(env),
     },
+    secrets: readSecrets(env, databaseUrl, nodeEnv),
   };
 }
 

@@ -1,16 +1,18 @@
 // Reads the configuration, prepares the database, builds the app and listens.
 import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
-import { prepareDatabase } from "./bootstrap.ts";
+import { exitOnKeyProblem, openSecrets, prepareDatabase } from "./bootstrap.ts";
 import { createApp } from "./app.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
-  const database = await prepareDatabase(config, log);
-  const { koa } = await createApp({ config, database, log });
-  const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log }) : null;
+  const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
+  const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
+  const secrets = keyring.box;
+  const { koa } = await createApp({ config, database, log, secrets });
+  const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log, secrets }) : null;
   const server = koa.listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();

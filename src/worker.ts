@@ -4,7 +4,7 @@
 // process.
 import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
-import { openMigratedDatabase } from "./bootstrap.ts";
+import { exitOnKeyProblem, openMigratedDatabase, openSecrets, prepareStoredSecrets } from "./bootstrap.ts";
 import { DirectoryInUseError } from "./db/directory-lock.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 
@@ -27,7 +27,9 @@ async function main() {
     throw error;
   }
   if (database.kind === "embedded") log.warn(EMBEDDED_ADVICE);
-  const dispatcher = new Dispatcher({ db: database.prisma, settings: config.webhooks, log });
+  const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
+  await exitOnKeyProblem(() => prepareStoredSecrets(database, keyring, log));
+  const dispatcher = new Dispatcher({ db: database.prisma, settings: config.webhooks, log, secrets: keyring.box });
   dispatcher.start();
   log.info({ owner: dispatcher.owner, database: database.kind }, "webhook worker running");
 

@@ -54,7 +54,8 @@ export type EquivalencyStatus = (typeof EquivalencyStatus)[keyof typeof Equivale
 
 export const CredentialKind = {
   api_key: 'api_key',
-  oauth_client: 'oauth_client'
+  oauth_client: 'oauth_client',
+  external_token: 'external_token'
 } as const
 
 export type CredentialKind = (typeof CredentialKind)[keyof typeof CredentialKind]

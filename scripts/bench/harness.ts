@@ -19,6 +19,10 @@ import type { Database } from "../../src/db/database.ts";
 import { createOrganization } from "../../src/services/organizations.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
 import { grantStewardship } from "../../src/services/stewardship.ts";
+import { openKeyring } from "../../src/auth/secrets-keyring.ts";
+
+/** Benchmarks run on throwaway databases; a fixed key lets the server process and its parent share one. */
+const BENCH_SECRETS_KEY = "b".repeat(64);
 
 export interface BenchOptions {
   databaseUrl: string | null;
@@ -52,6 +56,7 @@ export function benchConfig(dataDir: string, databaseUrl: string | null): Config
     SVC_RATE_LIMIT_BURST: "1000000",
     SVC_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
     NODE_ENV: "production",
+    SVC_SECRETS_KEY: BENCH_SECRETS_KEY,
   });
 }
 
@@ -118,7 +123,7 @@ export interface RunningServer {
 
 export async function startServer(bench: BenchDatabase): Promise<RunningServer> {
   const log = createLogger(bench.config.logLevel, pino.destination({ dest: os.devNull, sync: false }));
-  const app = await createApp({ config: bench.config, database: bench.database, log });
+  const app = await createApp({ config: bench.config, database: bench.database, log, secrets: openKeyring(bench.config).box });
   const server: Server = await new Promise((resolve) => {
     const listening = app.koa.listen(0, "127.0.0.1", () => resolve(listening));
   });

@@ -9,7 +9,9 @@ import { recordEvents } from "../../src/services/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { sendDelivery } from "../../src/webhooks/sender.ts";
 import { newId } from "../../src/ids.ts";
-import { newWebhookSecret } from "../../src/webhooks/signing.ts";
+import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
+import { openKeyring } from "../../src/auth/secrets-keyring.ts";
+import { webhookSecretContext } from "../../src/services/stored-secrets.ts";
 import { createCredential, fixed, freshDatabase, machine, onInterrupt, percentile, printTable, readOptions } from "./harness.ts";
 
 const THROUGHPUT_EVENTS = 3000;
@@ -67,7 +69,8 @@ async function main() {
   const bench = await freshDatabase(readOptions());
   const receiver = await startReceiver();
   const settings = { ...bench.config.webhooks, allowPrivateTargets: true };
-  const dispatcher = new Dispatcher({ db: bench.database.prisma, settings, log: createLogger("warn"), pollIntervalMs: 250, concurrency: CONCURRENCY });
+  const secrets = openKeyring(bench.config).box;
+  const dispatcher = new Dispatcher({ db: bench.database.prisma, settings, log: createLogger("warn"), secrets, pollIntervalMs: 250, concurrency: CONCURRENCY });
   const cleanup = async () => {
     await dispatcher.stop();
     await receiver.close();
@@ -76,8 +79,18 @@ async function main() {
   onInterrupt(cleanup);
   try {
     const { organizationId } = await createCredential(bench.database);
+    const id = newId("wh");
+    const secret = newWebhookSecret();
     await bench.database.prisma.webhookEndpoint.create({
-      data: { id: newId("wh"), environment: "live", organizationId, url: receiver.url, events: ["course.updated"], secret: newWebhookSecret() },
+      data: {
+        id,
+        environment: "live",
+        organizationId,
+        url: receiver.url,
+        events: ["course.updated"],
+        secret: secrets.seal(secret, webhookSecretContext(id)),
+        secretPrefix: secretPrefix(secret),
+      },
     });
     const emit = (count: number) =>
       bench.database.prisma.$transaction((tx) =>

@@ -36,12 +36,12 @@ export class Authenticator {
     }
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     if (!match) {
-      throw invalid("The Authorization header must have the form 'Bearer <API key or access token>'.", "invalid_request");
+      throw invalidCredential("The Authorization header must have the form 'Bearer <API key or access token>'.", "invalid_request");
     }
     const token = match[1];
     if (token.startsWith("svc_")) return this.authenticateApiKey(token);
     if (this.verifyAccessToken && token.split(".").length === 3) return this.verifyAccessToken(token);
-    throw invalid("The credential is not an API key (svc_live_... or svc_sandbox_...) or an access token of this service.");
+    throw invalidCredential("The credential is not an API key (svc_live_... or svc_sandbox_...) or an access token of this service.");
   }
 
   /** Forgets a key at once, so a revocation takes effect in this process immediately. */
@@ -51,13 +51,13 @@ export class Authenticator {
 
   private async authenticateApiKey(key: string): Promise<Credential> {
     const parsed = parseApiKey(key);
-    if (!parsed) throw invalid("The API key is malformed: expected svc_<live|sandbox>_<token>.");
+    if (!parsed) throw invalidCredential("The API key is malformed: expected svc_<live|sandbox>_<token>.");
     const cached = this.cache.get(parsed.hash);
     if (cached && cached.expiresAt > Date.now() && digestsEqual(cached.hash, parsed.hash)) return cached.credential;
 
     const record = await this.db.apiKey.findUnique({ where: { hash: parsed.hash }, include: { organization: true } });
-    if (!record || !digestsEqual(record.hash, parsed.hash)) throw invalid("The API key is not known.");
-    if (record.revokedAt) throw invalid("The API key has been revoked.");
+    if (!record || !digestsEqual(record.hash, parsed.hash)) throw invalidCredential("The API key is not known.");
+    if (record.revokedAt) throw invalidCredential("The API key has been revoked.");
     const credential: Credential = {
       kind: "api_key",
       id: record.id,
@@ -81,7 +81,8 @@ export class Authenticator {
   }
 }
 
-function invalid(detail: string, error = "invalid_token"): AuthenticationError {
+/** A 401 whose WWW-Authenticate header carries the reason (RFC 6750). */
+export function invalidCredential(detail: string, error = "invalid_token"): AuthenticationError {
   // Header values must be printable ASCII without double quotes.
   const description = detail.replace(/"/g, "'").replace(/[^\x20-\x7e]/g, "?");
   return new AuthenticationError(detail, `${REALM}, error="${error}", error_description="${description}"`);

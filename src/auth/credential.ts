@@ -6,8 +6,9 @@ export const SCOPES = ["read:public", "write:contribute"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface Credential {
-  kind: "api_key" | "oauth_client";
-  /** The api key's or OAuth client's record id. */
+  /** external_token: an access token of the configured external issuer. */
+  kind: "api_key" | "oauth_client" | "external_token";
+  /** The api key's or OAuth client's record id; `ext:<sub>` for an external issuer's token. */
   id: string;
   organizationId: string;
   organizationSlug: string;

@@ -3,17 +3,19 @@
 // those tokens wherever an API key is accepted.
 import crypto from "node:crypto";
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JSONWebKeySet } from "jose";
-import type { Config } from "../config.ts";
+import { TOKEN_AUDIENCE, type Config } from "../config.ts";
 import type { Db } from "../db/database.ts";
-import type { Environment } from "../../generated/prisma/client.ts";
-import { AuthenticationError, ProblemError } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ProblemError } from "../errors.ts";
+import { signingKeyContext } from "../services/stored-secrets.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
-import { type Credential, type Scope, SCOPES, isScope } from "./credential.ts";
+import { invalidCredential } from "./authenticator.ts";
+import { type Credential, type Scope, isScope } from "./credential.ts";
+import type { SecretBox } from "./secret-box.ts";
 
 const ALGORITHM = "ES256";
-export const TOKEN_AUDIENCE = "course-equivalency-api";
-const REALM = 'Bearer realm="course-equivalency"';
+export { TOKEN_AUDIENCE };
+/** Claims every access token carries; a token without one of them is refused. */
+export const REQUIRED_CLAIMS = ["exp", "iat", "jti"];
 
 export interface TokenResponse {
   access_token: string;
@@ -44,20 +46,25 @@ export function defaultIssuer(config: Config): string {
   return config.oauth.issuer ?? `http://${config.host}:${config.port}`;
 }
 
-async function loadSigningKey(db: Db) {
+/** The newest signing key, its private half opened; the first start makes one and stores it sealed. */
+async function loadSigningKey(db: Db, secrets: SecretBox): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
   const existing = await db.signingKey.findFirst({ orderBy: { createdAt: "desc" } });
-  if (existing) return existing;
+  if (existing) {
+    const privateJwk = JSON.parse(secrets.open(existing.privateJwk, signingKeyContext(existing.kid))) as JWK;
+    return { kid: existing.kid, privateJwk, publicJwk: existing.publicJwk as JWK };
+  }
   const { privateKey, publicKey } = await generateKeyPair(ALGORITHM, { extractable: true });
   const kid = crypto.randomUUID();
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: "sig" };
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM };
-  return db.signingKey.create({ data: { kid, privateJwk, publicJwk } });
+  await db.signingKey.create({ data: { kid, privateJwk: secrets.seal(JSON.stringify(privateJwk), signingKeyContext(kid)), publicJwk } });
+  return { kid, privateJwk, publicJwk };
 }
 
-export async function createAccessTokens(db: Db, config: Config): Promise<AccessTokens> {
-  const signing = await loadSigningKey(db);
-  const privateKey = await importJWK(signing.privateJwk as JWK, ALGORITHM);
-  const jwks: JSONWebKeySet = { keys: [signing.publicJwk as JWK] };
+export async function createAccessTokens(db: Db, config: Config, secrets: SecretBox): Promise<AccessTokens> {
+  const signing = await loadSigningKey(db, secrets);
+  const privateKey = await importJWK(signing.privateJwk, ALGORITHM);
+  const jwks: JSONWebKeySet = { keys: [signing.publicJwk] };
   const keySet = createLocalJWKSet(jwks);
   const issuer = defaultIssuer(config);
 
@@ -87,17 +94,19 @@ export async function createAccessTokens(db: Db, config: Config): Promise<Access
   async function verify(token: string): Promise<Credential> {
     let claims;
     try {
-      ({ payload: claims } = await jwtVerify(token, keySet, { issuer, audience: TOKEN_AUDIENCE, algorithms: [ALGORITHM] }));
+      ({ payload: claims } = await jwtVerify(token, keySet, {
+        issuer,
+        audience: TOKEN_AUDIENCE,
+        algorithms: [ALGORITHM],
+        requiredClaims: REQUIRED_CLAIMS,
+      }));
     } catch (error) {
-      throw new AuthenticationError(
-        `The access token is not valid: ${(error as Error).message}.`,
-        `${REALM}, error="invalid_token", error_description="The access token is not valid"`,
-      );
+      throw invalidCredential(`The access token is not valid: ${(error as Error).message}.`);
     }
-    const client = await db.oAuthClient.findUnique({ where: { id: String(claims.cid) }, include: { organization: true } });
-    if (!client || client.revokedAt) {
-      throw new AuthenticationError("The OAuth client of this token has been revoked.", `${REALM}, error="invalid_token"`);
-    }
+    if (typeof claims.cid !== "string") throw invalidCredential('The access token is not valid: it names no client ("cid").');
+    // Looked up on every request, never cached: a revocation refuses tokens already issued at once.
+    const client = await db.oAuthClient.findUnique({ where: { id: claims.cid }, include: { organization: true } });
+    if (!client || client.revokedAt) throw invalidCredential("The OAuth client of this token has been revoked.");
     return {
       kind: "oauth_client",
       id: client.id,
@@ -110,26 +119,4 @@ export async function createAccessTokens(db: Db, config: Config): Promise<Access
   }
 
   return { issuer, jwks, issue, verify };
-}
-
-export async function createOAuthClient(
-  db: Db,
-  input: { organizationId: string; environment: Environment; scopes?: readonly string[]; name?: string | null },
-) {
-  const scopes = [...new Set(input.scopes ?? SCOPES)];
-  if (!scopes.length || scopes.some((s) => !isScope(s))) throw new Error(`scopes must be a non-empty list of ${SCOPES.join(", ")}`);
-  const clientSecret = `svcsec_${crypto.randomBytes(30).toString("base64url")}`;
-  const id = newId("oac");
-  const client = await db.oAuthClient.create({
-    data: {
-      id,
-      clientId: id,
-      organizationId: input.organizationId,
-      environment: input.environment,
-      name: input.name ?? null,
-      secretHash: hashApiKey(clientSecret),
-      scopes,
-    },
-  });
-  return { client, clientSecret };
 }

@@ -25,6 +25,6 @@ export const redeliverWebhookDelivery: OperationHandler<"redeliverWebhookDeliver
 };
 
 export const testWebhook: OperationHandler<"testWebhook"> = async (request, { credential, services }) => {
-  const data = await sendTestEvent(services.database.prisma, credential, request.params.id, services.config.webhooks);
+  const data = await sendTestEvent(services.database.prisma, services.secrets, credential, request.params.id, services.config.webhooks);
   return { status: 200, body: { data } };
 };

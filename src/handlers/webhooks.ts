@@ -21,7 +21,7 @@ export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { 
 
 export const createWebhook: OperationHandler<"createWebhook"> = async (request, context) => {
   const { credential, services } = context;
-  const data = await webhooks.createWebhook(services.database.prisma, credential, request.body, targetPolicy(context));
+  const data = await webhooks.createWebhook(services.database.prisma, services.secrets, credential, request.body, targetPolicy(context));
   return { status: 201, body: { data }, headers: { Location: `${API_ROOT}/webhooks/${data.id}` } };
 };
 
@@ -42,6 +42,6 @@ export const deleteWebhook: OperationHandler<"deleteWebhook"> = async (request, 
 };
 
 export const rotateWebhookSecret: OperationHandler<"rotateWebhookSecret"> = async (request, { credential, services }) => {
-  const data = await webhooks.rotateWebhookSecret(services.database.prisma, credential, request.params.id);
+  const data = await webhooks.rotateWebhookSecret(services.database.prisma, services.secrets, credential, request.params.id);
   return { status: 200, body: { data } };
 };

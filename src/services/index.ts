@@ -3,9 +3,12 @@
 import type { Config } from "../config.ts";
 import type { Database } from "../db/database.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
 
 export interface Services {
   config: Config;
   database: Database;
   authenticator: Authenticator;
+  /** Seals and opens stored secrets (webhook secrets, the token-signing key). */
+  secrets: SecretBox;
 }

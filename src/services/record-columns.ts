@@ -69,6 +69,7 @@ export const WEBHOOK_ENDPOINT_COLUMNS: Columns<WebhookEndpoint> = {
   disabledReason: "disabled_reason",
   disabledAt: "disabled_at",
   secret: "secret",
+  secretPrefix: "secret_prefix",
   previousSecret: "previous_secret",
   previousSecretExpiresAt: "previous_secret_expires_at",
   failingSince: "failing_since",

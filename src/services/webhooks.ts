@@ -1,12 +1,15 @@
 // Webhook endpoint management: registration (the only place besides rotation
 // where the secret leaves the service), listing, changes, soft deletion and
-// secret rotation. An endpoint belongs to one organization and one environment;
+// secret rotation. Secrets are stored sealed (see auth/secret-box.ts), with
+// their prefix beside them for listings. An endpoint belongs to one organization and one environment;
 // anything else is "not found".
 import type { Prisma, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { webhookSecretContext } from "./stored-secrets.ts";
 import { assertSafeTarget, UnsafeTargetError, type Resolver } from "../webhooks/target-safety.ts";
 import type { EventType } from "./outbox.ts";
 import type { Db, Page, PageResult } from "./types.ts";
@@ -48,7 +51,7 @@ export function webhookView(record: WebhookEndpoint, now: Date = new Date()) {
     description: record.description,
     status: record.status,
     disabledReason: record.disabledReason,
-    secretPrefix: secretPrefix(record.secret),
+    secretPrefix: record.secretPrefix,
     environment: record.environment,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
@@ -92,6 +95,7 @@ function checkedEvents(events: readonly string[]): EventType[] {
 
 export async function createWebhook(
   db: Db,
+  secrets: SecretBox,
   caller: Caller,
   input: WebhookCreateInput,
   policy: TargetPolicy,
@@ -99,15 +103,17 @@ export async function createWebhook(
   const events = checkedEvents(input.events);
   const url = await checkedUrl(input.url, policy);
   const secret = newWebhookSecret();
+  const id = newId("wh");
   const record = await db.webhookEndpoint.create({
     data: {
-      id: newId("wh"),
+      id,
       organizationId: caller.organizationId,
       environment: caller.environment,
       url,
       events,
       description: input.description ?? null,
-      secret,
+      secret: secrets.seal(secret, webhookSecretContext(id)),
+      secretPrefix: secretPrefix(secret),
     },
   });
   return { ...webhookView(record), secret };
@@ -169,14 +175,22 @@ export async function deleteWebhook(db: Db, caller: Caller, id: string, now: Dat
  * conditional on the secret read, so two concurrent rotations cannot both
  * report a secret while only one of them is kept.
  */
-export async function rotateWebhookSecret(db: Db, caller: Caller, id: string, now: Date = new Date()): Promise<WebhookViewWithSecret> {
+export async function rotateWebhookSecret(
+  db: Db,
+  secrets: SecretBox,
+  caller: Caller,
+  id: string,
+  now: Date = new Date(),
+): Promise<WebhookViewWithSecret> {
   for (;;) {
     const current = await findWebhook(db, caller, id);
     const secret = newWebhookSecret();
     const { count } = await db.webhookEndpoint.updateMany({
       where: { ...scopeOf(caller, id), secret: current.secret },
       data: {
-        secret,
+        secret: secrets.seal(secret, webhookSecretContext(id)),
+        secretPrefix: secretPrefix(secret),
+        // Still sealed for this endpoint: it moves as it is.
         previousSecret: current.secret,
         previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_LIFETIME_MS),
         updatedAt: now,

@@ -6,6 +6,8 @@ import type { Db } from "../services/types.ts";
 import { newId } from "../ids.ts";
 import { recordFromJson, WEBHOOK_DELIVERY_COLUMNS, WEBHOOK_ENDPOINT_COLUMNS } from "../services/record-columns.ts";
 import { signatureHeader } from "./signing.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { webhookSecretContext } from "../services/stored-secrets.ts";
 import { sendDelivery, type SendResult } from "./sender.ts";
 import type { SuccessBatch } from "./success-batch.ts";
 
@@ -67,10 +69,13 @@ export async function releaseDeliveries(db: Db, owner: string, ids: string[]): P
   await db.webhookDelivery.updateMany({ where: { id: { in: ids }, leaseOwner: owner, status: "pending" }, data: { leaseOwner: null, leaseExpiresAt: null } });
 }
 
-/** The secrets that sign now: the current one, and the previous one during its grace period. */
-export function signingSecrets(endpoint: Pick<WebhookEndpoint, "secret" | "previousSecret" | "previousSecretExpiresAt">, now: Date): string[] {
+type SigningEndpoint = Pick<WebhookEndpoint, "id" | "secret" | "previousSecret" | "previousSecretExpiresAt">;
+
+/** The secrets that sign now, opened: the current one, and the previous one during its grace period. */
+export function signingSecrets(endpoint: SigningEndpoint, now: Date, secrets: SecretBox): string[] {
   const previousActive = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
-  return previousActive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+  const sealed = previousActive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
+  return sealed.map((value) => secrets.open(value, webhookSecretContext(endpoint.id)));
 }
 
 export interface SentAttempt {
@@ -82,11 +87,12 @@ export interface SentAttempt {
 /** Signs and sends one delivery body to one endpoint. */
 export async function sendSigned(
   delivery: Pick<WebhookDelivery, "id" | "eventId" | "eventType" | "requestBody">,
-  endpoint: Pick<WebhookEndpoint, "url" | "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  endpoint: SigningEndpoint & Pick<WebhookEndpoint, "url">,
   now: Date,
   settings: Pick<AttemptSettings, "timeoutMs" | "allowPrivateTargets">,
+  secrets: SecretBox,
 ): Promise<SentAttempt> {
-  const signature = signatureHeader(signingSecrets(endpoint, now), Math.floor(now.getTime() / 1000), delivery.requestBody);
+  const signature = signatureHeader(signingSecrets(endpoint, now, secrets), Math.floor(now.getTime() / 1000), delivery.requestBody);
   const result = await sendDelivery({
     url: endpoint.url,
     body: delivery.requestBody,

@@ -9,6 +9,7 @@ import type { EventType } from "../services/outbox.ts";
 import type { Db, Page, PageResult } from "../services/types.ts";
 import { findWebhook } from "../services/webhooks.ts";
 import { sendSigned } from "./attempts.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
 import { serializeEnvelope } from "./fan-out.ts";
 import { sampleData } from "./sample-events.ts";
 
@@ -102,6 +103,7 @@ export async function redeliver(db: Db, credential: Credential, webhookId: strin
  */
 export async function sendTestEvent(
   db: Db,
+  secrets: SecretBox,
   credential: Credential,
   webhookId: string,
   settings: Pick<Config["webhooks"], "timeoutMs" | "allowPrivateTargets">,
@@ -112,7 +114,7 @@ export async function sendTestEvent(
   const createdAt = clock();
   const envelope = { id: newId("evt"), type, created: createdAt.toISOString(), test: true, data: sampleData(type) };
   const delivery = { id: newId("dlv"), eventId: envelope.id, eventType: type, requestBody: serializeEnvelope(envelope) };
-  const sent = await sendSigned(delivery, endpoint, clock(), settings);
+  const sent = await sendSigned(delivery, endpoint, clock(), settings, secrets);
   const { result } = sent;
   const record = await db.webhookDelivery.create({
     data: {

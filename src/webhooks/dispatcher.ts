@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Db } from "../services/types.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
 import {
@@ -36,6 +37,8 @@ export interface DispatcherOptions {
   db: Db;
   settings: Config["webhooks"];
   log: Logger;
+  /** Opens the endpoints' sealed secrets. */
+  secrets: SecretBox;
   /** The time the dispatcher believes it is; tests move it forward. */
   clock?: () => Date;
   random?: () => number;
@@ -61,6 +64,7 @@ export class Dispatcher {
   private readonly db: Db;
   private readonly settings: AttemptSettings;
   private readonly log: Logger;
+  private readonly secrets: SecretBox;
   private readonly clock: () => Date;
   private readonly random: () => number;
   private readonly pollIntervalMs: number;
@@ -85,6 +89,7 @@ export class Dispatcher {
     this.db = options.db;
     this.settings = options.settings;
     this.log = options.log;
+    this.secrets = options.secrets;
     this.clock = options.clock ?? (() => new Date());
     this.random = options.random ?? Math.random;
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
@@ -240,7 +245,7 @@ export class Dispatcher {
   /** Sends; the slot is free again once the exchange ends, while its outcome is recorded. */
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
     try {
-      const sent = await sendSigned(delivery, delivery.webhook, this.clock(), this.settings);
+      const sent = await sendSigned(delivery, delivery.webhook, this.clock(), this.settings, this.secrets);
       this.track(this.recording, this.record(delivery, sent));
     } catch (error) {
       // Nothing was recorded: the lease expires and another pass retries the attempt.

@@ -265,7 +265,7 @@ describe("exports: large tables", () => {
     const { db } = observedDb(3);
     const lines: string[] = [];
     const log = createLogger("info", { write: (line: string) => lines.push(line) });
-    const app = await createApp({ config: t.config, database: { ...t.database, prisma: db }, log });
+    const app = await createApp({ config: t.config, database: { ...t.database, prisma: db }, log, secrets: t.secrets });
     app.koa.silent = true;
     const outcome = await supertest(app.koa.callback())
       .get("/api/v1/exports")

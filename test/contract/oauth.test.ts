@@ -1,10 +1,12 @@
 // OAuth 2.0 client credentials: tokens from /oauth/token work wherever an API
 // key does, carry only the scopes asked for, and stop working when the client is revoked.
 import { expect } from "chai";
-import { decodeProtectedHeader, decodeJwt } from "jose";
+import crypto from "node:crypto";
+import { SignJWT, decodeProtectedHeader, decodeJwt, importJWK, type JWK } from "jose";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createOAuthClient } from "../../src/auth/oauth.ts";
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "../../src/services/oauth-clients.ts";
+import { signingKeyContext } from "../../src/services/stored-secrets.ts";
 
 describe("OAuth 2.0 client credentials", () => {
   let t: TestApp;
@@ -29,7 +31,10 @@ describe("OAuth 2.0 client credentials", () => {
     expect(response.headers["cache-control"]).to.equal("no-store");
     expect(response.body).to.include({ token_type: "Bearer", expires_in: 3600, scope: "read:public write:contribute" });
     expect(decodeProtectedHeader(response.body.access_token)).to.include({ alg: "ES256", typ: "at+jwt" });
-    expect(decodeJwt(response.body.access_token)).to.include({ sub: clientId, env: "live", aud: "course-equivalency-api" });
+    const claims = decodeJwt(response.body.access_token);
+    expect(claims).to.include({ sub: clientId, env: "live", aud: "course-equivalency-api" });
+    expect(claims.exp! - claims.iat!).to.equal(3600);
+    expect(claims.jti).to.match(/^[0-9a-f-]{36}$/);
     const used = await t.http.get("/api/v1/keys").set(bearer(response.body.access_token));
     await expectContract(used, 200);
   });
@@ -60,6 +65,62 @@ describe("OAuth 2.0 client credentials", () => {
     const metadata = await t.http.get("/.well-known/oauth-authorization-server");
     expect(metadata.body.grant_types_supported).to.deep.equal(["client_credentials"]);
     expect(metadata.body.token_endpoint).to.match(/\/oauth\/token$/);
+  });
+
+  /** A token signed with the service's own key, as the issuer would, with some claims left out. */
+  async function signedByService(without: string[]): Promise<string> {
+    const stored = await t.database.prisma.signingKey.findFirstOrThrow();
+    const key = await importJWK(JSON.parse(t.secrets.open(stored.privateJwk, signingKeyContext(stored.kid))) as JWK, "ES256");
+    const now = Math.floor(Date.now() / 1000);
+    const claims: Record<string, unknown> = {
+      iss: t.app.accessTokens.issuer,
+      aud: "course-equivalency-api",
+      sub: clientId,
+      scope: "read:public",
+      env: "live",
+      cid: clientId,
+      iat: now,
+      exp: now + 600,
+      jti: crypto.randomUUID(),
+    };
+    for (const name of without) delete claims[name];
+    return new SignJWT(claims).setProtectedHeader({ alg: "ES256", kid: stored.kid, typ: "at+jwt" }).sign(key);
+  }
+
+  it("refuses a token signed with the service's key but without exp, iat or jti", async () => {
+    await expectContract(await t.http.get("/api/v1/keys").set(bearer(await signedByService([]))), 200);
+    for (const claim of ["exp", "iat", "jti"]) {
+      const response = await t.http.get("/api/v1/keys").set(bearer(await signedByService([claim])));
+      await expectContract(response, 401);
+      expect(response.body.detail, claim).to.contain(`missing required "${claim}" claim`);
+    }
+    const noClient = await t.http.get("/api/v1/keys").set(bearer(await signedByService(["cid"])));
+    await expectContract(noClient, 401);
+    expect(noClient.body.detail).to.contain('names no client ("cid")');
+  });
+
+  it("revocation (oauth-clients revoke) refuses new tokens and the tokens already issued, at once", async () => {
+    const { client, clientSecret: secret } = await createOAuthClient(t.database.prisma, { organizationId: t.organizationId, environment: "live", name: "to revoke" });
+    const credentials = `${client.clientId}:${secret}`;
+    const issued = await token({ grant_type: "client_credentials" }, credentials);
+    expect(issued.status).to.equal(200);
+    await expectContract(await t.http.get("/api/v1/keys").set(bearer(issued.body.access_token)), 200);
+
+    const revoked = await revokeOAuthClient(t.database.prisma, client.id);
+    expect(revoked.revokedAt).to.be.a("string");
+    const refusedToken = await t.http.get("/api/v1/keys").set(bearer(issued.body.access_token));
+    await expectContract(refusedToken, 401);
+    expect(refusedToken.body.detail).to.contain("has been revoked");
+    const refusedGrant = await token({ grant_type: "client_credentials" }, credentials);
+    expect(refusedGrant.status).to.equal(401);
+    expect(refusedGrant.body.error).to.equal("invalid_client");
+
+    const again = await revokeOAuthClient(t.database.prisma, client.clientId);
+    expect(again.revokedAt).to.equal(revoked.revokedAt);
+    const listed = (await listOAuthClients(t.database.prisma, t.organizationId)).find((c) => c.id === client.id)!;
+    expect(listed).to.include({ name: "to revoke", revokedAt: revoked.revokedAt });
+    expect(listed.lastUsedAt).to.be.a("string");
+    expect(JSON.stringify(listed)).to.not.contain(secret);
   });
 
   it("refuses a tampered token and a revoked client's token", async () => {

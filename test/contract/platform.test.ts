@@ -176,7 +176,7 @@ describe("platform: 500s and logs", () => {
     const t = await createTestApp();
     try {
       const config = loadConfig({ SVC_LOG_LEVEL: "info" });
-      const app = await createApp({ config, database: t.database, log: createLogger("info", sink) });
+      const app = await createApp({ config, database: t.database, log: createLogger("info", sink), secrets: t.secrets });
       const http = supertest(app.koa.callback());
       await http.get("/api/v1/keys").set(bearer(t.keys.live));
       await http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ name: "logged" });

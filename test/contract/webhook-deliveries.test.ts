@@ -36,13 +36,13 @@ describe("webhook deliveries: contract", () => {
   beforeEach(async () => {
     t = await createTestApp({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,2s", SVC_WEBHOOK_TIMEOUT_MS: "1000" });
     receiver = await Receiver.start();
-    endpoint = await insertEndpoint(t.database.prisma, {
+    endpoint = await insertEndpoint(t.database.prisma, t.secrets, {
       organizationId: t.organizationId,
       url: receiver.url("/a"),
       events: ["equivalency.created", "course.updated"],
     });
     receiver.expectSecrets("/a", [endpoint.secret]);
-    dispatcher = new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent") });
+    dispatcher = new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets });
   });
   afterEach(async () => {
     await receiver.close();
@@ -109,7 +109,7 @@ describe("webhook deliveries: contract", () => {
       await expectContract(one, 200);
       expect(one.body.data).to.deep.equal(delivery);
 
-      const second = await insertEndpoint(t.database.prisma, { organizationId: t.organizationId, url: receiver.url("/b"), events: ["course.updated"] });
+      const second = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: receiver.url("/b"), events: ["course.updated"] });
       await expectContract(await get(`/api/v1/webhooks/${second.id}/deliveries/${delivery.id}`), 404);
       await expectContract(await get(`${base()}/deliveries/dlv_missing`), 404);
       await expectContract(await t.http.get(`${base()}/deliveries/${delivery.id}`), 401);
@@ -198,7 +198,7 @@ describe("webhook deliveries: rate limit", () => {
   after(() => t.close());
 
   it("429 when the bucket is empty", async () => {
-    const endpoint = await insertEndpoint(t.database.prisma, { organizationId: t.organizationId, url: "http://127.0.0.1:9/x", events: ["course.updated"] });
+    const endpoint = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: "http://127.0.0.1:9/x", events: ["course.updated"] });
     await t.http.get(`/api/v1/webhooks/${endpoint.id}/deliveries`).set(bearer(t.keys.live));
     for (const request of [
       t.http.get(`/api/v1/webhooks/${endpoint.id}/deliveries`),

@@ -4,6 +4,7 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
 import * as webhooks from "../../src/services/webhooks.ts";
+import { storedSecrets } from "../helpers/webhooks.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -155,7 +156,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", ()
       expect(response.body.data.events).to.deep.equal(["course.updated"]);
       expect(response.body.data).to.not.have.property("secret");
       const stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-      expect(stored.secret).to.equal(created.secret);
+      expect((await storedSecrets(t.database.prisma, t.secrets, created.id)).secret).to.equal(created.secret);
       expect(stored.updatedAt.getTime()).to.be.greaterThanOrEqual(stored.createdAt.getTime());
     });
 
@@ -248,13 +249,11 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", ()
       expect(rotated.secret.startsWith(rotated.secretPrefix)).to.equal(true);
       const expires = Date.parse(rotated.previousSecretExpiresAt);
       expect(expires).to.be.within(before + DAY_MS, after + DAY_MS);
-      let stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-      expect(stored).to.include({ secret: rotated.secret, previousSecret: created.secret });
+      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({ secret: rotated.secret, previousSecret: created.secret });
 
       const second = await t.http.post(path).set(bearer(t.keys.live));
       await expectContract(second, 200);
-      stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-      expect(stored).to.include({ secret: second.body.data.secret, previousSecret: rotated.secret });
+      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({ secret: second.body.data.secret, previousSecret: rotated.secret });
       expect(Date.parse(second.body.data.previousSecretExpiresAt)).to.be.at.least(expires);
 
       const fetched = await t.http.get(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.live));
@@ -267,8 +266,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", ()
       await expectContract(await t.http.post(path), 401);
       await expectContract(await t.http.post(path).set(bearer(t.keys.liveReadOnly)), 403);
       await expectContract(await t.http.post("/api/v1/webhooks/wh_nope/rotate-secret").set(bearer(t.keys.live)), 404);
-      const stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-      expect(stored).to.include({ secret: created.secret, previousSecret: null });
+      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({ secret: created.secret, previousSecret: null });
     });
   });
 
@@ -308,7 +306,8 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", ()
       expect(listing.body.data.map((w: { id: string }) => w.id)).to.not.include(created.id);
     }
     const stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-    expect(stored).to.include({ status: "enabled", secret: created.secret, deletedAt: null });
+    expect(stored).to.include({ status: "enabled", deletedAt: null });
+    expect((await storedSecrets(t.database.prisma, t.secrets, created.id)).secret).to.equal(created.secret);
   });
 });
 
@@ -345,14 +344,14 @@ describe("webhooks: private targets when they are not allowed", () => {
     const db = t.database.prisma;
     const input = { ...registration, url: "https://hooks.example.edu/in" };
     try {
-      await webhooks.createWebhook(db, caller(), input, strict(["93.184.216.34", "10.0.0.5"]));
+      await webhooks.createWebhook(db, t.secrets, caller(), input, strict(["93.184.216.34", "10.0.0.5"]));
       expect.fail("a host resolving to 10.0.0.5 was accepted");
     } catch (error) {
       expect((error as { extensions: unknown }).extensions).to.deep.equal({
         errors: [{ pointer: "/url", message: "url resolves to 10.0.0.5, a loopback, private, link-local or metadata address" }],
       });
     }
-    const accepted = await webhooks.createWebhook(db, caller(), input, strict(["93.184.216.34"]));
+    const accepted = await webhooks.createWebhook(db, t.secrets, caller(), input, strict(["93.184.216.34"]));
     expect(accepted.url).to.equal(input.url);
     const moved = webhooks.updateWebhook(db, caller(), accepted.id, { url: "https://moved.example.edu/" }, strict(["10.0.0.5"]));
     await moved.then(
@@ -372,15 +371,15 @@ describe("webhooks: secret rotation over time (service, injected clock)", () => 
   it("the previous secret is reported until it expires; a rotation within 24 h replaces it", async () => {
     const db = t.database.prisma;
     const caller = { organizationId: t.organizationId, environment: "live" as const };
-    const created = await webhooks.createWebhook(db, caller, registration, { allowPrivateTargets: true });
+    const created = await webhooks.createWebhook(db, t.secrets, caller, registration, { allowPrivateTargets: true });
     const t0 = new Date("2030-01-01T00:00:00Z");
 
-    const first = await webhooks.rotateWebhookSecret(db, caller, created.id, t0);
+    const first = await webhooks.rotateWebhookSecret(db, t.secrets, caller, created.id, t0);
     expect(first.previousSecretExpiresAt).to.equal("2030-01-02T00:00:00.000Z");
-    const second = await webhooks.rotateWebhookSecret(db, caller, created.id, new Date(t0.getTime() + HOUR_MS));
+    const second = await webhooks.rotateWebhookSecret(db, t.secrets, caller, created.id, new Date(t0.getTime() + HOUR_MS));
     expect(second.previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
     const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-    expect(stored).to.include({ secret: second.secret, previousSecret: first.secret });
+    expect(await storedSecrets(db, t.secrets, created.id)).to.deep.equal({ secret: second.secret, previousSecret: first.secret });
 
     expect(webhooks.webhookView(stored, new Date(t0.getTime() + 24 * HOUR_MS)).previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
     expect(webhooks.webhookView(stored, new Date(t0.getTime() + 25 * HOUR_MS)).previousSecretExpiresAt).to.equal(null);
@@ -389,7 +388,7 @@ describe("webhooks: secret rotation over time (service, injected clock)", () => 
   it("findWebhook is the 404 lookup: other organization, other environment, deleted", async () => {
     const db = t.database.prisma;
     const caller = { organizationId: t.organizationId, environment: "live" as const };
-    const created = await webhooks.createWebhook(db, caller, registration, { allowPrivateTargets: true });
+    const created = await webhooks.createWebhook(db, t.secrets, caller, registration, { allowPrivateTargets: true });
     expect((await webhooks.findWebhook(db, caller, created.id)).id).to.equal(created.id);
     const other = await t.otherOrganization("finder");
     for (const scope of [{ ...caller, organizationId: other.id }, { ...caller, environment: "sandbox" as const }]) {

@@ -11,6 +11,13 @@ import { buildProgram } from "../../scripts/cli.ts";
 import { createOutput } from "../../scripts/cli-output.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { keyFilePath, openKeyring, readKeyFile, type Keyring } from "../../src/auth/secrets-keyring.ts";
+import { SecretBox, parseSecretsKey } from "../../src/auth/secret-box.ts";
+import { createWebhook } from "../../src/services/webhooks.ts";
+import { createAccessTokens } from "../../src/auth/oauth.ts";
+import { countByKeyId } from "../../src/services/stored-secrets.ts";
+import { loadConfig } from "../../src/config.ts";
+import { storedSecrets } from "../helpers/webhooks.ts";
 
 const SHARED_DATA = path.resolve(import.meta.dirname, "../../../shared/data");
 const run = promisify(execFile);
@@ -19,12 +26,14 @@ describe("CLI commands", () => {
   let db: TestDatabase;
   let printed: string;
   let tmp: string;
+  /** The sealing keys the CLI finds: by default, a key file in a temporary data directory. */
+  let keyring: () => Keyring;
 
   async function cli(...args: string[]) {
     printed = "";
     const output = createOutput((text) => (printed += text));
     const keepOpen = async () => ({ ...db, close: async () => {} });
-    const program = buildProgram(output, keepOpen, keepOpen);
+    const program = buildProgram(output, keepOpen, keepOpen, () => keyring());
     const quiet = (command: Command) => {
       command.exitOverride().configureOutput({ writeOut: (s) => (printed += s), writeErr: (s) => (printed += s) });
       command.commands.forEach(quiet);
@@ -37,6 +46,7 @@ describe("CLI commands", () => {
   before(async () => {
     db = await freshDatabase();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cli-test-"));
+    keyring = () => openKeyring({ dataDir: tmp, secrets: { key: null, oldKeys: [] } });
   });
   after(async () => {
     await db.close();
@@ -185,6 +195,69 @@ describe("CLI commands", () => {
     expect(messages[3]).to.contain("institution ids");
     expect(messages[4]).to.contain("nobody");
     expect(await db.prisma.stewardship.count({ where: { institutionId: "inst_999999" } })).to.equal(0);
+  });
+
+  it("lists an organization's OAuth clients without secrets and revokes one (oauth-clients list / revoke)", async () => {
+    const text = await cli("oauth-clients", "create", "--org", "ccc", "--env", "live", "--scopes", "read:public", "--name", "etl");
+    const secret = text.trim().split("\n").at(-1)!;
+    expect(secret).to.match(/^svcsec_/);
+    const created = JSON.parse(await cli("--json", "oauth-clients", "create", "--org", "ccc", "--env", "sandbox", "--name", "nightly"));
+
+    const listed = JSON.parse(await cli("oauth-clients", "list", "--org", "ccc", "--json"));
+    expect(listed.map((c: { name: string }) => c.name)).to.deep.equal(["etl", "nightly"]);
+    expect(listed[0]).to.have.all.keys("id", "clientId", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt");
+    expect(listed[0]).to.include({ environment: "live", lastUsedAt: null, revokedAt: null });
+    expect(listed[0].scopes).to.deep.equal(["read:public"]);
+    const table = await cli("oauth-clients", "list", "--org", "ccc");
+    expect(table.split("\n")[0]).to.match(/^id\s+name\s+environment\s+scopes\s+createdAt\s+lastUsedAt\s+revokedAt$/);
+    expect(table).to.contain(created.id).and.contain("nightly");
+    for (const output of [table, JSON.stringify(listed)]) expect(output).to.not.contain(secret).and.not.contain(created.clientSecret);
+
+    expect(await cli("oauth-clients", "revoke", created.id)).to.contain(`Revoked OAuth client ${created.id} (nightly)`);
+    const after = JSON.parse(await cli("--json", "oauth-clients", "list", "--org", "ccc"));
+    expect(after[1].revokedAt).to.be.a("string");
+    expect(after[0].revokedAt).to.equal(null);
+    const unknown = await cli("oauth-clients", "revoke", "oac_nope").then(() => undefined, (error: unknown) => error);
+    expect(String(unknown)).to.contain('No OAuth client with id "oac_nope"');
+  });
+
+  it("re-seals every stored secret under a new key file key and drops the old key (secrets rotate, key file)", async () => {
+    const { box: before } = keyring();
+    const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "ccc" } });
+    const hook = await createWebhook(db.prisma, before, { organizationId: org.id, environment: "live" }, { url: "https://h.example.edu/", events: ["course.updated"] }, { allowPrivateTargets: true });
+    const tokens = await createAccessTokens(db.prisma, loadConfig({}), before);
+    const status = JSON.parse(await cli("--json", "secrets", "status"));
+    expect(status).to.include({ currentKeyId: before.keyId, source: keyFilePath(tmp) });
+    expect(status.counts).to.deep.equal({ [before.keyId]: 2 });
+
+    const rotated = JSON.parse(await cli("--json", "secrets", "rotate"));
+    expect(rotated.keyId).to.not.equal(before.keyId);
+    expect(rotated.resealed).to.deep.equal({ [before.keyId]: 2 });
+    const after = keyring().box;
+    expect(after.keyIds).to.deep.equal([rotated.keyId]);
+    expect(readKeyFile(keyFilePath(tmp))).to.have.length(1);
+    expect(fs.statSync(keyFilePath(tmp)).mode & 0o777).to.equal(0o600);
+    expect(await countByKeyId(db.prisma)).to.deep.equal({ [rotated.keyId]: 2 });
+    expect((await storedSecrets(db.prisma, after, hook.id)).secret).to.equal(hook.secret);
+    expect((await createAccessTokens(db.prisma, loadConfig({}), after)).jwks).to.deep.equal(tokens.jwks);
+    expect(await cli("secrets", "status")).to.contain(`${rotated.keyId}: 2 value(s), current key`);
+  });
+
+  it("re-seals under SVC_SECRETS_KEY what SVC_SECRETS_OLD_KEYS opens (secrets rotate, environment keys)", async () => {
+    const old = keyring().box;
+    const next = await cli("secrets", "generate-key");
+    const nextKey = parseSecretsKey(next)!;
+    expect(nextKey).to.have.length(32);
+    keyring = () => ({ box: new SecretBox(nextKey, [readKeyFile(keyFilePath(tmp))[0]]), keyFile: null, source: "SVC_SECRETS_KEY" });
+    expect(await cli("secrets", "status")).to.contain(`${old.keyId}: 2 value(s), older key`);
+    const text = await cli("secrets", "rotate");
+    expect(text).to.contain(`Re-sealed 2 stored secret(s) under key id ${keyring().box.keyId}`).and.contain("SVC_SECRETS_OLD_KEYS can be removed");
+    expect(await countByKeyId(db.prisma)).to.deep.equal({ [keyring().box.keyId]: 2 });
+    expect(await cli("secrets", "rotate")).to.contain("Re-sealed 0 stored secret(s)").and.contain("put a new key");
+
+    keyring = () => ({ box: new SecretBox(parseSecretsKey(next)!.reverse()), keyFile: null, source: "SVC_SECRETS_KEY" });
+    const refused = await cli("secrets", "rotate").then(() => undefined, (error: unknown) => error);
+    expect(String(refused)).to.contain("which the configured keys (SVC_SECRETS_KEY) do not include");
   });
 
   it("seeds the sandbox once", async () => {

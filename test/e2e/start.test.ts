@@ -22,6 +22,11 @@ function waitForListening(child: ChildProcess): Promise<string> {
   });
 }
 
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
 describe("npm start", () => {
   it("serves the seeded sandbox from a fresh data directory", async function () {
     this.timeout(120_000);
@@ -40,10 +45,41 @@ describe("npm start", () => {
       const body = (await response.json()) as { pagination: { total: number } };
       expect(body.pagination.total).to.be.at.least(40);
       expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
+      // The key that seals stored secrets: a key file of its own, readable by the owner only.
+      expect(fs.statSync(path.join(dataDir, "secrets.key")).mode & 0o777).to.equal(0o600);
+      const keyFile = fs.readFileSync(path.join(dataDir, "secrets.key"), "utf8");
+
+      child.kill("SIGTERM");
+      await exited(child);
+      // Restarted with a key that did not seal the stored secrets: a clear refusal, the key file untouched.
+      const wrongKey = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "silent", SVC_SECRETS_KEY: "ab".repeat(32) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      wrongKey.stderr.on("data", (chunk) => (stderr += chunk));
+      expect(await exited(wrongKey)).to.equal(78);
+      expect(stderr).to.contain("Stored secrets are sealed under key id").and.contain("SVC_SECRETS_OLD_KEYS");
+      expect(fs.readFileSync(path.join(dataDir, "secrets.key"), "utf8")).to.equal(keyFile);
     } finally {
       child.kill("SIGTERM");
+      await exited(child);
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it("refuses PostgreSQL in production without SVC_SECRETS_KEY, naming it", async function () {
+    this.timeout(60_000);
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres", NODE_ENV: "production", SVC_SECRETS_KEY: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    expect(await exited(child)).to.equal(78);
+    expect(stderr).to.contain("SVC_SECRETS_KEY: must be set on PostgreSQL in production");
   });
 
   it("refuses an invalid variable, naming it", async function () {

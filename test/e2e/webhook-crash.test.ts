@@ -18,9 +18,12 @@ import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
+import { SecretBox, generateSecretsKey, parseSecretsKey } from "../../src/auth/secret-box.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const BURST = 200;
+/** The server and this test seal and open webhook secrets with the same key. */
+const secretsKey = generateSecretsKey();
 
 describe("webhooks survive a crash", () => {
   let dataDir: string;
@@ -41,6 +44,7 @@ describe("webhooks survive a crash", () => {
     SVC_WEBHOOK_RETRY_SCHEDULE: "500ms,500ms,1s,1s,1s,1s,1s,1s",
     SVC_WEBHOOK_TIMEOUT_MS: "1000",
     SVC_RATE_LIMIT_BURST: "100000",
+    SVC_SECRETS_KEY: secretsKey,
   });
 
   async function startServer(): Promise<ChildProcess> {
@@ -83,7 +87,7 @@ describe("webhooks survive a crash", () => {
     const { key } = await createApiKey(setup.prisma, { organizationId: organization.id, environment: "live", name: "crash test" });
     await grantStewardship(setup.prisma, organization.id, "live", { all: true });
     await loadInstitutions(setup.prisma, "live");
-    const endpoint = await insertEndpoint(setup.prisma, { organizationId: organization.id, url: receiver.url("/hook"), events: ["course.updated"] });
+    const endpoint = await insertEndpoint(setup.prisma, new SecretBox(parseSecretsKey(secretsKey)!), { organizationId: organization.id, url: receiver.url("/hook"), events: ["course.updated"] });
     receiver.expectSecrets("/hook", [endpoint.secret]);
     await setup.close();
 

@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
-import { insertEndpoint, type TestEndpoint } from "../helpers/webhooks.ts";
+import { insertEndpoint, type TestEndpoint, sealFor } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
 import { createLogger } from "../../src/logger.ts";
 import { recordEvents } from "../../src/services/outbox.ts";
@@ -23,9 +23,9 @@ describe("webhooks end to end", () => {
   const clock = () => now;
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   const dispatcher = (concurrency = 16) =>
-    new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), clock, concurrency });
+    new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, clock, concurrency });
   const endpoint = async (path: string, events: string[], environment: "live" | "sandbox" = "live"): Promise<TestEndpoint> => {
-    const created = await insertEndpoint(t.database.prisma, { organizationId: t.organizationId, url: receiver.url(path), events, environment });
+    const created = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: receiver.url(path), events, environment });
     receiver.expectSecrets(path, [created.secret]);
     return created;
   };
@@ -170,7 +170,11 @@ describe("webhooks end to end", () => {
     const next = newWebhookSecret();
     await t.database.prisma.webhookEndpoint.update({
       where: { id: rotated.id },
-      data: { secret: next, previousSecret: rotated.secret, previousSecretExpiresAt: new Date(now.getTime() + 24 * 3600 * SECOND) },
+      data: {
+        secret: sealFor(t.secrets, rotated.id, next),
+        previousSecret: sealFor(t.secrets, rotated.id, rotated.secret),
+        previousSecretExpiresAt: new Date(now.getTime() + 24 * 3600 * SECOND),
+      },
     });
     receiver.expectSecrets("/rotated", [next, rotated.secret]);
     await emit(1);
@@ -256,7 +260,7 @@ describe("webhooks end to end", () => {
   it("start() delivers in the background and stop() waits for attempts in flight", async () => {
     await endpoint("/background", ["course.updated"]);
     receiver.behave("/background", "slow");
-    const background = new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), pollIntervalMs: 20 });
+    const background = new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, pollIntervalMs: 20 });
     background.start();
     try {
       await emit(3);

@@ -1,5 +1,6 @@
 // Builds the real app on a fresh database for one test file, with an
 // organization and keys to call it with.
+import crypto from "node:crypto";
 import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
@@ -10,11 +11,14 @@ import { ensurePublicSandboxKey } from "../../src/services/sandbox.ts";
 import { grantStewardship, type GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
+import { SecretBox } from "../../src/auth/secret-box.ts";
 
 export interface TestApp {
   app: App;
   database: TestDatabase;
   config: Config;
+  /** The app's sealing keys (a random key per test file). */
+  secrets: SecretBox;
   http: ReturnType<typeof supertest>;
   /** Keys of the test organization "acme" (channel_a), with both scopes. */
   keys: { live: string; sandbox: string; liveReadOnly: string };
@@ -34,7 +38,8 @@ export interface TestAppOptions {
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...env });
   const database = await freshDatabase();
-  const app = await createApp({ config, database, log: createLogger(config.logLevel), validateResponses: true });
+  const secrets = new SecretBox(crypto.randomBytes(32));
+  const app = await createApp({ config, database, log: createLogger(config.logLevel), secrets, validateResponses: true });
   await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
   const org = await createOrganization(database.prisma, { slug: "acme", name: "Acme Community College District", source: "channel_a" });
   const key = async (environment: Environment, scopes?: string[]) =>
@@ -47,6 +52,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     app,
     database,
     config,
+    secrets,
     http: supertest(app.koa.callback()),
     keys,
     organizationId: org.id,

@@ -30,9 +30,9 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
 
   const receiver = await Receiver.start();
   try {
-    const webhook = await insertEndpoint(db, { organizationId: t.organizationId, url: receiver.url("/hook"), events: ["course.updated"] });
+    const webhook = await insertEndpoint(db, t.secrets, { organizationId: t.organizationId, url: receiver.url("/hook"), events: ["course.updated"] });
     receiver.expectSecrets("/hook", [webhook.secret]);
-    const delivery = await sendTestEvent(db, credential, webhook.id, { timeoutMs: 5000, allowPrivateTargets: true });
+    const delivery = await sendTestEvent(db, t.secrets, credential, webhook.id, { timeoutMs: 5000, allowPrivateTargets: true });
     const ids: Record<string, string> = {
       institutions: source,
       courses: course,

@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions, INSTITUTIONS } from "../helpers/fixtures.ts";
-import { createOAuthClient } from "../../src/auth/oauth.ts";
+import { createOAuthClient } from "../../src/services/oauth-clients.ts";
 import { serve } from "./serve.ts";
 import {
   ConflictError,

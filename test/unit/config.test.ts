@@ -60,3 +60,68 @@ describe("configuration: webhooks and datasets", () => {
     expect(() => loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "sometimes" })).to.throw(ConfigError);
   });
 });
+
+describe("configuration: secrets at rest", () => {
+  const hexKey = "ab".repeat(32);
+
+  it("reads SVC_SECRETS_KEY and SVC_SECRETS_OLD_KEYS; unset means the key file", () => {
+    expect(loadConfig({}).secrets).to.deep.equal({ key: null, oldKeys: [] });
+    const old = Buffer.alloc(32, 7).toString("base64url");
+    const config = loadConfig({ SVC_SECRETS_KEY: hexKey, SVC_SECRETS_OLD_KEYS: ` ${old} ,` });
+    expect(config.secrets.key!.toString("hex")).to.equal(hexKey);
+    expect(config.secrets.oldKeys.map((k) => k.toString("base64url"))).to.deep.equal([old]);
+  });
+
+  const invalid: [Record<string, string>, string, RegExp][] = [
+    [{ SVC_SECRETS_KEY: "too-short" }, "SVC_SECRETS_KEY", /32-byte key/],
+    [{ SVC_SECRETS_KEY: "ab".repeat(32), SVC_SECRETS_OLD_KEYS: "nope" }, "SVC_SECRETS_OLD_KEYS", /32-byte key/],
+    [{ SVC_SECRETS_OLD_KEYS: "ab".repeat(32) }, "SVC_SECRETS_OLD_KEYS", /only read together with SVC_SECRETS_KEY/],
+    [{ DATABASE_URL: "postgresql://db/svc", NODE_ENV: "production" }, "SVC_SECRETS_KEY", /must be set on PostgreSQL in production/],
+  ];
+  for (const [env, variable, message] of invalid) {
+    it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
+      expect(() => loadConfig(env)).to.throw(ConfigError, message).with.property("variable", variable);
+    });
+  }
+
+  it("allows the key file on PostgreSQL outside production and on the embedded database in production", () => {
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/svc" }).secrets.key).to.equal(null);
+    expect(loadConfig({ NODE_ENV: "production" }).secrets.key).to.equal(null);
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/svc", NODE_ENV: "production", SVC_SECRETS_KEY: hexKey }).secrets.key).to.have.length(32);
+  });
+});
+
+describe("configuration: external token issuer", () => {
+  it("is off by default; on with both variables, with the documented defaults", () => {
+    expect(loadConfig({}).oauth.external).to.equal(null);
+    const config = loadConfig({ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks" });
+    expect(config.oauth.external).to.deep.equal({
+      issuer: "https://idp.example.edu/",
+      jwksUrl: "https://idp.example.edu/jwks",
+      audience: "course-equivalency-api",
+      orgClaim: "org",
+      envClaim: "env",
+    });
+    const custom = loadConfig({
+      SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
+      SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks",
+      SVC_OAUTH_EXTERNAL_AUDIENCE: "api://equivalency",
+      SVC_OAUTH_EXTERNAL_ORG_CLAIM: "https://example.edu/org",
+      SVC_OAUTH_EXTERNAL_ENV_CLAIM: "svc_env",
+    });
+    expect(custom.oauth.external).to.include({ audience: "api://equivalency", orgClaim: "https://example.edu/org", envClaim: "svc_env" });
+  });
+
+  it("refuses one variable without the other, a bad URL and a claim name with spaces", () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/" }, "SVC_OAUTH_EXTERNAL_JWKS_URL"],
+      [{ SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks" }, "SVC_OAUTH_EXTERNAL_ISSUER"],
+      [{ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "ftp://idp/jwks" }, "SVC_OAUTH_EXTERNAL_JWKS_URL"],
+      [
+        { SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks", SVC_OAUTH_EXTERNAL_ORG_CLAIM: "my org" },
+        "SVC_OAUTH_EXTERNAL_ORG_CLAIM",
+      ],
+    ];
+    for (const [env, variable] of cases) expect(() => loadConfig(env), variable).to.throw(ConfigError).with.property("variable", variable);
+  });
+});

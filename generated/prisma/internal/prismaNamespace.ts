@@ -1998,6 +1998,7 @@ export const WebhookEndpointScalarFieldEnum = {
   disabledReason: 'disabledReason',
   disabledAt: 'disabledAt',
   secret: 'secret',
+  secretPrefix: 'secretPrefix',
   previousSecret: 'previousSecret',
   previousSecretExpiresAt: 'previousSecretExpiresAt',
   failingSince: 'failingSince',

@@ -26,11 +26,13 @@ export type AggregateSigningKey = {
 
 export type SigningKeyMinAggregateOutputType = {
   kid: string | null
+  privateJwk: string | null
   createdAt: Date | null
 }
 
 export type SigningKeyMaxAggregateOutputType = {
   kid: string | null
+  privateJwk: string | null
   createdAt: Date | null
 }
 
@@ -45,11 +47,13 @@ export type SigningKeyCountAggregateOutputType = {
 
 export type SigningKeyMinAggregateInputType = {
   kid?: true
+  privateJwk?: true
   createdAt?: true
 }
 
 export type SigningKeyMaxAggregateInputType = {
   kid?: true
+  privateJwk?: true
   createdAt?: true
 }
 
@@ -135,7 +139,7 @@ export type SigningKeyGroupByArgs<ExtArgs extends runtime.Types.Extensions.Inter
 
 export type SigningKeyGroupByOutputType = {
   kid: string
-  privateJwk: runtime.JsonValue
+  privateJwk: string
   publicJwk: runtime.JsonValue
   createdAt: Date
   _count: SigningKeyCountAggregateOutputType | null
@@ -163,7 +167,7 @@ export type SigningKeyWhereInput = {
   OR?: Prisma.SigningKeyWhereInput[]
   NOT?: Prisma.SigningKeyWhereInput | Prisma.SigningKeyWhereInput[]
   kid?: Prisma.StringFilter<"SigningKey"> | string
-  privateJwk?: Prisma.JsonFilter<"SigningKey">
+  privateJwk?: Prisma.StringFilter<"SigningKey"> | string
   publicJwk?: Prisma.JsonFilter<"SigningKey">
   createdAt?: Prisma.DateTimeFilter<"SigningKey"> | Date | string
 }
@@ -180,7 +184,7 @@ export type SigningKeyWhereUniqueInput = Prisma.AtLeast<{
   AND?: Prisma.SigningKeyWhereInput | Prisma.SigningKeyWhereInput[]
   OR?: Prisma.SigningKeyWhereInput[]
   NOT?: Prisma.SigningKeyWhereInput | Prisma.SigningKeyWhereInput[]
-  privateJwk?: Prisma.JsonFilter<"SigningKey">
+  privateJwk?: Prisma.StringFilter<"SigningKey"> | string
   publicJwk?: Prisma.JsonFilter<"SigningKey">
   createdAt?: Prisma.DateTimeFilter<"SigningKey"> | Date | string
 }, "kid">
@@ -200,56 +204,56 @@ export type SigningKeyScalarWhereWithAggregatesInput = {
   OR?: Prisma.SigningKeyScalarWhereWithAggregatesInput[]
   NOT?: Prisma.SigningKeyScalarWhereWithAggregatesInput | Prisma.SigningKeyScalarWhereWithAggregatesInput[]
   kid?: Prisma.StringWithAggregatesFilter<"SigningKey"> | string
-  privateJwk?: Prisma.JsonWithAggregatesFilter<"SigningKey">
+  privateJwk?: Prisma.StringWithAggregatesFilter<"SigningKey"> | string
   publicJwk?: Prisma.JsonWithAggregatesFilter<"SigningKey">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"SigningKey"> | Date | string
 }
 
 export type SigningKeyCreateInput = {
   kid: string
-  privateJwk: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk: string
   publicJwk: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type SigningKeyUncheckedCreateInput = {
   kid: string
-  privateJwk: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk: string
   publicJwk: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type SigningKeyUpdateInput = {
   kid?: Prisma.StringFieldUpdateOperationsInput | string
-  privateJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk?: Prisma.StringFieldUpdateOperationsInput | string
   publicJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type SigningKeyUncheckedUpdateInput = {
   kid?: Prisma.StringFieldUpdateOperationsInput | string
-  privateJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk?: Prisma.StringFieldUpdateOperationsInput | string
   publicJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type SigningKeyCreateManyInput = {
   kid: string
-  privateJwk: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk: string
   publicJwk: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type SigningKeyUpdateManyMutationInput = {
   kid?: Prisma.StringFieldUpdateOperationsInput | string
-  privateJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk?: Prisma.StringFieldUpdateOperationsInput | string
   publicJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type SigningKeyUncheckedUpdateManyInput = {
   kid?: Prisma.StringFieldUpdateOperationsInput | string
-  privateJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  privateJwk?: Prisma.StringFieldUpdateOperationsInput | string
   publicJwk?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -263,11 +267,13 @@ export type SigningKeyCountOrderByAggregateInput = {
 
 export type SigningKeyMaxOrderByAggregateInput = {
   kid?: Prisma.SortOrder
+  privateJwk?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type SigningKeyMinOrderByAggregateInput = {
   kid?: Prisma.SortOrder
+  privateJwk?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -308,7 +314,10 @@ export type $SigningKeyPayload<ExtArgs extends runtime.Types.Extensions.Internal
   objects: {}
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     kid: string
-    privateJwk: runtime.JsonValue
+    /**
+     * The private JWK, sealed ("v1:<key id>:…", see src/auth/secret-box.ts); never stored in the clear.
+     */
+    privateJwk: string
     publicJwk: runtime.JsonValue
     createdAt: Date
   }, ExtArgs["result"]["signingKey"]>
@@ -735,7 +744,7 @@ export interface Prisma__SigningKeyClient<T, Null = never, ExtArgs extends runti
  */
 export interface SigningKeyFieldRefs {
   readonly kid: Prisma.FieldRef<"SigningKey", 'String'>
-  readonly privateJwk: Prisma.FieldRef<"SigningKey", 'Json'>
+  readonly privateJwk: Prisma.FieldRef<"SigningKey", 'String'>
   readonly publicJwk: Prisma.FieldRef<"SigningKey", 'Json'>
   readonly createdAt: Prisma.FieldRef<"SigningKey", 'DateTime'>
 }

@@ -34,6 +34,7 @@ export type WebhookEndpointMinAggregateOutputType = {
   disabledReason: string | null
   disabledAt: Date | null
   secret: string | null
+  secretPrefix: string | null
   previousSecret: string | null
   previousSecretExpiresAt: Date | null
   failingSince: Date | null
@@ -52,6 +53,7 @@ export type WebhookEndpointMaxAggregateOutputType = {
   disabledReason: string | null
   disabledAt: Date | null
   secret: string | null
+  secretPrefix: string | null
   previousSecret: string | null
   previousSecretExpiresAt: Date | null
   failingSince: Date | null
@@ -71,6 +73,7 @@ export type WebhookEndpointCountAggregateOutputType = {
   disabledReason: number
   disabledAt: number
   secret: number
+  secretPrefix: number
   previousSecret: number
   previousSecretExpiresAt: number
   failingSince: number
@@ -91,6 +94,7 @@ export type WebhookEndpointMinAggregateInputType = {
   disabledReason?: true
   disabledAt?: true
   secret?: true
+  secretPrefix?: true
   previousSecret?: true
   previousSecretExpiresAt?: true
   failingSince?: true
@@ -109,6 +113,7 @@ export type WebhookEndpointMaxAggregateInputType = {
   disabledReason?: true
   disabledAt?: true
   secret?: true
+  secretPrefix?: true
   previousSecret?: true
   previousSecretExpiresAt?: true
   failingSince?: true
@@ -128,6 +133,7 @@ export type WebhookEndpointCountAggregateInputType = {
   disabledReason?: true
   disabledAt?: true
   secret?: true
+  secretPrefix?: true
   previousSecret?: true
   previousSecretExpiresAt?: true
   failingSince?: true
@@ -220,6 +226,7 @@ export type WebhookEndpointGroupByOutputType = {
   disabledReason: string | null
   disabledAt: Date | null
   secret: string
+  secretPrefix: string
   previousSecret: string | null
   previousSecretExpiresAt: Date | null
   failingSince: Date | null
@@ -260,6 +267,7 @@ export type WebhookEndpointWhereInput = {
   disabledReason?: Prisma.StringNullableFilter<"WebhookEndpoint"> | string | null
   disabledAt?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   secret?: Prisma.StringFilter<"WebhookEndpoint"> | string
+  secretPrefix?: Prisma.StringFilter<"WebhookEndpoint"> | string
   previousSecret?: Prisma.StringNullableFilter<"WebhookEndpoint"> | string | null
   previousSecretExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
@@ -280,6 +288,7 @@ export type WebhookEndpointOrderByWithRelationInput = {
   disabledReason?: Prisma.SortOrderInput | Prisma.SortOrder
   disabledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   secret?: Prisma.SortOrder
+  secretPrefix?: Prisma.SortOrder
   previousSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   previousSecretExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   failingSince?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -303,6 +312,7 @@ export type WebhookEndpointWhereUniqueInput = Prisma.AtLeast<{
   disabledReason?: Prisma.StringNullableFilter<"WebhookEndpoint"> | string | null
   disabledAt?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   secret?: Prisma.StringFilter<"WebhookEndpoint"> | string
+  secretPrefix?: Prisma.StringFilter<"WebhookEndpoint"> | string
   previousSecret?: Prisma.StringNullableFilter<"WebhookEndpoint"> | string | null
   previousSecretExpiresAt?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableFilter<"WebhookEndpoint"> | Date | string | null
@@ -323,6 +333,7 @@ export type WebhookEndpointOrderByWithAggregationInput = {
   disabledReason?: Prisma.SortOrderInput | Prisma.SortOrder
   disabledAt?: Prisma.SortOrderInput | Prisma.SortOrder
   secret?: Prisma.SortOrder
+  secretPrefix?: Prisma.SortOrder
   previousSecret?: Prisma.SortOrderInput | Prisma.SortOrder
   previousSecretExpiresAt?: Prisma.SortOrderInput | Prisma.SortOrder
   failingSince?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -348,6 +359,7 @@ export type WebhookEndpointScalarWhereWithAggregatesInput = {
   disabledReason?: Prisma.StringNullableWithAggregatesFilter<"WebhookEndpoint"> | string | null
   disabledAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
   secret?: Prisma.StringWithAggregatesFilter<"WebhookEndpoint"> | string
+  secretPrefix?: Prisma.StringWithAggregatesFilter<"WebhookEndpoint"> | string
   previousSecret?: Prisma.StringNullableWithAggregatesFilter<"WebhookEndpoint"> | string | null
   previousSecretExpiresAt?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
   failingSince?: Prisma.DateTimeNullableWithAggregatesFilter<"WebhookEndpoint"> | Date | string | null
@@ -367,6 +379,7 @@ export type WebhookEndpointCreateInput = {
   disabledReason?: string | null
   disabledAt?: Date | string | null
   secret: string
+  secretPrefix: string
   previousSecret?: string | null
   previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
@@ -387,6 +400,7 @@ export type WebhookEndpointUncheckedCreateInput = {
   disabledReason?: string | null
   disabledAt?: Date | string | null
   secret: string
+  secretPrefix: string
   previousSecret?: string | null
   previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
@@ -407,6 +421,7 @@ export type WebhookEndpointUpdateInput = {
   disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  secretPrefix?: Prisma.StringFieldUpdateOperationsInput | string
   previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -427,6 +442,7 @@ export type WebhookEndpointUncheckedUpdateInput = {
   disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  secretPrefix?: Prisma.StringFieldUpdateOperationsInput | string
   previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -447,6 +463,7 @@ export type WebhookEndpointCreateManyInput = {
   disabledReason?: string | null
   disabledAt?: Date | string | null
   secret: string
+  secretPrefix: string
   previousSecret?: string | null
   previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
@@ -466,6 +483,7 @@ export type WebhookEndpointUpdateManyMutationInput = {
   disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  secretPrefix?: Prisma.StringFieldUpdateOperationsInput | string
   previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -485,6 +503,7 @@ export type WebhookEndpointUncheckedUpdateManyInput = {
   disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  secretPrefix?: Prisma.StringFieldUpdateOperationsInput | string
   previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -504,6 +523,7 @@ export type WebhookEndpointCountOrderByAggregateInput = {
   disabledReason?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  secretPrefix?: Prisma.SortOrder
   previousSecret?: Prisma.SortOrder
   previousSecretExpiresAt?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
@@ -522,6 +542,7 @@ export type WebhookEndpointMaxOrderByAggregateInput = {
   disabledReason?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  secretPrefix?: Prisma.SortOrder
   previousSecret?: Prisma.SortOrder
   previousSecretExpiresAt?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
@@ -540,6 +561,7 @@ export type WebhookEndpointMinOrderByAggregateInput = {
   disabledReason?: Prisma.SortOrder
   disabledAt?: Prisma.SortOrder
   secret?: Prisma.SortOrder
+  secretPrefix?: Prisma.SortOrder
   previousSecret?: Prisma.SortOrder
   previousSecretExpiresAt?: Prisma.SortOrder
   failingSince?: Prisma.SortOrder
@@ -591,6 +613,7 @@ export type WebhookEndpointCreateWithoutDeliveriesInput = {
   disabledReason?: string | null
   disabledAt?: Date | string | null
   secret: string
+  secretPrefix: string
   previousSecret?: string | null
   previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
@@ -610,6 +633,7 @@ export type WebhookEndpointUncheckedCreateWithoutDeliveriesInput = {
   disabledReason?: string | null
   disabledAt?: Date | string | null
   secret: string
+  secretPrefix: string
   previousSecret?: string | null
   previousSecretExpiresAt?: Date | string | null
   failingSince?: Date | string | null
@@ -645,6 +669,7 @@ export type WebhookEndpointUpdateWithoutDeliveriesInput = {
   disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  secretPrefix?: Prisma.StringFieldUpdateOperationsInput | string
   previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -664,6 +689,7 @@ export type WebhookEndpointUncheckedUpdateWithoutDeliveriesInput = {
   disabledReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   disabledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   secret?: Prisma.StringFieldUpdateOperationsInput | string
+  secretPrefix?: Prisma.StringFieldUpdateOperationsInput | string
   previousSecret?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   previousSecretExpiresAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   failingSince?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -714,6 +740,7 @@ export type WebhookEndpointSelect<ExtArgs extends runtime.Types.Extensions.Inter
   disabledReason?: boolean
   disabledAt?: boolean
   secret?: boolean
+  secretPrefix?: boolean
   previousSecret?: boolean
   previousSecretExpiresAt?: boolean
   failingSince?: boolean
@@ -735,6 +762,7 @@ export type WebhookEndpointSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   disabledReason?: boolean
   disabledAt?: boolean
   secret?: boolean
+  secretPrefix?: boolean
   previousSecret?: boolean
   previousSecretExpiresAt?: boolean
   failingSince?: boolean
@@ -754,6 +782,7 @@ export type WebhookEndpointSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   disabledReason?: boolean
   disabledAt?: boolean
   secret?: boolean
+  secretPrefix?: boolean
   previousSecret?: boolean
   previousSecretExpiresAt?: boolean
   failingSince?: boolean
@@ -773,6 +802,7 @@ export type WebhookEndpointSelectScalar = {
   disabledReason?: boolean
   disabledAt?: boolean
   secret?: boolean
+  secretPrefix?: boolean
   previousSecret?: boolean
   previousSecretExpiresAt?: boolean
   failingSince?: boolean
@@ -781,7 +811,7 @@ export type WebhookEndpointSelectScalar = {
   deletedAt?: boolean
 }
 
-export type WebhookEndpointOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "organizationId" | "url" | "events" | "description" | "status" | "disabledReason" | "disabledAt" | "secret" | "previousSecret" | "previousSecretExpiresAt" | "failingSince" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookEndpoint"]>
+export type WebhookEndpointOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "organizationId" | "url" | "events" | "description" | "status" | "disabledReason" | "disabledAt" | "secret" | "secretPrefix" | "previousSecret" | "previousSecretExpiresAt" | "failingSince" | "createdAt" | "updatedAt" | "deletedAt", ExtArgs["result"]["webhookEndpoint"]>
 export type WebhookEndpointInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   deliveries?: boolean | Prisma.WebhookEndpoint$deliveriesArgs<ExtArgs>
   _count?: boolean | Prisma.WebhookEndpointCountOutputTypeDefaultArgs<ExtArgs>
@@ -805,11 +835,16 @@ export type $WebhookEndpointPayload<ExtArgs extends runtime.Types.Extensions.Int
     disabledReason: string | null
     disabledAt: Date | null
     /**
-     * The signing secret ("whsec_…"). HMAC needs the secret itself, so it cannot be hashed.
+     * The signing secret ("whsec_…"), sealed ("v1:<key id>:…", see src/auth/secret-box.ts). HMAC
+     * needs the secret itself, so it is encrypted rather than hashed.
      */
     secret: string
     /**
-     * The secret before the last rotation; it keeps signing until previousSecretExpiresAt.
+     * What listings show of the secret ("whsec_" and 4 characters).
+     */
+    secretPrefix: string
+    /**
+     * The secret before the last rotation, sealed; it keeps signing until previousSecretExpiresAt.
      */
     previousSecret: string | null
     previousSecretExpiresAt: Date | null
@@ -1254,6 +1289,7 @@ export interface WebhookEndpointFieldRefs {
   readonly disabledReason: Prisma.FieldRef<"WebhookEndpoint", 'String'>
   readonly disabledAt: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
   readonly secret: Prisma.FieldRef<"WebhookEndpoint", 'String'>
+  readonly secretPrefix: Prisma.FieldRef<"WebhookEndpoint", 'String'>
   readonly previousSecret: Prisma.FieldRef<"WebhookEndpoint", 'String'>
   readonly previousSecretExpiresAt: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>
   readonly failingSince: Prisma.FieldRef<"WebhookEndpoint", 'DateTime'>

@@ -1170,7 +1170,7 @@ export interface components {
          *     }
          */
         Actor: {
-            /** @description Id of the API key or OAuth client, or null (system changes). */
+            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, or null (system changes). */
             credentialId: string | null;
             /** @description Id of the credential's organization, or null. */
             organizationId: string | null;
@@ -1178,7 +1178,7 @@ export interface components {
              * @description Kind of credential.
              * @enum {string}
              */
-            kind: "api_key" | "oauth_client" | "system";
+            kind: "api_key" | "oauth_client" | "external_token" | "system";
         };
         /** @description An equivalency's own fields at one version (immutable; no expansion). */
         EquivalencySnapshot: {
@@ -1765,13 +1765,13 @@ export interface components {
             environment: components["schemas"]["Environment"];
             /** @description The calling credential. */
             credential: {
-                /** @description The API key's or OAuth client's id. */
+                /** @description The API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
                 id: string;
                 /**
-                 * @description Whether the caller is an API key or an OAuth client.
+                 * @description Whether the caller is an API key, an OAuth client, or an access token of the configured external issuer.
                  * @enum {string}
                  */
-                kind: "api_key" | "oauth_client";
+                kind: "api_key" | "oauth_client" | "external_token";
             };
             /** @description Scopes the credential holds. */
             scopes: ("read:public" | "write:contribute")[];

@@ -1,0 +1,73 @@
+// OAuth client management (administrators, through the CLI): creation (the
+// secret leaves only in the return value; a hash is stored), listing without
+// secrets, and revocation, after which the client gets no new token and its
+// tokens already issued are refused (the verifier checks it on every request).
+import crypto from "node:crypto";
+import type { OAuthClient } from "../../generated/prisma/client.ts";
+import type { Db, Environment } from "./types.ts";
+import { hashApiKey } from "../auth/api-keys.ts";
+import { type Scope, SCOPES, isScope } from "../auth/credential.ts";
+import { NotFoundError, ValidationError } from "../errors.ts";
+import { newId } from "../ids.ts";
+
+export interface OAuthClientView {
+  id: string;
+  clientId: string;
+  name: string | null;
+  environment: Environment;
+  scopes: Scope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export function oauthClientView(client: OAuthClient): OAuthClientView {
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    name: client.name,
+    environment: client.environment,
+    scopes: client.scopes.filter(isScope),
+    createdAt: client.createdAt.toISOString(),
+    lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
+    revokedAt: client.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export async function createOAuthClient(
+  db: Db,
+  input: { organizationId: string; environment: Environment; scopes?: readonly string[]; name?: string | null },
+) {
+  const scopes = [...new Set(input.scopes ?? SCOPES)];
+  if (!scopes.length || scopes.some((s) => !isScope(s))) {
+    throw ValidationError.single("/scopes", `scopes must be a non-empty list of ${SCOPES.join(", ")}`);
+  }
+  const clientSecret = `svcsec_${crypto.randomBytes(30).toString("base64url")}`;
+  const id = newId("oac");
+  const client = await db.oAuthClient.create({
+    data: {
+      id,
+      clientId: id,
+      organizationId: input.organizationId,
+      environment: input.environment,
+      name: input.name ?? null,
+      secretHash: hashApiKey(clientSecret),
+      scopes,
+    },
+  });
+  return { client, clientSecret };
+}
+
+/** An organization's clients, revoked ones included, oldest first. */
+export async function listOAuthClients(db: Db, organizationId: string): Promise<OAuthClientView[]> {
+  const clients = await db.oAuthClient.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+  return clients.map(oauthClientView);
+}
+
+/** Revokes a client by its id (or client id, the same value). Revoking twice is fine and keeps the first time. */
+export async function revokeOAuthClient(db: Db, id: string, now: Date = new Date()): Promise<OAuthClientView> {
+  const client = await db.oAuthClient.findFirst({ where: { OR: [{ id }, { clientId: id }] } });
+  if (!client) throw new NotFoundError(`No OAuth client with id "${id}".`);
+  if (client.revokedAt) return oauthClientView(client);
+  return oauthClientView(await db.oAuthClient.update({ where: { id: client.id }, data: { revokedAt: now } }));
+}
