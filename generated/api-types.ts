@@ -246,7 +246,7 @@ export interface paths {
                 /** @description Identifier of the record (opaque string). */
                 id: components["parameters"]["Id"];
                 /**
-                 * @description Version number, starting at 1.
+                 * @description Version number, starting at 1, in decimal digits. A number no version has (however large, up to 9007199254740991) is answered `404`; another notation or a larger number `400`.
                  * @example 1
                  */
                 version: number;
@@ -338,8 +338,10 @@ export interface paths {
          * @description Registers an endpoint that receives the listed event types. The response carries the
          *     signing `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it.
          *     The URL must be `http` or `https`; outside development, targets on loopback, private,
-         *     link-local or cloud-metadata addresses are refused (`400`) and checked again at every
-         *     delivery. An empty or unknown event type list is a `400`.
+         *     link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
+         *     IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64
+         *     `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at
+         *     every delivery. An empty or unknown event type list is a `400`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -527,6 +529,11 @@ export interface paths {
          *     Language (CTDL) aligned JSON-LD assertions and is only available for
          *     `resource=equivalencies` (`400` otherwise). The `Accept` header does not select the format;
          *     `format` does.
+         *
+         *     CSV neutralises spreadsheet formulas (CSV injection): a text cell that starts with `=`,
+         *     `+`, `-`, `@`, a tab or a carriage return (or their full-width forms `＝ ＋ － ＠`) is
+         *     written with a single quote in front (`'=SUM(A1)`), so a spreadsheet shows it as text.
+         *     Numbers are never prefixed. JSON and CTDL carry every value exactly as stored.
          */
         get: operations["exportData"];
         put?: never;
@@ -904,7 +911,7 @@ export interface components {
         CourseUpsert: {
             /** @description Id of an existing institution of the caller's environment. */
             institutionId: string;
-            /** @description Course code, e.g. `MATH 1A`. */
+            /** @description Course code, e.g. `MATH 1A`; stored trimmed, with runs of white space collapsed to one space. A code of white space alone is answered `400`. */
             code: string;
             /** @description Course title. */
             title: string;
@@ -1076,7 +1083,7 @@ export interface components {
             targetInstitutionId: string;
             /** @description Id of an existing course of the target institution. */
             targetCourseId?: string;
-            /** @description Code of the equivalent course at the target institution. */
+            /** @description Code of the equivalent course at the target institution; a code of white space alone is answered `400`. */
             targetCode?: string;
             /**
              * @description Initial status; default `pending`.
@@ -1104,7 +1111,7 @@ export interface components {
             status?: components["schemas"]["EquivalencyStatus"];
             /** @description Id of a course of the target institution, or null to remove the link. */
             targetCourseId?: string | null;
-            /** @description Code of the equivalent course at the target institution, or null. */
+            /** @description Code of the equivalent course at the target institution, or null; an empty code or one of white space alone is answered `400` (send null to remove the code). */
             targetCode?: string | null;
             /** @description The deciding body, or null. */
             decidedBy?: string | null;
@@ -1393,7 +1400,7 @@ export interface components {
         WebhookCreate: {
             /**
              * Format: uri
-             * @description Receiver URL; http or https, and outside development not a loopback, private, link-local or metadata address.
+             * @description Receiver URL; http or https, and outside development not a loopback, private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
              */
             url: string;
             /** @description Event types to deliver. */
@@ -1919,7 +1926,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `internal-error` (500) or `not-implemented` (501). */
+        /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `request-header-too-large` (431, header fields over the server's limit, answered before the request is routed), `internal-error` (500) or `not-implemented` (501). */
         Problem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1931,9 +1938,9 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+        /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
         Limit: number;
-        /** @description Number of items to skip; a negative value is answered `400`. */
+        /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
         Offset: number;
         /** @description Identifier of the record (opaque string). */
         Id: string;
@@ -2059,9 +2066,9 @@ export interface operations {
                  * @example berkeley
                  */
                 q?: string;
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -2144,9 +2151,9 @@ export interface operations {
                  * @example calculus
                  */
                 q?: string;
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -2294,9 +2301,9 @@ export interface operations {
                 provenance?: components["schemas"]["Channel"];
                 /** @description `course` embeds the source course (with its institution), the target institution and the target course in every item. */
                 expand?: "course";
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -2530,7 +2537,7 @@ export interface operations {
                 /** @description Identifier of the record (opaque string). */
                 id: components["parameters"]["Id"];
                 /**
-                 * @description Version number, starting at 1.
+                 * @description Version number, starting at 1, in decimal digits. A number no version has (however large, up to 9007199254740991) is answered `404`; another notation or a larger number `400`.
                  * @example 1
                  */
                 version: number;
@@ -2565,9 +2572,9 @@ export interface operations {
     listDatasets: {
         parameters: {
             query?: {
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -2673,9 +2680,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -2892,9 +2899,9 @@ export interface operations {
                 status?: "pending" | "succeeded" | "failed";
                 /** @description Event type of the delivered event. */
                 eventType?: components["schemas"]["EventType"];
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -3085,9 +3092,9 @@ export interface operations {
     listKeys: {
         parameters: {
             query?: {
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -3189,9 +3196,9 @@ export interface operations {
     getCurrentOrganization: {
         parameters: {
             query?: {
-                /** @description Page size, from 1 to 100; values outside that range are answered `400`. */
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Number of items to skip; a negative value is answered `400`. */
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;

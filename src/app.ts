@@ -20,6 +20,7 @@ import { ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
 import { rejectUnstorableText } from "./http/unstorable-text.ts";
 import { rejectMalformedPathEncoding } from "./http/path-encoding.ts";
+import { rejectNonDecimalIntegers } from "./http/integer-parameters.ts";
 import { problemBoundary } from "./http/problem-boundary.ts";
 import { responseTypes, negotiate } from "./http/negotiation.ts";
 import { operationalRoutes } from "./http/operational-routes.ts";
@@ -116,6 +117,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     requireScopes(operation, credential);
     const body = operation.requestBody ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
     rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
+    rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
 
     const result = (await backend.handleRequest({ ...routed, body } as never, ctx)) as HandlerResponse;
     ctx.status = result.status;

@@ -3,6 +3,7 @@ import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { exitOnKeyProblem, openSecrets, prepareDatabase } from "./bootstrap.ts";
 import { createApp } from "./app.ts";
+import { createServer } from "./http/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 
 async function main() {
@@ -13,7 +14,7 @@ async function main() {
   const secrets = keyring.box;
   const { koa } = await createApp({ config, database, log, secrets });
   const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log, secrets }) : null;
-  const server = koa.listen(config.port, config.host, () => {
+  const server = createServer(koa).listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();
   });

@@ -14,6 +14,7 @@ import { pino } from "pino";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { openMigratedDatabase } from "../../src/bootstrap.ts";
 import { createApp, type App } from "../../src/app.ts";
+import { createServer } from "../../src/http/server.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Database } from "../../src/db/database.ts";
 import { createOrganization } from "../../src/services/organizations.ts";
@@ -125,7 +126,7 @@ export async function startServer(bench: BenchDatabase): Promise<RunningServer> 
   const log = createLogger(bench.config.logLevel, pino.destination({ dest: os.devNull, sync: false }));
   const app = await createApp({ config: bench.config, database: bench.database, log, secrets: openKeyring(bench.config).box });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.koa.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createServer(app.koa).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   return {

@@ -10,6 +10,7 @@ import type { Database } from "../db/database.ts";
 import { SPEC_PATH } from "../api.ts";
 import { type AccessTokens, OAuthError } from "../auth/oauth.ts";
 import { MalformedRequestError, ProblemError } from "../errors.ts";
+import { unstorableFlaw } from "./unstorable-text.ts";
 
 const SPEC_YAML_PATH = path.resolve(import.meta.dirname, "../../openapi.yaml");
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -114,15 +115,56 @@ function serveAsset(ctx: Context) {
 async function readForm(ctx: Context): Promise<URLSearchParams> {
   const type = ctx.get("content-type").split(";")[0].trim().toLowerCase();
   const text = await getRawBody(ctx.req, { limit: 16 * 1024, encoding: "utf8" });
-  if (type === "application/x-www-form-urlencoded") return new URLSearchParams(text);
+  if (type === "application/x-www-form-urlencoded") return decodeForm(text);
   if (type === "application/json") {
+    let parsed: unknown;
     try {
-      return new URLSearchParams(Object.entries(JSON.parse(text) as Record<string, string>));
+      parsed = JSON.parse(text);
     } catch {
       throw new MalformedRequestError("The token request body is not valid JSON.");
     }
+    const fields = Object.entries(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {});
+    const notText = fields.find(([, value]) => typeof value !== "string");
+    if (notText) throw new OAuthError("invalid_request", `The token request field ${notText[0]} must be a string.`);
+    // Before URLSearchParams, which would turn a lone surrogate into U+FFFD.
+    rejectUnstorable(fields.flat() as string[]);
+    return new URLSearchParams(fields as [string, string][]);
   }
   throw new ProblemError("unsupported-media-type", "Token requests must be application/x-www-form-urlencoded.");
+}
+
+/**
+ * URLSearchParams quietly keeps malformed percent-encoding ("%ZZ") as text and
+ * turns invalid UTF-8 into U+FFFD; a token request that is not well-formed is
+ * refused instead (RFC 6749 §5.2 invalid_request).
+ */
+function decodeForm(text: string): URLSearchParams {
+  const form = new URLSearchParams();
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const separator = pair.indexOf("=");
+    const [name, value] = separator < 0 ? [pair, ""] : [pair.slice(0, separator), pair.slice(separator + 1)];
+    const decoded = [percentDecoded(name.replace(/\+/g, " ")), percentDecoded(value.replace(/\+/g, " "))] as const;
+    rejectUnstorable(decoded);
+    form.append(...decoded);
+  }
+  return form;
+}
+
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new OAuthError("invalid_request", "The token request holds malformed percent-encoding.");
+  }
+}
+
+/** PostgreSQL cannot compare U+0000 or a lone surrogate, and no client id, secret or scope holds one. */
+function rejectUnstorable(texts: Iterable<string>): void {
+  for (const text of texts) {
+    const flaw = unstorableFlaw(text);
+    if (flaw) throw new OAuthError("invalid_request", `Each field of the token request ${flaw}.`);
+  }
 }
 
 function clientCredentials(ctx: Context, form: URLSearchParams): { clientId: string; clientSecret: string } {
@@ -131,10 +173,10 @@ function clientCredentials(ctx: Context, form: URLSearchParams): { clientId: str
     const decoded = Buffer.from(basic[1], "base64").toString("utf8");
     const separator = decoded.indexOf(":");
     if (separator > 0) {
-      return {
-        clientId: decodeURIComponent(decoded.slice(0, separator)),
-        clientSecret: decodeURIComponent(decoded.slice(separator + 1)),
-      };
+      const clientId = percentDecoded(decoded.slice(0, separator));
+      const clientSecret = percentDecoded(decoded.slice(separator + 1));
+      rejectUnstorable([clientId, clientSecret]);
+      return { clientId, clientSecret };
     }
   }
   const clientId = form.get("client_id");

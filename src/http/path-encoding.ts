@@ -3,13 +3,24 @@
 // mistake, answered 400 with a pointer at it instead of failing as a 500.
 import { ValidationError } from "../errors.ts";
 
-/** `template` is the operation's path ("/webhooks/{id}"), `path` the request's below the API root. */
-export function rejectMalformedPathEncoding(template: string, path: string): void {
+/**
+ * The raw (still percent-encoded) segment of each path parameter. `template` is
+ * the operation's path ("/webhooks/{id}"), `path` the request's below the API root.
+ */
+export function pathParameterSegments(template: string, path: string): Map<string, string> {
   const values = path.split("/");
-  const errors = template.split("/").flatMap((segment, index) => {
+  const segments = new Map<string, string>();
+  template.split("/").forEach((segment, index) => {
     const name = /^\{(.+)\}$/.exec(segment)?.[1];
-    return name && !decodes(values[index] ?? "") ? [{ pointer: `/path/${name}`, message: "is not valid percent-encoding" }] : [];
+    if (name) segments.set(name, values[index] ?? "");
   });
+  return segments;
+}
+
+export function rejectMalformedPathEncoding(template: string, path: string): void {
+  const errors = [...pathParameterSegments(template, path)]
+    .filter(([, segment]) => !decodes(segment))
+    .map(([name]) => ({ pointer: `/path/${name}`, message: "is not valid percent-encoding" }));
   if (errors.length) throw new ValidationError(`${errors[0].pointer}: ${errors[0].message}`, errors);
 }
 

@@ -11,7 +11,8 @@ export function rejectUnstorableText(request: { params: unknown; query: unknown;
   if (errors.length) throw ValidationError.of(errors);
 }
 
-function flaw(text: string): string | undefined {
+/** Why PostgreSQL could not store the text, or undefined when it can. */
+export function unstorableFlaw(text: string): string | undefined {
   if (text.includes("\u0000")) return "must not contain the character U+0000";
   if (LONE_SURROGATE.test(text)) return "must be well-formed Unicode (it holds a lone surrogate)";
   return undefined;
@@ -20,13 +21,13 @@ function flaw(text: string): string | undefined {
 /** The strings (and member names) that cannot be stored, by pointer. */
 function unstorable(value: unknown, pointer: string): FieldError[] {
   if (typeof value === "string") {
-    const message = flaw(value);
+    const message = unstorableFlaw(value);
     return message ? [{ pointer, message }] : [];
   }
   if (value === null || typeof value !== "object") return [];
   return Object.entries(value).flatMap(([name, member]) => {
     const at = `${pointer}/${escapePointer(name)}`;
-    const message = flaw(name);
+    const message = unstorableFlaw(name);
     return message ? [{ pointer: at, message: `its name ${message}` }] : unstorable(member, at);
   });
 }

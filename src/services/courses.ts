@@ -8,7 +8,7 @@ import { containsInsensitive } from "./search.ts";
 import { NotFoundError, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { recordEvents } from "./outbox.ts";
-import { courseCodeKey, courseView, institutionView } from "./views.ts";
+import { BLANK_CODE, courseCodeKey, courseView, institutionView, isBlankCode } from "./views.ts";
 
 export interface CourseUpsert {
   institutionId: string;
@@ -99,6 +99,10 @@ async function validateReferences(db: Db, environment: Environment, items: Cours
     }
     if (item.cipCode && catalogLoaded && !knownCip.has(item.cipCode)) {
       errors.push({ pointer: `/${index}/cipCode`, message: `"${item.cipCode}" is not a CIP 2020 code` });
+    }
+    if (isBlankCode(item.code)) {
+      errors.push({ pointer: `/${index}/code`, message: BLANK_CODE });
+      return;
     }
     const identity = `${item.institutionId}\u0000${courseCodeKey(item.code)}`;
     const first = firstIndex.get(identity);

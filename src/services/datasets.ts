@@ -3,7 +3,7 @@
 // found in them.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
-import type { Db, Page, PageResult } from "./types.ts";
+import { MAX_INT4, type Db, type Page, type PageResult } from "./types.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { recordEvents } from "./outbox.ts";
@@ -27,7 +27,7 @@ export type DatasetView = ReturnType<typeof datasetView>;
 export type DatasetDetailView = ReturnType<typeof datasetDetailView>;
 
 /** record_count is a 32-bit column; the limit is documented, not a schema maximum (see openapi.yaml). */
-export const MAX_RECORD_COUNT = 2_147_483_647;
+export const MAX_RECORD_COUNT = MAX_INT4;
 
 // Keeps every statement well under PostgreSQL's limit of bind parameters.
 const CHUNK = 1000;

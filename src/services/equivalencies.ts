@@ -9,7 +9,7 @@ import { recordEvents } from "./outbox.ts";
 import { assertSteward } from "./stewardship.ts";
 import { ListTotals } from "./totals.ts";
 import { COURSE_COLUMNS, EQUIVALENCY_COLUMNS, INSTITUTION_COLUMNS, recordFromJson } from "./record-columns.ts";
-import { courseView, equivalencyTargetKey, equivalencyView, institutionView, type EquivalencyView } from "./views.ts";
+import { BLANK_CODE, courseView, equivalencyTargetKey, equivalencyView, institutionView, isBlankCode, type EquivalencyView } from "./views.ts";
 
 export interface EquivalencyCreate {
   sourceCourseId: string;
@@ -169,6 +169,7 @@ async function resolveReferences(
     db.institution.findUnique({ where: { environment_id: { environment, id: input.targetInstitutionId } } }),
     input.targetCourseId !== null ? db.course.findFirst({ where: { id: input.targetCourseId, environment } }) : null,
   ]);
+  if (input.targetCode !== null && isBlankCode(input.targetCode)) errors.push({ pointer: "/targetCode", message: BLANK_CODE });
   if (input.sourceCourseId !== undefined && !source) errors.push({ pointer: "/sourceCourseId", message: `no course "${input.sourceCourseId}" in the ${environment} environment` });
   if (!institution) errors.push({ pointer: "/targetInstitutionId", message: `no institution "${input.targetInstitutionId}" in the ${environment} environment` });
   if (input.targetCourseId !== null && !targetCourse) {
@@ -268,6 +269,7 @@ const UPDATABLE = ["status", "targetCourseId", "targetCode", "decidedBy", "polic
 const MAX_ATTEMPTS = 5;
 
 export async function updateEquivalency(db: Db, credential: Credential, id: string, patch: EquivalencyUpdate, ifMatch?: string) {
+  if (typeof patch.targetCode === "string" && isBlankCode(patch.targetCode)) throw ValidationError.single("/targetCode", BLANK_CODE);
   for (let attempt = 1; ; attempt++) {
     const outcome = await db.$transaction((tx) => tryUpdate(tx, credential, id, patch, ifMatch));
     if (outcome !== "lost-race") {

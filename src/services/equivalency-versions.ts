@@ -1,7 +1,7 @@
 // Reading an equivalency's history: every version's immutable snapshot, with
 // its change note, actor and changed fields.
 import type { EquivalencyVersion } from "../../generated/prisma/client.ts";
-import type { Db, Environment } from "./types.ts";
+import { MAX_INT4, type Db, type Environment } from "./types.ts";
 import { NotFoundError } from "../errors.ts";
 import { equivalencyView } from "./views.ts";
 
@@ -34,7 +34,8 @@ export async function listVersions(db: Db, environment: Environment, id: string)
 
 export async function getVersion(db: Db, environment: Environment, id: string, version: number) {
   const current = await findCurrent(db, environment, id);
-  const record = await db.equivalencyVersion.findUnique({ where: { equivalencyId_version: { equivalencyId: id, version } } });
+  // No version beyond the column's range exists; asking the database would fail instead of finding nothing.
+  const record = version <= MAX_INT4 ? await db.equivalencyVersion.findUnique({ where: { equivalencyId_version: { equivalencyId: id, version } } }) : null;
   if (!record) throw new NotFoundError(`Equivalency ${id} has no version ${version}; its current version is ${current.version}.`);
   return versionView(record, current.version);
 }

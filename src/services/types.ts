@@ -11,3 +11,6 @@ export interface PageResult<T> {
   items: T[];
   total: number;
 }
+
+/** The largest value of a PostgreSQL `integer` column (version numbers, declared counts). */
+export const MAX_INT4 = 2_147_483_647;

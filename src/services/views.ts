@@ -55,6 +55,13 @@ export function courseCodeKey(code: string): string {
   return code.trim().replace(/\s+/g, " ").toUpperCase();
 }
 
+/** A code of white space alone would be stored as an empty one; the schema's minLength cannot tell. */
+export function isBlankCode(code: string): boolean {
+  return courseCodeKey(code) === "";
+}
+
+export const BLANK_CODE = "must contain a character other than white space";
+
 /** Uniqueness key of an equivalency's target within (source course, target institution). */
 export function equivalencyTargetKey(targetCourseId: string | null, targetCode: string | null): string {
   if (targetCourseId) return `course:${targetCourseId}`;

@@ -10,7 +10,7 @@ import { newId } from "../ids.ts";
 import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { webhookSecretContext } from "./stored-secrets.ts";
-import { assertSafeTarget, UnsafeTargetError, type Resolver } from "../webhooks/target-safety.ts";
+import { assertSafeTarget, UnsafeTargetError, type InterfaceAddresses, type Resolver } from "../webhooks/target-safety.ts";
 import type { EventType } from "./outbox.ts";
 import type { Db, Page, PageResult } from "./types.ts";
 
@@ -21,10 +21,11 @@ export const OWNER_DISABLED_REASON = "Disabled by its owner";
 
 const EVENT_TYPES: readonly EventType[] = ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"];
 
-/** Whether private targets are allowed, and how hosts are resolved (injectable for tests). */
+/** Whether private targets are allowed, how hosts are resolved and this host's own addresses (injectable for tests). */
 export interface TargetPolicy {
   allowPrivateTargets: boolean;
   resolve?: Resolver;
+  interfaceAddresses?: InterfaceAddresses;
 }
 
 export interface WebhookCreateInput {
@@ -76,7 +77,7 @@ export async function findWebhook(db: Db, caller: Caller, id: string): Promise<W
 /** Returns the URL as the client wrote it, once it is known to be a safe target. */
 async function checkedUrl(raw: string, policy: TargetPolicy): Promise<string> {
   try {
-    await assertSafeTarget(raw, policy.allowPrivateTargets, policy.resolve);
+    await assertSafeTarget(raw, policy.allowPrivateTargets, policy.resolve, policy.interfaceAddresses);
     return raw;
   } catch (error) {
     if (error instanceof UnsafeTargetError) throw ValidationError.single("/url", `url ${error.message}`);

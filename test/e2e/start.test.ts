@@ -2,6 +2,7 @@
 // applied, sandbox seeded, API answering.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
@@ -45,6 +46,12 @@ describe("npm start", () => {
       const body = (await response.json()) as { pagination: { total: number } };
       expect(body.pagination.total).to.be.at.least(40);
       expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
+      // The server main.ts builds answers the HTTP parser's refusals as problems too.
+      const oversized = await fetch(`${url}/institutions`, { headers: { "X-Padding": "a".repeat(http.maxHeaderSize + 1) } });
+      expect(oversized.status).to.equal(431);
+      expect(oversized.headers.get("content-type")).to.equal("application/problem+json");
+      expect(await oversized.json()).to.include({ type: "https://course-equivalency.org/problems/request-header-too-large", status: 431 });
+
       // The key that seals stored secrets: a key file of its own, readable by the owner only.
       expect(fs.statSync(path.join(dataDir, "secrets.key")).mode & 0o777).to.equal(0o600);
       const keyFile = fs.readFileSync(path.join(dataDir, "secrets.key"), "utf8");

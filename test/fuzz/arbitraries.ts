@@ -18,6 +18,8 @@ export interface Mutation {
   /** The replacement value, or `remove` to delete the member. */
   value?: unknown;
   remove?: true;
+  /** Where inside the replacement the 400 points, when not at the replacement itself. */
+  inside?: string[];
 }
 
 // Keywords the generator understands; any other one in the document stops the
@@ -45,6 +47,9 @@ const jsonCharacter = fc.oneof(
 /** What an HTTP header value may carry without being trimmed or refused by the client. */
 const headerCharacter = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code));
 const CHARACTER: Record<Wire, fc.Arbitrary<string>> = { json: jsonCharacter, text: textCharacter, header: headerCharacter };
+
+/** Text Number() reads as an integer, but not written in decimal digits or not a safe integer. */
+const NOT_DECIMAL_INTEGERS = ["0x10", "1e1", "+5", " 5", "5 ", "5.0", "0b1", "9007199254740992", "99999999999999999999", "-99999999999999999999"];
 
 const SAMPLE_OF_TYPE: Record<string, unknown> = { string: "x", integer: 7, number: 1.5, boolean: true, null: null, object: {}, array: [] };
 
@@ -213,7 +218,8 @@ export class SchemaArbitraries {
     if (wire === "text") {
       // On the wire everything is text: only text the server cannot coerce is of a wrong type.
       if (types.includes("string")) return [];
-      return types.includes("integer") && !types.includes("number") ? ["abc", "1.5"] : ["abc"];
+      // Integers are written in decimal digits and are safe integers: Number() would take the rest.
+      return types.includes("integer") && !types.includes("number") ? ["abc", "1.5", ...NOT_DECIMAL_INTEGERS] : ["abc"];
     }
     return Object.values(SAMPLE_OF_TYPE).filter((sample) => !allows(types, sample));
   }
@@ -305,6 +311,31 @@ function mergeSchemas(into: JsonSchema, member: JsonSchema): JsonSchema {
   if (into.required || member.required) merged.required = [...((member.required as string[]) ?? []), ...((into.required as string[]) ?? [])];
   if (into.properties || member.properties) merged.properties = { ...(member.properties as object), ...(into.properties as object) };
   return merged;
+}
+
+/**
+ * Replaces one value inside `root` (the root included) with arrays and one-member
+ * objects nested past `maxDepth` levels (the root is level 1); the 400 points at
+ * the first container beyond the limit.
+ */
+export function tooDeep(root: unknown, maxDepth: number): fc.Arbitrary<Mutation> {
+  const places = containerPaths(root);
+  const key = fc.option(fc.string({ unit: "grapheme-ascii", maxLength: 6 }), { nil: null });
+  return fc.tuple(fc.constantFrom(...places), fc.integer({ min: 0, max: 3 })).chain(([at, extra]) => {
+    // The value at `at` is at level at.length + 1; the container at level maxDepth + 1 is the one pointed at.
+    const levels = maxDepth + 1 - at.length + extra;
+    return fc.array(key, { minLength: levels, maxLength: levels }).map((keys) => {
+      const segments = keys.map((name) => name ?? "0");
+      const value = keys.reduceRight<unknown>((inner, name) => (name === null ? [inner] : { [name]: inner }), 1);
+      return { at, breaks: "depth", value, inside: segments.slice(0, maxDepth - at.length) };
+    });
+  });
+}
+
+/** The paths of every value inside `root` that a replacement can take the place of, the root itself first. */
+function containerPaths(root: unknown, at: string[] = []): string[][] {
+  if (root === null || typeof root !== "object") return [at];
+  return [at, ...Object.entries(root).flatMap(([name, value]) => containerPaths(value, [...at, name]))];
 }
 
 /** RFC 6901: a pointer from path segments. */

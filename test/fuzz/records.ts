@@ -98,7 +98,8 @@ function knownPaths(records: Records, operation: OperationModel): Record<string,
     case "listEquivalencyVersions":
       return ids(records.equivalencies);
     case "getEquivalencyVersion":
-      return records.equivalencies.flatMap((id) => [1, 2, 3].map((version) => ({ id, version })));
+      // Beyond the column's 32-bit range too: no such version, a 404 (it once was a 500).
+      return records.equivalencies.flatMap((id) => [1, 2, 3, 2_147_483_648, 99_999_999_999, Number.MAX_SAFE_INTEGER].map((version) => ({ id, version })));
     case "getDataset":
       return ids(records.datasets);
     case "getWebhook":

@@ -5,7 +5,8 @@ import type { Response } from "supertest";
 import type { Document } from "openapi-backend";
 import { API_ROOT } from "../../src/api.ts";
 import { bearer, type TestApp } from "../helpers/app.ts";
-import { SchemaArbitraries, applyMutation, toPointer, type JsonSchema, type Mutation, type Wire } from "./arbitraries.ts";
+import { MAX_JSON_DEPTH } from "../../src/http/json-depth.ts";
+import { SchemaArbitraries, applyMutation, toPointer, tooDeep, type JsonSchema, type Mutation, type Wire } from "./arbitraries.ts";
 
 type Location = "path" | "query" | "header";
 
@@ -119,7 +120,7 @@ export class RequestArbitraries {
       fc.oneof(...this.mutations(operation, request)).map((mutation) => ({
         request: applyMutation(request, mutation),
         breaks: mutation.breaks,
-        pointer: pointerOf(mutation.at),
+        pointer: pointerOf([...mutation.at, ...(mutation.inside ?? [])]),
       })),
     );
   }
@@ -151,6 +152,7 @@ export class RequestArbitraries {
     }
     if (operation.body && request.body !== undefined) {
       found.push(...this.schemas.mutations(operation.body.schema, request.body).map((mutation) => mutation.map(within("body"))));
+      found.push(tooDeep(request.body, MAX_JSON_DEPTH).map(within("body")));
     }
     if (operation.body?.required) found.push(fc.constant({ at: ["body"], breaks: "required", remove: true as const }));
     return found;

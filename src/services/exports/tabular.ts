@@ -21,9 +21,16 @@ function isPlainObject(value: unknown): value is Representation {
 
 // RFC 4180 ends records with CRLF; a cell holding a bare CR or LF is quoted too,
 // as some readers would otherwise end the record there.
+//
+// A text cell that a spreadsheet would run as a formula (it starts with =, +, -,
+// @, tab or carriage return, or their full-width forms) is prefixed with a
+// single quote, as OWASP advises against CSV injection: csv-stringify's own
+// `escape_formulas`. Numbers are left alone (a negative number stays a number);
+// every numeric column of the exports is non-negative anyway.
 const CSV_OPTIONS = {
   record_delimiter: "windows",
   quoted_match: /[\r\n]/,
+  escape_formulas: true,
   cast: { boolean: (value: boolean) => String(value) },
 } as const;
 
