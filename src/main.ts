@@ -9,9 +9,9 @@ async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const database = await prepareDatabase(config, log);
-  const { koa } = await createApp({ config, database, log });
+  const app = await createApp({ config, database, log });
   const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log }) : null;
-  const server = koa.listen(config.port, config.host, () => {
+  const server = app.koa.listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();
   });
@@ -27,7 +27,7 @@ async function main() {
       log.error({ err: error }, "stopping the webhook dispatcher failed"),
     );
     Promise.all([serverClosed, dispatcherStopped])
-      .then(() => database.close())
+      .then(() => Promise.all([app.close(), database.close()]))
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };

@@ -59,7 +59,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     async keyFor(organizationId, environment, scopes) {
       return (await createApiKey(database.prisma, { organizationId, environment, scopes })).key;
     },
-    close: () => database.close(),
+    async close() {
+      await app.close();
+      await database.close();
+    },
   };
 }
 
