@@ -93,6 +93,7 @@ export class RedisRateLimitStore implements RateLimitStore {
       retryStrategy: (attempt) => Math.min(100 * attempt, 2_000),
     });
     this.client.on("error", (error: Error) => this.degrade(error.message));
+    this.client.on("reconnecting", () => this.degrade("connection lost; reconnecting"));
     this.client.on("ready", () => {
       if (!this.degraded) return;
       this.degraded = false;

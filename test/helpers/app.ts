@@ -31,8 +31,14 @@ export interface TestAppOptions {
   acmeStewardsAll?: boolean;
 }
 
+/**
+ * Every test request comes from one address, so the per-address abuse limits (token requests,
+ * failed authentications) are lifted unless a test sets them; test/contract/rate-limits.test.ts does.
+ */
+const PER_ADDRESS_LIMITS_LIFTED = { SVC_TOKEN_ENDPOINT_BURST: "100000", SVC_AUTH_FAILURE_BURST: "100000" };
+
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...env });
+  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...PER_ADDRESS_LIMITS_LIFTED, ...env });
   const database = await freshDatabase();
   const app = await createApp({ config, database, log: createLogger(config.logLevel), validateResponses: true });
   await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
