@@ -75,36 +75,42 @@ const SWEEP_EVERY_MS = 60_000;
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly levels = new Map<string, Level>();
   private nextSweep = 0;
+  /** Scratch space of take(), which never yields: no arrays allocated per request. */
+  private found: Array<Level | undefined> = [undefined, undefined];
+  private micros = new Float64Array(2);
 
   constructor(private readonly clock: () => number = Date.now) {}
 
   take(buckets: readonly Bucket[], now: number = this.clock()): TakeResult {
     if (now >= this.nextSweep) this.sweep(now);
+    const count = buckets.length;
+    if (count > this.found.length) this.grow(count);
+    const { found, micros } = this;
     // Refill every bucket first: a request is refused by any empty one, and then takes from none.
-    const micros = new Array<number>(buckets.length);
     let allowed = true;
-    for (let i = 0; i < buckets.length; i++) {
+    for (let i = 0; i < count; i++) {
       const rule = buckets[i].rule;
       const level = this.levels.get(buckets[i].key);
+      found[i] = level;
       micros[i] = level ? refilled(level, now, capacityOf(rule), microPerMs(rule)) : capacityOf(rule);
       if (micros[i] < MICRO) allowed = false;
     }
-    const readings = new Array<BucketReading>(buckets.length);
-    for (let i = 0; i < buckets.length; i++) {
-      const { key, rule } = buckets[i];
+    const readings = new Array<BucketReading>(count);
+    for (let i = 0; i < count; i++) {
+      const rule = buckets[i].rule;
       if (allowed) {
         micros[i] -= MICRO;
-        const level = this.levels.get(key);
-        // The stamp never moves back: a clock stepping backwards refills nothing.
-        const stamp = level && level.stamp > now ? level.stamp : now;
+        const level = found[i];
         if (level) {
           level.micro = micros[i];
-          level.stamp = stamp;
+          // The stamp never moves back: a clock stepping backwards refills nothing.
+          if (now > level.stamp) level.stamp = now;
           level.rule = rule;
         } else {
-          this.levels.set(key, { micro: micros[i], stamp, rule });
+          this.levels.set(buckets[i].key, { micro: micros[i], stamp: now, rule });
         }
       }
+      found[i] = undefined;
       readings[i] = reading(micros[i], capacityOf(rule), microPerMs(rule));
     }
     return { allowed, readings };
@@ -112,6 +118,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async close(): Promise<void> {
     this.levels.clear();
+  }
+
+  private grow(count: number): void {
+    this.found = new Array<Level | undefined>(count).fill(undefined);
+    this.micros = new Float64Array(count);
   }
 
   /** Drops buckets that have refilled completely, as Redis expires them (PEXPIRE). */

@@ -64,6 +64,8 @@ export class RateLimiter {
   private readonly blocked = new Map<string, Block>();
   private readonly now: () => number;
   private nextBlockSweep = 0;
+  /** The authenticator hands out the same Credential object while it caches a key: build its bucket list once. */
+  private readonly credentialBuckets = new WeakMap<Credential, NamedBucket[]>();
 
   constructor(
     private readonly rules: RateLimitRules,
@@ -78,14 +80,19 @@ export class RateLimiter {
     if (credential.id === this.options.publicSandboxKeyId) {
       return this.take([{ key: `key:${credential.id}:${address}`, rule: this.rules.credential, subject: "for this key from this address" }]);
     }
-    return this.take([
-      { key: `key:${credential.id}`, rule: this.rules.credential, subject: "for this credential" },
-      {
-        key: `org:${credential.organizationId}:${credential.environment}`,
-        rule: this.rules.organization,
-        subject: `for this organization in ${credential.environment}`,
-      },
-    ]);
+    let buckets = this.credentialBuckets.get(credential);
+    if (!buckets) {
+      buckets = [
+        { key: `key:${credential.id}`, rule: this.rules.credential, subject: "for this credential" },
+        {
+          key: `org:${credential.organizationId}:${credential.environment}`,
+          rule: this.rules.organization,
+          subject: `for this organization in ${credential.environment}`,
+        },
+      ];
+      this.credentialBuckets.set(credential, buckets);
+    }
+    return this.take(buckets);
   }
 
   tokenRequest(address: string): PendingDecision {
