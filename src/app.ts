@@ -3,7 +3,7 @@
 // negotiation (406) -> refusal of an address that failed authentication too
 // often (429) -> authentication (401, counted per address), rate limit (429),
 // scope (403) -> body (413/415/400) -> contract validation (400) -> handler.
-// POST /oauth/token is rate-limited per address before the token route runs.
+// POST /oauth/token is rate-limited per address before the token route reads its body.
 import type { Readable } from "node:stream";
 import Koa, { type Context } from "koa";
 import type { Context as BackendContext, Operation } from "openapi-backend";
@@ -93,13 +93,8 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
   const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
   koa.use(problemBoundary(log));
-  koa.use(async (ctx, next) => {
-    if (ctx.path === "/oauth/token" && ctx.method === "POST") {
-      applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
-    }
-    return next();
-  });
-  koa.use(operationalRoutes({ database, accessTokens }));
+  const throttleTokenRequest = async (ctx: Context) => applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
+  koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
