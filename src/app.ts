@@ -1,7 +1,9 @@
 // createApp builds the Koa application; main.ts only listens. Every API request
 // goes: request id and problem mapping -> routing (404/405) -> content
-// negotiation (406) -> authentication (401), rate limit (429), scope (403) ->
-// body (413/415/400) -> contract validation (400) -> handler.
+// negotiation (406) -> refusal of an address that failed authentication too
+// often (429) -> authentication (401, counted per address), rate limit (429),
+// scope (403) -> body (413/415/400) -> contract validation (400) -> handler.
+// POST /oauth/token is rate-limited per address before the token route reads its body.
 import type { Readable } from "node:stream";
 import Koa, { type Context } from "koa";
 import type { Context as BackendContext, Operation } from "openapi-backend";
@@ -10,13 +12,14 @@ import type { Database } from "./db/database.ts";
 import type { Logger } from "./logger.ts";
 import { API_ROOT, allowedMethods, createBackend, operationScopes, unknownPath } from "./api.ts";
 import { Authenticator } from "./auth/authenticator.ts";
-import { RateLimiter } from "./auth/rate-limiter.ts";
+import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./auth/rate-limiter.ts";
+import { clientAddressKey } from "./auth/client-address.ts";
 import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
 import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
 import { createExternalTokens } from "./auth/external-tokens.ts";
 import { bearerTokenVerifier } from "./auth/token-verifier.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
-import { ForbiddenError, ProblemError } from "./errors.ts";
+import { AuthenticationError, ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
 import { rejectUnstorableText } from "./http/unstorable-text.ts";
 import { rejectMalformedPathEncoding } from "./http/path-encoding.ts";
@@ -27,6 +30,7 @@ import { operationalRoutes } from "./http/operational-routes.ts";
 import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
 import type { Services } from "./services/index.ts";
+import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
 
 /** What any handler returns, seen from the transport. */
 interface HandlerResponse {
@@ -50,6 +54,9 @@ export interface App {
   koa: Koa;
   services: Services;
   accessTokens: AccessTokens;
+  rateLimiter: RateLimiter;
+  /** Releases what the app holds besides the database (the rate-limit store's connection). */
+  close(): Promise<void>;
 }
 
 export async function createApp(deps: AppDependencies): Promise<App> {
@@ -60,7 +67,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     log.warn({ err: error }, "background write failed"),
   );
   const services: Services = { config, database, authenticator, secrets };
-  const rateLimiter = new RateLimiter(config.rateLimit.burst, config.rateLimit.refillPerSecond);
+  const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
 
   const backend = createBackend(() => {
     throw new ProblemError("internal-error", "No handler is registered for this operation.");
@@ -90,9 +97,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     return handler(request, requestContext);
   }
 
-  const koa = new Koa({ proxy: false });
+  // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
+  const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
   koa.use(problemBoundary(log));
-  koa.use(operationalRoutes({ database, accessTokens }));
+  const throttleTokenRequest = async (ctx: Context) => applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
+  koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
@@ -110,10 +119,15 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     }
     ctx.state.operationId = operation.operationId;
     negotiate(ctx, responseTypes(operation));
-    const credential = await services.authenticator.authenticate(ctx.get("authorization") || undefined);
+    const address = clientAddressKey(ctx.ip);
+    const blocked = rateLimiter.blockedAddress(address);
+    if (blocked) applyRateLimit(ctx, blocked);
+    const credential = await authenticate(ctx, address);
     ctx.state.credential = credential;
     ctx.state.log = (ctx.state.log as Logger).child({ credentialId: credential.id, operationId: operation.operationId });
-    applyRateLimit(ctx, rateLimiter, credential);
+    let decision = rateLimiter.forCredential(credential, address);
+    if (decision instanceof Promise) decision = await decision;
+    applyRateLimit(ctx, decision);
     requireScopes(operation, credential);
     const body = operation.requestBody ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
     rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
@@ -134,17 +148,31 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     throw unknownPath(ctx.path);
   });
 
-  return { koa, services, accessTokens };
+  /** A presented credential that fails counts against the client address; too many failures are answered 429 instead. */
+  async function authenticate(ctx: Context, address: string): Promise<Credential> {
+    const authorization = ctx.get("authorization") || undefined;
+    try {
+      return await services.authenticator.authenticate(authorization);
+    } catch (error) {
+      if (authorization && error instanceof AuthenticationError) {
+        const failures = await rateLimiter.authenticationFailed(address);
+        if (!failures.allowed) applyRateLimit(ctx, failures);
+      }
+      throw error;
+    }
+  }
+
+  return { koa, services, accessTokens, rateLimiter, close: () => rateLimiter.close() };
 }
 
-function applyRateLimit(ctx: Context, limiter: RateLimiter, credential: Credential) {
-  const state = limiter.take(credential.id);
-  ctx.set("X-RateLimit-Limit", String(state.limit));
-  ctx.set("X-RateLimit-Remaining", String(state.remaining));
-  ctx.set("X-RateLimit-Reset", String(state.resetSeconds));
-  if (!state.allowed) {
-    throw new ProblemError("rate-limited", `Too many requests for this credential; retry in ${state.retryAfterSeconds} s.`, {
-      headers: { "Retry-After": String(state.retryAfterSeconds) },
+/** X-RateLimit-* describe the bucket the request was counted against; an empty one is a 429. */
+function applyRateLimit(ctx: Context, decision: RateLimitDecision) {
+  ctx.set("X-RateLimit-Limit", String(decision.limit));
+  ctx.set("X-RateLimit-Remaining", String(decision.remaining));
+  ctx.set("X-RateLimit-Reset", String(decision.resetSeconds));
+  if (!decision.allowed) {
+    throw new ProblemError("rate-limited", `Too many requests ${decision.subject}; retry in ${decision.retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(decision.retryAfterSeconds) },
     });
   }
 }

@@ -3,6 +3,7 @@
 // message naming the variable.
 import path from "node:path";
 import { parseSecretsKey } from "./auth/secret-box.ts";
+import type { BucketRule } from "./auth/rate-limit-store.ts";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -17,7 +18,20 @@ export interface Config {
   nodeEnv: string;
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
-  rateLimit: { burst: number; refillPerSecond: number };
+  rateLimit: {
+    /** Each credential's bucket (the public sandbox key: each client address's). */
+    credential: BucketRule;
+    /** Each organization's bucket per environment, shared by all its credentials. */
+    organization: BucketRule;
+    /** Each client address's failed authentications (a presented credential answered 401). */
+    authFailures: BucketRule;
+    /** Each client address's requests to POST /oauth/token. */
+    tokenEndpoint: BucketRule;
+    /** Buckets shared by every process in this Redis; null keeps them in this process's memory. */
+    redis: { url: string; keyPrefix: string; timeoutMs: number } | null;
+  };
+  /** Take the client address from X-Forwarded-For (the entry the nearest proxy added). */
+  trustProxy: boolean;
   /** Seed the sandbox environment on start when it holds no institutions. */
   seedSandbox: boolean;
   webhooks: {
@@ -87,11 +101,11 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
   return value;
 }
 
-function readNumber(env: Env, name: string, fallback: number, min: number): number {
+function readNumber(env: Env, name: string, fallback: number, min: number, max = Number.MAX_VALUE): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new ConfigError(name, `expected a number ≥ ${min}, got "${raw}"`);
+  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(name, `expected a number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -116,6 +130,24 @@ function readUrl(env: Env, name: string, protocols: string[]): string | null {
     throw new ConfigError(name, `must use ${protocols.map((p) => p.replace(":", "")).join(" or ")}`);
   }
   return raw;
+}
+
+/** Bucket sizes are whole requests (up to a million); refills at least one request per 1000 s. */
+function readBucket(env: Env, burstName: string, burst: number, refillName: string, refill: number): BucketRule {
+  return {
+    burst: readInteger(env, burstName, burst, 1, 1_000_000),
+    refillPerSecond: readNumber(env, refillName, refill, 0.001, 1_000_000),
+  };
+}
+
+function readRedis(env: Env): Config["rateLimit"]["redis"] {
+  const url = readUrl(env, "SVC_RATE_LIMIT_REDIS_URL", ["redis:", "rediss:"]);
+  if (!url) return null;
+  return {
+    url,
+    keyPrefix: env.SVC_RATE_LIMIT_REDIS_PREFIX || "svc:ratelimit:",
+    timeoutMs: readInteger(env, "SVC_RATE_LIMIT_REDIS_TIMEOUT_MS", 100, 5, 10_000),
+  };
 }
 
 function readSandboxKey(env: Env): string {
@@ -210,9 +242,13 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     bodyLimitBytes: readInteger(env, "SVC_BODY_LIMIT_BYTES", 2 * 1024 * 1024, 1024, 100 * 1024 * 1024),
     rateLimit: {
-      burst: readInteger(env, "SVC_RATE_LIMIT_BURST", 600, 1, 1_000_000),
-      refillPerSecond: readNumber(env, "SVC_RATE_LIMIT_REFILL_PER_SECOND", 10, 0.001),
+      credential: readBucket(env, "SVC_RATE_LIMIT_BURST", 600, "SVC_RATE_LIMIT_REFILL_PER_SECOND", 10),
+      organization: readBucket(env, "SVC_RATE_LIMIT_ORG_BURST", 1200, "SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND", 20),
+      authFailures: readBucket(env, "SVC_AUTH_FAILURE_BURST", 20, "SVC_AUTH_FAILURE_REFILL_PER_SECOND", 0.1),
+      tokenEndpoint: readBucket(env, "SVC_TOKEN_ENDPOINT_BURST", 20, "SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND", 0.2),
+      redis: readRedis(env),
     },
+    trustProxy: readBoolean(env, "SVC_TRUST_PROXY", false),
     seedSandbox: readBoolean(env, "SVC_SEED_SANDBOX", true),
     webhooks: {
       retrySchedule: parseDurations("SVC_WEBHOOK_RETRY_SCHEDULE", env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE),

@@ -12,9 +12,9 @@ async function main() {
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
   const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
   const secrets = keyring.box;
-  const { koa } = await createApp({ config, database, log, secrets });
+  const app = await createApp({ config, database, log, secrets });
   const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log, secrets }) : null;
-  const server = createServer(koa).listen(config.port, config.host, () => {
+  const server = createServer(app.koa).listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();
   });
@@ -30,7 +30,7 @@ async function main() {
       log.error({ err: error }, "stopping the webhook dispatcher failed"),
     );
     Promise.all([serverClosed, dispatcherStopped])
-      .then(() => database.close())
+      .then(() => Promise.all([app.close(), database.close()]))
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };

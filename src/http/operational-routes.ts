@@ -34,7 +34,14 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
-export function operationalRoutes(deps: { database: Database; accessTokens: AccessTokens }) {
+export interface OperationalDependencies {
+  database: Database;
+  accessTokens: AccessTokens;
+  /** Counts a token request against its client address; throws the 429 when the address's bucket is empty. */
+  throttleTokenRequest(ctx: Context): Promise<void>;
+}
+
+export function operationalRoutes(deps: OperationalDependencies) {
   const specJson = fs.readFileSync(SPEC_PATH, "utf8");
   const specYaml = fs.readFileSync(SPEC_YAML_PATH, "utf8");
 
@@ -78,6 +85,7 @@ export function operationalRoutes(deps: { database: Database; accessTokens: Acce
       };
     },
     "POST /oauth/token": async (ctx) => {
+      await deps.throttleTokenRequest(ctx);
       const form = await readForm(ctx);
       if (form.get("grant_type") !== "client_credentials") {
         throw new OAuthError("unsupported_grant_type", "Only grant_type=client_credentials is supported.");

@@ -85,7 +85,7 @@ describe("fuzz: every operation against the document", function () {
 
   before(async () => {
     // No rate limit and no dispatcher: the fuzzer sends thousands of requests and registers random URLs.
-    t = await createTestApp({ SVC_RATE_LIMIT_BURST: "1000000", SVC_WEBHOOK_DISPATCHER: "off" });
+    t = await createTestApp({ SVC_RATE_LIMIT_BURST: "1000000", SVC_RATE_LIMIT_ORG_BURST: "1000000", SVC_WEBHOOK_DISPATCHER: "off" });
     receiver = await Receiver.start();
     records = await seedRecords(t, receiver);
     requests = new RequestArbitraries(document, recordHints(records));

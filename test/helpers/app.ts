@@ -35,8 +35,14 @@ export interface TestAppOptions {
   acmeStewardsAll?: boolean;
 }
 
+/**
+ * Every test request comes from one address, so the per-address abuse limits (token requests,
+ * failed authentications) are lifted unless a test sets them; test/contract/rate-limits.test.ts does.
+ */
+const PER_ADDRESS_LIMITS_LIFTED = { SVC_TOKEN_ENDPOINT_BURST: "100000", SVC_AUTH_FAILURE_BURST: "100000" };
+
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...env });
+  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...PER_ADDRESS_LIMITS_LIFTED, ...env });
   const database = await freshDatabase();
   const secrets = new SecretBox(crypto.randomBytes(32));
   const app = await createApp({ config, database, log: createLogger(config.logLevel), secrets, validateResponses: true });
@@ -65,7 +71,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     async keyFor(organizationId, environment, scopes) {
       return (await createApiKey(database.prisma, { organizationId, environment, scopes })).key;
     },
-    close: () => database.close(),
+    async close() {
+      await app.close();
+      await database.close();
+    },
   };
 }
 

@@ -7,6 +7,11 @@ export const testEnv = {
    * operation was produced and validated, or waived. Off for single files, which cover a part.
    */
   SVC_TEST_CONTRACT_COVERAGE: process.env.SVC_TEST_CONTRACT_COVERAGE === "1",
+  /**
+   * The Redis server of the shared rate-limit tests (a missing server fails them; `.ci/run`
+   * starts one). Each test uses its own key prefix and deletes its keys.
+   */
+  SVC_TEST_REDIS_URL: process.env.SVC_TEST_REDIS_URL || "redis://127.0.0.1:6379",
   /** Requests per property of the fuzz suite (test/fuzz); `npm run test:fuzz` sets many. */
   SVC_FUZZ_RUNS: positiveInteger("SVC_FUZZ_RUNS", process.env.SVC_FUZZ_RUNS, 100),
   /** Replays a fuzz run: the seed its failure report names. Unset, every run draws a new one. */

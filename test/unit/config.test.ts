@@ -33,6 +33,14 @@ describe("configuration", () => {
     ["SVC_LOG_LEVEL", "loud"],
     ["SVC_PUBLIC_SANDBOX_KEY", "svc_live_abcdefghijklmnopqrstuvwxyz0123456789"],
     ["SVC_RATE_LIMIT_BURST", "0"],
+    ["SVC_RATE_LIMIT_ORG_BURST", "0"],
+    ["SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND", "0"],
+    ["SVC_AUTH_FAILURE_BURST", "many"],
+    ["SVC_AUTH_FAILURE_REFILL_PER_SECOND", "-1"],
+    ["SVC_TOKEN_ENDPOINT_BURST", "2000000"],
+    ["SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND", "fast"],
+    ["SVC_TRUST_PROXY", "sometimes"],
+    ["SVC_RATE_LIMIT_REDIS_URL", "http://cache:6379"],
     ["SVC_SEED_SANDBOX", "maybe"],
   ];
   for (const [variable, value] of invalid) {
@@ -123,5 +131,50 @@ describe("configuration: external token issuer", () => {
       ],
     ];
     for (const [env, variable] of cases) expect(() => loadConfig(env), variable).to.throw(ConfigError).with.property("variable", variable);
+  });
+});
+
+describe("configuration: rate limits", () => {
+  it("has the documented buckets, in-process counting and no trusted proxy by default", () => {
+    const { rateLimit, trustProxy } = loadConfig({});
+    expect(rateLimit).to.deep.equal({
+      credential: { burst: 600, refillPerSecond: 10 },
+      organization: { burst: 1200, refillPerSecond: 20 },
+      authFailures: { burst: 20, refillPerSecond: 0.1 },
+      tokenEndpoint: { burst: 20, refillPerSecond: 0.2 },
+      redis: null,
+    });
+    expect(trustProxy).to.equal(false);
+  });
+
+  it("reads every rate-limit variable", () => {
+    const config = loadConfig({
+      SVC_RATE_LIMIT_BURST: "5",
+      SVC_RATE_LIMIT_REFILL_PER_SECOND: "0.5",
+      SVC_RATE_LIMIT_ORG_BURST: "50",
+      SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND: "2",
+      SVC_AUTH_FAILURE_BURST: "3",
+      SVC_AUTH_FAILURE_REFILL_PER_SECOND: "0.01",
+      SVC_TOKEN_ENDPOINT_BURST: "4",
+      SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND: "0.02",
+      SVC_TRUST_PROXY: "true",
+      SVC_RATE_LIMIT_REDIS_URL: "redis://cache:6380/2",
+      SVC_RATE_LIMIT_REDIS_PREFIX: "staging:",
+      SVC_RATE_LIMIT_REDIS_TIMEOUT_MS: "50",
+    });
+    expect(config.rateLimit).to.deep.equal({
+      credential: { burst: 5, refillPerSecond: 0.5 },
+      organization: { burst: 50, refillPerSecond: 2 },
+      authFailures: { burst: 3, refillPerSecond: 0.01 },
+      tokenEndpoint: { burst: 4, refillPerSecond: 0.02 },
+      redis: { url: "redis://cache:6380/2", keyPrefix: "staging:", timeoutMs: 50 },
+    });
+    expect(config.trustProxy).to.equal(true);
+  });
+
+  it("refuses SVC_RATE_LIMIT_REDIS_TIMEOUT_MS out of range", () => {
+    expect(() => loadConfig({ SVC_RATE_LIMIT_REDIS_URL: "redis://127.0.0.1:6379", SVC_RATE_LIMIT_REDIS_TIMEOUT_MS: "1" }))
+      .to.throw(ConfigError)
+      .with.property("variable", "SVC_RATE_LIMIT_REDIS_TIMEOUT_MS");
   });
 });

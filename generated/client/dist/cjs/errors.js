@@ -87,7 +87,7 @@ exports.ConflictError = ConflictError;
 class PreconditionFailedError extends ApiError {
 }
 exports.PreconditionFailedError = PreconditionFailedError;
-/** 429: the credential's rate-limit bucket is empty. */
+/** 429: a rate-limit bucket is empty (the credential's, its organization's, or the client address's). */
 class RateLimitError extends ApiError {
     /** Seconds to wait before retrying, from `Retry-After`, when the server sent one. */
     retryAfter;

@@ -1911,7 +1911,11 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The credential's rate-limit bucket is empty (`rate-limited`); retry after `Retry-After` seconds. */
+        /**
+         * @description A rate-limit bucket is empty (`rate-limited`): the credential's, its organization's in this
+         *     environment, or the client address's (the public sandbox key, or too many failed
+         *     authentications from the address). Retry after `Retry-After` seconds.
+         */
         TooManyRequests: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1989,17 +1993,17 @@ export interface components {
          */
         "X-Request-Id": string;
         /**
-         * @description Size of the credential's rate-limit bucket (requests).
+         * @description Size (requests) of the tightest rate-limit bucket the request drew from, the credential's or its organization's; see "Rate limits".
          * @example 600
          */
         "X-RateLimit-Limit": number;
         /**
-         * @description Requests left in the bucket.
+         * @description Whole requests left in that bucket.
          * @example 598
          */
         "X-RateLimit-Remaining": number;
         /**
-         * @description Seconds until the bucket is full again.
+         * @description Seconds until that bucket is full again.
          * @example 1
          */
         "X-RateLimit-Reset": number;

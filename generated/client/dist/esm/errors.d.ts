@@ -52,7 +52,7 @@ export declare class ConflictError extends ApiError {
 /** 412: `If-Match` does not match the record's current `ETag`. */
 export declare class PreconditionFailedError extends ApiError {
 }
-/** 429: the credential's rate-limit bucket is empty. */
+/** 429: a rate-limit bucket is empty (the credential's, its organization's, or the client address's). */
 export declare class RateLimitError extends ApiError {
     /** Seconds to wait before retrying, from `Retry-After`, when the server sent one. */
     readonly retryAfter: number | undefined;
