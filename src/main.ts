@@ -9,6 +9,11 @@ async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   const database = await prepareDatabase(config, log);
+  // Every request would fail from here on: exit, so that a supervisor restarts the service.
+  void database.lost.then((error) => {
+    log.fatal({ err: error }, "the database is no longer usable");
+    process.exit(1);
+  });
   const { koa } = await createApp({ config, database, log });
   const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log }) : null;
   const server = koa.listen(config.port, config.host, () => {
