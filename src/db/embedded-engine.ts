@@ -3,6 +3,7 @@
 // replies. If the thread dies (a crash in the engine, running out of memory),
 // every pending and later request fails with EmbeddedEngineStoppedError instead
 // of waiting forever, and `stopped` settles so the process can act on it.
+import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { DriverAdapterError } from "@prisma/driver-adapter-utils";
@@ -60,6 +61,16 @@ export class EmbeddedEngine {
   }
 
   static async open(source: EmbeddedSource): Promise<EmbeddedEngine> {
+    if (source.kind === "directory" && !fs.existsSync(path.join(source.path, "PG_VERSION"))) {
+      // Creating a data directory (initdb) leaves some 350 MB of WebAssembly memory
+      // that only a garbage collection would free, and an idle thread seldom collects.
+      // Created in a thread of its own, it is all returned when that thread ends.
+      await (await EmbeddedEngine.start(source)).close();
+    }
+    return EmbeddedEngine.start(source);
+  }
+
+  private static async start(source: EmbeddedSource): Promise<EmbeddedEngine> {
     const engine = new EmbeddedEngine();
     try {
       await engine.call({ op: "open", source });

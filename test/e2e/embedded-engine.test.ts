@@ -3,6 +3,7 @@
 // server's event loop stays free while a query runs, values cross the thread
 // boundary unchanged, transactions stay exclusive, the session runner works, a
 // dead thread fails requests instead of hanging them, and data survives a close.
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +19,8 @@ import { openDatabase } from "../../src/db/database.ts";
 import { EmbeddedEngine, EmbeddedEngineStoppedError } from "../../src/db/embedded-engine.ts";
 import { applyMigrations } from "../../src/db/migrations.ts";
 import { buildEmbeddedTemplate, freshEmbeddedDatabase, type TestDatabase } from "../helpers/database.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** About a second of work for PGlite on this machine class; the assertions are relative to its measured duration. */
 const HEAVY_QUERY = "SELECT sum(n)::text AS total FROM generate_series(1, 3000000) AS n";
@@ -242,6 +245,38 @@ describe("the embedded database's own thread", () => {
       }
       expect(lost, "a close is not a loss").to.equal(false);
     } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("lets the server stop cleanly on SIGTERM: exit status 0, data directory closed and unlocked", async function () {
+    this.timeout(120_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-engine-stop-"));
+    const port = String(22_000 + (process.pid % 20_000));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "info", SVC_SEED_SANDBOX: "false" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      let output = "";
+      child.stderr.on("data", (chunk) => (output += chunk));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk) => {
+          output += chunk;
+          if (output.includes('"msg":"listening"')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`exited with ${code} before listening: ${output}`)));
+      });
+      expect(fs.existsSync(path.join(dataDir, "svc.lock"))).to.equal(true);
+      child.kill("SIGTERM");
+      expect(await exited, output).to.equal(0);
+      expect(fs.existsSync(path.join(dataDir, "svc.lock")), "the lock is released").to.equal(false);
+      const reopened = await openDatabase({ databaseUrl: null, dataDir });
+      await reopened.close();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
