@@ -9,6 +9,7 @@
 //
 //   npx tsx scripts/bench/reads.ts [--database-url postgresql://…] [--duration 10]
 //       [--equivalencies 1000000] [--only "GET /equivalencies/{id}"|availability]   (the /healthz baseline always runs)
+//       [--keep-data DIR]   (embedded: load into DIR and keep it; a later run with the same DIR and count skips the load)
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -159,18 +160,28 @@ function stopServerProcess(child: ChildProcess): Promise<void> {
 
 async function main() {
   const { values } = parseArgs({
-    options: { "database-url": { type: "string" }, duration: { type: "string", default: "10" }, equivalencies: { type: "string" }, only: { type: "string" } },
+    options: {
+      "database-url": { type: "string" },
+      duration: { type: "string", default: "10" },
+      equivalencies: { type: "string" },
+      only: { type: "string" },
+      "keep-data": { type: "string" },
+    },
     strict: true,
   });
   const seconds = Math.min(60, Math.max(1, Number(values.duration)));
   EQUIVALENCIES = Math.min(DEFAULT_EQUIVALENCIES * 5, Math.max(1_000, Number(values.equivalencies ?? DEFAULT_EQUIVALENCIES)));
   const { push, cleanup } = cleanupStack();
   try {
-    const bench = await freshDatabase({ databaseUrl: values["database-url"] ?? null });
+    const bench = await freshDatabase({ databaseUrl: values["database-url"] ?? null, keepDataDir: values["keep-data"] });
     push(bench.dispose);
     const { organizationId, key } = await createCredential(bench.database);
     const loadStarted = performance.now();
-    await load(bench, organizationId);
+    const loaded = await bench.database.prisma.equivalency.count();
+    if (loaded !== EQUIVALENCIES) {
+      if (loaded) throw new Error(`${values["keep-data"]} holds ${loaded} equivalencies, not ${EQUIVALENCIES}: use another directory.`);
+      await load(bench, organizationId);
+    }
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const accepted = await bench.database.prisma.equivalency.count({ where: { status: "accepted" } });
     // PGlite is one process's database: hand it over to the server process.
@@ -213,7 +224,7 @@ async function main() {
     const firstPage = figures.find((f) => f.name === allScenarios[2].name);
     console.log(`\nRead benchmark — ${bench.label}; ${machine()}`);
     console.log(
-      `${EQUIVALENCIES.toLocaleString("en-US")} equivalencies (${accepted.toLocaleString("en-US")} accepted) loaded in ${fixed(loadSeconds)} s; ` +
+      `${EQUIVALENCIES.toLocaleString("en-US")} equivalencies (${accepted.toLocaleString("en-US")} accepted) ${loaded ? "reused" : `loaded in ${fixed(loadSeconds)} s`}; ` +
         `${CONNECTIONS} connections, ${seconds} s per row after a ${WARMUP_SECONDS} s warm-up.\n`,
     );
     const rows = floor ? [floor, ...figures] : figures;
