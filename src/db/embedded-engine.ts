@@ -100,7 +100,7 @@ export class EmbeddedEngine {
     else pending.reject(rebuild(reply.error));
   }
 
-  /** Closes PGlite (it writes its data directory out), then ends the thread. */
+  /** Shuts PGlite down cleanly (its data directory is then consistent without recovery), then ends the thread. */
   async close(): Promise<void> {
     if (this.failure) return;
     try {
