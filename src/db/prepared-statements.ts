@@ -62,7 +62,10 @@ export class PreparedStatements {
   /** Set by invalidate(): the statements are dropped before the next prepared query. */
   private stale = false;
 
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly maxStatements = MAX_STATEMENTS,
+  ) {}
 
   /** A PGlite for the adapter whose query(), in and outside transactions, uses prepared statements. */
   client(): AdapterClient {
@@ -165,7 +168,7 @@ export class PreparedStatements {
       this.statements.set(sql, known);
       return known;
     }
-    const oldest = this.statements.size >= MAX_STATEMENTS ? this.statements.keys().next().value : undefined;
+    const oldest = this.statements.size >= this.maxStatements ? this.statements.keys().next().value : undefined;
     if (oldest !== undefined) await this.forget(oldest);
     const name = `svc_${this.nextName++}`;
     const { serialize } = protocol;
