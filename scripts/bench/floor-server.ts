@@ -4,9 +4,9 @@
 // the same credential cost as the service's hot path (the key's SHA-256 looked up
 // in a cache, the database asked at most every 2 s per key). On the embedded
 // database PGlite runs on this process's main thread: the naive design that the
-// service's worker thread has to beat; with BENCH_FLOOR_PREPARED=1 its statements
-// stay prepared as in the service's engine thread (src/db/prepared-statements.ts),
-// which tells the two gains apart. Run in its own process, like server.ts.
+// service's worker thread has to beat; with BENCH_FLOOR_ONE_CALL=1 it sends each
+// statement in one call into PostgreSQL as the service's engine thread does
+// (src/db/one-call-queries.ts), which tells the two gains apart. Run in its own process, like server.ts.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
@@ -14,7 +14,7 @@ import pg from "pg";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { lockDirectory } from "../../src/db/directory-lock.ts";
 import { embeddedDataPath } from "../../src/db/database.ts";
-import { PreparedStatements } from "../../src/db/prepared-statements.ts";
+import { OneCallQueries } from "../../src/db/one-call-queries.ts";
 
 /** The service's own cache lifetime (src/auth/authenticator.ts). */
 const KEY_CACHE_MS = 2_000;
@@ -33,7 +33,7 @@ async function connect(): Promise<{ query: Query; close(): Promise<void> }> {
   const dataDir = process.env.BENCH_DATA_DIR!;
   const unlock = lockDirectory(dataDir);
   const pglite = await PGlite.create(embeddedDataPath(dataDir));
-  const client = process.env.BENCH_FLOOR_PREPARED === "1" ? new PreparedStatements(pglite).client() : pglite;
+  const client = process.env.BENCH_FLOOR_ONE_CALL === "1" ? new OneCallQueries(pglite).client() : pglite;
   return {
     query: async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,
     async close() {

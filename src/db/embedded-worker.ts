@@ -5,7 +5,7 @@
 // It hosts the same driver adapter Prisma used on the main thread
 // (pglite-prisma-adapter), so statements, type parsing and error mapping are the
 // adapter's own; src/db/embedded-engine.ts forwards Prisma's calls here. The
-// adapter's PGlite keeps Prisma's statements prepared (src/db/prepared-statements.ts). Each
+// adapter's PGlite sends each statement in one call (src/db/one-call-queries.ts). Each
 // message is handled as it arrives, without waiting for the previous one: a
 // statement outside a transaction then queues on PGlite's own lock while the
 // transaction's statements keep running, exactly as on the main thread.
@@ -15,13 +15,13 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { SqlDriverAdapter, Transaction } from "@prisma/driver-adapter-utils";
 import { serializeError, type EmbeddedSource, type EngineCall, type EngineReply } from "./embedded-protocol.ts";
 import { pgliteRunner } from "./pglite-runner.ts";
-import { PreparedStatements } from "./prepared-statements.ts";
+import { OneCallQueries } from "./one-call-queries.ts";
 
 const port = parentPort!;
 
 let pglite: PGlite | null = null;
 let adapter: SqlDriverAdapter | null = null;
-let prepared: PreparedStatements | null = null;
+let oneCall: OneCallQueries | null = null;
 const transactions = new Map<number, Transaction>();
 let nextTransaction = 1;
 
@@ -52,8 +52,8 @@ async function handle(call: EngineCall): Promise<unknown> {
   switch (call.op) {
     case "open":
       pglite = await open(call.source);
-      prepared = new PreparedStatements(pglite);
-      adapter = await new PrismaPGlite(prepared.client() as PGlite).connect();
+      oneCall = new OneCallQueries(pglite);
+      adapter = await new PrismaPGlite(oneCall.client() as PGlite).connect();
       return null;
     case "queryRaw":
       return target(call.tx).queryRaw(call.query);
@@ -61,7 +61,7 @@ async function handle(call: EngineCall): Promise<unknown> {
       return target(call.tx).executeRaw(call.query);
     case "executeScript":
       // The adapter's own executeScript does not wait for the script (nor report its failure).
-      prepared?.invalidate();
+      oneCall?.invalidate();
       return pgliteRunner(database().pglite).exec(call.script);
     case "begin": {
       const transaction = await database().adapter.startTransaction(call.isolationLevel);
@@ -73,18 +73,18 @@ async function handle(call: EngineCall): Promise<unknown> {
       return take(call.tx).commit();
     case "rollback":
       return take(call.tx).rollback();
-    // Sessions run migrations and other scripts that may change the schema under a prepared statement.
+    // Sessions run migrations and other scripts, which may drop and create the types of parameters.
     case "exec":
-      prepared?.invalidate();
+      oneCall?.invalidate();
       return pgliteRunner(database().pglite).exec(call.sql);
     case "query":
-      prepared?.invalidate();
+      oneCall?.invalidate();
       return pgliteRunner(database().pglite).query(call.sql, call.params);
     case "close":
       await pglite?.close();
       pglite = null;
       adapter = null;
-      prepared = null;
+      oneCall = null;
       return null;
   }
 }

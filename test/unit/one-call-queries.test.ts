@@ -1,17 +1,31 @@
-// The embedded engine's prepared statements (src/db/prepared-statements.ts) must
+// The embedded engine's statements in one call (src/db/one-call-queries.ts) must
 // answer exactly what PGlite's own query() answers, in and outside transactions,
-// and survive schema changes and their own eviction.
+// and ask for a statement's parameter types once.
 import { messages, PGlite, type QueryOptions } from "@electric-sql/pglite";
 import { expect } from "chai";
-import { PreparedStatements, type AdapterClient } from "../../src/db/prepared-statements.ts";
+import { OneCallQueries, type AdapterClient } from "../../src/db/one-call-queries.ts";
 
 const ARRAY_PARSERS = { rowMode: "array" as const, parsers: { 20: (value: string) => `int8:${value}` } };
 
-describe("prepared statements of the embedded engine", () => {
+describe("the embedded engine's statements in one call", () => {
   let pglite: PGlite;
-  let prepared: PreparedStatements;
+  let oneCall: OneCallQueries;
   let client: AdapterClient;
-  const preparedCount = async () => (await pglite.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements")).rows[0].n;
+  /** How many calls into PostgreSQL `work` makes. */
+  async function callsDuring(work: () => Promise<unknown>): Promise<number> {
+    const original = pglite.execProtocol;
+    let calls = 0;
+    pglite.execProtocol = (...args) => {
+      calls++;
+      return original.apply(pglite, args);
+    };
+    try {
+      await work();
+    } finally {
+      pglite.execProtocol = original;
+    }
+    return calls;
+  }
 
   before(async () => {
     pglite = await PGlite.create();
@@ -20,18 +34,18 @@ describe("prepared statements of the embedded engine", () => {
   });
   after(() => pglite.close());
   beforeEach(async () => {
-    prepared = new PreparedStatements(pglite, 3);
-    client = prepared.client();
-    await pglite.exec("DEALLOCATE ALL; TRUNCATE items");
+    oneCall = new OneCallQueries(pglite, 3);
+    client = oneCall.client();
+    await pglite.exec("TRUNCATE items");
   });
 
   it("answers what query() answers: rows, fields and affected rows, with the caller's parsers and row mode", async () => {
     const insert = "INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, NULL, NULL, NULL, NULL, NULL, NULL, NULL)";
     const params = [1, "one", new Date("2026-01-02T03:04:05.678Z"), ["a", "b,c"], JSON.stringify({ k: [1] }), 9007199254740993n, new Uint8Array([0, 255]), "busy", 2];
-    const viaPrepared = await client.query(insert, params);
+    const inOneCall = await client.query(insert, params);
     await pglite.exec("TRUNCATE items");
-    expect(viaPrepared).to.deep.equal(await pglite.query(insert, params));
-    expect(viaPrepared.affectedRows).to.equal(2);
+    expect(inOneCall).to.deep.equal(await pglite.query(insert, params));
+    expect(inOneCall.affectedRows).to.equal(2);
 
     const reads: [string, unknown[], QueryOptions?][] = [
       ["SELECT * FROM items ORDER BY id", []],
@@ -58,26 +72,22 @@ describe("prepared statements of the embedded engine", () => {
       expect(mine, sql).to.deep.equal(theirs);
       expect(mine.affectedRows, sql).to.be.above(0);
     }
-    expect(await preparedCount(), "at most the configured number stays prepared").to.equal(3);
   });
 
-  it("prepares a statement once and evicts the least recently used", async () => {
-    for (let round = 0; round < 3; round++) await client.query("SELECT 1 AS one");
-    expect(await preparedCount()).to.equal(1);
-    for (const n of [2, 3, 4]) await client.query(`SELECT ${n} AS n`);
-    const names = (await pglite.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements ORDER BY statement")).rows.map((r) => r.statement);
-    expect(names).to.deep.equal(["SELECT 2 AS n", "SELECT 3 AS n", "SELECT 4 AS n"]);
-    expect((await client.query("SELECT 1 AS one")).rows).to.deep.equal([{ one: 1 }]);
+  it("asks for a statement's parameter types once, remembering a bounded number of statements", async () => {
+    expect(await callsDuring(() => client.query("SELECT $1::int AS n", [1]))).to.equal(2);
+    expect(await callsDuring(() => client.query("SELECT $1::int AS n", [2]))).to.equal(1);
+    for (const n of [2, 3, 4]) await client.query(`SELECT $1::int + ${n} AS n`, [1]);
+    expect(await callsDuring(() => client.query("SELECT $1::int AS n", [3])), "forgotten past the bound").to.equal(2);
+    oneCall.invalidate();
+    expect(await callsDuring(() => client.query("SELECT $1::int AS n", [4])), "forgotten after a script").to.equal(2);
   });
 
-  it("follows schema changes: after invalidate(), and by preparing again when PostgreSQL refuses a stale plan", async () => {
+  it("plans each execution for its values, as query() does: a schema change shows at once", async () => {
     await pglite.exec("CREATE TABLE shapes (a int); INSERT INTO shapes VALUES (1)");
-    expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1 }]);
+    for (let run = 0; run < 6; run++) expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1 }]);
     await pglite.exec("ALTER TABLE shapes ADD COLUMN b int DEFAULT 2");
-    expect((await client.query("SELECT * FROM shapes")).rows, "a stale plan is prepared again").to.deep.equal([{ a: 1, b: 2 }]);
-    await pglite.exec("ALTER TABLE shapes ADD COLUMN c int DEFAULT 3");
-    prepared.invalidate();
-    expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1, b: 2, c: 3 }]);
+    expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1, b: 2 }]);
     await pglite.exec("DROP TABLE shapes");
   });
 
@@ -91,7 +101,7 @@ describe("prepared statements of the embedded engine", () => {
     expect((await client.query("SELECT count(*)::int AS n FROM items")).rows).to.deep.equal([{ n: 1 }]);
   });
 
-  it("runs transactions on PGlite's lock: prepared statements inside, commit and rollback", async () => {
+  it("runs transactions on PGlite's lock: one call per statement inside, commit and rollback", async () => {
     await client.transaction(async (tx) => {
       await tx.query("INSERT INTO items (id, name) VALUES ($1, $2)", [10, "kept"]);
     });
