@@ -5,8 +5,8 @@
 // It hosts the same driver adapter Prisma used on the main thread
 // (pglite-prisma-adapter), so statements, type parsing and error mapping are the
 // adapter's own; src/db/embedded-engine.ts forwards Prisma's calls here. The
-// adapter's PGlite sends each statement in one call (src/db/one-call-queries.ts). Each
-// message is handled as it arrives, without waiting for the previous one: a
+// adapter's PGlite sends each statement in one call (src/db/one-call-queries.ts).
+// Each message is handled as it arrives, without waiting for the previous one: a
 // statement outside a transaction then queues on PGlite's own lock while the
 // transaction's statements keep running, exactly as on the main thread.
 import { parentPort } from "node:worker_threads";
