@@ -87,15 +87,25 @@ export class EmbeddedEngine {
     if (this.pending.size === 0) this.worker.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ ...request, id } satisfies EngineCall);
+      try {
+        this.worker.postMessage({ ...request, id } satisfies EngineCall);
+      } catch (error) {
+        // A value that cannot be cloned (a function, a symbol) fails here, before anything is sent.
+        this.take(id)?.reject(error as Error);
+      }
     });
   }
 
-  private settle(reply: EngineReply): void {
-    const pending = this.pending.get(reply.id);
-    if (!pending) return;
-    this.pending.delete(reply.id);
+  private take(id: number): Pending | undefined {
+    const pending = this.pending.get(id);
+    this.pending.delete(id);
     if (this.pending.size === 0) this.worker.unref();
+    return pending;
+  }
+
+  private settle(reply: EngineReply): void {
+    const pending = this.take(reply.id);
+    if (!pending) return;
     if (reply.ok) pending.resolve(reply.value);
     else pending.reject(rebuild(reply.error));
   }

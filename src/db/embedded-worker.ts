@@ -89,9 +89,18 @@ async function handle(call: EngineCall): Promise<unknown> {
   }
 }
 
+function reply(message: EngineReply): void {
+  try {
+    port.postMessage(message);
+  } catch (error) {
+    // A result that cannot be cloned must fail its own request, not end this thread.
+    port.postMessage({ id: message.id, ok: false, error: serializeError(error) } satisfies EngineReply);
+  }
+}
+
 port.on("message", (call: EngineCall) => {
   handle(call).then(
-    (value) => port.postMessage({ id: call.id, ok: true, value: value ?? null } satisfies EngineReply),
-    (error: unknown) => port.postMessage({ id: call.id, ok: false, error: serializeError(error) } satisfies EngineReply),
+    (value) => reply({ id: call.id, ok: true, value: value ?? null }),
+    (error: unknown) => reply({ id: call.id, ok: false, error: serializeError(error) }),
   );
 });

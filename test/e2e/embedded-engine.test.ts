@@ -212,6 +212,12 @@ describe("the embedded database's own thread", () => {
     expect(error?.code).to.equal("42P01");
   });
 
+  it("refuses a value that cannot cross to the thread, and keeps working", async () => {
+    const refused = await db.session((sql) => sql.query("SELECT $1::text AS x", [() => "a function"])).then(() => null, (error: Error) => error);
+    expect(refused?.name).to.equal("DataCloneError");
+    expect(await db.session((sql) => sql.query("SELECT $1::text AS x", ["text"]))).to.deep.equal([{ x: "text" }]);
+  });
+
   it("fails pending and later requests when its thread dies, and says so", async function () {
     this.timeout(60_000);
     const engine = await EmbeddedEngine.open({ kind: "memory", dump: await buildEmbeddedTemplate() });
