@@ -12,6 +12,11 @@ async function main() {
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
   const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
   const secrets = keyring.box;
+  // Every request would fail from here on: exit, so that a supervisor restarts the service.
+  void database.lost.then((error) => {
+    log.fatal({ err: error }, "the database is no longer usable");
+    process.exit(1);
+  });
   const app = await createApp({ config, database, log, secrets });
   const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log, secrets }) : null;
   const server = createServer(app.koa).listen(config.port, config.host, () => {

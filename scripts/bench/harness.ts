@@ -27,6 +27,8 @@ const BENCH_SECRETS_KEY = "b".repeat(64);
 
 export interface BenchOptions {
   databaseUrl: string | null;
+  /** Embedded only: this data directory, kept afterwards (a loaded database is reused by the next run). */
+  keepDataDir?: string;
 }
 
 export function readOptions(): BenchOptions {
@@ -66,6 +68,12 @@ export function benchConfig(dataDir: string, databaseUrl: string | null): Config
 const silentLog = createLogger("silent");
 
 export async function freshDatabase(options: BenchOptions): Promise<BenchDatabase> {
+  if (!options.databaseUrl && options.keepDataDir) {
+    fs.mkdirSync(options.keepDataDir, { recursive: true });
+    const config = benchConfig(options.keepDataDir, null);
+    const database = await openMigratedDatabase(config, silentLog);
+    return { database, config, label: `embedded (PGlite, kept in ${options.keepDataDir})`, dispose: () => database.close().catch(() => undefined) };
+  }
   if (!options.databaseUrl) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
     // Last resort when the run dies mid-query: exit handlers may only be synchronous.
@@ -142,11 +150,12 @@ export async function startServer(bench: BenchDatabase): Promise<RunningServer> 
   };
 }
 
-/** An organization with a live key holding both scopes. */
+/** An organization with a live key holding both scopes (a new key for the one a kept database already has). */
 export async function createCredential(database: Database): Promise<{ organizationId: string; key: string }> {
-  const organization = await createOrganization(database.prisma, { slug: "bench", name: "Benchmark", source: "direct" });
+  const existing = await database.prisma.organization.findUnique({ where: { slug: "bench" } });
+  const organization = existing ?? (await createOrganization(database.prisma, { slug: "bench", name: "Benchmark", source: "direct" }));
   const { key } = await createApiKey(database.prisma, { organizationId: organization.id, environment: "live" });
-  await grantStewardship(database.prisma, organization.id, "live", { all: true });
+  if (!existing) await grantStewardship(database.prisma, organization.id, "live", { all: true });
   return { organizationId: organization.id, key };
 }
 

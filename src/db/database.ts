@@ -1,14 +1,15 @@
 // Opens the database the configuration names: PGlite in the data directory by
 // default (no server to install), or a PostgreSQL server for DATABASE_URL.
-// Both run the same Prisma schema and the same migrations.
+// Both run the same Prisma schema and the same migrations. PGlite runs in a
+// thread of its own (src/db/embedded-engine.ts), off the server's event loop.
 import fs from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { lockDirectory } from "./directory-lock.ts";
+import { EmbeddedEngine } from "./embedded-engine.ts";
+import { embeddedAdapterFactory } from "./embedded-adapter.ts";
 
 export type Db = PrismaClient;
 
@@ -23,6 +24,11 @@ export interface Database {
   /** Runs fn on one database session (advisory locks and scripts need one). */
   session<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   kind: "embedded" | "postgresql";
+  /**
+   * Settles when the database became unusable by itself (the embedded database's
+   * thread stopped); the process should then exit rather than answer errors.
+   */
+  lost: Promise<Error>;
   close(): Promise<void>;
 }
 
@@ -37,42 +43,48 @@ export function embeddedDataPath(dataDir: string): string {
 export interface DatabaseOptions {
   databaseUrl: string | null;
   dataDir: string;
-  /** An already open PGlite (tests start each file from an in-memory copy of a migrated template). */
-  pglite?: PGlite;
+  /**
+   * An embedded database in memory instead of the data directory, loaded from a
+   * dump (PGlite's dumpDataDir) when given: tests start each file from a copy of
+   * a migrated template.
+   */
+  inMemory?: { dump?: Blob };
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  if (options.pglite) return openEmbedded(options.pglite, () => undefined);
+  if (options.inMemory) return openEmbedded(await EmbeddedEngine.open({ kind: "memory", dump: options.inMemory.dump }), () => undefined);
   const dir = embeddedDataPath(options.dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const unlock = lockDirectory(options.dataDir);
   try {
-    return await openEmbedded(await PGlite.create(dir), unlock);
+    return await openEmbedded(await EmbeddedEngine.open({ kind: "directory", path: dir }), unlock);
   } catch (error) {
     unlock();
     throw error;
   }
 }
 
-async function openEmbedded(pglite: PGlite, unlock: () => void): Promise<Database> {
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), transactionOptions: TRANSACTION_OPTIONS });
+async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise<Database> {
+  const prisma = new PrismaClient({ adapter: embeddedAdapterFactory(engine), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
     kind: "embedded",
     session: (fn) =>
       fn({
         async exec(sql) {
-          await pglite.exec(sql);
+          await engine.call({ op: "exec", sql });
         },
-        async query<T>(sql: string, params: unknown[] = []) {
-          return (await pglite.query(sql, params)).rows as T[];
-        },
+        query: <T>(sql: string, params: unknown[] = []) => engine.call<T[]>({ op: "query", sql, params }),
       }),
+    lost: engine.stopped,
     async close() {
       await prisma.$disconnect();
-      await pglite.close();
-      unlock();
+      try {
+        await engine.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }
@@ -86,6 +98,8 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     prisma,
     kind: "postgresql",
+    // The pool replaces broken connections itself; a lost server shows as failed queries.
+    lost: new Promise<Error>(() => undefined),
     async session(fn) {
       const client = await pool.connect();
       try {

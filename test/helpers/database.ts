@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { openDatabase, type Database } from "../../src/db/database.ts";
 import { applyMigrations } from "../../src/db/migrations.ts";
+import { pgliteRunner } from "../../src/db/pglite-runner.ts";
 import { testEnv } from "./env.ts";
 
 let embeddedTemplate: Promise<Blob> | null = null;
@@ -14,13 +15,14 @@ let serverTemplate: Promise<string> | null = null;
 
 export const usingPostgres = Boolean(testEnv.SVC_TEST_DATABASE_URL);
 
-function buildEmbeddedTemplate(): Promise<Blob> {
+/** A dump of a migrated embedded database, built once per run. */
+export function buildEmbeddedTemplate(): Promise<Blob> {
   embeddedTemplate ??= (async () => {
+    // Built once per run on this thread; each file's database is a copy in the engine's thread.
     const pglite = await PGlite.create();
-    const database = await openDatabase({ databaseUrl: null, dataDir: "", pglite });
-    await database.session((sql) => applyMigrations(sql));
+    await applyMigrations(pgliteRunner(pglite));
     const blob = await pglite.dumpDataDir("none");
-    await database.close();
+    await pglite.close();
     return blob;
   })();
   return embeddedTemplate;
@@ -59,12 +61,14 @@ export interface TestDatabase extends Database {
   url: string | null;
 }
 
+/** A freshly migrated embedded database whichever database the suite runs on (tests of the embedded engine). */
+export async function freshEmbeddedDatabase(): Promise<TestDatabase> {
+  const database = await openDatabase({ databaseUrl: null, dataDir: "", inMemory: { dump: await buildEmbeddedTemplate() } });
+  return { ...database, url: null };
+}
+
 export async function freshDatabase(): Promise<TestDatabase> {
-  if (!usingPostgres) {
-    const pglite = await PGlite.create({ loadDataDir: await buildEmbeddedTemplate() });
-    const database = await openDatabase({ databaseUrl: null, dataDir: "", pglite });
-    return { ...database, url: null };
-  }
+  if (!usingPostgres) return freshEmbeddedDatabase();
   const template = await buildServerTemplate();
   const name = `svc_test_${crypto.randomBytes(6).toString("hex")}`;
   await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
@@ -83,7 +87,7 @@ export async function freshDatabase(): Promise<TestDatabase> {
 /** A database without any migration applied (for migration tests). */
 export async function emptyDatabase(): Promise<TestDatabase> {
   if (!usingPostgres) {
-    const database = await openDatabase({ databaseUrl: null, dataDir: "", pglite: await PGlite.create() });
+    const database = await openDatabase({ databaseUrl: null, dataDir: "", inMemory: {} });
     return { ...database, url: null };
   }
   const name = `svc_test_empty_${crypto.randomBytes(6).toString("hex")}`;
