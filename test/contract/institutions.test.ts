@@ -3,7 +3,7 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 
-describe("institutions: GET /institutions, GET /institutions/{id}", () => {
+describe("institutions: listInstitutions (GET /institutions), getInstitution (GET /institutions/{id})", () => {
   let t: TestApp;
   const get = (path: string, key = t.keys.live) => t.http.get(`/api/v1${path}`).set(bearer(key));
   const ids = (response: { body: { data: { id: string }[] } }) => response.body.data.map((i) => i.id);
@@ -17,7 +17,7 @@ describe("institutions: GET /institutions, GET /institutions/{id}", () => {
   });
   after(() => t.close());
 
-  it("lists by name then id, with pagination, X-Total-Count and Link", async () => {
+  it("listInstitutions lists by name then id, with pagination, X-Total-Count and Link", async () => {
     const response = await get("/institutions?limit=2");
     await expectContract(response, 200);
     expect(response.body.pagination).to.deep.equal({ total: 6, limit: 2, offset: 0, returned: 2 });
@@ -28,7 +28,7 @@ describe("institutions: GET /institutions, GET /institutions/{id}", () => {
     expect(ids(next)).to.deep.equal(["inst_227881", "inst_122977"]);
   });
 
-  it("filters by state in any case, type, source and q (name or city)", async () => {
+  it("listInstitutions filters by state in any case, type, source and q (name or city)", async () => {
     expect(ids(await get("/institutions?state=tx"))).to.deep.equal(["inst_227881"]);
     expect(ids(await get("/institutions?type=community_college"))).to.have.members(["inst_119216", "inst_122977"]);
     expect(ids(await get("/institutions?source=channel_a"))).to.have.members(["inst_110635", "inst_110662"]);
@@ -37,12 +37,12 @@ describe("institutions: GET /institutions, GET /institutions/{id}", () => {
     expect(ids(await get("/institutions?q=%25"))).to.deep.equal([]);
   });
 
-  it("keeps environments apart", async () => {
+  it("listInstitutions and getInstitution keep environments apart", async () => {
     expect(ids(await get("/institutions", t.keys.sandbox))).to.deep.equal(["inst_100654"]);
     await expectContract(await get("/institutions/inst_110635", t.keys.sandbox), 404);
   });
 
-  it("reads one institution, 404 for unknown ids", async () => {
+  it("getInstitution reads one institution, 404 for unknown ids", async () => {
     const response = await get("/institutions/inst_110635");
     await expectContract(response, 200);
     expect(response.body.data).to.deep.equal({
@@ -62,7 +62,7 @@ describe("institutions: GET /institutions, GET /institutions/{id}", () => {
     }
   });
 
-  it("400 for filters off the contract", async () => {
+  it("listInstitutions: 400 for filters off the contract", async () => {
     for (const query of ["state=California", "type=university", "source=channel_c", "limit=500"]) {
       const response = await get(`/institutions?${query}`);
       await expectContract(response, 400);

@@ -2,14 +2,14 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 
-describe("keys: GET/POST /keys, DELETE /keys/{id}", () => {
+describe("keys: listKeys (GET /keys), createKey (POST /keys), revokeKey (DELETE /keys/{id})", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
   });
   after(() => t.close());
 
-  it("creates a key that works at once and is shown only in the 201 response", async () => {
+  it("createKey creates a key that works at once and is shown only in the 201 response", async () => {
     const created = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ name: "ci", scopes: ["read:public"] });
     await expectContract(created, 201);
     const { key, id, prefix } = created.body.data;
@@ -28,14 +28,14 @@ describe("keys: GET/POST /keys, DELETE /keys/{id}", () => {
     expect(JSON.stringify(stored)).to.not.contain(key);
   });
 
-  it("defaults to the caller's environment and scopes", async () => {
+  it("createKey defaults to the caller's environment and scopes", async () => {
     const created = await t.http.post("/api/v1/keys").set(bearer(t.keys.sandbox));
     await expectContract(created, 201);
     expect(created.body.data).to.include({ environment: "sandbox", name: null });
     expect(created.body.data.scopes).to.have.members(["read:public", "write:contribute"]);
   });
 
-  it("refuses to grant an environment or scope the caller does not hold (403)", async () => {
+  it("createKey refuses to grant an environment or scope the caller does not hold (403)", async () => {
     const otherEnv = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ environment: "sandbox" });
     await expectContract(otherEnv, 403);
     expectProblem(otherEnv, "forbidden");
@@ -43,7 +43,7 @@ describe("keys: GET/POST /keys, DELETE /keys/{id}", () => {
     await expectContract(readOnly, 403);
   });
 
-  it("validates the body (400) and writes nothing", async () => {
+  it("createKey validates the body (400) and writes nothing", async () => {
     const before = await t.database.prisma.apiKey.count();
     for (const body of [{ scopes: [] }, { scopes: ["admin"] }, { name: "" }, { color: "blue" }, { environment: "test" }]) {
       const response = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send(body);
@@ -54,7 +54,7 @@ describe("keys: GET/POST /keys, DELETE /keys/{id}", () => {
     expect(await t.database.prisma.apiKey.count()).to.equal(before);
   });
 
-  it("revokes a key (204); the key stops working at once; unknown ids are 404", async () => {
+  it("revokeKey revokes a key (204); the key stops working at once; unknown ids are 404", async () => {
     const created = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ name: "to revoke" });
     const { id, key } = created.body.data;
     expect((await t.http.get("/api/v1/keys").set(bearer(key))).status).to.equal(200);
@@ -71,7 +71,7 @@ describe("keys: GET/POST /keys, DELETE /keys/{id}", () => {
     expectProblem(unknown, "not-found");
   });
 
-  it("answers 404, never 403, for another organization's key", async () => {
+  it("revokeKey answers 404, never 403, for another organization's key, which listKeys omits", async () => {
     const other = await t.otherOrganization("other-org");
     const theirs = await t.http.get("/api/v1/keys").set(bearer(other.key));
     const theirId = theirs.body.data[0].id;

@@ -49,7 +49,7 @@ describe("webhook deliveries: contract", () => {
     await t.close();
   });
 
-  describe("GET /webhooks/{id}/deliveries", () => {
+  describe("listWebhookDeliveries (GET /webhooks/{id}/deliveries)", () => {
     it("lists attempts newest first with filters, paging headers and the exact body", async () => {
       const empty = await get(`${base()}/deliveries`);
       await expectContract(empty, 200);
@@ -101,7 +101,7 @@ describe("webhook deliveries: contract", () => {
     });
   });
 
-  describe("GET /webhooks/{id}/deliveries/{deliveryId}", () => {
+  describe("getWebhookDelivery (GET /webhooks/{id}/deliveries/{deliveryId})", () => {
     it("reads one attempt; 404 when it belongs to another endpoint; 401; 403", async () => {
       await emit("course.updated");
       const [delivery] = (await get(`${base()}/deliveries`)).body.data;
@@ -118,7 +118,7 @@ describe("webhook deliveries: contract", () => {
     });
   });
 
-  describe("POST /webhooks/{id}/deliveries/{deliveryId}/redeliver", () => {
+  describe("redeliverWebhookDelivery (POST /webhooks/{id}/deliveries/{deliveryId}/redeliver)", () => {
     it("202: queues a new pending attempt of the same event and body, which the dispatcher sends", async () => {
       receiver.behave("/a", "fail");
       await emit("course.updated");
@@ -152,7 +152,7 @@ describe("webhook deliveries: contract", () => {
     });
   });
 
-  describe("POST /webhooks/{id}/test", () => {
+  describe("testWebhook (POST /webhooks/{id}/test)", () => {
     it("200: sends a signed test event of the first subscribed type and answers the recorded attempt", async () => {
       const response = await post(`${base()}/test`);
       await expectContract(response, 200);

@@ -19,7 +19,7 @@ function pointers(response: Response): string[] {
   return response.body.errors.map((error: { pointer: string }) => error.pointer);
 }
 
-describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", () => {
+describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (createWebhook, listWebhooks, getWebhook, updateWebhook, deleteWebhook, rotateWebhookSecret)", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
@@ -312,7 +312,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", ()
   });
 });
 
-describe("webhooks: private targets when they are not allowed", () => {
+describe("webhooks: createWebhook and updateWebhook refuse private targets when they are not allowed", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" });
@@ -372,7 +372,7 @@ describe("webhooks: private targets when they are not allowed", () => {
     }
   });
 
-  it("checks a new URL on PATCH the same way", async () => {
+  it("updateWebhook checks a new URL the same way", async () => {
     const created = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url: "https://93.184.216.34/hook" });
     await expectContract(created, 201);
     const response = await t.http.patch(`/api/v1/webhooks/${created.body.data.id}`).set(bearer(t.keys.live)).send({ url: "http://192.168.1.10/" });

@@ -161,3 +161,26 @@ export function enforceContractCoverage(): void {
     );
   }
 }
+
+// Test titles name their operation, so `grep -rn <operationId> test/` finds every test of it. Titles are read
+// from the source as written (the text grep sees): interpolated parts of a template title do not count, so a
+// suite that loops over every operation does not stand in for a test of each.
+const TITLE_CALL = /\b(?:describe|context|it|specify)(?:\.only)?\(\s*(["'`])((?:\\.|(?!\1)[^\\])*)\1/g;
+
+/** The literal text of every describe/it title in one test file's source. */
+export function literalTitles(source: string): string[] {
+  return [...source.matchAll(TITLE_CALL)].map(([, quote, title]) => (quote === "`" ? title.replace(/\$\{[^}]*\}/g, " ") : title));
+}
+
+/** Every test file under a directory, recursively. */
+export function testFiles(directory = path.join(ROOT, "test")): string[] {
+  return fs.readdirSync(directory, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".test.ts"))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** The operationIds that no literal test title names, as a whole word, in document order. */
+export function operationsWithoutTitledTest(operationIds: string[], titles: string[]): string[] {
+  const words = new Set(titles.flatMap((title) => title.split(/[^A-Za-z0-9_]+/)));
+  return operationIds.filter((operationId) => !words.has(operationId));
+}

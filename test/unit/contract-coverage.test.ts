@@ -1,10 +1,14 @@
+import fs from "node:fs";
 import { expect } from "chai";
 import {
   documentedPairs,
   evaluateCoverage,
+  literalTitles,
+  operationsWithoutTitledTest,
   parseWaivers,
   renderConsoleReport,
   renderMarkdownReport,
+  testFiles,
 } from "../helpers/contract-coverage.ts";
 import { specOperations } from "../helpers/spec-operations.ts";
 
@@ -69,5 +73,40 @@ describe("contract coverage gate", () => {
     expect(() => parseWaivers("waivers:\n  - {operationId: getThing, status: '404'}\n", "w.yaml")).to.throw("w.yaml: waiver 1 needs a non-empty reason");
     const twice = "waivers:\n" + "  - {operationId: getThing, status: '404', reason: r}\n".repeat(2);
     expect(() => parseWaivers(twice, "w.yaml")).to.throw("getThing 404 is waived twice");
+  });
+});
+
+describe("test titles name their operationId", () => {
+  it("reads the literal text of describe and it titles in any quote, without interpolated parts", () => {
+    const source = [
+      'describe("things: getThing (GET /things/{id})", () => {',
+      "  it('getThing answers 404 for an unknown id', async () => {});",
+      "  it(`deleteThing removes ${label} and \\`quotes\\``, async () => {});",
+      "  for (const o of operations) it(`${o.operationId} answers 401`, async () => {});",
+      '  it.only("listThings \\"escaped\\" title", () => {});',
+      "});",
+    ].join("\n");
+    expect(literalTitles(source)).to.deep.equal([
+      "things: getThing (GET /things/{id})",
+      "getThing answers 404 for an unknown id",
+      "deleteThing removes   and \\`quotes\\`",
+      "  answers 401",
+      'listThings \\"escaped\\" title',
+    ]);
+  });
+
+  it("names each operationId without a test title, matching whole words only", () => {
+    const titles = ["getThing answers 404", "courses: upsertCoursesInBulk is not upsertCourses's test", "  answers 401"];
+    expect(operationsWithoutTitledTest(["getThing", "deleteThing", "upsertCourses", "listThings"], titles)).to.deep.equal([
+      "deleteThing",
+      "listThings",
+    ]);
+  });
+
+  it("every operationId of the document is named by a literal test title under test/, so grep finds its tests", () => {
+    const titles = testFiles().flatMap((file) => literalTitles(fs.readFileSync(file, "utf8")));
+    const operationIds = specOperations().map((operation) => operation.operationId);
+    expect(operationIds).to.have.length.greaterThan(20);
+    expect(operationsWithoutTitledTest(operationIds, titles), "operations no test title names").to.deep.equal([]);
   });
 });

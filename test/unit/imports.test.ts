@@ -29,7 +29,7 @@ describe("IPEDS institution mapping", () => {
     for (const sector of ["0", "5", "6", "7", "8", "9", "99"]) {
       expect(mapIpedsRecord(row({ SECTOR: sector }), "direct")).to.have.property("skip").that.contains("outside the mapping");
     }
-    expect(mapIpedsRecord(row({ CYACTIVE: "2" }), "direct")).to.have.property("skip");
+    expect(mapIpedsRecord(row({ CYACTIVE: "2" }), "direct")).to.have.property("skip", "not currently active (CYACTIVE)");
     expect(mapIpedsRecord(row({ UNITID: "12x" }), "direct")).to.have.property("skip", "invalid UNITID");
     expect(mapIpedsRecord(row({ STABBR: "Oklahoma City" }), "direct")).to.have.property("skip", "invalid STABBR");
   });
@@ -39,7 +39,7 @@ describe("IPEDS institution mapping", () => {
     expect(mapped).to.deep.equal({
       row: { ipedsId: "122977", name: "Santa Monica College", city: "Santa Monica", state: "CA", type: "community_college", system: null, source: "channel_b" },
     });
-    expect(mapJsonRecord({ ipedsId: "122977", name: "X", city: "Y", state: "CA", type: "university" }, "direct")).to.have.property("skip");
+    expect(mapJsonRecord({ ipedsId: "122977", name: "X", city: "Y", state: "CA", type: "university" }, "direct")).to.have.property("skip", "type is outside the mapping");
   });
 });
 
