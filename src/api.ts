@@ -21,12 +21,6 @@ class OpenAPI31Backend extends OpenAPIBackend {
   override validateDefinition() {
     return this.definition;
   }
-
-  override async init() {
-    await super.init();
-    precompileRouting(this);
-    return this;
-  }
 }
 
 function createAjv(_original: unknown, options: object) {
@@ -37,7 +31,17 @@ function createAjv(_original: unknown, options: object) {
 
 export type Dispatch = (context: BackendContext, ...args: unknown[]) => unknown;
 
-export function createBackend(dispatch: Dispatch): OpenAPIBackend {
+/** openapi-backend's hooks the request pipeline (app.ts) fills in; see its handleRequest for the order. */
+export interface PipelineHooks {
+  /** After a successful match, before security and validation. */
+  postRoutingHandler?: Dispatch;
+  notFound?: Dispatch;
+  methodNotAllowed?: Dispatch;
+  /** Sees every handler result; what it returns is the response. */
+  postResponseHandler?: Dispatch;
+}
+
+export function createBackend(dispatch: Dispatch, hooks: PipelineHooks = {}): OpenAPIBackend {
   const backend = new OpenAPI31Backend({
     definition: loadSpec(),
     apiRoot: API_ROOT,
@@ -45,6 +49,7 @@ export function createBackend(dispatch: Dispatch): OpenAPIBackend {
     coerceTypes: true,
     customizeAjv: createAjv,
     handlers: {
+      ...hooks,
       validationFail: (context: BackendContext) => {
         throw requestValidationError(context.validation.errors ?? []);
       },
@@ -57,41 +62,6 @@ export function createBackend(dispatch: Dispatch): OpenAPIBackend {
   backend.registerSecurityHandler("ApiKeyAuth", authenticated);
   backend.registerSecurityHandler("OAuth2", authenticated);
   return backend;
-}
-
-/**
- * openapi-backend rebuilds its operation list, and a regular expression per
- * path template, on every match. The document does not change after init, so
- * both are built once here; a request that matches nothing still goes through
- * the library's own matcher, which decides between 404 and 405.
- */
-function precompileRouting(backend: OpenAPIBackend): void {
-  const router = backend.router;
-  const operations = router.getOperations();
-  router.getOperations = () => operations;
-  const exact = new Map(operations.map((operation) => [`${operation.method} ${operation.path}`, operation]));
-  // Most specific first (longest literal part), as the library orders its candidates; sort is stable.
-  const templates = operations
-    .map((operation) => ({ operation, pattern: templatePattern(operation.path), literalLength: operation.path.replace(/\{.*?\}/g, "").length }))
-    .sort((a, b) => b.literalLength - a.literalLength);
-  const libraryMatch = router.matchOperation.bind(router);
-  router.matchOperation = ((request: Parameters<typeof libraryMatch>[0], strict?: boolean) => {
-    const normalized = router.normalizeRequest(request);
-    if (normalized.path === API_ROOT || normalized.path.startsWith(`${API_ROOT}/`)) {
-      const path = router.normalizePath(normalized.path);
-      const found =
-        exact.get(`${normalized.method} ${path}`) ??
-        templates.find((candidate) => candidate.operation.method === normalized.method && candidate.pattern.test(path))?.operation;
-      if (found) return found;
-    }
-    return libraryMatch(request, strict as never);
-  }) as typeof router.matchOperation;
-}
-
-/** `/equivalencies/{id}/versions` as `^/equivalencies/[^/]+/versions$`. */
-function templatePattern(template: string): RegExp {
-  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${template.split(/\{[^}]+\}/).map(literal).join("[^/]+")}$`);
 }
 
 /** Ajv errors become one problem with a JSON pointer per offending value. */
@@ -145,11 +115,22 @@ function dedupe(errors: FieldError[]): FieldError[] {
   });
 }
 
+/**
+ * The methods the document defines for a path, as openapi-backend's matcher
+ * would find them (exact path, or a template of the same shape). Asked only when
+ * the library has already decided a request is 405.
+ */
 export function allowedMethods(backend: OpenAPIBackend, requestPath: string): string[] {
+  const path = backend.router.normalizePath(requestPath);
   const methods = ["get", "post", "put", "patch", "delete"];
-  return methods
-    .filter((method) => backend.router.matchOperation({ method, path: requestPath, headers: {} } as never) !== undefined)
-    .map((m) => m.toUpperCase());
+  const onPath = backend.router.getOperations().filter((operation) => operation.path === path || templatePattern(operation.path).test(path));
+  return methods.filter((method) => onPath.some((operation) => operation.method === method)).map((m) => m.toUpperCase());
+}
+
+/** `/equivalencies/{id}/versions` as `^/equivalencies/[^/]+/versions$`. */
+function templatePattern(template: string): RegExp {
+  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${template.split(/\{[^}]+\}/).map(literal).join("[^/]+")}$`);
 }
 
 export function operationScopes(operation: Operation): string[] {

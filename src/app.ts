@@ -32,6 +32,15 @@ import type { OperationId, OperationResult, RequestContext } from "./handlers/ty
 import type { Services } from "./services/index.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
 
+/** The request as openapi-backend sees it; the body is added once credentials have been checked. */
+interface RoutedRequest {
+  method: string;
+  path: string;
+  query: string;
+  headers: Context["headers"];
+  body?: unknown;
+}
+
 /** What any handler returns, seen from the transport. */
 interface HandlerResponse {
   status: number;
@@ -69,13 +78,57 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const services: Services = { config, database, authenticator, secrets };
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
 
-  const backend = createBackend(() => {
-    throw new ProblemError("internal-error", "No handler is registered for this operation.");
-  });
+  const backend = createBackend(
+    () => {
+      throw new ProblemError("internal-error", "No handler is registered for this operation.");
+    },
+    {
+      notFound: (_context, ctx) => {
+        throw unknownPath((ctx as Context).path);
+      },
+      methodNotAllowed: (_context, ctx) => {
+        const { method, path } = ctx as Context;
+        const allowed = allowedMethods(backend, path);
+        throw new ProblemError("method-not-allowed", `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
+          headers: { Allow: allowed.join(", ") },
+          extensions: { allowed },
+        });
+      },
+      // Runs for a matched operation only after openapi-backend has routed the
+      // request, and before its security handlers and contract validation.
+      postRoutingHandler: (context, ctx, request) =>
+        context.operation ? admit(context.operation, ctx as Context, request as RoutedRequest) : undefined,
+      postResponseHandler: (context) => {
+        const response = context.response as HandlerResponse;
+        if (deps.validateResponses) validateResponse(backend, context.operation, response);
+        return response;
+      },
+    },
+  );
   for (const operationId of Object.keys(handlers) as OperationId[]) {
     backend.register(operationId, (context: BackendContext, ctx: Context) => runHandler(operationId, context, ctx));
   }
   await backend.init();
+
+  /** Everything between routing and contract validation, in the order described at the top of this file. */
+  async function admit(operation: Operation, ctx: Context, request: RoutedRequest) {
+    ctx.state.operationId = operation.operationId;
+    negotiate(ctx, responseTypes(operation));
+    const address = clientAddressKey(ctx.ip);
+    const blocked = rateLimiter.blockedAddress(address);
+    if (blocked) applyRateLimit(ctx, blocked);
+    const credential = await authenticate(ctx, address);
+    ctx.state.credential = credential;
+    ctx.state.log = (ctx.state.log as Logger).child({ credentialId: credential.id, operationId: operation.operationId });
+    let decision = rateLimiter.forCredential(credential, address);
+    if (decision instanceof Promise) decision = await decision;
+    applyRateLimit(ctx, decision);
+    requireScopes(operation, credential);
+    // openapi-backend validates, and hands the handler, the body of the request object it was given.
+    if (operation.requestBody) request.body = await readJsonBody(ctx, config.bodyLimitBytes);
+    rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
+    rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
+  }
 
   async function runHandler(operationId: OperationId, context: BackendContext, ctx: Context) {
     const request = {
@@ -105,35 +158,8 @@ export async function createApp(deps: AppDependencies): Promise<App> {
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
-    const routed = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers };
-    const operation = backend.router.matchOperation(routed as never);
-    if (!operation) {
-      const allowed = allowedMethods(backend, ctx.path);
-      if (allowed.length) {
-        throw new ProblemError("method-not-allowed", `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(", ")}.`, {
-          headers: { Allow: allowed.join(", ") },
-          extensions: { allowed },
-        });
-      }
-      throw unknownPath(ctx.path);
-    }
-    ctx.state.operationId = operation.operationId;
-    negotiate(ctx, responseTypes(operation));
-    const address = clientAddressKey(ctx.ip);
-    const blocked = rateLimiter.blockedAddress(address);
-    if (blocked) applyRateLimit(ctx, blocked);
-    const credential = await authenticate(ctx, address);
-    ctx.state.credential = credential;
-    ctx.state.log = (ctx.state.log as Logger).child({ credentialId: credential.id, operationId: operation.operationId });
-    let decision = rateLimiter.forCredential(credential, address);
-    if (decision instanceof Promise) decision = await decision;
-    applyRateLimit(ctx, decision);
-    requireScopes(operation, credential);
-    const body = operation.requestBody ? await readJsonBody(ctx, config.bodyLimitBytes) : undefined;
-    rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
-    rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
-
-    const result = (await backend.handleRequest({ ...routed, body } as never, ctx)) as HandlerResponse;
+    const request: RoutedRequest = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers };
+    const result = (await backend.handleRequest(request as never, ctx, request)) as HandlerResponse;
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     if (result.stream) {
@@ -141,7 +167,6 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       return;
     }
     if (result.body !== undefined) ctx.body = result.body;
-    if (deps.validateResponses) validateResponse(backend, operation, ctx);
   });
 
   koa.use((ctx) => {
@@ -184,10 +209,10 @@ function requireScopes(operation: Operation, credential: Credential) {
   }
 }
 
-function validateResponse(backend: ReturnType<typeof createBackend>, operation: Operation, ctx: Context) {
-  if (ctx.status === 204 || typeof ctx.body !== "object") return;
-  const result = backend.validateResponse(ctx.body, operation, ctx.status);
+function validateResponse(backend: ReturnType<typeof createBackend>, operation: Operation, response: HandlerResponse) {
+  if (response.status === 204 || response.stream || typeof response.body !== "object") return;
+  const result = backend.validateResponse(response.body, operation, response.status);
   if (result.errors?.length) {
-    throw new Error(`Response of ${operation.operationId} (${ctx.status}) is off the contract: ${JSON.stringify(result.errors)}`);
+    throw new Error(`Response of ${operation.operationId} (${response.status}) is off the contract: ${JSON.stringify(result.errors)}`);
   }
 }

@@ -9,6 +9,7 @@ import getRawBody from "raw-body";
 import type { Database } from "../db/database.ts";
 import { SPEC_PATH } from "../api.ts";
 import { type AccessTokens, OAuthError } from "../auth/oauth.ts";
+import { SCOPES } from "../auth/credential.ts";
 import { MalformedRequestError, ProblemError } from "../errors.ts";
 import { unstorableFlaw } from "./unstorable-text.ts";
 
@@ -80,7 +81,7 @@ export function operationalRoutes(deps: OperationalDependencies) {
         jwks_uri: `${issuer}/.well-known/jwks.json`,
         grant_types_supported: ["client_credentials"],
         token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
-        scopes_supported: ["read:public", "write:contribute"],
+        scopes_supported: [...SCOPES],
         response_types_supported: ["token"],
       };
     },
