@@ -6,10 +6,11 @@ import path from "node:path";
 import { expect } from "chai";
 import YAML from "yaml";
 import { PROBLEM_TYPES, ProblemError, type ProblemSlug } from "../../src/errors.ts";
-import { problemTypesOf } from "../../scripts/generated-lists.ts";
+import { checkDescriptionTable, checkSdkCoversOperations, operationsOf, problemTypesOf } from "../../scripts/generated-lists.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const catalogue = problemTypesOf(YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8")));
+const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
+const catalogue = problemTypesOf(document);
 const specSlugs = catalogue.map((type) => type.slug);
 
 function sourceFiles(dir: string): string[] {
@@ -61,5 +62,21 @@ describe("problem types: one catalogue in openapi.yaml", () => {
     // @ts-expect-error "teapot" is not a ProblemSlug: the generated table does not list it.
     const typed: ProblemSlug = "teapot";
     expect(() => new ProblemError(typed, "I am a teapot")).to.throw(TypeError);
+  });
+});
+
+describe("generated lists: what `npm run generate:check` refuses", () => {
+  it("a problem type added to x-problem-types but not to the table in info.description", () => {
+    expect(() => checkDescriptionTable(document, catalogue)).to.not.throw();
+    const added = [...catalogue, { slug: "gone", status: 410, title: "Gone", description: "The record was removed." }];
+    expect(() => checkDescriptionTable(document, added)).to.throw(/info\.description differs from x-problem-types/);
+  });
+
+  it("an operation of the spec that no SDK method uses", () => {
+    const resources = fs.readFileSync(path.join(ROOT, "sdk/src/resources.ts"), "utf8");
+    const operations = operationsOf(document);
+    expect(() => checkSdkCoversOperations(resources, operations)).to.not.throw();
+    const added = [...operations, { operationId: "deleteCourse", method: "DELETE", path: "/courses/{id}" }];
+    expect(() => checkSdkCoversOperations(resources, added)).to.throw("sdk/src/resources.ts has no method for: deleteCourse");
   });
 });
