@@ -161,7 +161,7 @@ export function resources(raw: Client<paths>) {
 
     exports: {
       /** The whole export as the server sends it: CSV text, or the JSON document's text, by `format`. */
-      download: (query: Query<"exportData">): Promise<string> =>
+      download: (query: Query<"exportData"> = {}): Promise<string> =>
         body(raw.GET(OPERATIONS.exportData.path, { params: { query }, parseAs: "text" })),
     },
   };

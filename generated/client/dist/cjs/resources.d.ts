@@ -65,7 +65,7 @@ export declare function resources(raw: Client<paths>): {
     };
     exports: {
         /** The whole export as the server sends it: CSV text, or the JSON document's text, by `format`. */
-        download: (query: Query<"exportData">) => Promise<string>;
+        download: (query?: Query<"exportData">) => Promise<string>;
     };
 };
 export type Resources = ReturnType<typeof resources>;

@@ -112,7 +112,7 @@ export function resources(raw) {
         },
         exports: {
             /** The whole export as the server sends it: CSV text, or the JSON document's text, by `format`. */
-            download: (query) => body(raw.GET(OPERATIONS.exportData.path, { params: { query }, parseAs: "text" })),
+            download: (query = {}) => body(raw.GET(OPERATIONS.exportData.path, { params: { query }, parseAs: "text" })),
         },
     };
 }
