@@ -1,7 +1,8 @@
 // Regenerates everything under generated/ from openapi.yaml,
 // prisma/schema.prisma and, for the client package in generated/client/,
-// sdk/. With --check it writes nothing and fails when any committed file
-// differs from what would be generated.
+// sdk/, and the generated regions of hand-written files (scripts/generated-lists.ts).
+// With --check it writes nothing and fails when any committed file differs
+// from what would be generated.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,6 +10,7 @@ import path from "node:path";
 import YAML from "yaml";
 import openapiTS, { astToString } from "openapi-typescript";
 import { buildSdk } from "./build-sdk.ts";
+import { fencedOutputs, problemTypesModule, problemTypesOf } from "./generated-lists.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const GENERATED = path.join(ROOT, "generated");
@@ -21,6 +23,7 @@ async function openapiOutputs(): Promise<Map<string, string>> {
   outputs.set("openapi.json", `${JSON.stringify({ "x-generated": HEADER, ...document }, null, 2)}\n`);
   const ast = await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false });
   outputs.set("api-types.ts", `// ${HEADER}\n/* eslint-disable */\n${astToString(ast)}`);
+  outputs.set("problem-types.ts", problemTypesModule(problemTypesOf(document), HEADER));
   return outputs;
 }
 
@@ -61,19 +64,30 @@ function listCommitted(dir: string, prefix = ""): string[] {
   });
 }
 
+/** Rewrites (or, with check, compares) the generated regions of hand-written files; returns the stale ones. */
+function syncFenced(check: boolean): string[] {
+  const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
+  const stale = [...fencedOutputs(ROOT, document)].filter(([file, text]) => fs.readFileSync(path.join(ROOT, file), "utf8") !== text);
+  if (!check) for (const [file, text] of stale) fs.writeFileSync(path.join(ROOT, file), text);
+  return stale.map(([file]) => file);
+}
+
 async function main() {
   const check = process.argv.includes("--check");
+  // Before the client build, which compiles sdk/src as it is on disk.
+  const staleFenced = syncFenced(check);
   const openapi = await openapiOutputs();
   const outputs = new Map([...openapi, ...clientOutputs(openapi.get("api-types.ts")!), ...prismaOutputs()]);
   const managed = (file: string) =>
-    file === "openapi.json" || file === "api-types.ts" || file.startsWith("prisma/") || (file.startsWith("client/") && !file.endsWith(".tgz"));
+    file === "openapi.json" || file === "api-types.ts" || file === "problem-types.ts" || file.startsWith("prisma/") || (file.startsWith("client/") && !file.endsWith(".tgz"));
   const stale = listCommitted(GENERATED).filter((file) => managed(file) && !outputs.has(file));
   const differing = [...outputs].filter(([file, text]) => {
     const target = path.join(GENERATED, file);
     return !fs.existsSync(target) || fs.readFileSync(target, "utf8") !== text;
   });
   if (check) {
-    if (differing.length || stale.length) {
+    if (differing.length || stale.length || staleFenced.length) {
+      for (const file of staleFenced) console.error(`the generated region of ${file} is out of date`);
       for (const [file] of differing) console.error(`generated/${file} is out of date`);
       for (const file of stale) console.error(`generated/${file} is no longer generated`);
       console.error("Run `npm run generate` and commit the result.");
@@ -87,7 +101,7 @@ async function main() {
     fs.mkdirSync(path.dirname(path.join(GENERATED, file)), { recursive: true });
     fs.writeFileSync(path.join(GENERATED, file), text);
   }
-  console.log(`Regenerated ${differing.length} of ${outputs.size} files under generated/.`);
+  console.log(`Regenerated ${differing.length} of ${outputs.size} files under generated/ and the generated regions of ${staleFenced.length} other files.`);
 }
 
 await main();

@@ -1,5 +1,6 @@
 // Domain errors thrown by services and middleware, and the one mapping from an
 // error to an RFC 9457 problem document.
+import { PROBLEM_TYPES, type ProblemSlug } from "../generated/problem-types.ts";
 
 export const PROBLEM_BASE = "https://course-equivalency.org/problems/";
 
@@ -25,29 +26,7 @@ export interface ProblemDocument {
   institutionId?: string;
 }
 
-/** Every problem type the service answers with; the README lists the same table. */
-export const PROBLEM_TYPES = {
-  "validation-failed": { status: 400, title: "Validation failed" },
-  "malformed-request": { status: 400, title: "Malformed request" },
-  unauthenticated: { status: 401, title: "Authentication required" },
-  forbidden: { status: 403, title: "Forbidden" },
-  "not-steward": { status: 403, title: "Not a steward of the institution" },
-  "not-found": { status: 404, title: "Not found" },
-  "method-not-allowed": { status: 405, title: "Method not allowed" },
-  "not-acceptable": { status: 406, title: "Not acceptable" },
-  conflict: { status: 409, title: "Conflict" },
-  "invalid-transition": { status: 409, title: "Invalid status transition" },
-  "idempotency-key-reused": { status: 409, title: "Idempotency key reused" },
-  "precondition-failed": { status: 412, title: "Precondition failed" },
-  "payload-too-large": { status: 413, title: "Payload too large" },
-  "unsupported-media-type": { status: 415, title: "Unsupported media type" },
-  "rate-limited": { status: 429, title: "Rate limit exceeded" },
-  "request-header-too-large": { status: 431, title: "Request header fields too large" },
-  "internal-error": { status: 500, title: "Internal server error" },
-  "not-implemented": { status: 501, title: "Not implemented" },
-} as const;
-
-export type ProblemSlug = keyof typeof PROBLEM_TYPES;
+export { PROBLEM_TYPES, type ProblemSlug };
 
 /** An error that is answered to the client as a problem document. */
 export class ProblemError extends Error {

@@ -11,6 +11,7 @@ export {
   RateLimitError,
   ValidationError,
   type Problem,
+  type ProblemCode,
   type ProblemFieldError,
 } from "./errors.js";
 export { ListRequest, type Page, type PageQuery, type Pagination } from "./paging.js";

@@ -36,13 +36,12 @@ export function mayRetry(request: Request): boolean {
   return !UNSAFE_METHODS.has(request.method.toUpperCase()) || request.headers.has("idempotency-key");
 }
 
-export function createTransport(deps: { fetch: FetchFunction; authenticator: Authenticator; clock: Clock; retry: RetryOptions; userAgent?: string }): FetchFunction {
+export function createTransport(deps: { fetch: FetchFunction; authenticator: Authenticator; clock: Clock; retry: RetryOptions }): FetchFunction {
   const { fetch, authenticator, clock, retry } = deps;
 
   async function send(request: Request): Promise<Response> {
     const attempt = request.clone();
     attempt.headers.set("Authorization", await authenticator.authorization());
-    if (deps.userAgent && !attempt.headers.has("user-agent")) attempt.headers.set("User-Agent", deps.userAgent);
     return fetch(attempt);
   }
 

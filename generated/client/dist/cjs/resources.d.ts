@@ -63,6 +63,10 @@ export declare function resources(raw: Client<paths>): {
         publish: (dataset: Schemas["DatasetPublish"]) => Promise<Schemas["DatasetVersionDetail"]>;
         get: (id: string) => Promise<Schemas["DatasetVersionDetail"]>;
     };
+    exports: {
+        /** The whole export as the server sends it: CSV text, or the JSON document's text, by `format`. */
+        download: (query?: Query<"exportData">) => Promise<string>;
+    };
 };
 export type Resources = ReturnType<typeof resources>;
 export {};

@@ -22,5 +22,4 @@ export declare function createTransport(deps: {
     authenticator: Authenticator;
     clock: Clock;
     retry: RetryOptions;
-    userAgent?: string;
 }): FetchFunction;

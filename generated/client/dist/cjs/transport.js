@@ -20,8 +20,6 @@ function createTransport(deps) {
     async function send(request) {
         const attempt = request.clone();
         attempt.headers.set("Authorization", await authenticator.authorization());
-        if (deps.userAgent && !attempt.headers.has("user-agent"))
-            attempt.headers.set("User-Agent", deps.userAgent);
         return fetch(attempt);
     }
     return async function transport(request) {

@@ -92,14 +92,33 @@ const BY_STATUS = {
     412: PreconditionFailedError,
     429: RateLimitError,
 };
-/** Problem types that narrow their status's class. */
-const BY_TYPE = {
-    [`${PROBLEM_BASE}not-steward`]: NotStewardError,
+/** The error class of each problem type. */
+const BY_CODE = {
+    "validation-failed": ValidationError,
+    "malformed-request": ValidationError,
+    "unauthenticated": AuthenticationError,
+    "forbidden": PermissionError,
+    "not-steward": NotStewardError,
+    "not-found": NotFoundError,
+    "method-not-allowed": ApiError,
+    "not-acceptable": ApiError,
+    "conflict": ConflictError,
+    "invalid-transition": ConflictError,
+    "idempotency-key-reused": ConflictError,
+    "precondition-failed": PreconditionFailedError,
+    "payload-too-large": ApiError,
+    "unsupported-media-type": ApiError,
+    "rate-limited": RateLimitError,
+    "request-header-too-large": ApiError,
+    "internal-error": ApiError,
+    "not-implemented": ApiError,
 };
+// @generated end
 /** The typed error for a failed response whose body has already been parsed. */
 export function apiErrorFrom(response, body) {
     const problem = isObject(body) ? body : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
-    const ErrorType = (problem.type && BY_TYPE[problem.type]) || BY_STATUS[response.status] || ApiError;
+    const code = problem.type?.startsWith(PROBLEM_BASE) ? problem.type.slice(PROBLEM_BASE.length) : undefined;
+    const ErrorType = (code && BY_CODE[code]) || BY_STATUS[response.status] || ApiError;
     return new ErrorType(response.status, { title: response.statusText || undefined, ...problem }, body, response.headers);
 }
 /** Reads a failed response's body (JSON when it parses, text otherwise) and returns the typed error. */

@@ -16,65 +16,103 @@ async function nothing(request) {
 function idempotencyHeader(options) {
     return options.idempotencyKey === undefined ? {} : { "Idempotency-Key": options.idempotencyKey };
 }
+// @generated begin operations (scripts/generate.ts from openapi.yaml; run `npm run generate`)
+/** Every operation of the contract: its method and path, by operationId. */
+const OPERATIONS = {
+    listInstitutions: { method: "GET", path: "/institutions" },
+    getInstitution: { method: "GET", path: "/institutions/{id}" },
+    listCourses: { method: "GET", path: "/courses" },
+    upsertCourses: { method: "POST", path: "/courses" },
+    getCourse: { method: "GET", path: "/courses/{id}" },
+    listEquivalencies: { method: "GET", path: "/equivalencies" },
+    createEquivalency: { method: "POST", path: "/equivalencies" },
+    getEquivalency: { method: "GET", path: "/equivalencies/{id}" },
+    updateEquivalency: { method: "PATCH", path: "/equivalencies/{id}" },
+    listEquivalencyVersions: { method: "GET", path: "/equivalencies/{id}/versions" },
+    getEquivalencyVersion: { method: "GET", path: "/equivalencies/{id}/versions/{version}" },
+    listDatasets: { method: "GET", path: "/datasets" },
+    publishDataset: { method: "POST", path: "/datasets" },
+    getDataset: { method: "GET", path: "/datasets/{id}" },
+    listWebhooks: { method: "GET", path: "/webhooks" },
+    createWebhook: { method: "POST", path: "/webhooks" },
+    getWebhook: { method: "GET", path: "/webhooks/{id}" },
+    deleteWebhook: { method: "DELETE", path: "/webhooks/{id}" },
+    updateWebhook: { method: "PATCH", path: "/webhooks/{id}" },
+    rotateWebhookSecret: { method: "POST", path: "/webhooks/{id}/rotate-secret" },
+    listWebhookDeliveries: { method: "GET", path: "/webhooks/{id}/deliveries" },
+    getWebhookDelivery: { method: "GET", path: "/webhooks/{id}/deliveries/{deliveryId}" },
+    redeliverWebhookDelivery: { method: "POST", path: "/webhooks/{id}/deliveries/{deliveryId}/redeliver" },
+    testWebhook: { method: "POST", path: "/webhooks/{id}/test" },
+    exportData: { method: "GET", path: "/exports" },
+    listKeys: { method: "GET", path: "/keys" },
+    createKey: { method: "POST", path: "/keys" },
+    revokeKey: { method: "DELETE", path: "/keys/{id}" },
+    getCurrentOrganization: { method: "GET", path: "/organizations/me" },
+};
+// @generated end
 export function resources(raw) {
     const path = (id) => ({ path: { id } });
     return {
         institutions: {
-            list: (query = {}) => new ListRequest((q) => body(raw.GET("/institutions", { params: { query: q } })), query),
-            get: (id) => record(raw.GET("/institutions/{id}", { params: path(id) })),
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listInstitutions.path, { params: { query: q } })), query),
+            get: (id) => record(raw.GET(OPERATIONS.getInstitution.path, { params: path(id) })),
         },
         courses: {
-            list: (query = {}) => new ListRequest((q) => body(raw.GET("/courses", { params: { query: q } })), query),
-            get: (id) => record(raw.GET("/courses/{id}", { params: path(id) })),
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listCourses.path, { params: { query: q } })), query),
+            get: (id) => record(raw.GET(OPERATIONS.getCourse.path, { params: path(id) })),
             /** Creates or replaces one course or a batch (at most 500); one result per item, in order. */
-            upsert: (courses, options = {}) => body(raw.POST("/courses", {
+            upsert: (courses, options = {}) => body(raw.POST(OPERATIONS.upsertCourses.path, {
                 params: { query: options.dryRun ? { dryRun: true } : {}, header: idempotencyHeader(options) },
                 body: courses,
             })),
         },
         equivalencies: {
-            list: (query = {}) => new ListRequest((q) => body(raw.GET("/equivalencies", { params: { query: q } })), query),
-            get: (id) => record(raw.GET("/equivalencies/{id}", { params: path(id) })),
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listEquivalencies.path, { params: { query: q } })), query),
+            get: (id) => record(raw.GET(OPERATIONS.getEquivalency.path, { params: path(id) })),
             create: async (equivalency, options = {}) => {
-                const created = await body(raw.POST("/equivalencies", { params: { header: idempotencyHeader(options) }, body: equivalency }));
+                const created = await body(raw.POST(OPERATIONS.createEquivalency.path, { params: { header: idempotencyHeader(options) }, body: equivalency }));
                 return created.data;
             },
-            update: (id, changes, options = {}) => record(raw.PATCH("/equivalencies/{id}", {
+            update: (id, changes, options = {}) => record(raw.PATCH(OPERATIONS.updateEquivalency.path, {
                 params: { ...path(id), header: options.ifMatch === undefined ? {} : { "If-Match": options.ifMatch } },
                 body: changes,
             })),
             /** The current record and every version, newest first. */
-            versions: (id) => record(raw.GET("/equivalencies/{id}/versions", { params: path(id) })),
-            version: (id, version) => record(raw.GET("/equivalencies/{id}/versions/{version}", { params: { path: { id, version } } })),
+            versions: (id) => record(raw.GET(OPERATIONS.listEquivalencyVersions.path, { params: path(id) })),
+            version: (id, version) => record(raw.GET(OPERATIONS.getEquivalencyVersion.path, { params: { path: { id, version } } })),
         },
         keys: {
-            list: (query = {}) => new ListRequest((q) => body(raw.GET("/keys", { params: { query: q } })), query),
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listKeys.path, { params: { query: q } })), query),
             /** The full key is in the answer's `key`, and never shown again. */
-            create: (key = {}) => record(raw.POST("/keys", { body: key })),
-            revoke: (id) => nothing(raw.DELETE("/keys/{id}", { params: path(id) })),
+            create: (key = {}) => record(raw.POST(OPERATIONS.createKey.path, { body: key })),
+            revoke: (id) => nothing(raw.DELETE(OPERATIONS.revokeKey.path, { params: path(id) })),
         },
         organizations: {
             /** The caller's organization, environment and scopes, with a page of its stewarded institution ids (`pagination`). */
-            me: (query = {}) => body(raw.GET("/organizations/me", { params: { query } })),
+            me: (query = {}) => body(raw.GET(OPERATIONS.getCurrentOrganization.path, { params: { query } })),
         },
         webhooks: {
-            list: (query = {}) => new ListRequest((q) => body(raw.GET("/webhooks", { params: { query: q } })), query),
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listWebhooks.path, { params: { query: q } })), query),
             /** The answer carries the signing secret, shown only here and on rotation. */
-            create: (endpoint) => record(raw.POST("/webhooks", { body: endpoint })),
-            get: (id) => record(raw.GET("/webhooks/{id}", { params: path(id) })),
-            update: (id, changes) => record(raw.PATCH("/webhooks/{id}", { params: path(id), body: changes })),
-            delete: (id) => nothing(raw.DELETE("/webhooks/{id}", { params: path(id) })),
-            rotateSecret: (id) => record(raw.POST("/webhooks/{id}/rotate-secret", { params: path(id) })),
-            deliveries: (id, query = {}) => new ListRequest((q) => body(raw.GET("/webhooks/{id}/deliveries", { params: { ...path(id), query: q } })), query),
-            delivery: (id, deliveryId) => record(raw.GET("/webhooks/{id}/deliveries/{deliveryId}", { params: { path: { id, deliveryId } } })),
-            redeliver: (id, deliveryId) => record(raw.POST("/webhooks/{id}/deliveries/{deliveryId}/redeliver", { params: { path: { id, deliveryId } } })),
+            create: (endpoint) => record(raw.POST(OPERATIONS.createWebhook.path, { body: endpoint })),
+            get: (id) => record(raw.GET(OPERATIONS.getWebhook.path, { params: path(id) })),
+            update: (id, changes) => record(raw.PATCH(OPERATIONS.updateWebhook.path, { params: path(id), body: changes })),
+            delete: (id) => nothing(raw.DELETE(OPERATIONS.deleteWebhook.path, { params: path(id) })),
+            rotateSecret: (id) => record(raw.POST(OPERATIONS.rotateWebhookSecret.path, { params: path(id) })),
+            deliveries: (id, query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listWebhookDeliveries.path, { params: { ...path(id), query: q } })), query),
+            delivery: (id, deliveryId) => record(raw.GET(OPERATIONS.getWebhookDelivery.path, { params: { path: { id, deliveryId } } })),
+            redeliver: (id, deliveryId) => record(raw.POST(OPERATIONS.redeliverWebhookDelivery.path, { params: { path: { id, deliveryId } } })),
             /** Sends a test event to the endpoint now and returns the delivery attempt. */
-            test: (id) => record(raw.POST("/webhooks/{id}/test", { params: path(id) })),
+            test: (id) => record(raw.POST(OPERATIONS.testWebhook.path, { params: path(id) })),
         },
         datasets: {
-            list: (query = {}) => new ListRequest((q) => body(raw.GET("/datasets", { params: { query: q } })), query),
-            publish: (dataset) => record(raw.POST("/datasets", { body: dataset })),
-            get: (id) => record(raw.GET("/datasets/{id}", { params: path(id) })),
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listDatasets.path, { params: { query: q } })), query),
+            publish: (dataset) => record(raw.POST(OPERATIONS.publishDataset.path, { body: dataset })),
+            get: (id) => record(raw.GET(OPERATIONS.getDataset.path, { params: path(id) })),
+        },
+        exports: {
+            /** The whole export as the server sends it: CSV text, or the JSON document's text, by `format`. */
+            download: (query = {}) => body(raw.GET(OPERATIONS.exportData.path, { params: { query }, parseAs: "text" })),
         },
     };
 }

@@ -1,0 +1,143 @@
+// The lists that openapi.yaml states once and other files repeat: the problem-type catalogue
+// (`x-problem-types`) and the operations. scripts/generate.ts writes generated/problem-types.ts
+// and rewrites the fenced regions of hand-written files (the SDK's error mapping and
+// operation table, the README's problem-type table); --check fails when any of them is stale.
+import fs from "node:fs";
+import path from "node:path";
+
+export interface ProblemType {
+  slug: string;
+  status: number;
+  title: string;
+  description: string;
+}
+
+interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+}
+
+// The SDK's hand-written error classes pick up each problem type by its status; a type
+// listed here gets a narrower hand-written class instead (it carries extra members).
+const SDK_CLASS_BY_TYPE: Record<string, string> = { "not-steward": "NotStewardError" };
+
+export function problemTypesOf(document: Record<string, unknown>): ProblemType[] {
+  const catalogue = document["x-problem-types"];
+  if (!Array.isArray(catalogue) || !catalogue.length) throw new Error("openapi.yaml has no x-problem-types catalogue.");
+  for (const entry of catalogue as ProblemType[]) {
+    const valid = /^[a-z]+(-[a-z]+)*$/.test(entry.slug) && Number.isInteger(entry.status) && entry.title && entry.description;
+    if (!valid) throw new Error(`x-problem-types: incomplete entry ${JSON.stringify(entry)}`);
+  }
+  return catalogue as ProblemType[];
+}
+
+export function operationsOf(document: Record<string, unknown>): Operation[] {
+  const paths = document.paths as Record<string, Record<string, { operationId?: string }>>;
+  return Object.entries(paths).flatMap(([route, item]) =>
+    ["get", "put", "post", "delete", "patch"].flatMap((method) => {
+      const operationId = item[method]?.operationId;
+      return operationId ? [{ operationId, method: method.toUpperCase(), path: route }] : [];
+    }),
+  );
+}
+
+/** generated/problem-types.ts: the server's table. */
+export function problemTypesModule(types: ProblemType[], header: string): string {
+  const rows = types.map((t) => `  ${JSON.stringify(t.slug)}: { status: ${t.status}, title: ${JSON.stringify(t.title)} },`);
+  return [
+    `// ${header}`,
+    "/** Every problem type the service answers with, from `x-problem-types` in openapi.yaml. */",
+    "export const PROBLEM_TYPES = {",
+    ...rows,
+    "} as const;",
+    "",
+    "export type ProblemSlug = keyof typeof PROBLEM_TYPES;",
+    "",
+  ].join("\n");
+}
+
+/** The Markdown table of the problem types, as written in info.description (indented there). */
+function descriptionTable(types: ProblemType[]): string {
+  return ["| Type | Status | Meaning |", "|---|---|---|", ...types.map((t) => `| \`${t.slug}\` | ${t.status} | ${t.description} |`)].join("\n");
+}
+
+/** Fails when the table in info.description does not list exactly the catalogue. */
+export function checkDescriptionTable(document: Record<string, unknown>, types: ProblemType[]): void {
+  const description = String((document.info as { description?: string }).description ?? "");
+  if (!description.includes(descriptionTable(types))) {
+    throw new Error(`openapi.yaml: the problem-type table in info.description differs from x-problem-types; it must read:\n${descriptionTable(types)}`);
+  }
+}
+
+function readmeTable(types: ProblemType[]): string {
+  return [
+    "| `type` (under `https://course-equivalency.org/problems/`) | Status | When |",
+    "|---|---|---|",
+    ...types.map((t) => `| \`${t.slug}\` | ${t.status} | ${t.description} |`),
+  ].join("\n");
+}
+
+function sdkErrorMapping(types: ProblemType[], sdkErrorsSource: string): string {
+  const byStatus = new Map([...sdkErrorsSource.matchAll(/^ {2}(\d{3}): (\w+),$/gm)].map(([, status, name]) => [Number(status), name]));
+  const rows = types.map((t) => {
+    const errorClass = SDK_CLASS_BY_TYPE[t.slug] ?? byStatus.get(t.status) ?? "ApiError";
+    return `  ${JSON.stringify(t.slug)}: ${errorClass},`;
+  });
+  return [
+    "/** Every problem type of the contract, from `x-problem-types` in openapi.yaml. */",
+    `export type ProblemCode = ${types.map((t) => JSON.stringify(t.slug)).join(" | ")};`,
+    "",
+    "/** The error class of each problem type. */",
+    "const BY_CODE: Record<ProblemCode, ErrorClass> = {",
+    ...rows,
+    "};",
+  ].join("\n");
+}
+
+function sdkOperationTable(operations: Operation[]): string {
+  return [
+    "/** Every operation of the contract: its method and path, by operationId. */",
+    "const OPERATIONS = {",
+    ...operations.map((o) => `  ${o.operationId}: { method: "${o.method}", path: "${o.path}" },`),
+    "} as const;",
+  ].join("\n");
+}
+
+/** Fails when an operation of the spec has no SDK method (none of resources.ts uses it). */
+export function checkSdkCoversOperations(resourcesSource: string, operations: Operation[]): void {
+  const handWritten = resourcesSource.replace(/\/\/ @generated begin[\s\S]*?\/\/ @generated end\n/g, "");
+  const missing = operations.filter((o) => !new RegExp(`\\bOPERATIONS\\.${o.operationId}\\b`).test(handWritten));
+  if (missing.length) {
+    throw new Error(`sdk/src/resources.ts has no method for: ${missing.map((o) => o.operationId).join(", ")} (use OPERATIONS.<operationId>).`);
+  }
+}
+
+/** Replaces the text between the named markers; fails when the markers are missing. */
+function replaceFenced(text: string, file: string, begin: string, end: string, body: string): string {
+  const start = text.indexOf(begin);
+  const stop = text.indexOf(end, start);
+  if (start < 0 || stop < 0) throw new Error(`${file}: missing the markers ${begin} … ${end}`);
+  return `${text.slice(0, start + begin.length)}\n${body}\n${text.slice(stop)}`;
+}
+
+/** The hand-written files with generated regions, by path from the repository root. */
+export function fencedOutputs(root: string, document: Record<string, unknown>): Map<string, string> {
+  const types = problemTypesOf(document);
+  const operations = operationsOf(document);
+  checkDescriptionTable(document, types);
+  const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
+  const outputs = new Map<string, string>();
+  const code = (name: string) => [`// @generated begin ${name} (scripts/generate.ts from openapi.yaml; run \`npm run generate\`)`, "// @generated end"] as const;
+
+  const errors = read("sdk/src/errors.ts");
+  outputs.set("sdk/src/errors.ts", replaceFenced(errors, "sdk/src/errors.ts", ...code("problem-types"), sdkErrorMapping(types, errors)));
+  const resources = read("sdk/src/resources.ts");
+  checkSdkCoversOperations(resources, operations);
+  outputs.set("sdk/src/resources.ts", replaceFenced(resources, "sdk/src/resources.ts", ...code("operations"), sdkOperationTable(operations)));
+  outputs.set(
+    "README.md",
+    replaceFenced(read("README.md"), "README.md", "<!-- @generated problem-types begin -->", "<!-- @generated problem-types end -->", readmeTable(types)),
+  );
+  return outputs;
+}
