@@ -6,6 +6,8 @@ import type { Equivalency, EquivalencyVersion, Institution } from "../../generat
 import { NotFoundError, ValidationError } from "../../src/errors.ts";
 import type { Repositories } from "../../src/repositories/index.ts";
 import type { CoursesRepository } from "../../src/repositories/courses.ts";
+import type { EquivalenciesRepository } from "../../src/repositories/equivalencies.ts";
+import type { InstitutionsRepository } from "../../src/repositories/institutions.ts";
 import { createCoursesService } from "../../src/services/courses.ts";
 import { createEquivalencyVersionsService } from "../../src/services/equivalency-versions.ts";
 import { createInstitutionsService } from "../../src/services/institutions.ts";
@@ -57,7 +59,7 @@ describe("institutions service (getInstitution, listInstitutions)", () => {
   it("getInstitution asks for the caller's environment and names the id and environment when nothing is found", async () => {
     const asked: string[] = [];
     const service = createInstitutionsService({
-      institutions: only({ findById: async (environment: string, id: string) => (asked.push(`${environment}/${id}`), null) }),
+      institutions: only<InstitutionsRepository>({ findById: async (environment, id) => (asked.push(`${environment}/${id}`), null) }),
     });
     const error = await service.getInstitution(caller, "inst_1").catch((thrown: unknown) => thrown);
     expect(asked).to.deep.equal(["sandbox/inst_1"]);
@@ -66,7 +68,7 @@ describe("institutions service (getInstitution, listInstitutions)", () => {
   });
 
   it("listInstitutions answers the API representation of the repository's page and its total", async () => {
-    const service = createInstitutionsService({ institutions: only({ listPage: async () => ({ items: [berkeley], total: 41 }) }) });
+    const service = createInstitutionsService({ institutions: only<InstitutionsRepository>({ listPage: async () => ({ items: [berkeley], total: 41 }) }) });
     const page = await service.listInstitutions(caller, {}, { limit: 1, offset: 0 });
     expect(page.total).to.equal(41);
     expect(page.items).to.deep.equal([
@@ -79,14 +81,14 @@ describe("equivalency history (listEquivalencyVersions, getEquivalencyVersion)",
   const current = { id: "eqv_1", environment: "sandbox", version: 3 } as Equivalency;
 
   it("getEquivalencyVersion beyond a 32-bit integer is not found without asking the repository", async () => {
-    const service = createEquivalencyVersionsService({ equivalencies: only({ findById: async () => current }) });
+    const service = createEquivalencyVersionsService({ equivalencies: only<EquivalenciesRepository>({ findById: async () => current }) });
     const error = await service.getEquivalencyVersion(caller, "eqv_1", 2_147_483_648).catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(NotFoundError);
     expect((error as NotFoundError).message).to.equal("Equivalency eqv_1 has no version 2147483648; its current version is 3.");
   });
 
   it("getEquivalencyVersion of an equivalency of another environment is not found before any version is read", async () => {
-    const service = createEquivalencyVersionsService({ equivalencies: only({ findById: async () => null }) });
+    const service = createEquivalencyVersionsService({ equivalencies: only<EquivalenciesRepository>({ findById: async () => null }) });
     const error = await service.getEquivalencyVersion(caller, "eqv_9", 1).catch((thrown: unknown) => thrown);
     expect((error as NotFoundError).message).to.equal('No equivalency with id "eqv_9" in the sandbox environment.');
   });
@@ -94,7 +96,7 @@ describe("equivalency history (listEquivalencyVersions, getEquivalencyVersion)",
   it("getEquivalencyVersion marks the version that is the current one", async () => {
     const version = (n: number) => ({ equivalencyId: "eqv_1", version: n, state: {}, changeNote: null, actorKind: null, changedFields: [], recordedAt: new Date(0) }) as unknown as EquivalencyVersion;
     const service = createEquivalencyVersionsService({
-      equivalencies: only({ findById: async () => current, findVersion: async (_id: string, n: number) => version(n) }),
+      equivalencies: only<EquivalenciesRepository>({ findById: async () => current, findVersion: async (_id, n) => version(n) }),
     });
     expect(await service.getEquivalencyVersion(caller, "eqv_1", 3)).to.include({ version: 3, current: true });
     expect(await service.getEquivalencyVersion(caller, "eqv_1", 2)).to.include({ version: 2, current: false });
