@@ -11,13 +11,10 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { Logger } from "./logger.ts";
 import { API_ROOT, allowedMethods, createBackend, operationScopes, unknownPath } from "./api.ts";
-import { Authenticator } from "./auth/authenticator.ts";
 import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./auth/rate-limiter.ts";
 import { clientAddressKey } from "./auth/client-address.ts";
 import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
-import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
-import { createExternalTokens } from "./auth/external-tokens.ts";
-import { bearerTokenVerifier } from "./auth/token-verifier.ts";
+import type { AccessTokens } from "./auth/oauth.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
 import { AuthenticationError, ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
@@ -29,7 +26,7 @@ import { responseTypes, negotiate } from "./http/negotiation.ts";
 import { operationalRoutes } from "./http/operational-routes.ts";
 import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
-import type { Services } from "./services/index.ts";
+import { createAppContext, type AppContext } from "./app-context.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
@@ -61,7 +58,7 @@ export interface AppDependencies {
 
 export interface App {
   koa: Koa;
-  services: Services;
+  context: AppContext;
   accessTokens: AccessTokens;
   rateLimiter: RateLimiter;
   /** Releases what the app holds besides the database (the rate-limit store's connection). */
@@ -70,12 +67,8 @@ export interface App {
 
 export async function createApp(deps: AppDependencies): Promise<App> {
   const { config, database, log, secrets } = deps;
-  const accessTokens = await createAccessTokens(database.prisma, config, secrets);
-  const externalTokens = config.oauth.external ? createExternalTokens(database.prisma, config.oauth.external) : null;
-  const authenticator = new Authenticator(database.prisma, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
-    log.warn({ err: error }, "background write failed"),
-  );
-  const services: Services = { config, database, authenticator, secrets };
+  const context = await createAppContext({ config, database, log, secrets });
+  const { accessTokens, authenticator, services } = context;
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
 
   const backend = createBackend(
@@ -140,7 +133,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       url: new URL(ctx.originalUrl, "http://localhost"),
     };
     const requestContext: RequestContext = {
-      credential: ctx.state.credential as Credential,
+      caller: ctx.state.credential as Credential,
       requestId: ctx.state.requestId as string,
       log: ctx.state.log as Logger,
       services,
@@ -177,7 +170,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   async function authenticate(ctx: Context, address: string): Promise<Credential> {
     const authorization = ctx.get("authorization") || undefined;
     try {
-      return await services.authenticator.authenticate(authorization);
+      return await authenticator.authenticate(authorization);
     } catch (error) {
       if (authorization && error instanceof AuthenticationError) {
         const failures = await rateLimiter.authenticationFailed(address);
@@ -187,7 +180,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     }
   }
 
-  return { koa, services, accessTokens, rateLimiter, close: () => rateLimiter.close() };
+  return { koa, context, accessTokens, rateLimiter, close: () => rateLimiter.close() };
 }
 
 /** X-RateLimit-* describe the bucket the request was counted against; an empty one is a 429. */

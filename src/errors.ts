@@ -156,3 +156,17 @@ export function toProblemError(error: unknown): ProblemError {
   }
   return new ProblemError("internal-error", "The service failed to answer this request. Quote the request id when reporting it.");
 }
+
+// Named not-found errors
+type EnvironmentName = import("../generated/prisma/client.ts").Environment;
+export const notFound = {
+  institution: (id: string, environment: EnvironmentName) =>
+    new NotFoundError(`No institution with id "${id}" in the ${environment} environment.`),
+  course: (id: string, environment: EnvironmentName) => new NotFoundError(`No course with id "${id}" in the ${environment} environment.`),
+  equivalency: (id: string, environment: EnvironmentName) =>
+    new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`),
+  equivalencyVersion: (id: string, version: number, currentVersion: number) =>
+    new NotFoundError(`Equivalency ${id} has no version ${version}; its current version is ${currentVersion}.`),
+  dataset: (id: string, environment: EnvironmentName) =>
+    new NotFoundError(`No dataset version with id "${id}" in the ${environment} environment.`),
+};

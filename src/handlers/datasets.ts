@@ -1,28 +1,18 @@
 // Datasets: publishing immutable snapshots of an organization's equivalencies.
-import * as datasets from "../services/datasets.ts";
-import { listHeaders, pageParams, pagination } from "../http/paging.ts";
+import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
-export const listDatasets: OperationHandler<"listDatasets"> = async (request, { credential, services }) => {
+export const listDatasets: OperationHandler<"listDatasets"> = async (request, { caller, services }) => {
   const page = pageParams(request.query);
-  const { items, total } = await datasets.listDatasets(services.database.prisma, credential, page);
-  return {
-    status: 200,
-    body: { data: items, pagination: pagination(page, total, items.length) },
-    headers: listHeaders(request.url, page, total),
-  };
+  return listResponse(request.url, page, await services.datasets.listDatasets(caller, page));
 };
 
-export const publishDataset: OperationHandler<"publishDataset"> = async (request, { credential, services }) => ({
+export const publishDataset: OperationHandler<"publishDataset"> = async (request, { caller, services }) => ({
   status: 201,
-  body: {
-    data: await datasets.publishDataset(services.database.prisma, credential, request.body, {
-      stalePendingDays: services.config.datasets.stalePendingDays,
-    }),
-  },
+  body: { data: await services.datasets.publishDataset(caller, request.body) },
 });
 
-export const getDataset: OperationHandler<"getDataset"> = async (request, { credential, services }) => ({
+export const getDataset: OperationHandler<"getDataset"> = async (request, { caller, services }) => ({
   status: 200,
-  body: { data: await datasets.getDataset(services.database.prisma, credential, request.params.id) },
+  body: { data: await services.datasets.getDataset(caller, request.params.id) },
 });

@@ -1,11 +1,11 @@
 // Exports: a whole resource of the caller's environment, streamed, CC BY 4.0.
-import { exportResource, LICENSE_URL } from "../services/exports/index.ts";
+import { LICENSE_URL } from "../services/exports/index.ts";
 import type { OperationHandler } from "./types.ts";
 
-export const exportData: OperationHandler<"exportData"> = async (request, { credential, services, log }) => {
+export const exportData: OperationHandler<"exportData"> = async (request, { caller, services, log }) => {
   const resource = request.query.resource ?? "equivalencies";
   const format = request.query.format ?? "csv";
-  const { stream, contentType, extension } = await exportResource(services.database.prisma, credential.environment, resource, format);
+  const { stream, contentType, extension } = await services.exports.exportData(caller, resource, format);
   // Status and headers are sent by now, so a failure can only cut the body short.
   stream.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "ERR_STREAM_PREMATURE_CLOSE") log.info({ resource, format }, "export abandoned by the client");
@@ -17,7 +17,7 @@ export const exportData: OperationHandler<"exportData"> = async (request, { cred
     stream,
     headers: {
       "Content-Type": contentType,
-      "Content-Disposition": `attachment; filename="${resource}-${credential.environment}-${date}.${extension}"`,
+      "Content-Disposition": `attachment; filename="${resource}-${caller.environment}-${date}.${extension}"`,
       Link: `<${LICENSE_URL}>; rel="license"`,
     },
   };

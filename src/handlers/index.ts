@@ -30,7 +30,6 @@ export const handlers: HandlerRegistry = {
   updateEquivalency,
   listEquivalencyVersions,
   getEquivalencyVersion,
-  // Datasets, webhooks and exports land with the events issue.
   listDatasets,
   publishDataset,
   getDataset,

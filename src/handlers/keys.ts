@@ -3,9 +3,9 @@ import { createApiKeyFor, listApiKeys, revokeApiKey } from "../services/api-keys
 import { listHeaders, pageParams, pagination } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
-export const listKeys: OperationHandler<"listKeys"> = async (request, { credential, services }) => {
+export const listKeys: OperationHandler<"listKeys"> = async (request, { caller: credential, services }) => {
   const page = pageParams(request.query);
-  const { items, total } = await listApiKeys(services.database.prisma, credential.organizationId, credential.environment, page);
+  const { items, total } = await listApiKeys(services.adminDependencies.database.prisma, credential.organizationId, credential.environment, page);
   return {
     status: 200,
     body: { data: items, pagination: pagination(page, total, items.length) },
@@ -13,17 +13,17 @@ export const listKeys: OperationHandler<"listKeys"> = async (request, { credenti
   };
 };
 
-export const createKey: OperationHandler<"createKey"> = async (request, { credential, services }) => {
-  const { view, key } = await createApiKeyFor(services.database.prisma, credential, request.body ?? {});
+export const createKey: OperationHandler<"createKey"> = async (request, { caller: credential, services }) => {
+  const { view, key } = await createApiKeyFor(services.adminDependencies.database.prisma, credential, request.body ?? {});
   return { status: 201, body: { data: { ...view, key } } };
 };
 
-export const revokeKey: OperationHandler<"revokeKey"> = async (request, { credential, services }) => {
+export const revokeKey: OperationHandler<"revokeKey"> = async (request, { caller: credential, services }) => {
   const revoked = await revokeApiKey(
-    services.database.prisma,
+    services.adminDependencies.database.prisma,
     { organizationId: credential.organizationId, environment: credential.environment },
     request.params.id,
   );
-  services.authenticator.forget(revoked.id);
+  services.adminDependencies.authenticator.forget(revoked.id);
   return { status: 204, body: undefined };
 };

@@ -43,7 +43,7 @@ export interface OperationRequest<K extends OperationId> {
 
 export interface RequestContext {
   /** Present on every operation: they all require a credential. */
-  credential: Credential;
+  caller: Credential;
   requestId: string;
   log: Logger;
   services: Services;

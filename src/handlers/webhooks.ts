@@ -6,12 +6,12 @@ import { API_ROOT } from "../api.ts";
 import type { OperationHandler, RequestContext } from "./types.ts";
 
 function targetPolicy({ services }: RequestContext): webhooks.TargetPolicy {
-  return { allowPrivateTargets: services.config.webhooks.allowPrivateTargets };
+  return { allowPrivateTargets: services.adminDependencies.config.webhooks.allowPrivateTargets };
 }
 
-export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { credential, services }) => {
+export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { caller: credential, services }) => {
   const page = pageParams(request.query);
-  const { items, total } = await webhooks.listWebhooks(services.database.prisma, credential, page);
+  const { items, total } = await webhooks.listWebhooks(services.adminDependencies.database.prisma, credential, page);
   return {
     status: 200,
     body: { data: items, pagination: pagination(page, total, items.length) },
@@ -20,28 +20,28 @@ export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { 
 };
 
 export const createWebhook: OperationHandler<"createWebhook"> = async (request, context) => {
-  const { credential, services } = context;
-  const data = await webhooks.createWebhook(services.database.prisma, services.secrets, credential, request.body, targetPolicy(context));
+  const { caller: credential, services } = context;
+  const data = await webhooks.createWebhook(services.adminDependencies.database.prisma, services.adminDependencies.secrets, credential, request.body, targetPolicy(context));
   return { status: 201, body: { data }, headers: { Location: `${API_ROOT}/webhooks/${data.id}` } };
 };
 
-export const getWebhook: OperationHandler<"getWebhook"> = async (request, { credential, services }) => {
-  const data = await webhooks.getWebhook(services.database.prisma, credential, request.params.id);
+export const getWebhook: OperationHandler<"getWebhook"> = async (request, { caller: credential, services }) => {
+  const data = await webhooks.getWebhook(services.adminDependencies.database.prisma, credential, request.params.id);
   return { status: 200, body: { data } };
 };
 
 export const updateWebhook: OperationHandler<"updateWebhook"> = async (request, context) => {
-  const { credential, services } = context;
-  const data = await webhooks.updateWebhook(services.database.prisma, credential, request.params.id, request.body, targetPolicy(context));
+  const { caller: credential, services } = context;
+  const data = await webhooks.updateWebhook(services.adminDependencies.database.prisma, credential, request.params.id, request.body, targetPolicy(context));
   return { status: 200, body: { data } };
 };
 
-export const deleteWebhook: OperationHandler<"deleteWebhook"> = async (request, { credential, services }) => {
-  await webhooks.deleteWebhook(services.database.prisma, credential, request.params.id);
+export const deleteWebhook: OperationHandler<"deleteWebhook"> = async (request, { caller: credential, services }) => {
+  await webhooks.deleteWebhook(services.adminDependencies.database.prisma, credential, request.params.id);
   return { status: 204, body: undefined };
 };
 
-export const rotateWebhookSecret: OperationHandler<"rotateWebhookSecret"> = async (request, { credential, services }) => {
-  const data = await webhooks.rotateWebhookSecret(services.database.prisma, services.secrets, credential, request.params.id);
+export const rotateWebhookSecret: OperationHandler<"rotateWebhookSecret"> = async (request, { caller: credential, services }) => {
+  const data = await webhooks.rotateWebhookSecret(services.adminDependencies.database.prisma, services.adminDependencies.secrets, credential, request.params.id);
   return { status: 200, body: { data } };
 };

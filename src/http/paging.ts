@@ -39,3 +39,12 @@ export function linkHeader(url: URL, page: PageParams, total: number): string {
 export function listHeaders(url: URL, page: PageParams, total: number): Record<string, string> {
   return { "X-Total-Count": String(total), Link: linkHeader(url, page, total) };
 }
+
+/** The 200 answer of every list operation: the page's items, its pagination object and headers. */
+export function listResponse<T>(url: URL, page: PageParams, result: { items: T[]; total: number }) {
+  return {
+    status: 200 as const,
+    body: { data: result.items, pagination: pagination(page, result.total, result.items.length) },
+    headers: listHeaders(url, page, result.total),
+  };
+}

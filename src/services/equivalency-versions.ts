@@ -1,8 +1,10 @@
 // Reading an equivalency's history: every version's immutable snapshot, with
 // its change note, actor and changed fields.
 import type { EquivalencyVersion } from "../../generated/prisma/client.ts";
-import { MAX_INT4, type Db, type Environment } from "./types.ts";
-import { NotFoundError } from "../errors.ts";
+import type { Credential } from "../auth/credential.ts";
+import type { Repositories } from "../repositories/index.ts";
+import { MAX_INT4 } from "./types.ts";
+import { notFound } from "../errors.ts";
 import { equivalencyView } from "./views.ts";
 
 function versionView(record: EquivalencyVersion, currentVersion: number) {
@@ -19,23 +21,28 @@ function versionView(record: EquivalencyVersion, currentVersion: number) {
   };
 }
 
-async function findCurrent(db: Db, environment: Environment, id: string) {
-  const current = await db.equivalency.findFirst({ where: { id, environment } });
-  if (!current) throw new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`);
-  return current;
-}
+/** The read side of equivalency history, part of the equivalencies service. */
+export function createEquivalencyVersionsService({ equivalencies }: Pick<Repositories, "equivalencies">) {
+  async function findCurrent(caller: Credential, id: string) {
+    const current = await equivalencies.findById(caller.environment, id);
+    if (!current) throw notFound.equivalency(id, caller.environment);
+    return current;
+  }
 
-/** The current record and every version, newest first. */
-export async function listVersions(db: Db, environment: Environment, id: string) {
-  const current = await findCurrent(db, environment, id);
-  const versions = await db.equivalencyVersion.findMany({ where: { equivalencyId: id }, orderBy: { version: "desc" } });
-  return { current: equivalencyView(current), versions: versions.map((v) => versionView(v, current.version)) };
-}
+  return {
+    /** The current record and every version, newest first. */
+    async listEquivalencyVersions(caller: Credential, id: string) {
+      const current = await findCurrent(caller, id);
+      const versions = await equivalencies.listVersions(id);
+      return { current: equivalencyView(current), versions: versions.map((v) => versionView(v, current.version)) };
+    },
 
-export async function getVersion(db: Db, environment: Environment, id: string, version: number) {
-  const current = await findCurrent(db, environment, id);
-  // No version beyond the column's range exists; asking the database would fail instead of finding nothing.
-  const record = version <= MAX_INT4 ? await db.equivalencyVersion.findUnique({ where: { equivalencyId_version: { equivalencyId: id, version } } }) : null;
-  if (!record) throw new NotFoundError(`Equivalency ${id} has no version ${version}; its current version is ${current.version}.`);
-  return versionView(record, current.version);
+    async getEquivalencyVersion(caller: Credential, id: string, version: number) {
+      const current = await findCurrent(caller, id);
+      // No version beyond the column's range exists; asking the database would fail instead of finding nothing.
+      const record = version <= MAX_INT4 ? await equivalencies.findVersion(id, version) : null;
+      if (!record) throw notFound.equivalencyVersion(id, version, current.version);
+      return versionView(record, current.version);
+    },
+  };
 }

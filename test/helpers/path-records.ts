@@ -8,7 +8,6 @@ import { Receiver } from "./receiver.ts";
 import { insertEndpoint } from "./webhooks.ts";
 import { institutionId } from "../../src/ids.ts";
 import { createApiKey } from "../../src/services/api-keys.ts";
-import { upsertCourses } from "../../src/services/courses.ts";
 import { publishDataset } from "../../src/services/datasets.ts";
 import { createEquivalency } from "../../src/services/equivalencies.ts";
 import { sendTestEvent } from "../../src/webhooks/deliveries.ts";
@@ -18,10 +17,10 @@ export type PathFiller = (template: string) => string;
 
 export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   const db = t.database.prisma;
-  const credential = await t.app.services.authenticator.authenticate(`Bearer ${t.keys.live}`);
+  const credential = await t.app.context.authenticator.authenticate(`Bearer ${t.keys.live}`);
   await loadInstitutions(db, "live");
   const [source, target] = [institutionId("122977"), institutionId("110635")];
-  const courses = await upsertCourses(db, credential, [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
+  const courses = await t.app.context.services.courses.upsertCourses(credential, [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
   const course = courses.data[0].id!;
   const equivalency = await createEquivalency(db, credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
   if (equivalency.kind !== "created") throw new Error("the equivalency was not created");

@@ -1,0 +1,38 @@
+// The application context: everything that lives as long as the process,
+// built once (by createApp, the worker and the CLI) and handed down. Handlers
+// see only `services`; `database` is here for its lifecycle (close, migrations).
+import type { Config } from "./config.ts";
+import type { Database } from "./db/database.ts";
+import type { Logger } from "./logger.ts";
+import { Authenticator } from "./auth/authenticator.ts";
+import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
+import { createExternalTokens } from "./auth/external-tokens.ts";
+import { bearerTokenVerifier } from "./auth/token-verifier.ts";
+import type { SecretBox } from "./auth/secret-box.ts";
+import { createRepositories, type Repositories } from "./repositories/index.ts";
+import { createServices, type Services } from "./services/index.ts";
+
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  database: Database;
+  /** Seals and opens stored secrets (see bootstrap's openSecrets). */
+  secrets: SecretBox;
+  authenticator: Authenticator;
+  /** Issues and verifies the service's own OAuth access tokens. */
+  accessTokens: AccessTokens;
+  repositories: Repositories;
+  services: Services;
+}
+
+export async function createAppContext(deps: { config: Config; database: Database; log: Logger; secrets: SecretBox }): Promise<AppContext> {
+  const { config, database, log, secrets } = deps;
+  const accessTokens = await createAccessTokens(database.prisma, config, secrets);
+  const externalTokens = config.oauth.external ? createExternalTokens(database.prisma, config.oauth.external) : null;
+  const authenticator = new Authenticator(database.prisma, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
+    log.warn({ err: error }, "background write failed"),
+  );
+  const repositories = createRepositories(database.prisma);
+  const services = createServices({ repositories, config, database, authenticator, secrets });
+  return { config, log, database, secrets, authenticator, accessTokens, repositories, services };
+}

@@ -1,0 +1,38 @@
+// Institutions: every query of the institutions table.
+import type { Institution, Prisma } from "../../generated/prisma/client.ts";
+import type { Channel, Db, Environment, InstitutionType } from "../services/types.ts";
+import { containsInsensitive } from "../services/search.ts";
+import { pageOf, type Page, type PageResult } from "./paging.ts";
+
+export interface InstitutionFilters {
+  state?: string;
+  type?: InstitutionType;
+  source?: Channel;
+  q?: string;
+}
+
+export function createInstitutionsRepository(db: Db) {
+  return {
+    /** Ordered by name, then id. */
+    listPage(environment: Environment, filters: InstitutionFilters, page: Page): Promise<PageResult<Institution>> {
+      const where: Prisma.InstitutionWhereInput = {
+        environment,
+        ...(filters.state ? { state: filters.state.toUpperCase() } : {}),
+        ...(filters.type ? { type: filters.type } : {}),
+        ...(filters.source ? { source: filters.source } : {}),
+        ...(filters.q ? { OR: [{ name: containsInsensitive(filters.q) }, { city: containsInsensitive(filters.q) }] } : {}),
+      };
+      return pageOf(
+        page,
+        ({ limit, offset }) => db.institution.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+        () => db.institution.count({ where }),
+      );
+    },
+
+    findById(environment: Environment, id: string): Promise<Institution | null> {
+      return db.institution.findUnique({ where: { environment_id: { environment, id } } });
+    },
+  };
+}
+
+export type InstitutionsRepository = ReturnType<typeof createInstitutionsRepository>;
