@@ -11,13 +11,10 @@ import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { Logger } from "./logger.ts";
 import { API_ROOT, allowedMethods, createBackend, operationScopes, unknownPath } from "./api.ts";
-import { Authenticator } from "./auth/authenticator.ts";
 import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./auth/rate-limiter.ts";
 import { clientAddressKey } from "./auth/client-address.ts";
 import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
-import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
-import { createExternalTokens } from "./auth/external-tokens.ts";
-import { bearerTokenVerifier } from "./auth/token-verifier.ts";
+import type { AccessTokens } from "./auth/oauth.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
 import { AuthenticationError, ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
@@ -30,6 +27,7 @@ import { operationalRoutes } from "./http/operational-routes.ts";
 import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
 import type { Services } from "./services/index.ts";
+import { createAppContext } from "./app-context.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
 
 /** What any handler returns, seen from the transport. */
@@ -61,12 +59,7 @@ export interface App {
 
 export async function createApp(deps: AppDependencies): Promise<App> {
   const { config, database, log, secrets } = deps;
-  const accessTokens = await createAccessTokens(database.prisma, config, secrets);
-  const externalTokens = config.oauth.external ? createExternalTokens(database.prisma, config.oauth.external) : null;
-  const authenticator = new Authenticator(database.prisma, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
-    log.warn({ err: error }, "background write failed"),
-  );
-  const services: Services = { config, database, authenticator, secrets };
+  const { services, accessTokens } = await createAppContext({ config, database, log, secrets });
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
 
   const backend = createBackend(() => {

@@ -177,3 +177,9 @@ export function toProblemError(error: unknown): ProblemError {
   }
   return new ProblemError("internal-error", "The service failed to answer this request. Quote the request id when reporting it.");
 }
+
+// Named not-found errors
+export const notFound = {
+  apiKey: (id: string) => new NotFoundError(`No API key with id "${id}".`),
+  organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
+};

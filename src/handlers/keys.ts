@@ -1,29 +1,18 @@
 // Keys: API key management for the calling organization.
-import { createApiKeyFor, listApiKeys, revokeApiKey } from "../services/api-keys.ts";
-import { listHeaders, pageParams, pagination } from "../http/paging.ts";
+import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listKeys: OperationHandler<"listKeys"> = async (request, { credential, services }) => {
   const page = pageParams(request.query);
-  const { items, total } = await listApiKeys(services.database.prisma, credential.organizationId, credential.environment, page);
-  return {
-    status: 200,
-    body: { data: items, pagination: pagination(page, total, items.length) },
-    headers: listHeaders(request.url, page, total),
-  };
+  return listResponse(request.url, page, await services.keys.listKeys(credential, page));
 };
 
 export const createKey: OperationHandler<"createKey"> = async (request, { credential, services }) => {
-  const { view, key } = await createApiKeyFor(services.database.prisma, credential, request.body ?? {});
+  const { view, key } = await services.keys.createKey(credential, request.body ?? {});
   return { status: 201, body: { data: { ...view, key } } };
 };
 
 export const revokeKey: OperationHandler<"revokeKey"> = async (request, { credential, services }) => {
-  const revoked = await revokeApiKey(
-    services.database.prisma,
-    { organizationId: credential.organizationId, environment: credential.environment },
-    request.params.id,
-  );
-  services.authenticator.forget(revoked.id);
+  await services.keys.revokeKey(credential, request.params.id);
   return { status: 204, body: undefined };
 };

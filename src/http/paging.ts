@@ -1,4 +1,5 @@
 // List responses: the pagination object and the X-Total-Count / Link headers.
+import type { PageResult } from "../services/types.ts";
 
 export interface PageParams {
   limit: number;
@@ -38,4 +39,13 @@ export function linkHeader(url: URL, page: PageParams, total: number): string {
 
 export function listHeaders(url: URL, page: PageParams, total: number): Record<string, string> {
   return { "X-Total-Count": String(total), Link: linkHeader(url, page, total) };
+}
+
+/** A list operation's 200 answer: the page's items, its pagination object and the X-Total-Count / Link headers. */
+export function listResponse<T>(url: URL, page: PageParams, result: PageResult<T>) {
+  return {
+    status: 200 as const,
+    body: { data: result.items, pagination: pagination(page, result.total, result.items.length) },
+    headers: listHeaders(url, page, result.total),
+  };
 }

@@ -3,7 +3,6 @@ import { expect } from "chai";
 import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
 import * as webhooks from "../../src/services/webhooks.ts";
 import { storedSecrets } from "../helpers/webhooks.ts";
 
@@ -138,7 +137,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret", ()
     });
 
     it("403 for a credential without the read scope", async () => {
-      const { key } = await createApiKey(t.database.prisma, { organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"] });
+      const { key } = await t.app.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"] });
       const response = await t.http.get("/api/v1/webhooks").set(bearer(key));
       await expectContract(response, 403);
       await expectContract(await t.http.get("/api/v1/webhooks/wh_nope").set(bearer(key)), 403);
