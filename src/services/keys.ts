@@ -83,7 +83,7 @@ export function createKeysService({ credentials, forgetCredential = () => {}, no
     issueKey,
 
     /** A credential may only hand out what it holds itself: its environment and a subset of its scopes. */
-    createKey(caller: Credential, request: { name?: string; environment?: Environment; scopes?: Scope[] }) {
+    async createKey(caller: Credential, request: { name?: string; environment?: Environment; scopes?: Scope[] }) {
       const environment = request.environment ?? caller.environment;
       if (environment !== caller.environment) {
         throw new ForbiddenError(`A ${caller.environment} credential cannot create a ${environment} key.`);
