@@ -11,7 +11,7 @@ import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { webhookSecretContext } from "./stored-secrets.ts";
 import { assertSafeTarget, UnsafeTargetError, type InterfaceAddresses, type Resolver } from "../webhooks/target-safety.ts";
-import type { EventType } from "./outbox.ts";
+import { EVENT_TYPES, type EventType } from "./outbox.ts";
 import type { Db, Page, PageResult } from "./types.ts";
 
 /** How long the secret replaced by a rotation keeps signing deliveries. */
@@ -19,7 +19,6 @@ export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 
 export const OWNER_DISABLED_REASON = "Disabled by its owner";
 
-const EVENT_TYPES: readonly EventType[] = ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"];
 
 /** Whether private targets are allowed, how hosts are resolved and this host's own addresses (injectable for tests). */
 export interface TargetPolicy {
