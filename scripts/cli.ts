@@ -9,7 +9,7 @@ import { createRepositories } from "../src/repositories/index.ts";
 import { createOrganizationsService } from "../src/services/organizations.ts";
 import { createKeysService } from "../src/services/keys.ts";
 import { describeStewardship, grantStewardship, revokeStewardship, type GrantTarget } from "../src/services/stewardship.ts";
-import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "../src/services/oauth-clients.ts";
+import { createOAuthClientsService } from "../src/services/oauth-clients.ts";
 import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
 import { generateSecretsKey } from "../src/auth/secret-box.ts";
 import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
@@ -82,7 +82,11 @@ export function buildProgram(
   /** The administrative services over a freshly opened database (no request, so no caller: the operator acts). */
   function adminServices(prisma: Db) {
     const repositories = createRepositories(prisma);
-    return { organizations: createOrganizationsService(repositories), keys: createKeysService(repositories) };
+    return {
+      organizations: createOrganizationsService(repositories),
+      keys: createKeysService(repositories),
+      oauthClients: createOAuthClientsService(repositories),
+    };
   }
 
   const program = new Command("cli")
@@ -205,7 +209,7 @@ export function buildProgram(
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
         const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
-        const { client, clientSecret } = await createOAuthClient(prisma, { organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+        const { client, clientSecret } = await adminServices(prisma).oauthClients.createOAuthClient({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
         output.result(
           { id: client.id, clientId: client.clientId, environment: client.environment, scopes: client.scopes, clientSecret },
           `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
@@ -220,7 +224,7 @@ export function buildProgram(
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
         const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
-        const clients = await listOAuthClients(prisma, org.id);
+        const clients = await adminServices(prisma).oauthClients.listOAuthClients(org.id);
         output.table(clients, ["id", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt"]);
       }),
     );
@@ -230,7 +234,7 @@ export function buildProgram(
     .argument("<id>", "client id (oac_…)")
     .action((id: string) =>
       withDatabase(async ({ prisma }) => {
-        const view = await revokeOAuthClient(prisma, id);
+        const view = await adminServices(prisma).oauthClients.revokeOAuthClient(id);
         output.result(view, `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`);
       }),
     );

@@ -182,4 +182,6 @@ export function toProblemError(error: unknown): ProblemError {
 export const notFound = {
   apiKey: (id: string) => new NotFoundError(`No API key with id "${id}".`),
   organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
+  oauthClient: (id: string) => new NotFoundError(`No OAuth client with id "${id}".`),
+  webhook: (id: string) => new NotFoundError(`No webhook endpoint with id "${id}".`),
 };

@@ -1,47 +1,35 @@
 // Webhooks: endpoint registration and management. The full secret appears only
 // in the answers to createWebhook and rotateWebhookSecret.
-import * as webhooks from "../services/webhooks.ts";
-import { listHeaders, pageParams, pagination } from "../http/paging.ts";
+import { listResponse, pageParams } from "../http/paging.ts";
 import { API_ROOT } from "../api.ts";
-import type { OperationHandler, RequestContext } from "./types.ts";
-
-function targetPolicy({ services }: RequestContext): webhooks.TargetPolicy {
-  return { allowPrivateTargets: services.config.webhooks.allowPrivateTargets };
-}
+import type { OperationHandler } from "./types.ts";
 
 export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { credential, services }) => {
   const page = pageParams(request.query);
-  const { items, total } = await webhooks.listWebhooks(services.database.prisma, credential, page);
-  return {
-    status: 200,
-    body: { data: items, pagination: pagination(page, total, items.length) },
-    headers: listHeaders(request.url, page, total),
-  };
+  return listResponse(request.url, page, await services.webhooks.listWebhooks(credential, page));
 };
 
-export const createWebhook: OperationHandler<"createWebhook"> = async (request, context) => {
-  const { credential, services } = context;
-  const data = await webhooks.createWebhook(services.database.prisma, services.secrets, credential, request.body, targetPolicy(context));
+export const createWebhook: OperationHandler<"createWebhook"> = async (request, { credential, services }) => {
+  const data = await services.webhooks.createWebhook(credential, request.body);
   return { status: 201, body: { data }, headers: { Location: `${API_ROOT}/webhooks/${data.id}` } };
 };
 
 export const getWebhook: OperationHandler<"getWebhook"> = async (request, { credential, services }) => {
-  const data = await webhooks.getWebhook(services.database.prisma, credential, request.params.id);
+  const data = await services.webhooks.getWebhook(credential, request.params.id);
   return { status: 200, body: { data } };
 };
 
-export const updateWebhook: OperationHandler<"updateWebhook"> = async (request, context) => {
-  const { credential, services } = context;
-  const data = await webhooks.updateWebhook(services.database.prisma, credential, request.params.id, request.body, targetPolicy(context));
+export const updateWebhook: OperationHandler<"updateWebhook"> = async (request, { credential, services }) => {
+  const data = await services.webhooks.updateWebhook(credential, request.params.id, request.body);
   return { status: 200, body: { data } };
 };
 
 export const deleteWebhook: OperationHandler<"deleteWebhook"> = async (request, { credential, services }) => {
-  await webhooks.deleteWebhook(services.database.prisma, credential, request.params.id);
+  await services.webhooks.deleteWebhook(credential, request.params.id);
   return { status: 204, body: undefined };
 };
 
 export const rotateWebhookSecret: OperationHandler<"rotateWebhookSecret"> = async (request, { credential, services }) => {
-  const data = await webhooks.rotateWebhookSecret(services.database.prisma, services.secrets, credential, request.params.id);
+  const data = await services.webhooks.rotateWebhookSecret(credential, request.params.id);
   return { status: 200, body: { data } };
 };

@@ -1,5 +1,5 @@
-// Credentials: API keys (the hashed secret, its scopes and revocation).
-import type { ApiKey } from "../../generated/prisma/client.ts";
+// Credentials: API keys and OAuth clients (their hashed secrets, scopes and revocation).
+import type { ApiKey, OAuthClient } from "../../generated/prisma/client.ts";
 import type { Db, Environment, Page } from "../services/types.ts";
 import { pageOf } from "./paging.ts";
 
@@ -35,6 +35,24 @@ export function createCredentialsRepository(db: Db) {
 
     markApiKeyRevoked(id: string, revokedAt: Date): Promise<ApiKey> {
       return db.apiKey.update({ where: { id }, data: { revokedAt } });
+    },
+
+    createOAuthClient(record: Omit<NewApiKeyRecord, "prefix" | "hash"> & { clientId: string; secretHash: string }): Promise<OAuthClient> {
+      return db.oAuthClient.create({ data: record });
+    },
+
+    /** A client named by its record id or its client id (the same value, either accepted). */
+    findOAuthClientByEitherId(id: string): Promise<OAuthClient | null> {
+      return db.oAuthClient.findFirst({ where: { OR: [{ id }, { clientId: id }] } });
+    },
+
+    /** An organization's clients, revoked ones included, oldest first. */
+    listOAuthClients(organizationId: string): Promise<OAuthClient[]> {
+      return db.oAuthClient.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    },
+
+    markOAuthClientRevoked(id: string, revokedAt: Date): Promise<OAuthClient> {
+      return db.oAuthClient.update({ where: { id }, data: { revokedAt } });
     },
   };
 }

@@ -7,10 +7,14 @@ import type { SecretBox } from "../auth/secret-box.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { createKeysService, type KeysService } from "./keys.ts";
 import { createOrganizationsService, type OrganizationsService } from "./organizations.ts";
+import { createWebhooksService, type WebhooksService } from "./webhooks.ts";
+import { createOAuthClientsService, type OAuthClientsService } from "./oauth-clients.ts";
 
 export interface Services {
   organizations: OrganizationsService;
   keys: KeysService;
+  oauthClients: OAuthClientsService;
+  webhooks: WebhooksService;
   // Not yet behind repositories: the handlers of the remaining aggregates still
   // take these; each goes once its service is a factory over repositories.
   config: Config;
@@ -32,6 +36,8 @@ export function createServices({ repositories, config, database, authenticator, 
   return {
     organizations: createOrganizationsService(repositories),
     keys: createKeysService({ ...repositories, forgetCredential: (keyId) => authenticator.forget(keyId) }),
+    oauthClients: createOAuthClientsService(repositories),
+    webhooks: createWebhooksService({ ...repositories, secrets, targetPolicy: { allowPrivateTargets: config.webhooks.allowPrivateTargets } }),
     config,
     database,
     authenticator,

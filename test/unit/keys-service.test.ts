@@ -14,7 +14,14 @@ const LATER = new Date("2026-03-01T00:00:00Z");
 
 function memoryCredentials() {
   const keys = new Map<string, ApiKey>();
+  const notForKeys = async (): Promise<never> => {
+    throw new Error("the keys service does not touch OAuth clients");
+  };
   const repository: CredentialsRepository = {
+    createOAuthClient: notForKeys,
+    findOAuthClientByEitherId: notForKeys,
+    listOAuthClients: notForKeys,
+    markOAuthClientRevoked: notForKeys,
     async createApiKey(record: NewApiKeyRecord) {
       const key: ApiKey = { ...record, createdAt: CREATED_AT, lastUsedAt: null, revokedAt: null };
       keys.set(key.id, key);
