@@ -5,10 +5,11 @@ import { createLogger } from "../src/logger.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { openMigratedDatabase } from "../src/bootstrap.ts";
 import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
-import { createOrganization, getOrganizationBySlug, listOrganizations } from "../src/services/organizations.ts";
+import { createRepositories } from "../src/repositories/index.ts";
+import { createOrganizationsService } from "../src/services/organizations.ts";
+import { createKeysService } from "../src/services/keys.ts";
 import { describeStewardship, grantStewardship, revokeStewardship, type GrantTarget } from "../src/services/stewardship.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../src/services/api-keys.ts";
-import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "../src/services/oauth-clients.ts";
+import { createOAuthClientsService } from "../src/services/oauth-clients.ts";
 import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
 import { generateSecretsKey } from "../src/auth/secret-box.ts";
 import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
@@ -17,11 +18,12 @@ import { importCip } from "../src/services/imports/cip.ts";
 import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
 import { ProblemError } from "../src/errors.ts";
 import { SCOPES } from "../src/auth/credential.ts";
-import type { Database } from "../src/db/database.ts";
+import type { Database, Db } from "../src/db/database.ts";
+import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
 
-const ENVIRONMENTS = ["live", "sandbox"] as const;
-const CHANNELS = ["channel_a", "channel_b", "direct"] as const;
+const ENVIRONMENTS = Object.values(Environment);
+const CHANNELS = Object.values(Channel);
 
 function scopeList(value: string): string[] {
   const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);
@@ -77,6 +79,16 @@ export function buildProgram(
     }
   }
 
+  /** The administrative services over a freshly opened database (no request, so no caller: the operator acts). */
+  function adminServices(prisma: Db) {
+    const repositories = createRepositories(prisma);
+    return {
+      organizations: createOrganizationsService(repositories),
+      keys: createKeysService(repositories),
+      oauthClients: createOAuthClientsService(repositories),
+    };
+  }
+
   const program = new Command("cli")
     .description("Administer the course and equivalency repository: organizations, keys, imports, database.")
     .option("--json", "print machine-readable JSON")
@@ -92,7 +104,7 @@ export function buildProgram(
     .addOption(new Option("--source <channel>", "onboarding channel").choices(CHANNELS).default("direct"))
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await createOrganization(prisma, { slug: opts.slug, name: opts.name, source: opts.source });
+        const org = await adminServices(prisma).organizations.createOrganization({ slug: opts.slug, name: opts.name, source: opts.source });
         output.result(org, `Created organization ${org.slug} (${org.id}, ${org.source}).`);
       }),
     );
@@ -101,7 +113,7 @@ export function buildProgram(
     .description("List organizations")
     .action(() =>
       withDatabase(async ({ prisma }) => {
-        const list = await listOrganizations(prisma);
+        const list = await adminServices(prisma).organizations.listOrganizations();
         output.table(list, ["id", "slug", "name", "source"]);
       }),
     );
@@ -114,7 +126,7 @@ export function buildProgram(
       .option("--all", "every institution of the environment, present and future (system offices, consortia)");
   grantOptions(orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment")).action((opts) =>
     withDatabase(async ({ prisma }) => {
-      const org = await getOrganizationBySlug(prisma, opts.org);
+      const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
       await grantStewardship(prisma, org.id, opts.env, target);
       output.result({ organization: org.slug, environment: opts.env, granted: target }, `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`);
@@ -122,7 +134,7 @@ export function buildProgram(
   );
   grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action((opts) =>
     withDatabase(async ({ prisma }) => {
-      const org = await getOrganizationBySlug(prisma, opts.org);
+      const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
       await revokeStewardship(prisma, org.id, opts.env, target);
       output.result({ organization: org.slug, environment: opts.env, revoked: target }, `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`);
@@ -134,7 +146,7 @@ export function buildProgram(
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await getOrganizationBySlug(prisma, opts.org);
+        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
         const stewardship = await describeStewardship(prisma, org.id);
         const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
           const listed = institutionIds.length ? institutionIds.join(", ") : "none";
@@ -157,8 +169,9 @@ export function buildProgram(
     .option("--name <name>", "a label to recognise the key by")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await getOrganizationBySlug(prisma, opts.org);
-        const { view, key } = await createApiKey(prisma, { organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+        const { organizations, keys } = adminServices(prisma);
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const { view, key } = await keys.issueKey({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
         output.result({ ...view, organization: org.slug, key }, `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`);
       }),
     );
@@ -168,8 +181,9 @@ export function buildProgram(
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await getOrganizationBySlug(prisma, opts.org);
-        const { items } = await listApiKeys(prisma, org.id, undefined, { limit: 10_000, offset: 0 });
+        const { organizations, keys } = adminServices(prisma);
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const { items } = await keys.listOrganizationKeys(org.id, undefined, { limit: 10_000, offset: 0 });
         output.table(items, ["id", "prefix", "environment", "scopes", "name", "lastUsedAt", "revokedAt"]);
       }),
     );
@@ -179,7 +193,7 @@ export function buildProgram(
     .argument("<id>", "key id (key_…)")
     .action((id: string) =>
       withDatabase(async ({ prisma }) => {
-        const view = await revokeApiKey(prisma, {}, id);
+        const view = await adminServices(prisma).keys.revokeAnyKey(id);
         output.result(view, `Revoked ${view.id} (${view.prefix}…).`);
       }),
     );
@@ -194,8 +208,8 @@ export function buildProgram(
     .option("--name <name>", "a label")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await getOrganizationBySlug(prisma, opts.org);
-        const { client, clientSecret } = await createOAuthClient(prisma, { organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
+        const { client, clientSecret } = await adminServices(prisma).oauthClients.createOAuthClient({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
         output.result(
           { id: client.id, clientId: client.clientId, environment: client.environment, scopes: client.scopes, clientSecret },
           `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
@@ -209,8 +223,8 @@ export function buildProgram(
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await getOrganizationBySlug(prisma, opts.org);
-        const clients = await listOAuthClients(prisma, org.id);
+        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
+        const clients = await adminServices(prisma).oauthClients.listOAuthClients(org.id);
         output.table(clients, ["id", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt"]);
       }),
     );
@@ -220,7 +234,7 @@ export function buildProgram(
     .argument("<id>", "client id (oac_…)")
     .action((id: string) =>
       withDatabase(async ({ prisma }) => {
-        const view = await revokeOAuthClient(prisma, id);
+        const view = await adminServices(prisma).oauthClients.revokeOAuthClient(id);
         output.result(view, `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`);
       }),
     );

@@ -169,4 +169,8 @@ export const notFound = {
     new NotFoundError(`Equivalency ${id} has no version ${version}; its current version is ${currentVersion}.`),
   dataset: (id: string, environment: EnvironmentName) =>
     new NotFoundError(`No dataset version with id "${id}" in the ${environment} environment.`),
+  apiKey: (id: string) => new NotFoundError(`No API key with id "${id}".`),
+  organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
+  oauthClient: (id: string) => new NotFoundError(`No OAuth client with id "${id}".`),
+  webhook: (id: string) => new NotFoundError(`No webhook endpoint with id "${id}".`),
 };

@@ -17,8 +17,9 @@ import { createApp, type App } from "../../src/app.ts";
 import { createServer } from "../../src/http/server.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Database } from "../../src/db/database.ts";
-import { createOrganization } from "../../src/services/organizations.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
+import { createRepositories } from "../../src/repositories/index.ts";
+import { createOrganizationsService } from "../../src/services/organizations.ts";
+import { createKeysService } from "../../src/services/keys.ts";
 import { grantStewardship } from "../../src/services/stewardship.ts";
 import { openKeyring } from "../../src/auth/secrets-keyring.ts";
 
@@ -152,9 +153,10 @@ export async function startServer(bench: BenchDatabase): Promise<RunningServer> 
 
 /** An organization with a live key holding both scopes (a new key for the one a kept database already has). */
 export async function createCredential(database: Database): Promise<{ organizationId: string; key: string }> {
-  const existing = await database.prisma.organization.findUnique({ where: { slug: "bench" } });
-  const organization = existing ?? (await createOrganization(database.prisma, { slug: "bench", name: "Benchmark", source: "direct" }));
-  const { key } = await createApiKey(database.prisma, { organizationId: organization.id, environment: "live" });
+  const repositories = createRepositories(database.prisma);
+  const existing = await repositories.organizations.findBySlug("bench");
+  const organization = existing ?? (await createOrganizationsService(repositories).createOrganization({ slug: "bench", name: "Benchmark", source: "direct" }));
+  const { key } = await createKeysService(repositories).issueKey({ organizationId: organization.id, environment: "live" });
   if (!existing) await grantStewardship(database.prisma, organization.id, "live", { all: true });
   return { organizationId: organization.id, key };
 }

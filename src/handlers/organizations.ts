@@ -1,11 +1,11 @@
 // Organizations: the caller's own organization and what it stewards.
-import { describeCredential } from "../services/organizations.ts";
 import { listHeaders, pageParams, pagination } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
-export const getCurrentOrganization: OperationHandler<"getCurrentOrganization"> = async (request, { caller: credential, services }) => {
+export const getCurrentOrganization: OperationHandler<"getCurrentOrganization"> = async (request, { caller, services }) => {
   const page = pageParams(request.query);
-  const { view, total } = await describeCredential(services.adminDependencies.database.prisma, credential, page);
+  const { view, total } = await services.organizations.getCurrentOrganization(caller, page);
+  // Not a list of items: the page is of view.stewardship.institutionIds, inside one organization.
   return {
     status: 200,
     body: { data: view, pagination: pagination(page, total, view.stewardship.institutionIds.length) },

@@ -3,13 +3,19 @@
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../db/database.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
+import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
+import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
+import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 
 export interface Repositories {
   institutions: InstitutionsRepository;
   courses: CoursesRepository;
   equivalencies: EquivalenciesRepository;
+  organizations: OrganizationsRepository;
+  credentials: CredentialsRepository;
+  webhooks: WebhooksRepository;
   /**
    * Runs `work` in one database transaction with repositories bound to it.
    * `tx` is handed on for the modules that do not have a repository yet
@@ -26,6 +32,9 @@ export function createRepositories(db: Db): Repositories {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db),
+    organizations: createOrganizationsRepository(db),
+    credentials: createCredentialsRepository(db),
+    webhooks: createWebhooksRepository(db),
     transaction: (work) => db.$transaction((tx) => work({ courses: createCoursesRepository(tx) }, tx)),
   };
 }

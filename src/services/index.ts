@@ -13,6 +13,10 @@ import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
 import * as equivalencies from "./equivalencies.ts";
 import * as datasets from "./datasets.ts";
 import { exportResource, type ExportFormat, type ExportResource } from "./exports/index.ts";
+import { createKeysService } from "./keys.ts";
+import { createOrganizationsService } from "./organizations.ts";
+import { createWebhooksService } from "./webhooks.ts";
+import { createOAuthClientsService } from "./oauth-clients.ts";
 
 /**
  * Equivalencies (except their history), datasets and exports still query the
@@ -66,6 +70,10 @@ export interface Services {
   equivalencies: ReturnType<typeof createEquivalenciesService>;
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
+  organizations: ReturnType<typeof createOrganizationsService>;
+  keys: ReturnType<typeof createKeysService>;
+  oauthClients: ReturnType<typeof createOAuthClientsService>;
+  webhooks: ReturnType<typeof createWebhooksService>;
   adminDependencies: AdminDependencies;
 }
 
@@ -78,6 +86,14 @@ export function createServices(deps: { repositories: Repositories } & AdminDepen
     equivalencies: createEquivalenciesService({ ...repositories, db }),
     datasets: createDatasetsService({ db, config }),
     exports: createExportsService({ db }),
+    organizations: createOrganizationsService(repositories),
+    keys: createKeysService({ ...repositories, forgetCredential: (keyId) => deps.authenticator.forget(keyId) }),
+    oauthClients: createOAuthClientsService(repositories),
+    webhooks: createWebhooksService({
+      ...repositories,
+      secrets: deps.secrets,
+      targetPolicy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
+    }),
     adminDependencies: { config, database, authenticator: deps.authenticator, secrets: deps.secrets },
   };
 }

@@ -4,10 +4,11 @@
 // tokens already issued are refused (the verifier checks it on every request).
 import crypto from "node:crypto";
 import type { OAuthClient } from "../../generated/prisma/client.ts";
-import type { Db, Environment } from "./types.ts";
+import type { Environment } from "./types.ts";
+import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
 import { type Scope, SCOPES, isScope } from "../auth/credential.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { ValidationError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 
 export interface OAuthClientView {
@@ -34,40 +35,40 @@ export function oauthClientView(client: OAuthClient): OAuthClientView {
   };
 }
 
-export async function createOAuthClient(
-  db: Db,
-  input: { organizationId: string; environment: Environment; scopes?: readonly string[]; name?: string | null },
-) {
-  const scopes = [...new Set(input.scopes ?? SCOPES)];
-  if (!scopes.length || scopes.some((s) => !isScope(s))) {
-    throw ValidationError.single("/scopes", `scopes must be a non-empty list of ${SCOPES.join(", ")}`);
-  }
-  const clientSecret = `svcsec_${crypto.randomBytes(30).toString("base64url")}`;
-  const id = newId("oac");
-  const client = await db.oAuthClient.create({
-    data: {
-      id,
-      clientId: id,
-      organizationId: input.organizationId,
-      environment: input.environment,
-      name: input.name ?? null,
-      secretHash: hashApiKey(clientSecret),
-      scopes,
+export function createOAuthClientsService({ credentials, now = () => new Date() }: Pick<Repositories, "credentials"> & { now?: () => Date }) {
+  return {
+    async createOAuthClient(input: { organizationId: string; environment: Environment; scopes?: readonly string[]; name?: string | null }) {
+      const scopes = [...new Set(input.scopes ?? SCOPES)];
+      if (!scopes.length || scopes.some((s) => !isScope(s))) {
+        throw ValidationError.single("/scopes", `scopes must be a non-empty list of ${SCOPES.join(", ")}`);
+      }
+      const clientSecret = `svcsec_${crypto.randomBytes(30).toString("base64url")}`;
+      const id = newId("oac");
+      const client = await credentials.createOAuthClient({
+        id,
+        clientId: id,
+        organizationId: input.organizationId,
+        environment: input.environment,
+        name: input.name ?? null,
+        secretHash: hashApiKey(clientSecret),
+        scopes,
+      });
+      return { client, clientSecret };
     },
-  });
-  return { client, clientSecret };
+
+    /** An organization's clients, revoked ones included, oldest first. */
+    async listOAuthClients(organizationId: string): Promise<OAuthClientView[]> {
+      return (await credentials.listOAuthClients(organizationId)).map(oauthClientView);
+    },
+
+    /** Revokes a client by its id (or client id, the same value). Revoking twice is fine and keeps the first time. */
+    async revokeOAuthClient(id: string): Promise<OAuthClientView> {
+      const client = await credentials.findOAuthClientByEitherId(id);
+      if (!client) throw notFound.oauthClient(id);
+      if (client.revokedAt) return oauthClientView(client);
+      return oauthClientView(await credentials.markOAuthClientRevoked(client.id, now()));
+    },
+  };
 }
 
-/** An organization's clients, revoked ones included, oldest first. */
-export async function listOAuthClients(db: Db, organizationId: string): Promise<OAuthClientView[]> {
-  const clients = await db.oAuthClient.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
-  return clients.map(oauthClientView);
-}
-
-/** Revokes a client by its id (or client id, the same value). Revoking twice is fine and keeps the first time. */
-export async function revokeOAuthClient(db: Db, id: string, now: Date = new Date()): Promise<OAuthClientView> {
-  const client = await db.oAuthClient.findFirst({ where: { OR: [{ id }, { clientId: id }] } });
-  if (!client) throw new NotFoundError(`No OAuth client with id "${id}".`);
-  if (client.revokedAt) return oauthClientView(client);
-  return oauthClientView(await db.oAuthClient.update({ where: { id: client.id }, data: { revokedAt: now } }));
-}
+export type OAuthClientsService = ReturnType<typeof createOAuthClientsService>;

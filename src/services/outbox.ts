@@ -1,11 +1,21 @@
 // Events are written to the outbox inside the transaction of the change that
 // causes them: a rolled-back change leaves no event, a committed one always has
 // its event. The dispatcher delivers them later.
+import fs from "node:fs";
+import path from "node:path";
+import type { components } from "../../generated/api-types.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Environment } from "./types.ts";
 import { newId } from "../ids.ts";
 
-export type EventType = "equivalency.created" | "equivalency.updated" | "course.updated" | "dataset.published";
+/** A webhook event type: the contract's EventType schema is the one list of them. */
+export type EventType = components["schemas"]["EventType"];
+
+const CONTRACT_PATH = path.resolve(import.meta.dirname, "../../generated/openapi.json");
+const contract = JSON.parse(fs.readFileSync(CONTRACT_PATH, "utf8")) as { components: { schemas: { EventType: { enum: EventType[] } } } };
+
+/** Every event type, in the contract's order (read from the generated document, never retyped). */
+export const EVENT_TYPES: readonly EventType[] = contract.components.schemas.EventType.enum;
 
 export interface EventEnvelope<T = Record<string, unknown>> {
   id: string;

@@ -2,7 +2,7 @@
 // Reading stays open to every credential; writing a course needs a steward of its
 // institution, writing an equivalency a steward of its target institution.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Db, Environment, Page, PageResult } from "./types.ts";
+import type { Db, Environment } from "./types.ts";
 import type { Credential } from "../auth/credential.ts";
 import { NotFoundError, NotStewardError, type FieldError } from "../errors.ts";
 
@@ -95,20 +95,4 @@ export async function describeStewardship(db: Db, organizationId: string): Promi
     allInstitutions: standing.some((grant) => grant.environment === environment),
     institutionIds: grants.filter((grant) => grant.environment === environment).map((grant) => grant.institutionId),
   }));
-}
-
-/** One page of the explicitly stewarded institution ids, ordered by id. */
-export async function stewardedInstitutions(
-  db: Db,
-  organizationId: string,
-  environment: Environment,
-  page: Page,
-): Promise<PageResult<string> & { allInstitutions: boolean }> {
-  const where = { organizationId, environment };
-  const [standing, grants, total] = await Promise.all([
-    db.stewardshipAll.findUnique({ where: { organizationId_environment: where } }),
-    db.stewardship.findMany({ where, orderBy: { institutionId: "asc" }, take: page.limit, skip: page.offset, select: { institutionId: true } }),
-    db.stewardship.count({ where }),
-  ]);
-  return { allInstitutions: Boolean(standing), items: grants.map((grant) => grant.institutionId), total };
 }

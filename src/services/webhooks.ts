@@ -4,22 +4,22 @@
 // their prefix beside them for listings. An endpoint belongs to one organization and one environment;
 // anything else is "not found".
 import type { Prisma, WebhookEndpoint } from "../../generated/prisma/client.ts";
+import type { Repositories } from "../repositories/index.ts";
 import type { Credential } from "../auth/credential.ts";
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { ValidationError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { webhookSecretContext } from "./stored-secrets.ts";
 import { assertSafeTarget, UnsafeTargetError, type InterfaceAddresses, type Resolver } from "../webhooks/target-safety.ts";
-import type { EventType } from "./outbox.ts";
-import type { Db, Page, PageResult } from "./types.ts";
+import { EVENT_TYPES, type EventType } from "./outbox.ts";
+import type { Page, PageResult } from "./types.ts";
 
 /** How long the secret replaced by a rotation keeps signing deliveries. */
 export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 
 export const OWNER_DISABLED_REASON = "Disabled by its owner";
 
-const EVENT_TYPES: readonly EventType[] = ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"];
 
 /** Whether private targets are allowed, how hosts are resolved and this host's own addresses (injectable for tests). */
 export interface TargetPolicy {
@@ -41,6 +41,7 @@ export interface WebhookUpdateInput {
   status?: "enabled" | "disabled";
 }
 
+/** The credential an endpoint is managed for: only its organization and environment matter. */
 type Caller = Pick<Credential, "organizationId" | "environment">;
 
 export function webhookView(record: WebhookEndpoint, now: Date = new Date()) {
@@ -63,17 +64,6 @@ export function webhookView(record: WebhookEndpoint, now: Date = new Date()) {
 export type WebhookView = ReturnType<typeof webhookView>;
 export type WebhookViewWithSecret = WebhookView & { secret: string };
 
-function scopeOf(caller: Caller, id: string) {
-  return { id, organizationId: caller.organizationId, environment: caller.environment, deletedAt: null };
-}
-
-/** The caller's live endpoint, or 404 (another organization's, environment's or a deleted one included). */
-export async function findWebhook(db: Db, caller: Caller, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await db.webhookEndpoint.findFirst({ where: scopeOf(caller, id) });
-  if (!endpoint) throw new NotFoundError(`No webhook endpoint with id "${id}".`);
-  return endpoint;
-}
-
 /** Returns the URL as the client wrote it, once it is known to be a safe target. */
 async function checkedUrl(raw: string, policy: TargetPolicy): Promise<string> {
   try {
@@ -94,109 +84,105 @@ function checkedEvents(events: readonly string[]): EventType[] {
   return events as EventType[];
 }
 
-export async function createWebhook(
-  db: Db,
-  secrets: SecretBox,
-  caller: Caller,
-  input: WebhookCreateInput,
-  policy: TargetPolicy,
-): Promise<WebhookViewWithSecret> {
-  const events = checkedEvents(input.events);
-  const url = await checkedUrl(input.url, policy);
-  const secret = newWebhookSecret();
-  const id = newId("wh");
-  const record = await db.webhookEndpoint.create({
-    data: {
-      id,
-      organizationId: caller.organizationId,
-      environment: caller.environment,
-      url,
-      events,
-      description: input.description ?? null,
-      secret: secrets.seal(secret, webhookSecretContext(id)),
-      secretPrefix: secretPrefix(secret),
-    },
-  });
-  return { ...webhookView(record), secret };
-}
-
-export async function listWebhooks(db: Db, caller: Caller, page: Page): Promise<PageResult<WebhookView>> {
-  const where = { organizationId: caller.organizationId, environment: caller.environment, deletedAt: null };
-  const [rows, total] = await Promise.all([
-    db.webhookEndpoint.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: page.offset, take: page.limit }),
-    db.webhookEndpoint.count({ where }),
-  ]);
-  const now = new Date();
-  return { items: rows.map((row) => webhookView(row, now)), total };
-}
-
-export async function getWebhook(db: Db, caller: Caller, id: string): Promise<WebhookView> {
-  return webhookView(await findWebhook(db, caller, id));
-}
-
-/** Applies changes only while the endpoint is still the caller's and not deleted. */
-async function updateVisible(db: Db, caller: Caller, id: string, data: Prisma.WebhookEndpointUpdateManyMutationInput) {
-  const { count } = await db.webhookEndpoint.updateMany({ where: scopeOf(caller, id), data });
-  if (count === 0) throw new NotFoundError(`No webhook endpoint with id "${id}".`);
-  return db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
-}
-
 function statusChange(current: WebhookEndpoint, status: WebhookUpdateInput["status"], now: Date) {
   if (status === undefined || status === current.status) return {};
   if (status === "enabled") return { status, disabledReason: null, disabledAt: null, failingSince: null };
   return { status, disabledReason: OWNER_DISABLED_REASON, disabledAt: now };
 }
 
-export async function updateWebhook(
-  db: Db,
-  caller: Caller,
-  id: string,
-  changes: WebhookUpdateInput,
-  policy: TargetPolicy,
-  now: Date = new Date(),
-): Promise<WebhookView> {
-  const current = await findWebhook(db, caller, id);
-  const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
-    ...(changes.url !== undefined ? { url: await checkedUrl(changes.url, policy) } : {}),
-    ...(changes.events !== undefined ? { events: checkedEvents(changes.events) } : {}),
-    ...(changes.description !== undefined ? { description: changes.description } : {}),
-    ...statusChange(current, changes.status, now),
-    updatedAt: now,
-  };
-  return webhookView(await updateVisible(db, caller, id, data), now);
+export interface WebhooksServiceDependencies extends Pick<Repositories, "webhooks"> {
+  /** Seals each endpoint's secret at rest. */
+  secrets: SecretBox;
+  targetPolicy: TargetPolicy;
+  now?: () => Date;
 }
 
-/** Soft delete: delivery records keep referring to the endpoint. */
-export async function deleteWebhook(db: Db, caller: Caller, id: string, now: Date = new Date()): Promise<void> {
-  await updateVisible(db, caller, id, { deletedAt: now, updatedAt: now });
-}
+export function createWebhooksService({ webhooks, secrets, targetPolicy, now = () => new Date() }: WebhooksServiceDependencies) {
+  /** The caller's live endpoint, or 404 (another organization's, environment's or a deleted one included). */
+  async function findWebhook(caller: Caller, id: string): Promise<WebhookEndpoint> {
+    const endpoint = await webhooks.findVisible(caller, id);
+    if (!endpoint) throw notFound.webhook(id);
+    return endpoint;
+  }
 
-/**
- * A new secret; the current one keeps signing for 24 hours. The swap is
- * conditional on the secret read, so two concurrent rotations cannot both
- * report a secret while only one of them is kept.
- */
-export async function rotateWebhookSecret(
-  db: Db,
-  secrets: SecretBox,
-  caller: Caller,
-  id: string,
-  now: Date = new Date(),
-): Promise<WebhookViewWithSecret> {
-  for (;;) {
-    const current = await findWebhook(db, caller, id);
-    const secret = newWebhookSecret();
-    const { count } = await db.webhookEndpoint.updateMany({
-      where: { ...scopeOf(caller, id), secret: current.secret },
-      data: {
+  /** Applies changes only while the endpoint is still the caller's and not deleted. */
+  async function updateVisible(caller: Caller, id: string, data: Prisma.WebhookEndpointUpdateManyMutationInput) {
+    if (!(await webhooks.updateVisible(caller, id, data))) throw notFound.webhook(id);
+    return webhooks.findById(id);
+  }
+
+  return {
+    findWebhook,
+
+    async createWebhook(caller: Caller, input: WebhookCreateInput): Promise<WebhookViewWithSecret> {
+      const events = checkedEvents(input.events);
+      const url = await checkedUrl(input.url, targetPolicy);
+      const secret = newWebhookSecret();
+      const id = newId("wh");
+      const record = await webhooks.create({
+        id,
+        organizationId: caller.organizationId,
+        environment: caller.environment,
+        url,
+        events,
+        description: input.description ?? null,
         secret: secrets.seal(secret, webhookSecretContext(id)),
         secretPrefix: secretPrefix(secret),
-        // Still sealed for this endpoint: it moves as it is.
-        previousSecret: current.secret,
-        previousSecretExpiresAt: new Date(now.getTime() + PREVIOUS_SECRET_LIFETIME_MS),
-        updatedAt: now,
-      },
-    });
-    if (count === 1) return { ...webhookView(await db.webhookEndpoint.findUniqueOrThrow({ where: { id } }), now), secret };
-  }
+      });
+      return { ...webhookView(record), secret };
+    },
+
+    async listWebhooks(caller: Caller, page: Page): Promise<PageResult<WebhookView>> {
+      const { items, total } = await webhooks.listPage(caller, page);
+      const at = now();
+      return { items: items.map((row) => webhookView(row, at)), total };
+    },
+
+    async getWebhook(caller: Caller, id: string): Promise<WebhookView> {
+      return webhookView(await findWebhook(caller, id), now());
+    },
+
+    async updateWebhook(caller: Caller, id: string, changes: WebhookUpdateInput): Promise<WebhookView> {
+      const at = now();
+      const current = await findWebhook(caller, id);
+      const data: Prisma.WebhookEndpointUpdateManyMutationInput = {
+        ...(changes.url !== undefined ? { url: await checkedUrl(changes.url, targetPolicy) } : {}),
+        ...(changes.events !== undefined ? { events: checkedEvents(changes.events) } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...statusChange(current, changes.status, at),
+        updatedAt: at,
+      };
+      return webhookView(await updateVisible(caller, id, data), at);
+    },
+
+    /** Soft delete: delivery records keep referring to the endpoint. */
+    async deleteWebhook(caller: Caller, id: string): Promise<void> {
+      const at = now();
+      await updateVisible(caller, id, { deletedAt: at, updatedAt: at });
+    },
+
+    /**
+     * A new secret; the current one keeps signing for 24 hours. The swap is
+     * conditional on the secret read, so two concurrent rotations cannot both
+     * report a secret while only one of them is kept.
+     */
+    async rotateWebhookSecret(caller: Caller, id: string): Promise<WebhookViewWithSecret> {
+      const at = now();
+      for (;;) {
+        const current = await findWebhook(caller, id);
+        const secret = newWebhookSecret();
+        const swapped = await webhooks.replaceSecretIf(caller, id, current.secret, {
+          secret: secrets.seal(secret, webhookSecretContext(id)),
+          secretPrefix: secretPrefix(secret),
+          // Still sealed for this endpoint: it moves as it is.
+          previousSecret: current.secret,
+          previousSecretExpiresAt: new Date(at.getTime() + PREVIOUS_SECRET_LIFETIME_MS),
+          updatedAt: at,
+        });
+        if (swapped) return { ...webhookView(await webhooks.findById(id), at), secret };
+      }
+    },
+  };
 }
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;

@@ -3,15 +3,22 @@
 import type { WebhookDelivery } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Config } from "../config.ts";
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import type { EventType } from "../services/outbox.ts";
 import type { Db, Page, PageResult } from "../services/types.ts";
-import { findWebhook } from "../services/webhooks.ts";
+import { createWebhooksRepository } from "../repositories/webhooks.ts";
 import { sendSigned } from "./attempts.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { serializeEnvelope } from "./fan-out.ts";
 import { sampleData } from "./sample-events.ts";
+
+/** The caller's endpoint, or 404 (another organization's, environment's or a deleted one included). */
+async function visibleWebhook(db: Db, credential: Credential, webhookId: string) {
+  const endpoint = await createWebhooksRepository(db).findVisible(credential, webhookId);
+  if (!endpoint) throw notFound.webhook(webhookId);
+  return endpoint;
+}
 
 export type DeliveryStatus = WebhookDelivery["status"];
 
@@ -49,7 +56,7 @@ export async function listDeliveries(
   filter: DeliveryFilter,
   page: Page,
 ): Promise<PageResult<DeliveryView>> {
-  const endpoint = await findWebhook(db, credential, webhookId);
+  const endpoint = await visibleWebhook(db, credential, webhookId);
   const where = { webhookId: endpoint.id, status: filter.status, eventType: filter.eventType };
   const [rows, total] = await Promise.all([
     db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
@@ -59,7 +66,7 @@ export async function listDeliveries(
 }
 
 async function findDelivery(db: Db, credential: Credential, webhookId: string, deliveryId: string): Promise<WebhookDelivery> {
-  const endpoint = await findWebhook(db, credential, webhookId);
+  const endpoint = await visibleWebhook(db, credential, webhookId);
   const delivery = await db.webhookDelivery.findFirst({ where: { id: deliveryId, webhookId: endpoint.id } });
   if (!delivery) throw new NotFoundError(`No delivery with id "${deliveryId}" for webhook endpoint "${webhookId}".`);
   return delivery;
@@ -109,7 +116,7 @@ export async function sendTestEvent(
   settings: Pick<Config["webhooks"], "timeoutMs" | "allowPrivateTargets">,
   clock: () => Date = () => new Date(),
 ): Promise<DeliveryView> {
-  const endpoint = await findWebhook(db, credential, webhookId);
+  const endpoint = await visibleWebhook(db, credential, webhookId);
   const type = endpoint.events[0] as EventType;
   const createdAt = clock();
   const envelope = { id: newId("evt"), type, created: createdAt.toISOString(), test: true, data: sampleData(type) };

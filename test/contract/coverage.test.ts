@@ -11,7 +11,6 @@
 // test in the resource's own file, and the gate names it when none does.
 import { expect } from "chai";
 import { SCOPES } from "../../src/auth/credential.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { createPathRecords, type PathFiller } from "../helpers/path-records.ts";
@@ -92,7 +91,7 @@ describe("contract coverage: the responses every operation shares", () => {
     const others = SCOPES.filter((scope) => !scopes.includes(scope));
     const cached = keysWithout.get(others.join());
     if (cached) return cached;
-    const created = await createApiKey(t.database.prisma, { organizationId: t.organizationId, environment: "live", scopes: others, name: "lacking" });
+    const created = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: others, name: "lacking" });
     keysWithout.set(others.join(), created.key);
     return created.key;
   }

@@ -5,7 +5,6 @@ import crypto from "node:crypto";
 import { SignJWT, decodeProtectedHeader, decodeJwt, importJWK, type JWK } from "jose";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "../../src/services/oauth-clients.ts";
 import { signingKeyContext } from "../../src/services/stored-secrets.ts";
 
 describe("OAuth 2.0 client credentials", () => {
@@ -19,7 +18,7 @@ describe("OAuth 2.0 client credentials", () => {
 
   before(async () => {
     t = await createTestApp();
-    const created = await createOAuthClient(t.database.prisma, { organizationId: t.organizationId, environment: "live", name: "etl" });
+    const created = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live", name: "etl" });
     clientId = created.client.clientId;
     clientSecret = created.clientSecret;
   });
@@ -100,13 +99,13 @@ describe("OAuth 2.0 client credentials", () => {
   });
 
   it("revocation (oauth-clients revoke) refuses new tokens and the tokens already issued, at once", async () => {
-    const { client, clientSecret: secret } = await createOAuthClient(t.database.prisma, { organizationId: t.organizationId, environment: "live", name: "to revoke" });
+    const { client, clientSecret: secret } = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live", name: "to revoke" });
     const credentials = `${client.clientId}:${secret}`;
     const issued = await token({ grant_type: "client_credentials" }, credentials);
     expect(issued.status).to.equal(200);
     await expectContract(await t.http.get("/api/v1/keys").set(bearer(issued.body.access_token)), 200);
 
-    const revoked = await revokeOAuthClient(t.database.prisma, client.id);
+    const revoked = await t.app.context.services.oauthClients.revokeOAuthClient(client.id);
     expect(revoked.revokedAt).to.be.a("string");
     const refusedToken = await t.http.get("/api/v1/keys").set(bearer(issued.body.access_token));
     await expectContract(refusedToken, 401);
@@ -115,9 +114,9 @@ describe("OAuth 2.0 client credentials", () => {
     expect(refusedGrant.status).to.equal(401);
     expect(refusedGrant.body.error).to.equal("invalid_client");
 
-    const again = await revokeOAuthClient(t.database.prisma, client.clientId);
+    const again = await t.app.context.services.oauthClients.revokeOAuthClient(client.clientId);
     expect(again.revokedAt).to.equal(revoked.revokedAt);
-    const listed = (await listOAuthClients(t.database.prisma, t.organizationId)).find((c) => c.id === client.id)!;
+    const listed = (await t.app.context.services.oauthClients.listOAuthClients(t.organizationId)).find((c) => c.id === client.id)!;
     expect(listed).to.include({ name: "to revoke", revokedAt: revoked.revokedAt });
     expect(listed.lastUsedAt).to.be.a("string");
     expect(JSON.stringify(listed)).to.not.contain(secret);

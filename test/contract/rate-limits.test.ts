@@ -7,7 +7,6 @@
 import { expect } from "chai";
 import type { Response } from "supertest";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { createOAuthClient } from "../../src/services/oauth-clients.ts";
 import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
@@ -24,7 +23,7 @@ describe("rate limits: POST /oauth/token per client address", () => {
   let basic: string;
   before(async () => {
     t = await createTestApp({ SVC_TOKEN_ENDPOINT_BURST: "2", SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND: SLOW, SVC_TRUST_PROXY: "true" });
-    const { client, clientSecret } = await createOAuthClient(t.database.prisma, { organizationId: t.organizationId, environment: "live" });
+    const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live" });
     basic = `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString("base64")}`;
   });
   after(() => t.close());

@@ -4,7 +4,6 @@ import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint, type TestEndpoint } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
 import { recordEvents } from "../../src/services/outbox.ts";
 import { createLogger } from "../../src/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
@@ -87,7 +86,7 @@ describe("webhook deliveries: contract", () => {
       await expectContract(await get(`${base()}/deliveries?limit=101`), 400);
       await expectContract(await get(`${base()}/deliveries?status=lost`), 400);
       await expectContract(await t.http.get(`${base()}/deliveries`), 401);
-      const writeOnly = (await createApiKey(t.database.prisma, { organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"], name: "w" })).key;
+      const writeOnly = (await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"], name: "w" })).key;
       await expectContract(await get(`${base()}/deliveries`, writeOnly), 403);
     });
 
@@ -113,7 +112,7 @@ describe("webhook deliveries: contract", () => {
       await expectContract(await get(`/api/v1/webhooks/${second.id}/deliveries/${delivery.id}`), 404);
       await expectContract(await get(`${base()}/deliveries/dlv_missing`), 404);
       await expectContract(await t.http.get(`${base()}/deliveries/${delivery.id}`), 401);
-      const writeOnly = (await createApiKey(t.database.prisma, { organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"], name: "w" })).key;
+      const writeOnly = (await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"], name: "w" })).key;
       await expectContract(await get(`${base()}/deliveries/${delivery.id}`, writeOnly), 403);
     });
   });

@@ -3,9 +3,16 @@ import { expect } from "chai";
 import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
-import * as webhooks from "../../src/services/webhooks.ts";
+import { createWebhooksService, OWNER_DISABLED_REASON, webhookView, type TargetPolicy } from "../../src/services/webhooks.ts";
+import { createWebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { storedSecrets } from "../helpers/webhooks.ts";
+
+const ANY_TARGET: TargetPolicy = { allowPrivateTargets: true };
+
+/** The webhooks service over the test app's database, with a target policy and clock of the test's choosing. */
+function webhookService(t: TestApp, targetPolicy: TargetPolicy, now?: () => Date) {
+  return createWebhooksService({ webhooks: createWebhooksRepository(t.database.prisma), secrets: t.secrets, targetPolicy, now });
+}
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -138,7 +145,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
     });
 
     it("403 for a credential without the read scope", async () => {
-      const { key } = await createApiKey(t.database.prisma, { organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"] });
+      const { key } = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"] });
       const response = await t.http.get("/api/v1/webhooks").set(bearer(key));
       await expectContract(response, 403);
       await expectContract(await t.http.get("/api/v1/webhooks/wh_nope").set(bearer(key)), 403);
@@ -165,7 +172,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
       const created = await register();
       const disabled = await t.http.patch(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.live)).send({ status: "disabled" });
       await expectContract(disabled, 200);
-      expect(disabled.body.data).to.include({ status: "disabled", disabledReason: webhooks.OWNER_DISABLED_REASON });
+      expect(disabled.body.data).to.include({ status: "disabled", disabledReason: OWNER_DISABLED_REASON });
 
       // As the dispatcher leaves an endpoint it disabled after a run of failures.
       await t.database.prisma.webhookEndpoint.update({
@@ -320,7 +327,7 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
   after(() => t.close());
 
   const caller = () => ({ organizationId: t.organizationId, environment: "live" as const });
-  const strict = (addresses: string[]): webhooks.TargetPolicy => ({ allowPrivateTargets: false, resolve: async () => addresses });
+  const strict = (addresses: string[]): TargetPolicy => ({ allowPrivateTargets: false, resolve: async () => addresses });
 
   it("400 with pointer /url for loopback, private, link-local and metadata addresses", async () => {
     for (const url of ["http://127.0.0.1:8080/hook", "https://10.0.0.5/hook", "http://169.254.169.254/latest", "http://[::1]/hook"]) {
@@ -349,18 +356,17 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
   });
 
   it("refuses an address of this host's interfaces, read at each registration, on POST and PATCH", async () => {
-    const db = t.database.prisma;
     const own: string[] = [];
-    const policy: webhooks.TargetPolicy = { allowPrivateTargets: false, resolve: async () => ["93.184.216.34"], interfaceAddresses: () => own };
-    const accepted = await webhooks.createWebhook(db, t.secrets, caller(), { ...registration, url: "https://hooks.example.edu/in" }, policy);
+    const policy: TargetPolicy = { allowPrivateTargets: false, resolve: async () => ["93.184.216.34"], interfaceAddresses: () => own };
+    const accepted = await webhookService(t, policy).createWebhook(caller(), { ...registration, url: "https://hooks.example.edu/in" });
     own.push("93.184.216.34");
     const refusals = [
       {
-        attempt: () => webhooks.createWebhook(db, t.secrets, caller(), { ...registration, url: "https://hooks.example.edu/in" }, policy),
+        attempt: () => webhookService(t, policy).createWebhook(caller(), { ...registration, url: "https://hooks.example.edu/in" }),
         message: "url resolves to 93.184.216.34, an address of this server's own network interfaces",
       },
       {
-        attempt: () => webhooks.updateWebhook(db, caller(), accepted.id, { url: "https://[::ffff:93.184.216.34]/in" }, policy),
+        attempt: () => webhookService(t, policy).updateWebhook(caller(), accepted.id, { url: "https://[::ffff:93.184.216.34]/in" }),
         message: "url resolves to ::ffff:5db8:d822, an IPv6 form of 93.184.216.34, an address of this server's own network interfaces",
       },
     ];
@@ -381,19 +387,18 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
   });
 
   it("refuses a host name that resolves to a private address, after resolution", async () => {
-    const db = t.database.prisma;
     const input = { ...registration, url: "https://hooks.example.edu/in" };
     try {
-      await webhooks.createWebhook(db, t.secrets, caller(), input, strict(["93.184.216.34", "10.0.0.5"]));
+      await webhookService(t, strict(["93.184.216.34", "10.0.0.5"])).createWebhook(caller(), input);
       expect.fail("a host resolving to 10.0.0.5 was accepted");
     } catch (error) {
       expect((error as { extensions: unknown }).extensions).to.deep.equal({
         errors: [{ pointer: "/url", message: "url resolves to 10.0.0.5, a loopback, private, link-local or metadata address" }],
       });
     }
-    const accepted = await webhooks.createWebhook(db, t.secrets, caller(), input, strict(["93.184.216.34"]));
+    const accepted = await webhookService(t, strict(["93.184.216.34"])).createWebhook(caller(), input);
     expect(accepted.url).to.equal(input.url);
-    const moved = webhooks.updateWebhook(db, caller(), accepted.id, { url: "https://moved.example.edu/" }, strict(["10.0.0.5"]));
+    const moved = webhookService(t, strict(["10.0.0.5"])).updateWebhook(caller(), accepted.id, { url: "https://moved.example.edu/" });
     await moved.then(
       () => expect.fail("PATCH to a private target was accepted"),
       (error: Error) => expect(error.message).to.contain("10.0.0.5"),
@@ -411,34 +416,33 @@ describe("webhooks: secret rotation over time (service, injected clock)", () => 
   it("the previous secret is reported until it expires; a rotation within 24 h replaces it", async () => {
     const db = t.database.prisma;
     const caller = { organizationId: t.organizationId, environment: "live" as const };
-    const created = await webhooks.createWebhook(db, t.secrets, caller, registration, { allowPrivateTargets: true });
+    const created = await webhookService(t, { allowPrivateTargets: true }).createWebhook(caller, registration);
     const t0 = new Date("2030-01-01T00:00:00Z");
 
-    const first = await webhooks.rotateWebhookSecret(db, t.secrets, caller, created.id, t0);
+    const first = await webhookService(t, ANY_TARGET, () => t0).rotateWebhookSecret(caller, created.id);
     expect(first.previousSecretExpiresAt).to.equal("2030-01-02T00:00:00.000Z");
-    const second = await webhooks.rotateWebhookSecret(db, t.secrets, caller, created.id, new Date(t0.getTime() + HOUR_MS));
+    const second = await webhookService(t, ANY_TARGET, () => new Date(t0.getTime() + HOUR_MS)).rotateWebhookSecret(caller, created.id);
     expect(second.previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
     const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
     expect(await storedSecrets(db, t.secrets, created.id)).to.deep.equal({ secret: second.secret, previousSecret: first.secret });
 
-    expect(webhooks.webhookView(stored, new Date(t0.getTime() + 24 * HOUR_MS)).previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
-    expect(webhooks.webhookView(stored, new Date(t0.getTime() + 25 * HOUR_MS)).previousSecretExpiresAt).to.equal(null);
+    expect(webhookView(stored, new Date(t0.getTime() + 24 * HOUR_MS)).previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
+    expect(webhookView(stored, new Date(t0.getTime() + 25 * HOUR_MS)).previousSecretExpiresAt).to.equal(null);
   });
 
   it("findWebhook is the 404 lookup: other organization, other environment, deleted", async () => {
-    const db = t.database.prisma;
     const caller = { organizationId: t.organizationId, environment: "live" as const };
-    const created = await webhooks.createWebhook(db, t.secrets, caller, registration, { allowPrivateTargets: true });
-    expect((await webhooks.findWebhook(db, caller, created.id)).id).to.equal(created.id);
+    const created = await webhookService(t, { allowPrivateTargets: true }).createWebhook(caller, registration);
+    expect((await webhookService(t, ANY_TARGET).findWebhook(caller, created.id)).id).to.equal(created.id);
     const other = await t.otherOrganization("finder");
     for (const scope of [{ ...caller, organizationId: other.id }, { ...caller, environment: "sandbox" as const }]) {
-      await webhooks.findWebhook(db, scope, created.id).then(
+      await webhookService(t, ANY_TARGET).findWebhook(scope, created.id).then(
         () => expect.fail("found across a boundary"),
         (error: Error) => expect(error.name).to.equal("NotFoundError"),
       );
     }
-    await webhooks.deleteWebhook(db, caller, created.id);
-    await webhooks.findWebhook(db, caller, created.id).then(
+    await webhookService(t, ANY_TARGET).deleteWebhook(caller, created.id);
+    await webhookService(t, ANY_TARGET).findWebhook(caller, created.id).then(
       () => expect.fail("found a deleted endpoint"),
       (error: Error) => expect(error.name).to.equal("NotFoundError"),
     );

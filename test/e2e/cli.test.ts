@@ -13,7 +13,8 @@ import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { keyFilePath, openKeyring, readKeyFile, type Keyring } from "../../src/auth/secrets-keyring.ts";
 import { SecretBox, parseSecretsKey } from "../../src/auth/secret-box.ts";
-import { createWebhook } from "../../src/services/webhooks.ts";
+import { createWebhooksService } from "../../src/services/webhooks.ts";
+import { createWebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { createAccessTokens } from "../../src/auth/oauth.ts";
 import { countByKeyId } from "../../src/services/stored-secrets.ts";
 import { loadConfig } from "../../src/config.ts";
@@ -243,7 +244,8 @@ describe("CLI commands", () => {
   it("re-seals every stored secret under a new key file key and drops the old key (secrets rotate, key file)", async () => {
     const { box: before } = keyring();
     const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "ccc" } });
-    const hook = await createWebhook(db.prisma, before, { organizationId: org.id, environment: "live" }, { url: "https://h.example.edu/", events: ["course.updated"] }, { allowPrivateTargets: true });
+    const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(db.prisma), secrets: before, targetPolicy: { allowPrivateTargets: true } });
+    const hook = await webhooks.createWebhook({ organizationId: org.id, environment: "live" }, { url: "https://h.example.edu/", events: ["course.updated"] });
     const tokens = await createAccessTokens(db.prisma, loadConfig({}), before);
     const status = JSON.parse(await cli("--json", "secrets", "status"));
     expect(status).to.include({ currentKeyId: before.keyId, source: keyFilePath(tmp) });

@@ -1,6 +1,8 @@
 // Secrets at rest: the database alone reveals no webhook secret and no
 // token-signing private key; a database from before sealing is sealed at start
 // (idempotently) and keeps signing deliveries and tokens with the same secrets.
+import { createOAuthClientsService } from "../../src/services/oauth-clients.ts";
+import { createRepositories } from "../../src/repositories/index.ts";
 import crypto from "node:crypto";
 import { expect } from "chai";
 import { exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet, type JWK } from "jose";
@@ -13,7 +15,6 @@ import { prepareStoredSecrets } from "../../src/bootstrap.ts";
 import { SecretBox } from "../../src/auth/secret-box.ts";
 import type { Keyring } from "../../src/auth/secrets-keyring.ts";
 import { createAccessTokens } from "../../src/auth/oauth.ts";
-import { createOAuthClient } from "../../src/services/oauth-clients.ts";
 import { countByKeyId, signingKeyContext, StoredSecretsError } from "../../src/services/stored-secrets.ts";
 import { signingSecrets } from "../../src/webhooks/attempts.ts";
 import type { Db } from "../../src/db/database.ts";
@@ -51,7 +52,7 @@ describe("secrets at rest: the database alone reveals no secret", () => {
     expect(rotated.status).to.equal(200);
     const secrets = [created.body.data.secret, rotated.body.data.secret];
 
-    const { client, clientSecret } = await createOAuthClient(t.database.prisma, { organizationId: t.organizationId, environment: "live" });
+    const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live" });
     const token = await t.http.post("/oauth/token").type("form").send({ grant_type: "client_credentials", client_id: client.clientId, client_secret: clientSecret });
     expect(token.status).to.equal(200);
     const jwks = await t.http.get("/.well-known/jwks.json");
@@ -127,7 +128,7 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
     const config = loadConfig({ SVC_OAUTH_ISSUER: "https://api.example.edu" });
     const tokens = await createAccessTokens(db.prisma, config, box);
     expect(tokens.jwks.keys.map((k) => k.kid)).to.deep.equal(["kid-before"]);
-    const { client, clientSecret } = await createOAuthClient(db.prisma, { organizationId: "org_a", environment: "live" });
+    const { client, clientSecret } = await createOAuthClientsService(createRepositories(db.prisma)).createOAuthClient({ organizationId: "org_a", environment: "live" });
     const issued = await tokens.issue(client.clientId, clientSecret, undefined);
     await jwtVerify(issued.access_token, createLocalJWKSet({ keys: [publicJwk] }));
   });

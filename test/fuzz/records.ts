@@ -1,7 +1,6 @@
 // The records the fuzzer's valid requests name, so that they reach past the
 // 404s and the "no such institution" 400s into the code that does the work.
 import fc from "fast-check";
-import { createApiKey } from "../../src/services/api-keys.ts";
 import { bearer, type TestApp } from "../helpers/app.ts";
 import { INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
 import type { Receiver } from "../helpers/receiver.ts";
@@ -52,7 +51,7 @@ export async function seedRecords(t: TestApp, receiver: Receiver): Promise<Recor
   const receiverWebhook = (await webhook("receiver", receiver.url("/fuzz"))).id as string;
   const deliveries = [await call("post", `/webhooks/${receiverWebhook}/test`, {}, 200), await call("post", `/webhooks/${receiverWebhook}/test`, {}, 200)];
   const doomedKeys = await Promise.all(
-    [1, 2, 3, 4, 5].map(async (n) => (await createApiKey(t.database.prisma, { organizationId: t.organizationId, environment: "live", name: `doomed ${n}` })).view.id),
+    [1, 2, 3, 4, 5].map(async (n) => (await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", name: `doomed ${n}` })).view.id),
   );
   return {
     institutions: INSTITUTIONS.map((institution) => `inst_${institution.ipedsId}`),

@@ -5,8 +5,6 @@ import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createLogger } from "../../src/logger.ts";
-import { createOrganization } from "../../src/services/organizations.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
 import { ensurePublicSandboxKey } from "../../src/services/sandbox.ts";
 import { grantStewardship, type GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
@@ -47,9 +45,10 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const secrets = new SecretBox(crypto.randomBytes(32));
   const app = await createApp({ config, database, log: createLogger(config.logLevel), secrets, validateResponses: true });
   await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
-  const org = await createOrganization(database.prisma, { slug: "acme", name: "Acme Community College District", source: "channel_a" });
+  const { organizations, keys: apiKeys } = app.context.services;
+  const org = await organizations.createOrganization({ slug: "acme", name: "Acme Community College District", source: "channel_a" });
   const key = async (environment: Environment, scopes?: string[]) =>
-    (await createApiKey(database.prisma, { organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
+    (await apiKeys.issueKey({ organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
   const keys = { live: await key("live"), sandbox: await key("sandbox"), liveReadOnly: await key("live", ["read:public"]) };
   if (options.acmeStewardsAll !== false) {
     for (const environment of ["live", "sandbox"] as const) await grantStewardship(database.prisma, org.id, environment, { all: true });
@@ -63,13 +62,13 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     keys,
     organizationId: org.id,
     async otherOrganization(slug, environment = "live", source = "channel_b", grant) {
-      const other = await createOrganization(database.prisma, { slug, name: slug, source });
+      const other = await organizations.createOrganization({ slug, name: slug, source });
       if (grant) await grantStewardship(database.prisma, other.id, environment, grant);
-      const created = await createApiKey(database.prisma, { organizationId: other.id, environment });
+      const created = await apiKeys.issueKey({ organizationId: other.id, environment });
       return { id: other.id, key: created.key };
     },
     async keyFor(organizationId, environment, scopes) {
-      return (await createApiKey(database.prisma, { organizationId, environment, scopes })).key;
+      return (await apiKeys.issueKey({ organizationId, environment, scopes })).key;
     },
     async close() {
       await app.close();

@@ -7,7 +7,6 @@ import { loadInstitutions } from "./fixtures.ts";
 import { Receiver } from "./receiver.ts";
 import { insertEndpoint } from "./webhooks.ts";
 import { institutionId } from "../../src/ids.ts";
-import { createApiKey } from "../../src/services/api-keys.ts";
 import { publishDataset } from "../../src/services/datasets.ts";
 import { createEquivalency } from "../../src/services/equivalencies.ts";
 import { sendTestEvent } from "../../src/webhooks/deliveries.ts";
@@ -25,7 +24,7 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   const equivalency = await createEquivalency(db, credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
   if (equivalency.kind !== "created") throw new Error("the equivalency was not created");
   const dataset = await publishDataset(db, credential, { label: "Path records" }, { stalePendingDays: t.config.datasets.stalePendingDays });
-  const key = await createApiKey(db, { organizationId: t.organizationId, environment: "live", name: "path record" });
+  const key = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", name: "path record" });
 
   const receiver = await Receiver.start();
   try {

@@ -3,7 +3,6 @@
 import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions, INSTITUTIONS } from "../helpers/fixtures.ts";
-import { createOAuthClient } from "../../src/services/oauth-clients.ts";
 import { serve } from "./serve.ts";
 import {
   ConflictError,
@@ -125,7 +124,7 @@ describe("SDK against the running app", () => {
   });
 
   it("authenticates with OAuth client credentials from the origin's token endpoint", async () => {
-    const created = await createOAuthClient(t.database.prisma, { organizationId: t.organizationId, environment: "live", name: "sdk" });
+    const created = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live", name: "sdk" });
     const machine = createClient({ baseUrl, oauth: { clientId: created.client.clientId, clientSecret: created.clientSecret, scope: "read:public" } });
     expect((await machine.institutions.list({ limit: 1 })).pagination.total).to.equal(INSTITUTIONS.length);
     const write = await machine.keys.create({ name: "not allowed" }).catch((e) => e);

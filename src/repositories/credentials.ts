@@ -1,0 +1,60 @@
+// Credentials: API keys and OAuth clients (their hashed secrets, scopes and revocation).
+import type { ApiKey, OAuthClient } from "../../generated/prisma/client.ts";
+import type { Db, Environment, Page } from "../services/types.ts";
+import { pageOf } from "./paging.ts";
+
+export interface NewApiKeyRecord {
+  id: string;
+  organizationId: string;
+  environment: Environment;
+  name: string | null;
+  prefix: string;
+  hash: string;
+  scopes: string[];
+}
+
+export function createCredentialsRepository(db: Db) {
+  return {
+    createApiKey(record: NewApiKeyRecord): Promise<ApiKey> {
+      return db.apiKey.create({ data: record });
+    },
+
+    findApiKeyById(id: string): Promise<ApiKey | null> {
+      return db.apiKey.findUnique({ where: { id } });
+    },
+
+    /** Keys of an organization (of one environment, when given), oldest first. */
+    listApiKeysPage(organizationId: string, environment: Environment | undefined, page: Page) {
+      const where = { organizationId, ...(environment ? { environment } : {}) };
+      return pageOf(
+        page,
+        () => db.apiKey.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: page.limit, skip: page.offset }),
+        () => db.apiKey.count({ where }),
+      );
+    },
+
+    markApiKeyRevoked(id: string, revokedAt: Date): Promise<ApiKey> {
+      return db.apiKey.update({ where: { id }, data: { revokedAt } });
+    },
+
+    createOAuthClient(record: Omit<NewApiKeyRecord, "prefix" | "hash"> & { clientId: string; secretHash: string }): Promise<OAuthClient> {
+      return db.oAuthClient.create({ data: record });
+    },
+
+    /** A client named by its record id or its client id (the same value, either accepted). */
+    findOAuthClientByEitherId(id: string): Promise<OAuthClient | null> {
+      return db.oAuthClient.findFirst({ where: { OR: [{ id }, { clientId: id }] } });
+    },
+
+    /** An organization's clients, revoked ones included, oldest first. */
+    listOAuthClients(organizationId: string): Promise<OAuthClient[]> {
+      return db.oAuthClient.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    },
+
+    markOAuthClientRevoked(id: string, revokedAt: Date): Promise<OAuthClient> {
+      return db.oAuthClient.update({ where: { id }, data: { revokedAt } });
+    },
+  };
+}
+
+export type CredentialsRepository = ReturnType<typeof createCredentialsRepository>;

@@ -1,0 +1,51 @@
+// Organizations: the tenants, and the stewardship grants read alongside them.
+import type { Organization } from "../../generated/prisma/client.ts";
+import type { Channel, Db, Environment, Page } from "../services/types.ts";
+import { pageOf } from "./paging.ts";
+
+export function createOrganizationsRepository(db: Db) {
+  return {
+    create(record: { id: string; slug: string; name: string; source: Channel }): Promise<Organization> {
+      return db.organization.create({ data: record });
+    },
+
+    findById(id: string): Promise<Organization | null> {
+      return db.organization.findUnique({ where: { id } });
+    },
+
+    findBySlug(slug: string): Promise<Organization | null> {
+      return db.organization.findUnique({ where: { slug } });
+    },
+
+    listAll(): Promise<Organization[]> {
+      return db.organization.findMany({ orderBy: { slug: "asc" } });
+    },
+
+    /** Whether the organization holds the standing grant over every institution of the environment. */
+    async holdsStandingStewardship(organizationId: string, environment: Environment): Promise<boolean> {
+      const standing = await db.stewardshipAll.findUnique({ where: { organizationId_environment: { organizationId, environment } } });
+      return Boolean(standing);
+    },
+
+    /** One page of the explicitly stewarded institution ids, ordered by id. */
+    stewardedInstitutionIdsPage(organizationId: string, environment: Environment, page: Page) {
+      const where = { organizationId, environment };
+      return pageOf(
+        page,
+        async () => {
+          const grants = await db.stewardship.findMany({
+            where,
+            orderBy: { institutionId: "asc" },
+            take: page.limit,
+            skip: page.offset,
+            select: { institutionId: true },
+          });
+          return grants.map((grant) => grant.institutionId);
+        },
+        () => db.stewardship.count({ where }),
+      );
+    },
+  };
+}
+
+export type OrganizationsRepository = ReturnType<typeof createOrganizationsRepository>;

@@ -1,0 +1,59 @@
+// Webhook endpoints: registration records with their sealed secrets. An endpoint is
+// visible to its organization in its environment until it is (softly) deleted.
+import type { Prisma, WebhookEndpoint } from "../../generated/prisma/client.ts";
+import type { Db, Environment, Page } from "../services/types.ts";
+import { pageOf } from "./paging.ts";
+
+/** Whose endpoints a query may see. */
+export interface EndpointOwner {
+  organizationId: string;
+  environment: Environment;
+}
+
+function visible(owner: EndpointOwner, id: string) {
+  return { id, organizationId: owner.organizationId, environment: owner.environment, deletedAt: null };
+}
+
+export function createWebhooksRepository(db: Db) {
+  return {
+    create(record: Prisma.WebhookEndpointUncheckedCreateInput): Promise<WebhookEndpoint> {
+      return db.webhookEndpoint.create({ data: record });
+    },
+
+    findById(id: string): Promise<WebhookEndpoint> {
+      return db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
+    },
+
+    findVisible(owner: EndpointOwner, id: string): Promise<WebhookEndpoint | null> {
+      return db.webhookEndpoint.findFirst({ where: visible(owner, id) });
+    },
+
+    listPage(owner: EndpointOwner, page: Page) {
+      const where = { organizationId: owner.organizationId, environment: owner.environment, deletedAt: null };
+      return pageOf(
+        page,
+        () => db.webhookEndpoint.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: page.offset, take: page.limit }),
+        () => db.webhookEndpoint.count({ where }),
+      );
+    },
+
+    /** Changes the endpoint only while it is still visible to the owner; answers whether it did. */
+    async updateVisible(owner: EndpointOwner, id: string, data: Prisma.WebhookEndpointUpdateManyMutationInput): Promise<boolean> {
+      const { count } = await db.webhookEndpoint.updateMany({ where: visible(owner, id), data });
+      return count === 1;
+    },
+
+    /** Replaces the secret only if it is still `expectedSecret` (a compare-and-swap); answers whether it did. */
+    async replaceSecretIf(
+      owner: EndpointOwner,
+      id: string,
+      expectedSecret: string,
+      data: Prisma.WebhookEndpointUpdateManyMutationInput,
+    ): Promise<boolean> {
+      const { count } = await db.webhookEndpoint.updateMany({ where: { ...visible(owner, id), secret: expectedSecret }, data });
+      return count === 1;
+    },
+  };
+}
+
+export type WebhooksRepository = ReturnType<typeof createWebhooksRepository>;
