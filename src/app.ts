@@ -1,5 +1,6 @@
 // createApp builds the Koa application; main.ts only listens. Every API request
-// goes: request id and problem mapping -> routing (404/405) -> content
+// goes: request id and problem mapping -> a path parameter that is not valid
+// percent-encoding (400) -> routing (404/405) -> content
 // negotiation (406) -> refusal of an address that failed authentication too
 // often (429) -> authentication (401, counted per address), rate limit (429),
 // scope (403) -> body (413/415/400) -> contract validation (400) -> handler.
@@ -19,7 +20,7 @@ import type { SecretBox } from "./auth/secret-box.ts";
 import { AuthenticationError, ForbiddenError, ProblemError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
 import { rejectUnstorableText } from "./http/unstorable-text.ts";
-import { rejectMalformedPathEncoding } from "./http/path-encoding.ts";
+import { decodesAsUri, rejectMalformedPathEncoding } from "./http/path-encoding.ts";
 import { rejectNonDecimalIntegers } from "./http/integer-parameters.ts";
 import { problemBoundary } from "./http/problem-boundary.ts";
 import { responseTypes, negotiate } from "./http/negotiation.ts";
@@ -119,7 +120,6 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     requireScopes(operation, credential);
     // openapi-backend validates, and hands the handler, the body of the request object it was given.
     if (operation.requestBody) request.body = await readJsonBody(ctx, config.bodyLimitBytes);
-    rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
     rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
   }
 
@@ -152,6 +152,12 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
     const request: RoutedRequest = { method: ctx.method, path: ctx.path, query: ctx.querystring, headers: ctx.headers };
+    // openapi-backend decodes path parameters before any hook runs and a malformed
+    // one would throw there; such a request pays a second match to name the parameter.
+    if (!decodesAsUri(ctx.path)) {
+      const operation = backend.router.matchOperation(request as never);
+      if (operation) rejectMalformedPathEncoding(operation.path, ctx.path.slice(API_ROOT.length));
+    }
     const result = (await backend.handleRequest(request as never, ctx, request)) as HandlerResponse;
     ctx.status = result.status;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);

@@ -19,14 +19,15 @@ export function pathParameterSegments(template: string, path: string): Map<strin
 
 export function rejectMalformedPathEncoding(template: string, path: string): void {
   const errors = [...pathParameterSegments(template, path)]
-    .filter(([, segment]) => !decodes(segment))
+    .filter(([, segment]) => !decodesAsUri(segment))
     .map(([name]) => ({ pointer: `/path/${name}`, message: "is not valid percent-encoding" }));
   if (errors.length) throw new ValidationError(`${errors[0].pointer}: ${errors[0].message}`, errors);
 }
 
-function decodes(segment: string): boolean {
+/** Whether `text` (a path or one segment of it) is valid percent-encoding. */
+export function decodesAsUri(text: string): boolean {
   try {
-    decodeURIComponent(segment);
+    decodeURIComponent(text);
     return true;
   } catch {
     return false;
