@@ -8,7 +8,7 @@ import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
 import { createRepositories } from "../src/repositories/index.ts";
 import { createOrganizationsService } from "../src/services/organizations.ts";
 import { createKeysService } from "../src/services/keys.ts";
-import { describeStewardship, grantStewardship, revokeStewardship, type GrantTarget } from "../src/services/stewardship.ts";
+import { createStewardshipService, type GrantTarget } from "../src/services/stewardship.ts";
 import { createOAuthClientsService } from "../src/services/oauth-clients.ts";
 import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
 import { generateSecretsKey } from "../src/auth/secret-box.ts";
@@ -86,6 +86,7 @@ export function buildProgram(
       organizations: createOrganizationsService(repositories),
       keys: createKeysService(repositories),
       oauthClients: createOAuthClientsService(repositories),
+      stewardship: createStewardshipService(repositories),
     };
   }
 
@@ -126,17 +127,19 @@ export function buildProgram(
       .option("--all", "every institution of the environment, present and future (system offices, consortia)");
   grantOptions(orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment")).action((opts) =>
     withDatabase(async ({ prisma }) => {
-      const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
+      const services = adminServices(prisma);
+      const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
-      await grantStewardship(prisma, org.id, opts.env, target);
+      await services.stewardship.grantStewardship(org.id, opts.env, target);
       output.result({ organization: org.slug, environment: opts.env, granted: target }, `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`);
     }),
   );
   grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action((opts) =>
     withDatabase(async ({ prisma }) => {
-      const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
+      const services = adminServices(prisma);
+      const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
-      await revokeStewardship(prisma, org.id, opts.env, target);
+      await services.stewardship.revokeStewardship(org.id, opts.env, target);
       output.result({ organization: org.slug, environment: opts.env, revoked: target }, `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`);
     }),
   );
@@ -146,8 +149,9 @@ export function buildProgram(
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
-        const stewardship = await describeStewardship(prisma, org.id);
+        const services = adminServices(prisma);
+        const org = await services.organizations.getOrganizationBySlug(opts.org);
+        const stewardship = await services.stewardship.describeStewardship(org.id);
         const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
           const listed = institutionIds.length ? institutionIds.join(", ") : "none";
           return `  ${environment}: ${allInstitutions ? `every institution (standing grant)${institutionIds.length ? `; also listed: ${listed}` : ""}` : listed}`;

@@ -6,7 +6,7 @@ import type { Credential } from "../auth/credential.ts";
 import { MAX_INT4, type Db, type Page, type PageResult } from "./types.ts";
 import { NotFoundError, ValidationError } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { recordEvents } from "./outbox.ts";
+import { createOutboxRepository } from "../repositories/outbox.ts";
 import { courseView, equivalencyView } from "./views.ts";
 import { datasetDetailView, datasetView } from "./dataset-views.ts";
 import { findIssues, type SnapshotRow } from "./dataset-issues.ts";
@@ -76,7 +76,7 @@ export async function publishDataset(db: Db, credential: Credential, input: Data
     for (const part of chunks(rows.map((record) => record.id))) {
       await tx.equivalency.updateMany({ where: { id: { in: part } }, data: { datasetVersionId: id } });
     }
-    await recordEvents(tx, credential.environment, [
+    await createOutboxRepository(tx).recordEvents(credential.environment, [
       { type: "dataset.published", data: { datasetVersionId: id, label: input.label, sequence, recordCount: rows.length, issueCount: issues.length } },
     ]);
   });

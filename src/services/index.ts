@@ -9,8 +9,9 @@ import type { Repositories } from "../repositories/index.ts";
 import type { Page } from "./types.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
-import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
-import * as equivalencies from "./equivalencies.ts";
+import { createEquivalenciesService } from "./equivalencies.ts";
+import { createIdempotencyService } from "./idempotency.ts";
+import { createStewardshipService } from "./stewardship.ts";
 import * as datasets from "./datasets.ts";
 import { exportResource, type ExportFormat, type ExportResource } from "./exports/index.ts";
 import { createKeysService } from "./keys.ts";
@@ -19,25 +20,10 @@ import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
 
 /**
- * Equivalencies (except their history), datasets and exports still query the
- * database inside their modules; these factories give them the one service
- * shape the handlers use, so moving their queries into repositories changes
- * nothing above them.
+ * Datasets and exports still query the database inside their modules; these
+ * factories give them the one service shape the handlers use, so moving their
+ * queries into repositories changes nothing above them.
  */
-function createEquivalenciesService(deps: Pick<Repositories, "equivalencies"> & { db: Db }) {
-  const { db } = deps;
-  return {
-    ...createEquivalencyVersionsService(deps),
-    listEquivalencies: (caller: Credential, filters: equivalencies.EquivalencyFilters, page: Page, expandCourse: boolean) =>
-      equivalencies.listEquivalencies(db, caller.environment, filters, page, expandCourse),
-    getEquivalency: (caller: Credential, id: string) => equivalencies.getEquivalency(db, caller.environment, id),
-    createEquivalency: (caller: Credential, input: equivalencies.EquivalencyCreate, options: { dryRun?: boolean }) =>
-      equivalencies.createEquivalency(db, caller, input, options),
-    updateEquivalency: (caller: Credential, id: string, patch: equivalencies.EquivalencyUpdate, ifMatch?: string) =>
-      equivalencies.updateEquivalency(db, caller, id, patch, ifMatch),
-  };
-}
-
 function createDatasetsService({ db, config }: { db: Db; config: Config }) {
   return {
     listDatasets: (caller: Credential, page: Page) => datasets.listDatasets(db, caller, page),
@@ -71,6 +57,8 @@ export interface Services {
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
   organizations: ReturnType<typeof createOrganizationsService>;
+  stewardship: ReturnType<typeof createStewardshipService>;
+  idempotency: ReturnType<typeof createIdempotencyService>;
   keys: ReturnType<typeof createKeysService>;
   oauthClients: ReturnType<typeof createOAuthClientsService>;
   webhooks: ReturnType<typeof createWebhooksService>;
@@ -82,11 +70,13 @@ export function createServices(deps: { repositories: Repositories } & AdminDepen
   const db = database.prisma;
   return {
     institutions: createInstitutionsService(repositories),
-    courses: createCoursesService({ ...repositories, db }),
-    equivalencies: createEquivalenciesService({ ...repositories, db }),
+    courses: createCoursesService(repositories),
+    equivalencies: createEquivalenciesService(repositories),
     datasets: createDatasetsService({ db, config }),
     exports: createExportsService({ db }),
     organizations: createOrganizationsService(repositories),
+    stewardship: createStewardshipService(repositories),
+    idempotency: createIdempotencyService(repositories),
     keys: createKeysService({ ...repositories, forgetCredential: (keyId) => deps.authenticator.forget(keyId) }),
     oauthClients: createOAuthClientsService(repositories),
     webhooks: createWebhooksService({
