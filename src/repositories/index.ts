@@ -2,6 +2,8 @@
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
 import type { Db } from "../db/database.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
+import { createDatasetsRepository, type DatasetsRepository } from "./datasets.ts";
+import { createExportsRepository, type ExportsRepository } from "./exports.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
@@ -15,6 +17,8 @@ export interface Repositories {
   institutions: InstitutionsRepository;
   courses: CoursesRepository;
   equivalencies: EquivalenciesRepository;
+  datasets: DatasetsRepository;
+  exports: ExportsRepository;
   organizations: OrganizationsRepository;
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
@@ -26,13 +30,15 @@ export interface Repositories {
 }
 
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
-export type TransactionRepositories = Pick<Repositories, "courses" | "equivalencies" | "outbox" | "stewardship">;
+export type TransactionRepositories = Pick<Repositories, "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship">;
 
 export function createRepositories(db: Db): Repositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db),
+    datasets: createDatasetsRepository(db),
+    exports: createExportsRepository(db),
     organizations: createOrganizationsRepository(db),
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),
@@ -44,6 +50,7 @@ export function createRepositories(db: Db): Repositories {
         work({
           courses: createCoursesRepository(tx),
           equivalencies: createEquivalenciesRepository(tx),
+          datasets: createDatasetsRepository(tx),
           outbox: createOutboxRepository(tx),
           stewardship: createStewardshipRepository(tx),
         }),
