@@ -13,8 +13,8 @@ import { createOAuthClientsService } from "../src/services/oauth-clients.ts";
 import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
 import { generateSecretsKey } from "../src/auth/secret-box.ts";
 import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
-import { countRecords, importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
-import { importCip } from "../src/services/imports/cip.ts";
+import { countRecords, readInstitutionFile } from "../src/services/imports/institutions.ts";
+import { createCatalogImportsService } from "../src/services/imports/index.ts";
 import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
 import { ProblemError } from "../src/errors.ts";
 import { SCOPES } from "../src/auth/credential.ts";
@@ -87,6 +87,7 @@ export function buildProgram(
       keys: createKeysService(repositories),
       oauthClients: createOAuthClientsService(repositories),
       stewardship: createStewardshipService(repositories),
+      catalogImports: createCatalogImportsService(repositories),
     };
   }
 
@@ -256,7 +257,7 @@ export function buildProgram(
     .action((file: string, opts) =>
       withDatabase(async ({ prisma }) => {
         const progress = createProgress(output, "rows", countRecords(file));
-        const summary = await importInstitutions(prisma, readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
+        const summary = await adminServices(prisma).catalogImports.importInstitutions(readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
         progress.stop();
         output.result(
           summary,
@@ -274,7 +275,7 @@ export function buildProgram(
     .argument("<file>", "CSV file")
     .action((file: string) =>
       withDatabase(async ({ prisma }) => {
-        const summary = await importCip(prisma, file);
+        const summary = await adminServices(prisma).catalogImports.importCip(file);
         output.result(
           summary,
           `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,

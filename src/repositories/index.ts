@@ -1,6 +1,7 @@
 // The data-access layer: one repository per aggregate, all built over one
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
 import type { Db } from "../db/database.ts";
+import { createCatalogImportsRepository, type CatalogImportsRepository } from "./catalog-imports.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
 import { createDatasetsRepository, type DatasetsRepository } from "./datasets.ts";
 import { createExportsRepository, type ExportsRepository } from "./exports.ts";
@@ -19,6 +20,7 @@ export interface Repositories {
   equivalencies: EquivalenciesRepository;
   datasets: DatasetsRepository;
   exports: ExportsRepository;
+  catalogImports: CatalogImportsRepository;
   organizations: OrganizationsRepository;
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
@@ -39,6 +41,7 @@ export function createRepositories(db: Db): Repositories {
     equivalencies: createEquivalenciesRepository(db),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
+    catalogImports: createCatalogImportsRepository(db),
     organizations: createOrganizationsRepository(db),
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),

@@ -12,6 +12,7 @@ import { createIdempotencyService } from "./idempotency.ts";
 import { createStewardshipService } from "./stewardship.ts";
 import { createDatasetsService } from "./datasets.ts";
 import { createExportsService } from "./exports/index.ts";
+import { createCatalogImportsService } from "./imports/index.ts";
 import { createKeysService } from "./keys.ts";
 import { createOrganizationsService } from "./organizations.ts";
 import { createWebhooksService } from "./webhooks.ts";
@@ -34,6 +35,7 @@ export interface Services {
   equivalencies: ReturnType<typeof createEquivalenciesService>;
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
+  catalogImports: ReturnType<typeof createCatalogImportsService>;
   organizations: ReturnType<typeof createOrganizationsService>;
   stewardship: ReturnType<typeof createStewardshipService>;
   idempotency: ReturnType<typeof createIdempotencyService>;
@@ -51,6 +53,7 @@ export function createServices(deps: { repositories: Repositories } & AdminDepen
     equivalencies: createEquivalenciesService(repositories),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
     exports: createExportsService(repositories),
+    catalogImports: createCatalogImportsService(repositories),
     organizations: createOrganizationsService(repositories),
     stewardship: createStewardshipService(repositories),
     idempotency: createIdempotencyService(repositories),

@@ -6,7 +6,6 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { institutionId } from "../../src/ids.ts";
-import { importInstitutions } from "../../src/services/imports/institutions.ts";
 
 const SMC = institutionId("122977");
 const UCB = institutionId("110635");
@@ -148,7 +147,7 @@ describe("stewardship: who may write for which institution", () => {
       async function* one() {
         yield { row: { ipedsId: "228778", name: "The University of Texas at Austin", city: "Austin", state: "TX", type: "four_year_public" as const, system: null, source: "direct" as const } };
       }
-      await importInstitutions(t.database.prisma, one(), "live");
+      await t.app.context.services.catalogImports.importInstitutions(one(), "live");
       await expectContract(await post("/courses", office.key, course(institutionId("228778"), "M 408C")), 201);
     });
 
