@@ -15,7 +15,7 @@ import { generateSecretsKey } from "../src/auth/secret-box.ts";
 import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
 import { countRecords, readInstitutionFile } from "../src/services/imports/institutions.ts";
 import { createCatalogImportsService } from "../src/services/imports/index.ts";
-import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
+import { createSandboxService } from "../src/services/sandbox.ts";
 import { ProblemError } from "../src/errors.ts";
 import { SCOPES } from "../src/auth/credential.ts";
 import type { Database, Db } from "../src/db/database.ts";
@@ -88,6 +88,7 @@ export function buildProgram(
       oauthClients: createOAuthClientsService(repositories),
       stewardship: createStewardshipService(repositories),
       catalogImports: createCatalogImportsService(repositories),
+      sandbox: createSandboxService(repositories),
     };
   }
 
@@ -289,8 +290,9 @@ export function buildProgram(
     .addOption(new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory())
     .action(() =>
       withDatabase(async ({ prisma }) => {
-        await ensurePublicSandboxKey(prisma, loadConfig().publicSandboxKey);
-        const summary = await seedSandboxIfEmpty(prisma);
+        const { sandbox } = adminServices(prisma);
+        await sandbox.ensurePublicSandboxKey(loadConfig().publicSandboxKey);
+        const summary = await sandbox.seedSandboxIfEmpty();
         output.result(summary ?? { seeded: false }, summary ? `Seeded the sandbox: ${JSON.stringify(summary)}.` : "The sandbox already holds data; nothing was changed.");
       }),
     );

@@ -11,6 +11,7 @@ import { createIdempotencyRepository, type IdempotencyRepository } from "./idemp
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
+import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 
@@ -21,6 +22,7 @@ export interface Repositories {
   datasets: DatasetsRepository;
   exports: ExportsRepository;
   catalogImports: CatalogImportsRepository;
+  sandbox: SandboxRepository;
   organizations: OrganizationsRepository;
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
@@ -42,6 +44,7 @@ export function createRepositories(db: Db): Repositories {
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
     catalogImports: createCatalogImportsRepository(db),
+    sandbox: createSandboxRepository(db),
     organizations: createOrganizationsRepository(db),
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),

@@ -13,6 +13,7 @@ import { createStewardshipService } from "./stewardship.ts";
 import { createDatasetsService } from "./datasets.ts";
 import { createExportsService } from "./exports/index.ts";
 import { createCatalogImportsService } from "./imports/index.ts";
+import { createSandboxService } from "./sandbox.ts";
 import { createKeysService } from "./keys.ts";
 import { createOrganizationsService } from "./organizations.ts";
 import { createWebhooksService } from "./webhooks.ts";
@@ -36,6 +37,7 @@ export interface Services {
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
   catalogImports: ReturnType<typeof createCatalogImportsService>;
+  sandbox: ReturnType<typeof createSandboxService>;
   organizations: ReturnType<typeof createOrganizationsService>;
   stewardship: ReturnType<typeof createStewardshipService>;
   idempotency: ReturnType<typeof createIdempotencyService>;
@@ -54,6 +56,7 @@ export function createServices(deps: { repositories: Repositories } & AdminDepen
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
     exports: createExportsService(repositories),
     catalogImports: createCatalogImportsService(repositories),
+    sandbox: createSandboxService(repositories),
     organizations: createOrganizationsService(repositories),
     stewardship: createStewardshipService(repositories),
     idempotency: createIdempotencyService(repositories),

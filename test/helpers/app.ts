@@ -5,7 +5,6 @@ import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createLogger } from "../../src/logger.ts";
-import { ensurePublicSandboxKey } from "../../src/services/sandbox.ts";
 import type { GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
@@ -44,8 +43,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const database = await freshDatabase();
   const secrets = new SecretBox(crypto.randomBytes(32));
   const app = await createApp({ config, database, log: createLogger(config.logLevel), secrets, validateResponses: true });
-  await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
-  const { organizations, keys: apiKeys, stewardship } = app.context.services;
+  const { organizations, keys: apiKeys, stewardship, sandbox } = app.context.services;
+  await sandbox.ensurePublicSandboxKey(config.publicSandboxKey);
   const org = await organizations.createOrganization({ slug: "acme", name: "Acme Community College District", source: "channel_a" });
   const key = async (environment: Environment, scopes?: string[]) =>
     (await apiKeys.issueKey({ organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
