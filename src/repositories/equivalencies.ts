@@ -4,7 +4,7 @@
 // service's transaction.
 import type { Course, Equivalency, EquivalencyVersion, Institution, Prisma } from "../../generated/prisma/client.ts";
 import type { Channel, Db, Environment, EquivalencyStatus } from "../services/types.ts";
-import { COURSE_COLUMNS, EQUIVALENCY_COLUMNS, INSTITUTION_COLUMNS, recordFromJson } from "../services/record-columns.ts";
+import { columnsOf, recordFromJson } from "./record-columns.ts";
 import type { Page, PageResult } from "./paging.ts";
 import { ListTotals } from "./totals.ts";
 
@@ -88,7 +88,8 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
        JOIN equivalencies AS e USING (id)`,
       ...params,
     );
-    return (JSON.parse(row.page) as RowJson[]).map((json) => recordFromJson(json, EQUIVALENCY_COLUMNS)!);
+    const columns = columnsOf(db, "Equivalency");
+    return (JSON.parse(row.page) as RowJson[]).map((json) => recordFromJson<Equivalency>(json, columns)!);
   }
 
   return {
@@ -127,11 +128,12 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
       const [row] = await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
       if (!row?.record) return null;
       const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(row.record) as RowJson[];
+      const [equivalencyColumns, courseColumns, institutionColumns] = [columnsOf(db, "Equivalency"), columnsOf(db, "Course"), columnsOf(db, "Institution")];
       return {
-        ...recordFromJson(equivalency, EQUIVALENCY_COLUMNS)!,
-        sourceCourse: { ...recordFromJson(sourceCourse, COURSE_COLUMNS)!, institution: recordFromJson(sourceInstitution, INSTITUTION_COLUMNS)! },
-        targetInstitution: recordFromJson(targetInstitution, INSTITUTION_COLUMNS)!,
-        targetCourse: recordFromJson(targetCourse, COURSE_COLUMNS),
+        ...recordFromJson<Equivalency>(equivalency, equivalencyColumns)!,
+        sourceCourse: { ...recordFromJson<Course>(sourceCourse, courseColumns)!, institution: recordFromJson<Institution>(sourceInstitution, institutionColumns)! },
+        targetInstitution: recordFromJson<Institution>(targetInstitution, institutionColumns)!,
+        targetCourse: recordFromJson<Course>(targetCourse, courseColumns),
       };
     },
 
