@@ -8,14 +8,14 @@ import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
 import { createRepositories } from "../src/repositories/index.ts";
 import { createOrganizationsService } from "../src/services/organizations.ts";
 import { createKeysService } from "../src/services/keys.ts";
-import { describeStewardship, grantStewardship, revokeStewardship, type GrantTarget } from "../src/services/stewardship.ts";
+import { createStewardshipService, type GrantTarget } from "../src/services/stewardship.ts";
 import { createOAuthClientsService } from "../src/services/oauth-clients.ts";
 import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
 import { generateSecretsKey } from "../src/auth/secret-box.ts";
 import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
-import { countRecords, importInstitutions, readInstitutionFile } from "../src/services/imports/institutions.ts";
-import { importCip } from "../src/services/imports/cip.ts";
-import { ensurePublicSandboxKey, seedSandboxIfEmpty } from "../src/services/sandbox.ts";
+import { countRecords, readInstitutionFile } from "../src/services/imports/institutions.ts";
+import { createCatalogImportsService } from "../src/services/imports/index.ts";
+import { createSandboxService } from "../src/services/sandbox.ts";
 import { ProblemError } from "../src/errors.ts";
 import { SCOPES } from "../src/auth/credential.ts";
 import type { Database, Db } from "../src/db/database.ts";
@@ -86,6 +86,9 @@ export function buildProgram(
       organizations: createOrganizationsService(repositories),
       keys: createKeysService(repositories),
       oauthClients: createOAuthClientsService(repositories),
+      stewardship: createStewardshipService(repositories),
+      catalogImports: createCatalogImportsService(repositories),
+      sandbox: createSandboxService(repositories),
     };
   }
 
@@ -126,17 +129,19 @@ export function buildProgram(
       .option("--all", "every institution of the environment, present and future (system offices, consortia)");
   grantOptions(orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment")).action((opts) =>
     withDatabase(async ({ prisma }) => {
-      const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
+      const services = adminServices(prisma);
+      const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
-      await grantStewardship(prisma, org.id, opts.env, target);
+      await services.stewardship.grantStewardship(org.id, opts.env, target);
       output.result({ organization: org.slug, environment: opts.env, granted: target }, `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`);
     }),
   );
   grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action((opts) =>
     withDatabase(async ({ prisma }) => {
-      const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
+      const services = adminServices(prisma);
+      const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
-      await revokeStewardship(prisma, org.id, opts.env, target);
+      await services.stewardship.revokeStewardship(org.id, opts.env, target);
       output.result({ organization: org.slug, environment: opts.env, revoked: target }, `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`);
     }),
   );
@@ -146,8 +151,9 @@ export function buildProgram(
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
       withDatabase(async ({ prisma }) => {
-        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
-        const stewardship = await describeStewardship(prisma, org.id);
+        const services = adminServices(prisma);
+        const org = await services.organizations.getOrganizationBySlug(opts.org);
+        const stewardship = await services.stewardship.describeStewardship(org.id);
         const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
           const listed = institutionIds.length ? institutionIds.join(", ") : "none";
           return `  ${environment}: ${allInstitutions ? `every institution (standing grant)${institutionIds.length ? `; also listed: ${listed}` : ""}` : listed}`;
@@ -252,7 +258,7 @@ export function buildProgram(
     .action((file: string, opts) =>
       withDatabase(async ({ prisma }) => {
         const progress = createProgress(output, "rows", countRecords(file));
-        const summary = await importInstitutions(prisma, readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
+        const summary = await adminServices(prisma).catalogImports.importInstitutions(readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
         progress.stop();
         output.result(
           summary,
@@ -270,7 +276,7 @@ export function buildProgram(
     .argument("<file>", "CSV file")
     .action((file: string) =>
       withDatabase(async ({ prisma }) => {
-        const summary = await importCip(prisma, file);
+        const summary = await adminServices(prisma).catalogImports.importCip(file);
         output.result(
           summary,
           `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,
@@ -284,8 +290,9 @@ export function buildProgram(
     .addOption(new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory())
     .action(() =>
       withDatabase(async ({ prisma }) => {
-        await ensurePublicSandboxKey(prisma, loadConfig().publicSandboxKey);
-        const summary = await seedSandboxIfEmpty(prisma);
+        const { sandbox } = adminServices(prisma);
+        await sandbox.ensurePublicSandboxKey(loadConfig().publicSandboxKey);
+        const summary = await sandbox.seedSandboxIfEmpty();
         output.result(summary ?? { seeded: false }, summary ? `Seeded the sandbox: ${JSON.stringify(summary)}.` : "The sandbox already holds data; nothing was changed.");
       }),
     );

@@ -7,7 +7,8 @@ import { applyMigrations } from "./db/migrations.ts";
 import type { Logger } from "./logger.ts";
 import { KeyFileError, openKeyring, type Keyring } from "./auth/secrets-keyring.ts";
 import { assertEverySecretOpens, CLEAR, sealStoredSecrets, StoredSecretsError } from "./services/stored-secrets.ts";
-import { ensurePublicSandboxKey, grantSeedStewardship, seedSandboxIfEmpty } from "./services/sandbox.ts";
+import { createSandboxService } from "./services/sandbox.ts";
+import { createSandboxRepository } from "./repositories/sandbox.ts";
 
 export async function openMigratedDatabase(config: Config, log: Logger, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...extra });
@@ -43,12 +44,13 @@ export async function prepareStoredSecrets(database: Database, keyring: Keyring,
 export async function prepareDatabase(config: Config, log: Logger, keyring: Keyring, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
   const database = await openMigratedDatabase(config, log, extra);
   await prepareStoredSecrets(database, keyring, log);
-  await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
+  const sandbox = createSandboxService({ sandbox: createSandboxRepository(database.prisma) });
+  await sandbox.ensurePublicSandboxKey(config.publicSandboxKey);
   if (config.seedSandbox) {
-    const seeded = await seedSandboxIfEmpty(database.prisma);
+    const seeded = await sandbox.seedSandboxIfEmpty();
     if (seeded) log.info(seeded, "seeded the sandbox environment");
   }
-  await grantSeedStewardship(database.prisma);
+  await sandbox.grantSeedStewardship();
   return database;
 }
 

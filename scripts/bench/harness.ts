@@ -20,7 +20,7 @@ import type { Database } from "../../src/db/database.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
 import { createKeysService } from "../../src/services/keys.ts";
-import { grantStewardship } from "../../src/services/stewardship.ts";
+import { createStewardshipService } from "../../src/services/stewardship.ts";
 import { openKeyring } from "../../src/auth/secrets-keyring.ts";
 
 /** Benchmarks run on throwaway databases; a fixed key lets the server process and its parent share one. */
@@ -157,7 +157,7 @@ export async function createCredential(database: Database): Promise<{ organizati
   const existing = await repositories.organizations.findBySlug("bench");
   const organization = existing ?? (await createOrganizationsService(repositories).createOrganization({ slug: "bench", name: "Benchmark", source: "direct" }));
   const { key } = await createKeysService(repositories).issueKey({ organizationId: organization.id, environment: "live" });
-  if (!existing) await grantStewardship(database.prisma, organization.id, "live", { all: true });
+  if (!existing) await createStewardshipService(createRepositories(database.prisma)).grantStewardship(organization.id, "live", { all: true });
   return { organizationId: organization.id, key };
 }
 

@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLogger } from "../../src/logger.ts";
-import { recordEvents } from "../../src/services/outbox.ts";
+import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { sendDelivery } from "../../src/webhooks/sender.ts";
 import { newId } from "../../src/ids.ts";
@@ -94,7 +94,7 @@ async function main() {
     });
     const emit = (count: number) =>
       bench.database.prisma.$transaction((tx) =>
-        recordEvents(tx, "live", Array.from({ length: count }, (_, i) => ({ type: "course.updated" as const, data: { courseId: `crs_${i}`, version: 2, changedFields: ["title"] } }))),
+        createOutboxRepository(tx).recordEvents("live", Array.from({ length: count }, (_, i) => ({ type: "course.updated" as const, data: { courseId: `crs_${i}`, version: 2, changedFields: ["title"] } }))),
       );
 
     const capacity = await baseline(receiver.url, 3000);

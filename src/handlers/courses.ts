@@ -1,5 +1,4 @@
 // Courses: listing, reading with the institution embedded, and batch upsert.
-import { requestFingerprint, withIdempotency } from "../services/idempotency.ts";
 import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
@@ -18,13 +17,8 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
   const dryRun = request.query.dryRun === true;
   const single = !Array.isArray(request.body);
   const items = Array.isArray(request.body) ? request.body : [request.body];
-  const scope = {
-    credentialId: caller.id,
-    key: request.headers["idempotency-key"],
-    operationId: "upsertCourses",
-    fingerprint: requestFingerprint("upsertCourses", { dryRun }, request.body),
-  };
-  return withIdempotency(services.adminDependencies.database.prisma, scope, async () => {
+  const idempotent = { key: request.headers["idempotency-key"], operationId: "upsertCourses", query: { dryRun }, body: request.body };
+  return services.idempotency.withIdempotency(caller, idempotent, async () => {
     const result = await services.courses.upsertCourses(caller, items, { dryRun, single });
     return dryRun ? { status: 200 as const, body: { ...result, dryRun: true } } : { status: 201 as const, body: result };
   });

@@ -1,5 +1,4 @@
 // Equivalencies: decisions with provenance and an immutable version history.
-import { requestFingerprint, withIdempotency } from "../services/idempotency.ts";
 import { listResponse, pageParams } from "../http/paging.ts";
 import { API_ROOT } from "../api.ts";
 import type { OperationHandler } from "./types.ts";
@@ -18,13 +17,8 @@ export const getEquivalency: OperationHandler<"getEquivalency"> = async (request
 
 export const createEquivalency: OperationHandler<"createEquivalency"> = async (request, { caller, services }) => {
   const dryRun = request.query.dryRun === true;
-  const scope = {
-    credentialId: caller.id,
-    key: request.headers["idempotency-key"],
-    operationId: "createEquivalency",
-    fingerprint: requestFingerprint("createEquivalency", { dryRun }, request.body),
-  };
-  return withIdempotency(services.adminDependencies.database.prisma, scope, async () => {
+  const idempotent = { key: request.headers["idempotency-key"], operationId: "createEquivalency", query: { dryRun }, body: request.body };
+  return services.idempotency.withIdempotency(caller, idempotent, async () => {
     const outcome = await services.equivalencies.createEquivalency(caller, request.body, { dryRun });
     if (outcome.kind === "preview") return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
     return {

@@ -1,40 +1,65 @@
 // The data-access layer: one repository per aggregate, all built over one
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
-import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../db/database.ts";
+import { createCatalogImportsRepository, type CatalogImportsRepository } from "./catalog-imports.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
+import { createDatasetsRepository, type DatasetsRepository } from "./datasets.ts";
+import { createExportsRepository, type ExportsRepository } from "./exports.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
+import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
+import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
+import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
+import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 
 export interface Repositories {
   institutions: InstitutionsRepository;
   courses: CoursesRepository;
   equivalencies: EquivalenciesRepository;
+  datasets: DatasetsRepository;
+  exports: ExportsRepository;
+  catalogImports: CatalogImportsRepository;
+  sandbox: SandboxRepository;
   organizations: OrganizationsRepository;
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
-  /**
-   * Runs `work` in one database transaction with repositories bound to it.
-   * `tx` is handed on for the modules that do not have a repository yet
-   * (outbox, stewardship: part of the admin restructuring).
-   */
-  transaction<T>(work: (repositories: TransactionRepositories, tx: Prisma.TransactionClient) => Promise<T>): Promise<T>;
+  outbox: OutboxRepository;
+  stewardship: StewardshipRepository;
+  idempotency: IdempotencyRepository;
+  /** Runs `work` in one database transaction with repositories bound to it. */
+  transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
 }
 
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
-export type TransactionRepositories = Pick<Repositories, "courses">;
+export type TransactionRepositories = Pick<Repositories, "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship">;
 
 export function createRepositories(db: Db): Repositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db),
+    datasets: createDatasetsRepository(db),
+    exports: createExportsRepository(db),
+    catalogImports: createCatalogImportsRepository(db),
+    sandbox: createSandboxRepository(db),
     organizations: createOrganizationsRepository(db),
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),
-    transaction: (work) => db.$transaction((tx) => work({ courses: createCoursesRepository(tx) }, tx)),
+    outbox: createOutboxRepository(db),
+    stewardship: createStewardshipRepository(db),
+    idempotency: createIdempotencyRepository(db),
+    transaction: (work) =>
+      db.$transaction((tx) =>
+        work({
+          courses: createCoursesRepository(tx),
+          equivalencies: createEquivalenciesRepository(tx),
+          datasets: createDatasetsRepository(tx),
+          outbox: createOutboxRepository(tx),
+          stewardship: createStewardshipRepository(tx),
+        }),
+      ),
   };
 }

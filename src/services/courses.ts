@@ -7,7 +7,6 @@ import type { CourseLevel, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
 import { notFound, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
-import { recordEvents } from "./outbox.ts";
 import { BLANK_CODE, courseCodeKey, courseView, institutionView, isBlankCode } from "./views.ts";
 
 export type { CourseFilters } from "../repositories/courses.ts";
@@ -67,7 +66,7 @@ function referenceErrors(caller: Credential, items: CourseUpsert[], known: { ins
   return errors;
 }
 
-export function createCoursesService({ courses, transaction, db }: Pick<Repositories, "courses" | "transaction"> & StewardshipLookup) {
+export function createCoursesService({ courses, stewardship, transaction }: Pick<Repositories, "courses" | "stewardship" | "transaction">) {
   return {
     async listCourses(caller: Credential, filters: CourseFilters, page: Page): Promise<PageResult<CourseView>> {
       const { items, total } = await courses.listPage(caller.environment, filters, page);
@@ -96,7 +95,7 @@ export function createCoursesService({ courses, transaction, db }: Pick<Reposito
         throw new ValidationError(`${errors.length} problem(s) in the batch; nothing was written.`, pointed);
       }
       await assertSteward(
-        db,
+        stewardship,
         caller,
         items.map((item, index) => ({ institutionId: item.institutionId, pointer: options.single ? "/institutionId" : `/${index}/institutionId` })),
       );
@@ -122,7 +121,7 @@ export function createCoursesService({ courses, transaction, db }: Pick<Reposito
       const keys = items.map((item) => ({ institutionId: item.institutionId, codeKey: courseCodeKey(item.code) }));
       const data = options.dryRun
         ? plan(await courses.findByCodeKeys(environment, keys)).results
-        : await transaction(async ({ courses: inTransaction }, tx) => {
+        : await transaction(async ({ courses: inTransaction, outbox }) => {
             const { results, creates, updates } = plan(await inTransaction.findByCodeKeys(environment, keys));
             const now = new Date();
             if (creates.length) await inTransaction.insertMany(environment, creates, now);
@@ -139,8 +138,7 @@ export function createCoursesService({ courses, transaction, db }: Pick<Reposito
               now,
             );
             for (const update of updates) update.version = update.result.version = versions.get(update.id) ?? update.version;
-            await recordEvents(
-              tx,
+            await outbox.recordEvents(
               environment,
               updates.map((u) => ({ type: "course.updated" as const, data: { courseId: u.id, version: u.version, changedFields: u.changed } })),
             );
@@ -150,11 +148,6 @@ export function createCoursesService({ courses, transaction, db }: Pick<Reposito
       return { data, summary: { received: items.length, created, updated: items.length - created } };
     },
   };
-}
-
-/** The stewardship check still reads the database itself until it has a repository (admin restructuring). */
-interface StewardshipLookup {
-  db: Parameters<typeof assertSteward>[0];
 }
 
 export type CoursesService = ReturnType<typeof createCoursesService>;

@@ -2,15 +2,15 @@
 // stored and replayed for a retry with the same request; the same key with a
 // different request is a 409. Keys are per credential and kept at least 24 h.
 import crypto from "node:crypto";
-import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "./types.ts";
+import type { Credential } from "../auth/credential.ts";
+import type { Repositories } from "../repositories/index.ts";
+import { IN_PROGRESS, type IdempotencyClaim } from "../repositories/idempotency.ts";
 import { ProblemError } from "../errors.ts";
 
 export const RETENTION_MS = 25 * 3_600_000;
 /** A key whose first request never finished (a crash) may be reused after this. */
 const IN_PROGRESS_TIMEOUT_MS = 60_000;
 const SWEEP_INTERVAL_MS = 3_600_000;
-const IN_PROGRESS = 0;
 
 export interface StoredResponse {
   status: number;
@@ -18,7 +18,16 @@ export interface StoredResponse {
   headers?: Record<string, string>;
 }
 
-export function requestFingerprint(operationId: string, query: unknown, body: unknown): string {
+/** What identifies a request: its operation, query and body (key order in objects does not matter). */
+export interface IdempotentRequest {
+  /** The Idempotency-Key header; without one the request simply runs. */
+  key: string | undefined;
+  operationId: string;
+  query: unknown;
+  body: unknown;
+}
+
+function requestFingerprint(operationId: string, query: unknown, body: unknown): string {
   return crypto.createHash("sha256").update(JSON.stringify([operationId, canonical(query), canonical(body)])).digest("hex");
 }
 
@@ -30,57 +39,50 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
-let lastSweep = 0;
+export function createIdempotencyService({ idempotency, now = Date.now }: Pick<Repositories, "idempotency"> & { now?: () => number }) {
+  let lastSweep = 0;
 
-export async function withIdempotency<R extends StoredResponse>(
-  db: Db,
-  scope: { credentialId: string; key: string | undefined; operationId: string; fingerprint: string },
-  run: () => Promise<R>,
-): Promise<R> {
-  if (!scope.key) return run();
-  const id = { credentialId: scope.credentialId, key: scope.key };
-  await sweep(db);
-  const claimed = await claim(db, scope);
-  if (!claimed) {
-    const existing = await db.idempotencyRecord.findUnique({ where: { credentialId_key: id } });
-    if (!existing) return withIdempotency(db, scope, run);
-    if (existing.operationId !== scope.operationId || existing.requestHash !== scope.fingerprint) {
-      throw new ProblemError("idempotency-key-reused", `The Idempotency-Key "${scope.key}" was already used with a different request.`);
-    }
-    if (existing.responseStatus === IN_PROGRESS) {
-      throw new ProblemError("conflict", `A request with the Idempotency-Key "${scope.key}" is still in progress; retry shortly.`);
-    }
-    const stored = existing.responseBody as unknown as StoredResponse;
-    return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
+  /** Expired records are deleted at most once an interval, by the request that finds the interval over. */
+  async function sweep() {
+    const current = now();
+    if (current - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = current;
+    await idempotency.deleteCreatedBefore(new Date(current - RETENTION_MS));
   }
-  try {
-    const response = await run();
-    await db.idempotencyRecord.update({
-      where: { credentialId_key: id },
-      data: { responseStatus: response.status, responseBody: response as unknown as Prisma.InputJsonValue },
-    });
-    return response;
-  } catch (error) {
-    // A failed request is not remembered: the client may fix it and retry.
-    await db.idempotencyRecord.delete({ where: { credentialId_key: id } }).catch(() => undefined);
-    throw error;
+
+  async function withIdempotency<R extends StoredResponse>(caller: Credential, request: IdempotentRequest, run: () => Promise<R>): Promise<R> {
+    if (!request.key) return run();
+    const claim: IdempotencyClaim = {
+      credentialId: caller.id,
+      key: request.key,
+      operationId: request.operationId,
+      fingerprint: requestFingerprint(request.operationId, request.query, request.body),
+    };
+    await sweep();
+    if (!(await idempotency.claim(claim, IN_PROGRESS_TIMEOUT_MS))) {
+      const existing = await idempotency.find(claim.credentialId, claim.key);
+      if (!existing) return withIdempotency(caller, request, run);
+      if (existing.operationId !== claim.operationId || existing.requestHash !== claim.fingerprint) {
+        throw new ProblemError("idempotency-key-reused", `The Idempotency-Key "${claim.key}" was already used with a different request.`);
+      }
+      if (existing.responseStatus === IN_PROGRESS) {
+        throw new ProblemError("conflict", `A request with the Idempotency-Key "${claim.key}" is still in progress; retry shortly.`);
+      }
+      const stored = existing.responseBody as unknown as StoredResponse;
+      return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
+    }
+    try {
+      const response = await run();
+      await idempotency.storeResponse(claim.credentialId, claim.key, response.status, response);
+      return response;
+    } catch (error) {
+      // A failed request is not remembered: the client may fix it and retry.
+      await idempotency.release(claim.credentialId, claim.key).catch(() => undefined);
+      throw error;
+    }
   }
+
+  return { withIdempotency };
 }
 
-async function claim(db: Db, scope: { credentialId: string; key: string | undefined; operationId: string; fingerprint: string }) {
-  const rows = await db.$queryRaw<{ claimed: boolean }[]>`
-    INSERT INTO idempotency_records (credential_id, key, operation_id, request_hash, response_status, response_body, created_at)
-    VALUES (${scope.credentialId}, ${scope.key}, ${scope.operationId}, ${scope.fingerprint}, ${IN_PROGRESS}, 'null'::jsonb, now())
-    ON CONFLICT (credential_id, key) DO UPDATE SET created_at = now(), request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id
-      WHERE idempotency_records.response_status = ${IN_PROGRESS}
-        AND idempotency_records.created_at < now() - make_interval(secs => ${IN_PROGRESS_TIMEOUT_MS / 1000}::double precision)
-    RETURNING true AS claimed`;
-  return rows.length > 0;
-}
-
-async function sweep(db: Db) {
-  const now = Date.now();
-  if (now - lastSweep < SWEEP_INTERVAL_MS) return;
-  lastSweep = now;
-  await db.idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(now - RETENTION_MS) } } });
-}
+export type IdempotencyService = ReturnType<typeof createIdempotencyService>;

@@ -1,61 +1,27 @@
 // The services: one object per resource, each built over the repositories it
 // needs. Their function names are the operationIds they serve.
 import type { Config } from "../config.ts";
-import type { Database, Db } from "../db/database.ts";
+import type { Database } from "../db/database.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
-import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
-import type { Page } from "./types.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
-import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
-import * as equivalencies from "./equivalencies.ts";
-import * as datasets from "./datasets.ts";
-import { exportResource, type ExportFormat, type ExportResource } from "./exports/index.ts";
+import { createEquivalenciesService } from "./equivalencies.ts";
+import { createIdempotencyService } from "./idempotency.ts";
+import { createStewardshipService } from "./stewardship.ts";
+import { createDatasetsService } from "./datasets.ts";
+import { createExportsService } from "./exports/index.ts";
+import { createCatalogImportsService } from "./imports/index.ts";
+import { createSandboxService } from "./sandbox.ts";
 import { createKeysService } from "./keys.ts";
 import { createOrganizationsService } from "./organizations.ts";
 import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
 
 /**
- * Equivalencies (except their history), datasets and exports still query the
- * database inside their modules; these factories give them the one service
- * shape the handlers use, so moving their queries into repositories changes
- * nothing above them.
- */
-function createEquivalenciesService(deps: Pick<Repositories, "equivalencies"> & { db: Db }) {
-  const { db } = deps;
-  return {
-    ...createEquivalencyVersionsService(deps),
-    listEquivalencies: (caller: Credential, filters: equivalencies.EquivalencyFilters, page: Page, expandCourse: boolean) =>
-      equivalencies.listEquivalencies(db, caller.environment, filters, page, expandCourse),
-    getEquivalency: (caller: Credential, id: string) => equivalencies.getEquivalency(db, caller.environment, id),
-    createEquivalency: (caller: Credential, input: equivalencies.EquivalencyCreate, options: { dryRun?: boolean }) =>
-      equivalencies.createEquivalency(db, caller, input, options),
-    updateEquivalency: (caller: Credential, id: string, patch: equivalencies.EquivalencyUpdate, ifMatch?: string) =>
-      equivalencies.updateEquivalency(db, caller, id, patch, ifMatch),
-  };
-}
-
-function createDatasetsService({ db, config }: { db: Db; config: Config }) {
-  return {
-    listDatasets: (caller: Credential, page: Page) => datasets.listDatasets(db, caller, page),
-    getDataset: (caller: Credential, id: string) => datasets.getDataset(db, caller, id),
-    publishDataset: (caller: Credential, input: datasets.DatasetPublish) =>
-      datasets.publishDataset(db, caller, input, { stalePendingDays: config.datasets.stalePendingDays }),
-  };
-}
-
-function createExportsService({ db }: { db: Db }) {
-  return {
-    exportData: (caller: Credential, resource: ExportResource, format: ExportFormat) => exportResource(db, caller.environment, resource, format),
-  };
-}
-
-/**
- * What the organization, key and webhook handlers still use directly until
- * their services are restructured the same way (the admin part of issue 12).
+ * What the webhook-delivery handlers still use directly until their service is
+ * restructured the same way (the admin part of issue 12, round 2).
  */
 export interface AdminDependencies {
   config: Config;
@@ -70,7 +36,11 @@ export interface Services {
   equivalencies: ReturnType<typeof createEquivalenciesService>;
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
+  catalogImports: ReturnType<typeof createCatalogImportsService>;
+  sandbox: ReturnType<typeof createSandboxService>;
   organizations: ReturnType<typeof createOrganizationsService>;
+  stewardship: ReturnType<typeof createStewardshipService>;
+  idempotency: ReturnType<typeof createIdempotencyService>;
   keys: ReturnType<typeof createKeysService>;
   oauthClients: ReturnType<typeof createOAuthClientsService>;
   webhooks: ReturnType<typeof createWebhooksService>;
@@ -79,14 +49,17 @@ export interface Services {
 
 export function createServices(deps: { repositories: Repositories } & AdminDependencies): Services {
   const { repositories, config, database } = deps;
-  const db = database.prisma;
   return {
     institutions: createInstitutionsService(repositories),
-    courses: createCoursesService({ ...repositories, db }),
-    equivalencies: createEquivalenciesService({ ...repositories, db }),
-    datasets: createDatasetsService({ db, config }),
-    exports: createExportsService({ db }),
+    courses: createCoursesService(repositories),
+    equivalencies: createEquivalenciesService(repositories),
+    datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
+    exports: createExportsService(repositories),
+    catalogImports: createCatalogImportsService(repositories),
+    sandbox: createSandboxService(repositories),
     organizations: createOrganizationsService(repositories),
+    stewardship: createStewardshipService(repositories),
+    idempotency: createIdempotencyService(repositories),
     keys: createKeysService({ ...repositories, forgetCredential: (keyId) => deps.authenticator.forget(keyId) }),
     oauthClients: createOAuthClientsService(repositories),
     webhooks: createWebhooksService({

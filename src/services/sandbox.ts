@@ -2,7 +2,8 @@
 // loaded on first start so every new user has realistic data to read.
 import crypto from "node:crypto";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Channel, Db } from "./types.ts";
+import type { Channel } from "./types.ts";
+import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey, keyPrefix } from "../auth/api-keys.ts";
 import { institutionId } from "../ids.ts";
 import { courseCodeKey, equivalencyTargetKey, equivalencyView } from "./views.ts";
@@ -28,21 +29,6 @@ export const SANDBOX_SEED_ORG = { id: "org_sandbox_seed", slug: "sandbox-seed", 
 const SEED_EPOCH = Date.UTC(2025, 0, 6, 15, 0, 0);
 const DAY_MS = 86_400_000;
 
-/** The configured public key reads the sandbox; a changed value replaces the old one. */
-export async function ensurePublicSandboxKey(db: Db, key: string): Promise<void> {
-  await db.organization.upsert({
-    where: { id: PUBLIC_SANDBOX_ORG.id },
-    create: { ...PUBLIC_SANDBOX_ORG, source: "direct" },
-    update: {},
-  });
-  const fields = { hash: hashApiKey(key), prefix: keyPrefix(key), scopes: ["read:public"], environment: "sandbox" as const, revokedAt: null };
-  await db.apiKey.upsert({
-    where: { id: PUBLIC_SANDBOX_KEY_ID },
-    create: { id: PUBLIC_SANDBOX_KEY_ID, organizationId: PUBLIC_SANDBOX_ORG.id, name: "Public sandbox key", ...fields },
-    update: fields,
-  });
-}
-
 /** Stable ids, so documentation and bug reports can name sandbox records. */
 function stableId(prefix: string, naturalKey: string): string {
   const digest = crypto.createHash("sha256").update(naturalKey).digest();
@@ -63,23 +49,16 @@ export interface SeedSummary {
   versions: number;
 }
 
-export async function seedSandboxIfEmpty(db: Db): Promise<SeedSummary | null> {
-  if ((await db.institution.count({ where: { environment: "sandbox" } })) > 0) return null;
-  return seedSandbox(db);
-}
+const SEEDED_INSTITUTION_IDS = seedInstitutions.map((i) => institutionId(i.ipedsId));
 
-export async function seedSandbox(db: Db): Promise<SeedSummary> {
-  const equivalencies = seedEquivalencies.map(buildEquivalency);
-  return db.$transaction(async (tx) => {
-    for (const org of Object.entries(DEMO_ORGS)) {
-      const [source, fields] = org as [Channel, (typeof DEMO_ORGS)[Channel]];
-      await tx.organization.upsert({ where: { id: fields.id }, create: { ...fields, source }, update: {} });
-    }
-    await tx.institution.createMany({
-      data: seedInstitutions.map((i) => ({ environment: "sandbox" as const, id: institutionId(i.ipedsId), ...i })),
-    });
-    await tx.course.createMany({
-      data: seedCourses.map(({ ipedsId, ...course }, index) => ({
+export function createSandboxService({ sandbox }: Pick<Repositories, "sandbox">) {
+  async function seedSandbox(): Promise<SeedSummary> {
+    const equivalencies = seedEquivalencies.map(buildEquivalency);
+    const versions = equivalencies.flatMap((e) => e.versions);
+    await sandbox.insertSeed("sandbox", {
+      organizations: Object.entries(DEMO_ORGS).map(([source, fields]) => ({ ...fields, source: source as Channel })),
+      institutions: seedInstitutions.map((i) => ({ environment: "sandbox" as const, id: institutionId(i.ipedsId), ...i })),
+      courses: seedCourses.map(({ ipedsId, ...course }, index) => ({
         id: seedCourseId(ipedsId, course.code),
         environment: "sandbox" as const,
         institutionId: institutionId(ipedsId),
@@ -88,31 +67,46 @@ export async function seedSandbox(db: Db): Promise<SeedSummary> {
         createdAt: new Date(SEED_EPOCH + index * 60_000),
         updatedAt: new Date(SEED_EPOCH + index * 60_000),
       })),
+      equivalencies: equivalencies.map((e) => e.record),
+      versions,
+      steward: { ...SANDBOX_SEED_ORG, source: "direct" },
     });
-    await tx.equivalency.createMany({ data: equivalencies.map((e) => e.record) });
-    const versions = equivalencies.flatMap((e) => e.versions);
-    await tx.equivalencyVersion.createMany({ data: versions });
-    await grantSeedStewardship(tx);
     return { institutions: seedInstitutions.length, courses: seedCourses.length, equivalencies: equivalencies.length, versions: versions.length };
-  });
+  }
+
+  return {
+    /** The configured public key reads the sandbox; a changed value replaces the old one. */
+    async ensurePublicSandboxKey(key: string): Promise<void> {
+      await sandbox.ensureApiKey(
+        { ...PUBLIC_SANDBOX_ORG, source: "direct" },
+        {
+          id: PUBLIC_SANDBOX_KEY_ID,
+          organizationId: PUBLIC_SANDBOX_ORG.id,
+          name: "Public sandbox key",
+          fields: { hash: hashApiKey(key), prefix: keyPrefix(key), scopes: ["read:public"], environment: "sandbox", revokedAt: null },
+        },
+      );
+    },
+
+    seedSandbox,
+
+    /** Seeds only a sandbox without institutions; null when there was something already. */
+    async seedSandboxIfEmpty(): Promise<SeedSummary | null> {
+      if ((await sandbox.countInstitutions("sandbox")) > 0) return null;
+      return seedSandbox();
+    },
+
+    /**
+     * The seed organization stewards the seeded institutions present in the sandbox.
+     * Idempotent; run at every start so sandboxes seeded before stewardship existed get it too.
+     */
+    grantSeedStewardship(): Promise<void> {
+      return sandbox.grantStewardshipOfPresent({ ...SANDBOX_SEED_ORG, source: "direct" }, "sandbox", SEEDED_INSTITUTION_IDS);
+    },
+  };
 }
 
-/**
- * The seed organization stewards the seeded institutions present in the sandbox.
- * Idempotent; run at every start so sandboxes seeded before stewardship existed get it too.
- */
-export async function grantSeedStewardship(db: Prisma.TransactionClient): Promise<void> {
-  const seeded = await db.institution.findMany({
-    where: { environment: "sandbox", id: { in: seedInstitutions.map((i) => institutionId(i.ipedsId)) } },
-    select: { id: true },
-  });
-  if (!seeded.length) return;
-  await db.organization.upsert({ where: { id: SANDBOX_SEED_ORG.id }, create: { ...SANDBOX_SEED_ORG, source: "direct" }, update: {} });
-  await db.stewardship.createMany({
-    data: seeded.map(({ id }) => ({ organizationId: SANDBOX_SEED_ORG.id, environment: "sandbox" as const, institutionId: id })),
-    skipDuplicates: true,
-  });
-}
+export type SandboxService = ReturnType<typeof createSandboxService>;
 
 type EquivalencyRow = Prisma.EquivalencyCreateManyInput & { version: number; updatedAt: Date };
 

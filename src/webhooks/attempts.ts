@@ -4,7 +4,7 @@
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Db } from "../services/types.ts";
 import { newId } from "../ids.ts";
-import { recordFromJson, WEBHOOK_DELIVERY_COLUMNS, WEBHOOK_ENDPOINT_COLUMNS } from "../services/record-columns.ts";
+import { columnsOf, recordFromJson } from "../repositories/record-columns.ts";
 import { signatureHeader } from "./signing.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { webhookSecretContext } from "../services/stored-secrets.ts";
@@ -58,8 +58,8 @@ export async function claimDueDeliveries(db: Db, owner: string, now: Date, lease
   );
   const pairs = JSON.parse(rows[0].claimed) as [Record<string, unknown>, Record<string, unknown>][];
   return pairs.map(([delivery, endpoint]) => ({
-    ...recordFromJson(delivery, WEBHOOK_DELIVERY_COLUMNS)!,
-    webhook: recordFromJson(endpoint, WEBHOOK_ENDPOINT_COLUMNS)!,
+    ...recordFromJson<WebhookDelivery>(delivery, columnsOf(db, "WebhookDelivery"))!,
+    webhook: recordFromJson<WebhookEndpoint>(endpoint, columnsOf(db, "WebhookEndpoint"))!,
   }));
 }
 

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { loadSpec } from "../../src/api.ts";
-import { publishDataset } from "../../src/services/datasets.ts";
+import { createDatasetsService } from "../../src/services/datasets.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
@@ -113,10 +113,11 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       scopes: ["read:public", "write:contribute"],
     };
     const created = (await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.clean } })).createdAt.getTime();
-    const at = (days: number) => () => new Date(created + days * DAY_MS);
-    const fresh = await publishDataset(t.database.prisma, credential, { label: "day 30" }, { stalePendingDays: 30, clock: at(30) });
+    const publishedOn = (day: number) =>
+      createDatasetsService({ ...t.app.context.repositories, stalePendingDays: 30, clock: () => new Date(created + day * DAY_MS) });
+    const fresh = await publishedOn(30).publishDataset(credential, { label: "day 30" });
     expect(fresh.issues.map((i) => i.code)).to.not.include("stale_pending");
-    const later = await publishDataset(t.database.prisma, credential, { label: "day 31" }, { stalePendingDays: 30, clock: at(31) });
+    const later = await publishedOn(31).publishDataset(credential, { label: "day 31" });
     // Only the pending one; accepted and conflict decisions are not stale.
     expect(later.issues.filter((i) => i.code === "stale_pending").map((i) => i.recordId)).to.deep.equal([eq.clean]);
     expect(later.createdAt).to.equal(new Date(created + 31 * DAY_MS).toISOString());

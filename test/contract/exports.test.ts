@@ -5,7 +5,9 @@ import type { Readable } from "node:stream";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { CSV_COLUMNS, exportResource } from "../../src/services/exports/index.ts";
+import { CSV_COLUMNS, createExportsService, type ExportFormat } from "../../src/services/exports/index.ts";
+import { createExportsRepository } from "../../src/repositories/exports.ts";
+import type { Credential } from "../../src/auth/credential.ts";
 import { flatten } from "../../src/services/exports/tabular.ts";
 import type { Db } from "../../src/services/types.ts";
 import { loadSpec } from "../../src/api.ts";
@@ -267,6 +269,20 @@ describe("exports: exportData over large tables", () => {
     return { db: db as unknown as Db, reads };
   }
 
+  /** exportData of equivalencies for a live credential, over `db`. */
+  function exportEquivalencies(db: Db, format: ExportFormat, batchSize?: number) {
+    const caller: Credential = {
+      kind: "api_key",
+      id: "key_export",
+      organizationId: t.organizationId,
+      organizationSlug: "acme",
+      channel: "channel_a",
+      environment: "live",
+      scopes: ["read:public"],
+    };
+    return createExportsService({ exports: createExportsRepository(db), batchSize }).exportData(caller, "equivalencies", format);
+  }
+
   async function drain(stream: Readable): Promise<{ text: string; error: Error | null }> {
     let text = "";
     try {
@@ -294,7 +310,7 @@ describe("exports: exportData over large tables", () => {
 
   it("reads in bounded batches, never the whole table at once", async () => {
     const { db, reads } = observedDb();
-    const exported = await exportResource(db, "live", "equivalencies", "csv", { batchSize: 1_000 });
+    const exported = await exportEquivalencies(db, "csv", 1_000);
     const { text, error } = await drain(exported.stream);
     expect(error).to.equal(null);
     expect(text.split("\r\n").filter(Boolean)).to.have.length(ROWS + 3);
@@ -305,14 +321,14 @@ describe("exports: exportData over large tables", () => {
 
   it("reads lazily: a consumer that stops early stops the reading", async () => {
     const { db, reads } = observedDb();
-    const exported = await exportResource(db, "live", "equivalencies", "json", { batchSize: 1_000 });
+    const exported = await exportEquivalencies(db, "json", 1_000);
     for await (const _chunk of exported.stream) break;
     expect(reads.length).to.be.at.most(3);
   });
 
   it("a database failure mid-stream destroys the stream with the error after what was sent", async () => {
     const { db } = observedDb(3);
-    const exported = await exportResource(db, "live", "equivalencies", "csv", { batchSize: 1_000 });
+    const exported = await exportEquivalencies(db, "csv", 1_000);
     const { text, error } = await drain(exported.stream);
     expect(error?.message).to.equal("connection lost");
     expect(text.split("\r\n").filter(Boolean)).to.have.length(1 + 2_000);
@@ -340,7 +356,7 @@ describe("exports: exportData over large tables", () => {
   it("a database failure on the first batch is thrown before any stream exists", async () => {
     const { db } = observedDb(1);
     let thrown: unknown = null;
-    await exportResource(db, "live", "equivalencies", "ctdl").catch((error) => (thrown = error));
+    await exportEquivalencies(db, "ctdl").catch((error) => (thrown = error));
     expect((thrown as Error).message).to.equal("connection lost");
   });
 });

@@ -6,8 +6,6 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { institutionId } from "../../src/ids.ts";
-import { grantStewardship, revokeStewardship } from "../../src/services/stewardship.ts";
-import { importInstitutions } from "../../src/services/imports/institutions.ts";
 
 const SMC = institutionId("122977");
 const UCB = institutionId("110635");
@@ -138,7 +136,7 @@ describe("stewardship: who may write for which institution", () => {
     it("a revoked grant stops writes at once", async () => {
       const delta = await t.otherOrganization("delta", "live", "direct", { institutionIds: [SHSU] });
       await expectContract(await post("/courses", delta.key, course(SHSU, "HIST 1301")), 201);
-      await revokeStewardship(t.database.prisma, delta.id, "live", { institutionIds: [SHSU] });
+      await t.app.context.services.stewardship.revokeStewardship(delta.id, "live", { institutionIds: [SHSU] });
       const refused = await post("/courses", delta.key, course(SHSU, "HIST 1302"));
       await expectContract(refused, 403);
       expectProblem(refused, "not-steward");
@@ -149,7 +147,7 @@ describe("stewardship: who may write for which institution", () => {
       async function* one() {
         yield { row: { ipedsId: "228778", name: "The University of Texas at Austin", city: "Austin", state: "TX", type: "four_year_public" as const, system: null, source: "direct" as const } };
       }
-      await importInstitutions(t.database.prisma, one(), "live");
+      await t.app.context.services.catalogImports.importInstitutions(one(), "live");
       await expectContract(await post("/courses", office.key, course(institutionId("228778"), "M 408C")), 201);
     });
 
@@ -159,7 +157,7 @@ describe("stewardship: who may write for which institution", () => {
       const refused = await post("/courses", sandboxKey, course(SMC, "ENGL 1"));
       await expectContract(refused, 403);
       expect(refused.body.detail).to.contain("sandbox");
-      await grantStewardship(t.database.prisma, epsilon.id, "sandbox", { institutionIds: [SMC] });
+      await t.app.context.services.stewardship.grantStewardship(epsilon.id, "sandbox", { institutionIds: [SMC] });
       await expectContract(await post("/courses", sandboxKey, course(SMC, "ENGL 1")), 201);
     });
   });

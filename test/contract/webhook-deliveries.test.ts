@@ -4,7 +4,7 @@ import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint, type TestEndpoint } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
-import { recordEvents } from "../../src/services/outbox.ts";
+import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { createLogger } from "../../src/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 
@@ -19,8 +19,7 @@ describe("webhook deliveries: contract", () => {
 
   async function emit(...types: ("course.updated" | "equivalency.created")[]) {
     await t.database.prisma.$transaction((tx) =>
-      recordEvents(
-        tx,
+      createOutboxRepository(tx).recordEvents(
         "live",
         types.map((type) =>
           type === "course.updated"

@@ -4,13 +4,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
-import { seedSandbox } from "../../src/services/sandbox.ts";
+import { createSandboxService } from "../../src/services/sandbox.ts";
+import { createSandboxRepository } from "../../src/repositories/sandbox.ts";
 
 describe("immutable version snapshots", () => {
   let db: TestDatabase;
   before(async () => {
     db = await freshDatabase();
-    await seedSandbox(db.prisma);
+    await createSandboxService({ sandbox: createSandboxRepository(db.prisma) }).seedSandbox();
   });
   after(() => db.close());
 

@@ -3,13 +3,12 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract } from "../helpers/contract.ts";
-import { seedSandboxIfEmpty } from "../../src/services/sandbox.ts";
 
 describe("sandbox seed", () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();
-    await seedSandboxIfEmpty(t.database.prisma);
+    await t.app.context.services.sandbox.seedSandboxIfEmpty();
   });
   after(() => t.close());
 
@@ -56,6 +55,6 @@ describe("sandbox seed", () => {
   });
 
   it("is seeded only once", async () => {
-    expect(await seedSandboxIfEmpty(t.database.prisma)).to.equal(null);
+    expect(await t.app.context.services.sandbox.seedSandboxIfEmpty()).to.equal(null);
   });
 });

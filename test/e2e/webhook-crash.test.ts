@@ -14,7 +14,7 @@ import { openMigratedDatabase } from "../../src/bootstrap.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
 import { createKeysService } from "../../src/services/keys.ts";
-import { grantStewardship } from "../../src/services/stewardship.ts";
+import { createStewardshipService } from "../../src/services/stewardship.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
@@ -87,7 +87,7 @@ describe("webhooks survive a crash", () => {
     const repositories = createRepositories(setup.prisma);
     const organization = await createOrganizationsService(repositories).createOrganization({ slug: "acme", name: "Acme", source: "channel_a" });
     const { key } = await createKeysService(repositories).issueKey({ organizationId: organization.id, environment: "live", name: "crash test" });
-    await grantStewardship(setup.prisma, organization.id, "live", { all: true });
+    await createStewardshipService(repositories).grantStewardship(organization.id, "live", { all: true });
     await loadInstitutions(setup.prisma, "live");
     const endpoint = await insertEndpoint(setup.prisma, new SecretBox(parseSecretsKey(secretsKey)!), { organizationId: organization.id, url: receiver.url("/hook"), events: ["course.updated"] });
     receiver.expectSecrets("/hook", [endpoint.secret]);

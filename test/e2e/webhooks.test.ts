@@ -9,7 +9,7 @@ import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint, type TestEndpoint, sealFor } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
 import { createLogger } from "../../src/logger.ts";
-import { recordEvents } from "../../src/services/outbox.ts";
+import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { USER_AGENT } from "../../src/webhooks/attempts.ts";
 import { newWebhookSecret } from "../../src/webhooks/signing.ts";
@@ -31,8 +31,7 @@ describe("webhooks end to end", () => {
   };
   const emit = (count: number, environment: "live" | "sandbox" = "live") =>
     t.database.prisma.$transaction((tx) =>
-      recordEvents(
-        tx,
+      createOutboxRepository(tx).recordEvents(
         environment,
         Array.from({ length: count }, (_, i) => ({ type: "course.updated" as const, data: { courseId: `crs_${i}`, version: 2, changedFields: [] } })),
       ),
@@ -71,7 +70,7 @@ describe("webhooks end to end", () => {
     if (published.status !== 201) {
       // Without the datasets API the event is recorded the way POST /datasets records it.
       await t.database.prisma.$transaction((tx) =>
-        recordEvents(tx, "live", [{ type: "dataset.published", data: { datasetVersionId: "ds_x", label: "Spring 2025", sequence: 1, recordCount: 1, issueCount: 0 } }]),
+        createOutboxRepository(tx).recordEvents("live", [{ type: "dataset.published", data: { datasetVersionId: "ds_x", label: "Spring 2025", sequence: 1, recordCount: 1, issueCount: 0 } }]),
       );
     }
 

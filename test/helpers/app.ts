@@ -5,8 +5,7 @@ import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
 import { createLogger } from "../../src/logger.ts";
-import { ensurePublicSandboxKey } from "../../src/services/sandbox.ts";
-import { grantStewardship, type GrantTarget } from "../../src/services/stewardship.ts";
+import type { GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
 import { SecretBox } from "../../src/auth/secret-box.ts";
@@ -44,14 +43,14 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const database = await freshDatabase();
   const secrets = new SecretBox(crypto.randomBytes(32));
   const app = await createApp({ config, database, log: createLogger(config.logLevel), secrets, validateResponses: true });
-  await ensurePublicSandboxKey(database.prisma, config.publicSandboxKey);
-  const { organizations, keys: apiKeys } = app.context.services;
+  const { organizations, keys: apiKeys, stewardship, sandbox } = app.context.services;
+  await sandbox.ensurePublicSandboxKey(config.publicSandboxKey);
   const org = await organizations.createOrganization({ slug: "acme", name: "Acme Community College District", source: "channel_a" });
   const key = async (environment: Environment, scopes?: string[]) =>
     (await apiKeys.issueKey({ organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
   const keys = { live: await key("live"), sandbox: await key("sandbox"), liveReadOnly: await key("live", ["read:public"]) };
   if (options.acmeStewardsAll !== false) {
-    for (const environment of ["live", "sandbox"] as const) await grantStewardship(database.prisma, org.id, environment, { all: true });
+    for (const environment of ["live", "sandbox"] as const) await stewardship.grantStewardship(org.id, environment, { all: true });
   }
   return {
     app,
@@ -63,7 +62,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     organizationId: org.id,
     async otherOrganization(slug, environment = "live", source = "channel_b", grant) {
       const other = await organizations.createOrganization({ slug, name: slug, source });
-      if (grant) await grantStewardship(database.prisma, other.id, environment, grant);
+      if (grant) await stewardship.grantStewardship(other.id, environment, grant);
       const created = await apiKeys.issueKey({ organizationId: other.id, environment });
       return { id: other.id, key: created.key };
     },

@@ -1,7 +1,9 @@
 // A small, known catalog for tests: institutions in both environments.
 import type { Db } from "../../src/db/database.ts";
 import type { Environment } from "../../src/services/types.ts";
-import { importInstitutions, type InstitutionRow } from "../../src/services/imports/institutions.ts";
+import type { InstitutionRow } from "../../src/services/imports/institutions.ts";
+import { createCatalogImportsService } from "../../src/services/imports/index.ts";
+import { createCatalogImportsRepository } from "../../src/repositories/catalog-imports.ts";
 
 export const INSTITUTIONS: InstitutionRow[] = [
   { ipedsId: "110635", name: "University of California-Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: "University of California", source: "channel_a" },
@@ -17,5 +19,5 @@ async function* rows(list: InstitutionRow[]) {
 }
 
 export async function loadInstitutions(db: Db, environment: Environment, list = INSTITUTIONS): Promise<void> {
-  await importInstitutions(db, rows(list), environment);
+  await createCatalogImportsService({ catalogImports: createCatalogImportsRepository(db) }).importInstitutions(rows(list), environment);
 }

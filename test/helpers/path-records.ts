@@ -7,8 +7,6 @@ import { loadInstitutions } from "./fixtures.ts";
 import { Receiver } from "./receiver.ts";
 import { insertEndpoint } from "./webhooks.ts";
 import { institutionId } from "../../src/ids.ts";
-import { publishDataset } from "../../src/services/datasets.ts";
-import { createEquivalency } from "../../src/services/equivalencies.ts";
 import { sendTestEvent } from "../../src/webhooks/deliveries.ts";
 
 /** Fills a path template of the document ("/webhooks/{id}/deliveries/{deliveryId}") with real ids. */
@@ -21,9 +19,9 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   const [source, target] = [institutionId("122977"), institutionId("110635")];
   const courses = await t.app.context.services.courses.upsertCourses(credential, [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
   const course = courses.data[0].id!;
-  const equivalency = await createEquivalency(db, credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
+  const equivalency = await t.app.context.services.equivalencies.createEquivalency(credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
   if (equivalency.kind !== "created") throw new Error("the equivalency was not created");
-  const dataset = await publishDataset(db, credential, { label: "Path records" }, { stalePendingDays: t.config.datasets.stalePendingDays });
+  const dataset = await t.app.context.services.datasets.publishDataset(credential, { label: "Path records" });
   const key = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", name: "path record" });
 
   const receiver = await Receiver.start();

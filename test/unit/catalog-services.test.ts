@@ -4,7 +4,6 @@ import { expect } from "chai";
 import type { Credential } from "../../src/auth/credential.ts";
 import type { Equivalency, EquivalencyVersion, Institution } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../src/errors.ts";
-import type { Repositories } from "../../src/repositories/index.ts";
 import type { CoursesRepository } from "../../src/repositories/courses.ts";
 import type { EquivalenciesRepository } from "../../src/repositories/equivalencies.ts";
 import type { InstitutionsRepository } from "../../src/repositories/institutions.ts";
@@ -108,10 +107,11 @@ describe("courses service (upsertCourses)", () => {
 
   /** Only the reference lookup is given: a batch that fails validation must not reach stewardship or any write. */
   function serviceKnowing(known: Awaited<ReturnType<CoursesRepository["findKnownReferences"]>>) {
-    const repositories = only<Pick<Repositories, "courses" | "transaction">>({
+    return createCoursesService({
       courses: only<CoursesRepository>({ findKnownReferences: async () => known }),
+      stewardship: untouchable(),
+      transaction: untouchable(),
     });
-    return createCoursesService({ ...repositories, db: untouchable() });
   }
 
   async function validationErrorOf(promise: Promise<unknown>): Promise<ValidationError> {

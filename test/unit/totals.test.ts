@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ListTotals } from "../../src/services/totals.ts";
+import { ListTotals } from "../../src/repositories/totals.ts";
 import type { Db } from "../../src/services/types.ts";
 
 describe("list totals", () => {

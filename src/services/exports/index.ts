@@ -7,17 +7,12 @@
 // the response, since its status and headers are already sent.
 import { Readable } from "node:stream";
 import { ValidationError } from "../../errors.ts";
-import type { Db, Environment } from "../types.ts";
+import type { Environment } from "../types.ts";
+import type { Credential } from "../../auth/credential.ts";
+import type { Repositories } from "../../repositories/index.ts";
+import type { ExportsRepository } from "../../repositories/exports.ts";
 import { courseView, equivalencyView, institutionView } from "../views.ts";
-import {
-  DEFAULT_BATCH_SIZE,
-  courseBatches,
-  equivalencyBatches,
-  equivalencyWithCoursesBatches,
-  institutionBatches,
-  openBatches,
-  type BatchReader,
-} from "./batches.ts";
+import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts";
 import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
 import { csvChunks, jsonArrayChunks } from "./tabular.ts";
 
@@ -52,20 +47,20 @@ const MEDIA_TYPES: Record<ExportFormat, { contentType: string; extension: string
   ctdl: { contentType: "application/ld+json", extension: "jsonld" },
 };
 
-export async function exportResource(
-  db: Db,
-  environment: Environment,
-  resource: ExportResource,
-  format: ExportFormat,
-  options: ExportOptions = {},
-): Promise<Export> {
-  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-  const chunks = await renderedChunks(db, environment, resource, format, batchSize);
-  return { stream: Readable.from(chunks, { objectMode: false }), ...MEDIA_TYPES[format] };
+export function createExportsService({ exports, batchSize = DEFAULT_BATCH_SIZE }: Pick<Repositories, "exports"> & ExportOptions) {
+  return {
+    /** A whole resource of the caller's environment, as a stream in the format asked for. */
+    async exportData(caller: Credential, resource: ExportResource, format: ExportFormat): Promise<Export> {
+      const chunks = await renderedChunks(exports, caller.environment, resource, format, batchSize);
+      return { stream: Readable.from(chunks, { objectMode: false }), ...MEDIA_TYPES[format] };
+    },
+  };
 }
 
+export type ExportsService = ReturnType<typeof createExportsService>;
+
 async function renderedChunks(
-  db: Db,
+  exports: ExportsRepository,
   environment: Environment,
   resource: ExportResource,
   format: ExportFormat,
@@ -77,21 +72,21 @@ async function renderedChunks(
         { pointer: "/query/format", message: "ctdl is only available for resource=equivalencies" },
       ]);
     }
-    const batches = await openBatches(equivalencyWithCoursesBatches(db, environment), batchSize);
+    const batches = await openBatches(exports.equivalencyWithCoursesBatches(environment), batchSize);
     return jsonArrayChunks(mapBatches(batches, transferValueProfile), CTDL_OPEN, CTDL_CLOSE);
   }
-  const views = await viewBatches(db, environment, resource, batchSize);
+  const views = await viewBatches(exports, environment, resource, batchSize);
   return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
 }
 
-async function viewBatches(db: Db, environment: Environment, resource: ExportResource, batchSize: number) {
+async function viewBatches(exports: ExportsRepository, environment: Environment, resource: ExportResource, batchSize: number) {
   switch (resource) {
     case "institutions":
-      return viewsOf(institutionBatches(db, environment), institutionView, batchSize);
+      return viewsOf(exports.institutionBatches(environment), institutionView, batchSize);
     case "courses":
-      return viewsOf(courseBatches(db, environment), courseView, batchSize);
+      return viewsOf(exports.courseBatches(environment), courseView, batchSize);
     case "equivalencies":
-      return viewsOf(equivalencyBatches(db, environment), equivalencyView, batchSize);
+      return viewsOf(exports.equivalencyBatches(environment), equivalencyView, batchSize);
   }
 }
 

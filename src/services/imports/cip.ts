@@ -2,7 +2,7 @@
 // NCES's own file (CIPFamily, CIPCode written as ="01.0101", Action, CIPTitle…).
 import fs from "node:fs";
 import { parse } from "csv-parse";
-import type { Db } from "../types.ts";
+import type { Repositories } from "../../repositories/index.ts";
 
 const CODE = /^(\d{2})(?:\.(\d{2})(\d{2})?)?$/;
 /** NCES actions that mean a code is not part of CIP 2020. */
@@ -55,19 +55,15 @@ export async function readCipFile(file: string): Promise<{ entries: CipEntry[]; 
   return { entries: [...entries.values()], read };
 }
 
-export async function importCip(db: Db, file: string): Promise<CipImportSummary> {
-  const { entries, read } = await readCipFile(file);
-  for (let start = 0; start < entries.length; start += 1000) {
-    const chunk = entries.slice(start, start + 1000);
-    const params = chunk.flatMap((e) => [e.code, e.title, e.digits]);
-    const values = chunk.map((_, i) => `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3}::int)`).join(", ");
-    await db.$executeRawUnsafe(
-      `INSERT INTO cip_codes (code, title, digits) VALUES ${values}
-       ON CONFLICT (code) DO UPDATE SET title = EXCLUDED.title, digits = EXCLUDED.digits`,
-      ...params,
-    );
-  }
-  const byDigits = { 2: 0, 4: 0, 6: 0 };
-  for (const entry of entries) byDigits[entry.digits] += 1;
-  return { read, imported: entries.length, skipped: read - entries.length, byDigits };
+export function createCipImportsService({ catalogImports }: Pick<Repositories, "catalogImports">) {
+  return {
+    /** Reads the whole file first: a file with no recognisable code writes nothing. */
+    async importCip(file: string): Promise<CipImportSummary> {
+      const { entries, read } = await readCipFile(file);
+      await catalogImports.upsertCipCodes(entries);
+      const byDigits = { 2: 0, 4: 0, 6: 0 };
+      for (const entry of entries) byDigits[entry.digits] += 1;
+      return { read, imported: entries.length, skipped: read - entries.length, byDigits };
+    },
+  };
 }

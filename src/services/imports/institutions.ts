@@ -3,20 +3,22 @@
 // other sectors are skipped and counted.
 import fs from "node:fs";
 import { parse } from "csv-parse";
-import type { Channel, Db, Environment, InstitutionType } from "../types.ts";
-import { institutionId } from "../../ids.ts";
+import { Channel, InstitutionType } from "../../../generated/prisma/enums.ts";
+import type { Environment } from "../types.ts";
+import type { Repositories } from "../../repositories/index.ts";
 
 /** IPEDS SECTOR -> institution type. Sectors not listed are skipped. */
 export const SECTOR_TYPES: Readonly<Record<string, InstitutionType>> = {
-  "1": "four_year_public", // public, 4-year or above
-  "2": "four_year_private", // private not-for-profit, 4-year or above
-  "3": "four_year_private", // private for-profit, 4-year or above
-  "4": "community_college", // public, 2-year
+  "1": InstitutionType.four_year_public, // public, 4-year or above
+  "2": InstitutionType.four_year_private, // private not-for-profit, 4-year or above
+  "3": InstitutionType.four_year_private, // private for-profit, 4-year or above
+  "4": InstitutionType.community_college, // public, 2-year
 };
 
 const STATE = /^[A-Z]{2}$/;
 const IPEDS_ID = /^\d{6}$/;
-const TYPES: readonly InstitutionType[] = ["community_college", "four_year_public", "four_year_private"];
+const TYPES: readonly InstitutionType[] = Object.values(InstitutionType);
+const CHANNELS: readonly Channel[] = Object.values(Channel);
 const BATCH_SIZE = 500;
 
 export interface InstitutionRow {
@@ -70,7 +72,7 @@ export function mapJsonRecord(record: Record<string, unknown>, source: Channel):
   const city = String(record.city ?? "").trim();
   if (!name || !city) return { skip: "missing name or city" };
   const system = typeof record.system === "string" && record.system.trim() ? record.system.trim() : null;
-  const rowSource = (["channel_a", "channel_b", "direct"] as const).find((c) => c === record.source) ?? source;
+  const rowSource = CHANNELS.find((c) => c === record.source) ?? source;
   return { row: { ipedsId, name, city, state, type, system, source: rowSource } };
 }
 
@@ -103,61 +105,41 @@ export function startsWithJsonArray(file: string): boolean {
   }
 }
 
-export async function importInstitutions(
-  db: Db,
-  rows: AsyncIterable<Mapped>,
-  environment: Environment,
-  onProgress: (summary: ImportSummary) => void = () => {},
-): Promise<ImportSummary> {
-  const summary: ImportSummary = { read: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, skippedReasons: {} };
-  let batch: InstitutionRow[] = [];
-  const flush = async () => {
-    if (!batch.length) return;
-    const { created, updated } = await upsertBatch(db, batch, environment);
-    summary.created += created;
-    summary.updated += updated;
-    summary.unchanged += batch.length - created - updated;
-    batch = [];
-    onProgress(summary);
+export function createInstitutionImportsService({ catalogImports }: Pick<Repositories, "catalogImports">) {
+  return {
+    /** Upserts in batches of BATCH_SIZE, reporting the running summary after each. */
+    async importInstitutions(
+      rows: AsyncIterable<Mapped>,
+      environment: Environment,
+      onProgress: (summary: ImportSummary) => void = () => {},
+    ): Promise<ImportSummary> {
+      const summary: ImportSummary = { read: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, skippedReasons: {} };
+      let batch: InstitutionRow[] = [];
+      const flush = async () => {
+        if (!batch.length) return;
+        const { created, updated } = await catalogImports.upsertInstitutions(environment, batch);
+        summary.created += created;
+        summary.updated += updated;
+        summary.unchanged += batch.length - created - updated;
+        batch = [];
+        onProgress(summary);
+      };
+      const seen = new Set<string>();
+      for await (const mapped of rows) {
+        summary.read += 1;
+        if ("skip" in mapped) {
+          summary.skipped += 1;
+          summary.skippedReasons[mapped.skip] = (summary.skippedReasons[mapped.skip] ?? 0) + 1;
+          continue;
+        }
+        // A file may list an institution twice; the last one wins, as a re-import would.
+        if (seen.has(mapped.row.ipedsId)) await flush();
+        seen.add(mapped.row.ipedsId);
+        batch.push(mapped.row);
+        if (batch.length >= BATCH_SIZE) await flush();
+      }
+      await flush();
+      return summary;
+    },
   };
-  const seen = new Set<string>();
-  for await (const mapped of rows) {
-    summary.read += 1;
-    if ("skip" in mapped) {
-      summary.skipped += 1;
-      summary.skippedReasons[mapped.skip] = (summary.skippedReasons[mapped.skip] ?? 0) + 1;
-      continue;
-    }
-    // A file may list an institution twice; the last one wins, as a re-import would.
-    if (seen.has(mapped.row.ipedsId)) await flush();
-    seen.add(mapped.row.ipedsId);
-    batch.push(mapped.row);
-    if (batch.length >= BATCH_SIZE) await flush();
-  }
-  await flush();
-  return summary;
-}
-
-async function upsertBatch(db: Db, rows: InstitutionRow[], environment: Environment) {
-  const params: unknown[] = [];
-  const values = rows.map((row) => {
-    const start = params.length;
-    params.push(environment, institutionId(row.ipedsId), row.ipedsId, row.name, row.city, row.state, row.type, row.system, row.source);
-    const p = (i: number) => `$${start + i}`;
-    return `(${p(1)}::"Environment", ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::"InstitutionType", ${p(8)}, ${p(9)}::"Channel", now(), now())`;
-  });
-  // Only rows that changed come back, telling created (xmax = 0) from updated.
-  const changed = await db.$queryRawUnsafe<{ inserted: boolean }[]>(
-    `INSERT INTO institutions (environment, id, ipeds_id, name, city, state, type, system, source, created_at, updated_at)
-     VALUES ${values.join(", ")}
-     ON CONFLICT (environment, id) DO UPDATE SET
-       name = EXCLUDED.name, city = EXCLUDED.city, state = EXCLUDED.state, type = EXCLUDED.type,
-       system = EXCLUDED.system, source = EXCLUDED.source, updated_at = now()
-     WHERE (institutions.name, institutions.city, institutions.state, institutions.type, institutions.system, institutions.source)
-       IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.city, EXCLUDED.state, EXCLUDED.type, EXCLUDED.system, EXCLUDED.source)
-     RETURNING (xmax = 0) AS inserted`,
-    ...params,
-  );
-  const created = changed.filter((row) => row.inserted).length;
-  return { created, updated: changed.length - created };
 }

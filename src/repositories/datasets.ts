@@ -1,0 +1,85 @@
+// Datasets: published versions, their snapshot records and issues. Built over
+// the client or over a transaction, so publication's statements run in one.
+import type { DatasetIssue, DatasetVersion, Prisma } from "../../generated/prisma/client.ts";
+import type { Environment } from "../services/types.ts";
+import type { Issue, SnapshotRow } from "../services/dataset-issues.ts";
+import { pageOf, type Page, type PageResult } from "./paging.ts";
+
+/** Whose datasets: one organization's, in one environment. */
+export interface DatasetOwner {
+  organizationId: string;
+  environment: Environment;
+}
+
+export type NewDatasetVersion = Omit<DatasetVersion, "metadata"> & { metadata: Prisma.InputJsonValue | undefined };
+
+// Keeps every statement well under PostgreSQL's limit of bind parameters.
+const CHUNK = 1000;
+
+function chunks<T>(items: T[]): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) result.push(items.slice(i, i + CHUNK));
+  return result;
+}
+
+export function createDatasetsRepository(db: Prisma.TransactionClient) {
+  return {
+    /**
+     * The owner's next sequence number, after taking the organization's row lock:
+     * it queues concurrent publishers, so each reads the sequence the previous one
+     * committed (PGlite serialises transactions anyway).
+     */
+    async nextSequence(owner: DatasetOwner): Promise<number> {
+      await db.$queryRaw`SELECT id FROM organizations WHERE id = ${owner.organizationId} FOR UPDATE`;
+      const latest = await db.datasetVersion.aggregate({ where: owner, _max: { sequence: true } });
+      return (latest._max.sequence ?? 0) + 1;
+    },
+
+    /**
+     * The owner's equivalencies with the courses they reference, in list order,
+     * locked (as updateEquivalency locks one at a time) so none changes between
+     * the snapshot and markPublished.
+     */
+    async lockSnapshot(owner: DatasetOwner): Promise<SnapshotRow[]> {
+      await db.$queryRaw`SELECT id FROM equivalencies
+        WHERE organization_id = ${owner.organizationId} AND environment = ${owner.environment}::"Environment"
+        FOR UPDATE`;
+      return db.equivalency.findMany({
+        where: owner,
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+        include: { sourceCourse: true, targetCourse: true },
+      });
+    },
+
+    /** The version, its records (row numbers from 1, in the order given) and its issues. */
+    async insertVersion(version: NewDatasetVersion, records: { equivalencyId: string; state: Prisma.InputJsonValue }[], issues: Issue[]): Promise<void> {
+      await db.datasetVersion.create({ data: version });
+      for (const part of chunks(records.map((record, index) => ({ ...record, row: index + 1 })))) {
+        await db.datasetRecord.createMany({ data: part.map((record) => ({ datasetVersionId: version.id, ...record })) });
+      }
+      for (const part of chunks(issues)) await db.datasetIssue.createMany({ data: part.map((issue) => ({ datasetVersionId: version.id, ...issue })) });
+    },
+
+    /** Sets each equivalency's latest dataset version; nothing else of it changes. */
+    async markPublished(equivalencyIds: string[], datasetVersionId: string): Promise<void> {
+      for (const part of chunks(equivalencyIds)) {
+        await db.equivalency.updateMany({ where: { id: { in: part } }, data: { datasetVersionId } });
+      }
+    },
+
+    /** Newest first (by sequence, descending). */
+    listPage(owner: DatasetOwner, page: Page): Promise<PageResult<DatasetVersion>> {
+      return pageOf(
+        page,
+        ({ limit, offset }) => db.datasetVersion.findMany({ where: owner, orderBy: { sequence: "desc" }, take: limit, skip: offset }),
+        () => db.datasetVersion.count({ where: owner }),
+      );
+    },
+
+    findWithIssues(owner: DatasetOwner, id: string): Promise<(DatasetVersion & { issues: DatasetIssue[] }) | null> {
+      return db.datasetVersion.findFirst({ where: { id, ...owner }, include: { issues: { orderBy: { id: "asc" } } } });
+    },
+  };
+}
+
+export type DatasetsRepository = ReturnType<typeof createDatasetsRepository>;

@@ -1,0 +1,31 @@
+// The outbox: events written in the transaction of the change that causes them
+// (see services/outbox.ts), read later by the dispatcher.
+import type { Prisma } from "../../generated/prisma/client.ts";
+import type { Environment } from "../services/types.ts";
+import { envelope, type EventEnvelope, type PendingEvent } from "../services/outbox.ts";
+
+export function createOutboxRepository(db: Prisma.TransactionClient) {
+  return {
+    /**
+     * One INSERT from a JSON array, in the caller's transaction: a batch of 500
+     * course upserts writes its 500 events in one statement, where Prisma's
+     * createMany binds every value separately (several times slower on the
+     * embedded database).
+     */
+    async recordEvents(environment: Environment, events: PendingEvent[]): Promise<EventEnvelope[]> {
+      if (!events.length) return [];
+      const envelopes = events.map((event) => envelope(event));
+      await db.$executeRawUnsafe(
+        `INSERT INTO outbox_events (id, environment, type, payload, created_at)
+         SELECT e.event->>'id', $2::"Environment", e.event->>'type', e.event, (e.event->>'created')::timestamp(3)
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e (event, position)
+         ORDER BY e.position`,
+        JSON.stringify(envelopes),
+        environment,
+      );
+      return envelopes;
+    },
+  };
+}
+
+export type OutboxRepository = ReturnType<typeof createOutboxRepository>;

@@ -1,0 +1,57 @@
+// Hot read paths read a record and its relations with one hand-written
+// statement that answers one JSON text (row_to_json per table) instead of a
+// Prisma query per relation: on the embedded database every statement, and every
+// typed column it returns, costs (see scripts/bench/reads.ts). The JSON is
+// turned back into the record Prisma would return using Prisma's own data model
+// (the field behind each column, which fields are timestamps), so nothing here
+// restates prisma/schema.prisma.
+import type { Prisma } from "../../generated/prisma/client.ts";
+
+interface RuntimeField {
+  name: string;
+  kind: string;
+  type: string;
+  dbName?: string | null;
+}
+
+/**
+ * The generated client carries the schema's data model; its runtime declares
+ * it on every client instance (transaction clients included).
+ */
+interface WithDataModel {
+  _runtimeDataModel: { models: Record<string, { fields: readonly RuntimeField[] }> };
+}
+
+/** One column of a model's table: the field it fills, and whether it holds a timestamp. */
+export interface ColumnOfField {
+  field: string;
+  column: string;
+  /** timestamp(3) columns: row_to_json writes them without a zone, and they hold UTC. */
+  timestamp: boolean;
+}
+
+const shapes = new Map<Prisma.ModelName, readonly ColumnOfField[]>();
+
+/** The scalar columns of a model, read once from the client's data model. */
+export function columnsOf(db: Prisma.TransactionClient, model: Prisma.ModelName): readonly ColumnOfField[] {
+  let columns = shapes.get(model);
+  if (!columns) {
+    const fields = (db as unknown as WithDataModel)._runtimeDataModel.models[model].fields;
+    columns = fields
+      .filter((field) => field.kind !== "object")
+      .map((field) => ({ field: field.name, column: field.dbName ?? field.name, timestamp: field.type === "DateTime" }));
+    shapes.set(model, columns);
+  }
+  return columns;
+}
+
+/** The record in a row_to_json object, or null (an outer join or subquery found nothing). */
+export function recordFromJson<T>(json: Record<string, unknown> | null, columns: readonly ColumnOfField[]): T | null {
+  if (!json) return null;
+  const record: Record<string, unknown> = {};
+  for (const { field, column, timestamp } of columns) {
+    const value = json[column] ?? null;
+    record[field] = timestamp && typeof value === "string" ? new Date(`${value}Z`) : value;
+  }
+  return record as T;
+}

@@ -1,0 +1,103 @@
+// The idempotency service's rules (the Idempotency-Key of upsertCourses and
+// createEquivalency), against an in-memory fake of its repository.
+import { expect } from "chai";
+import type { IdempotencyRecord } from "../../generated/prisma/client.ts";
+import type { Credential } from "../../src/auth/credential.ts";
+import { ProblemError } from "../../src/errors.ts";
+import { IN_PROGRESS, type IdempotencyClaim, type IdempotencyRepository } from "../../src/repositories/idempotency.ts";
+import { createIdempotencyService, RETENTION_MS } from "../../src/services/idempotency.ts";
+
+const caller = { id: "key_1" } as Credential;
+
+/** Records keyed by credential and key, as the table's primary key is. */
+function fakeRepository() {
+  const records = new Map<string, IdempotencyRecord>();
+  const sweeps: Date[] = [];
+  const id = (credentialId: string, key: string) => `${credentialId}\u0000${key}`;
+  const idempotency: IdempotencyRepository = {
+    async claim(claim: IdempotencyClaim) {
+      if (records.has(id(claim.credentialId, claim.key))) return false;
+      records.set(id(claim.credentialId, claim.key), {
+        credentialId: claim.credentialId,
+        key: claim.key,
+        operationId: claim.operationId,
+        requestHash: claim.fingerprint,
+        responseStatus: IN_PROGRESS,
+        responseBody: null,
+        createdAt: new Date(0),
+      });
+      return true;
+    },
+    find: async (credentialId, key) => records.get(id(credentialId, key)) ?? null,
+    async storeResponse(credentialId, key, status, response) {
+      const record = records.get(id(credentialId, key))!;
+      records.set(id(credentialId, key), { ...record, responseStatus: status, responseBody: response as never });
+    },
+    release: async (credentialId, key) => void records.delete(id(credentialId, key)),
+    deleteCreatedBefore: async (cutoff) => void sweeps.push(cutoff),
+  };
+  return { idempotency, records, sweeps };
+}
+
+const request = (body: unknown, key: string | undefined = "k1") => ({ key, operationId: "upsertCourses", query: { dryRun: false }, body });
+
+describe("idempotency service (withIdempotency, for upsertCourses and createEquivalency)", () => {
+  it("runs a request without a key every time and stores nothing", async () => {
+    const { idempotency, records } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    let runs = 0;
+    for (let i = 0; i < 2; i++) await service.withIdempotency(caller, { ...request({ a: 1 }), key: undefined }, async () => ({ status: 201, body: ++runs }));
+    expect(runs).to.equal(2);
+    expect(records.size).to.equal(0);
+  });
+
+  it("replays the stored response for the same request, marked Idempotent-Replayed, without running it again", async () => {
+    const { idempotency } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    let runs = 0;
+    const run = async () => ({ status: 201, body: { run: ++runs }, headers: { ETag: '"x"' } });
+    const first = await service.withIdempotency(caller, request({ a: 1, b: 2 }), run);
+    // The same body with its keys in another order is the same request.
+    const again = await service.withIdempotency(caller, request({ b: 2, a: 1 }), run);
+    expect(runs).to.equal(1);
+    expect(first).to.deep.equal({ status: 201, body: { run: 1 }, headers: { ETag: '"x"' } });
+    expect(again).to.deep.equal({ status: 201, body: { run: 1 }, headers: { ETag: '"x"', "Idempotent-Replayed": "true" } });
+  });
+
+  it("refuses the key with a different request (idempotency-key-reused) and while the first is in progress (conflict)", async () => {
+    const { idempotency, records } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    await service.withIdempotency(caller, request({ a: 1 }), async () => ({ status: 201, body: null }));
+    const reused = await service.withIdempotency(caller, request({ a: 2 }), async () => ({ status: 201, body: null })).catch((e: unknown) => e);
+    expect(reused).to.be.instanceOf(ProblemError);
+    expect((reused as ProblemError).slug).to.equal("idempotency-key-reused");
+
+    records.set(`key_1\u0000k2`, { ...records.get(`key_1\u0000k1`)!, key: "k2", responseStatus: IN_PROGRESS });
+    const busy = await service.withIdempotency(caller, request({ a: 1 }, "k2"), async () => ({ status: 201, body: null })).catch((e: unknown) => e);
+    expect((busy as ProblemError).slug).to.equal("conflict");
+    expect((busy as ProblemError).message).to.equal('A request with the Idempotency-Key "k2" is still in progress; retry shortly.');
+  });
+
+  it("forgets the key of a request that failed, so a corrected retry runs", async () => {
+    const { idempotency, records } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    const failure = await service.withIdempotency(caller, request({ a: 1 }), async () => Promise.reject(new Error("invalid"))).catch((e: unknown) => e);
+    expect((failure as Error).message).to.equal("invalid");
+    expect(records.size).to.equal(0);
+    const retried = await service.withIdempotency(caller, request({ a: 1 }), async () => ({ status: 201, body: "ok" }));
+    expect(retried).to.deep.equal({ status: 201, body: "ok" });
+  });
+
+  it("deletes expired records at most once an hour, older than the retention", async () => {
+    const { idempotency, sweeps } = fakeRepository();
+    let now = 10 * 3_600_000;
+    const service = createIdempotencyService({ idempotency, now: () => now });
+    const run = async () => ({ status: 201, body: null });
+    await service.withIdempotency(caller, request({}, "a"), run);
+    now += 3_599_999;
+    await service.withIdempotency(caller, request({}, "b"), run);
+    now += 1;
+    await service.withIdempotency(caller, request({}, "c"), run);
+    expect(sweeps.map((cutoff) => cutoff.getTime())).to.deep.equal([10 * 3_600_000 - RETENTION_MS, 11 * 3_600_000 - RETENTION_MS]);
+  });
+});
