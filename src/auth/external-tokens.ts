@@ -6,7 +6,7 @@
 // OAuth2 security scheme of openapi.yaml.
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import type { ExternalIssuerConfig } from "../config.ts";
-import type { Db } from "../db/database.ts";
+import type { OrganizationsRepository } from "../repositories/organizations.ts";
 import type { AuthenticationError } from "../errors.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, SCOPES } from "./credential.ts";
@@ -32,7 +32,7 @@ export interface ExternalTokens {
   verify(token: string): Promise<Credential>;
 }
 
-export function createExternalTokens(db: Db, settings: ExternalIssuerConfig): ExternalTokens {
+export function createExternalTokens(organizations: Pick<OrganizationsRepository, "findBySlug">, settings: ExternalIssuerConfig): ExternalTokens {
   const keys = createRemoteJWKSet(new URL(settings.jwksUrl), {
     timeoutDuration: JWKS_TIMEOUT_MS,
     cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
@@ -60,7 +60,7 @@ export function createExternalTokens(db: Db, settings: ExternalIssuerConfig): Ex
     if (typeof environment !== "string" || !ENVIRONMENTS.includes(environment as Environment)) {
       throw invalid(`its "${settings.envClaim}" claim must be live or sandbox, got ${JSON.stringify(environment ?? null)}`);
     }
-    const organization = await db.organization.findUnique({ where: { slug } });
+    const organization = await organizations.findBySlug(slug);
     if (!organization) throw invalid(`its organization "${slug}" (claim "${settings.orgClaim}") is not known to this service`);
     return {
       kind: "external_token",

@@ -1,12 +1,14 @@
 // The data-access layer: one repository per aggregate, all built over one
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
+import { createDeliveriesRepository, type DeliveriesRepository } from "./deliveries.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
+import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 
 export interface Repositories {
@@ -16,6 +18,8 @@ export interface Repositories {
   organizations: OrganizationsRepository;
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
+  deliveries: DeliveriesRepository;
+  secrets: SecretsRepository;
   /**
    * Runs `work` in one database transaction with repositories bound to it.
    * `tx` is handed on for the modules that do not have a repository yet
@@ -35,6 +39,13 @@ export function createRepositories(db: Db): Repositories {
     organizations: createOrganizationsRepository(db),
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),
+    deliveries: createDeliveriesRepository(db),
+    secrets: createSecretsRepository(db),
     transaction: (work) => db.$transaction((tx) => work({ courses: createCoursesRepository(tx) }, tx)),
   };
+}
+
+/** The repositories over an open database (what the server, the worker and the CLI build on). */
+export function repositoriesOf(database: Pick<Database, "prisma">): Repositories {
+  return createRepositories(database.prisma);
 }

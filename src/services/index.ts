@@ -2,7 +2,6 @@
 // needs. Their function names are the operationIds they serve.
 import type { Config } from "../config.ts";
 import type { Database, Db } from "../db/database.ts";
-import type { Authenticator } from "../auth/authenticator.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
@@ -17,6 +16,8 @@ import { createKeysService } from "./keys.ts";
 import { createOrganizationsService } from "./organizations.ts";
 import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
+import { createWebhookDeliveriesService } from "./webhook-deliveries.ts";
+import { createStoredSecretsService } from "./stored-secrets.ts";
 
 /**
  * Equivalencies (except their history), datasets and exports still query the
@@ -53,15 +54,9 @@ function createExportsService({ db }: { db: Db }) {
   };
 }
 
-/**
- * What the organization, key and webhook handlers still use directly until
- * their services are restructured the same way (the admin part of issue 12).
- */
+/** What the idempotency of the course and equivalency handlers still uses directly (until it has a service). */
 export interface AdminDependencies {
-  config: Config;
   database: Database;
-  authenticator: Authenticator;
-  secrets: SecretBox;
 }
 
 export interface Services {
@@ -74,10 +69,22 @@ export interface Services {
   keys: ReturnType<typeof createKeysService>;
   oauthClients: ReturnType<typeof createOAuthClientsService>;
   webhooks: ReturnType<typeof createWebhooksService>;
+  webhookDeliveries: ReturnType<typeof createWebhookDeliveriesService>;
+  storedSecrets: ReturnType<typeof createStoredSecretsService>;
   adminDependencies: AdminDependencies;
 }
 
-export function createServices(deps: { repositories: Repositories } & AdminDependencies): Services {
+export interface ServicesDependencies {
+  repositories: Repositories;
+  config: Config;
+  database: Database;
+  /** Seals and opens stored secrets (webhook secrets). */
+  secrets: SecretBox;
+  /** Drops what this process remembers of a credential (the authenticator's cache), so a revocation takes effect at once. */
+  forgetCredential?: (credentialId: string) => void;
+}
+
+export function createServices(deps: ServicesDependencies): Services {
   const { repositories, config, database } = deps;
   const db = database.prisma;
   return {
@@ -87,13 +94,15 @@ export function createServices(deps: { repositories: Repositories } & AdminDepen
     datasets: createDatasetsService({ db, config }),
     exports: createExportsService({ db }),
     organizations: createOrganizationsService(repositories),
-    keys: createKeysService({ ...repositories, forgetCredential: (keyId) => deps.authenticator.forget(keyId) }),
+    keys: createKeysService({ ...repositories, forgetCredential: deps.forgetCredential }),
     oauthClients: createOAuthClientsService(repositories),
     webhooks: createWebhooksService({
       ...repositories,
       secrets: deps.secrets,
       targetPolicy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
     }),
-    adminDependencies: { config, database, authenticator: deps.authenticator, secrets: deps.secrets },
+    webhookDeliveries: createWebhookDeliveriesService({ ...repositories, secrets: deps.secrets, settings: config.webhooks }),
+    storedSecrets: createStoredSecretsService(repositories),
+    adminDependencies: { database },
   };
 }

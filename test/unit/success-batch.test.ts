@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import { SuccessBatch } from "../../src/webhooks/success-batch.ts";
 import type { SentAttempt } from "../../src/webhooks/attempts.ts";
-import type { Db } from "../../src/services/types.ts";
+import type { DeliveriesRepository, RecordedSuccess } from "../../src/repositories/deliveries.ts";
 
 const sent: SentAttempt = {
   signature: "t=1,v1=ab",
@@ -11,16 +11,18 @@ const sent: SentAttempt = {
   result: { responseStatus: 200, responseExcerpt: null, durationMs: 3, error: null, ok: true },
 };
 
-/** A database that records each statement's rows and reports all but `lost` as updated. */
+type SuccessRecorder = Pick<DeliveriesRepository, "recordSuccesses">;
+
+/** A repository that records each statement's rows and reports all but `lost` as updated. */
 function fakeDb(lost: string[] = []) {
   const statements: { ids: string[]; owner: unknown }[] = [];
-  const db = {
-    async $queryRawUnsafe(_sql: string, rowsJson: string, owner: unknown) {
-      const ids = (JSON.parse(rowsJson) as { id: string }[]).map((row) => row.id);
+  const db: SuccessRecorder = {
+    async recordSuccesses(owner: string, rows: RecordedSuccess[]) {
+      const ids = rows.map((row) => row.id);
       statements.push({ ids, owner });
-      return ids.filter((id) => !lost.includes(id)).map((id) => ({ id }));
+      return ids.filter((id) => !lost.includes(id));
     },
-  } as unknown as Db;
+  };
   return { db, statements };
 }
 
@@ -45,7 +47,7 @@ describe("SuccessBatch", () => {
   });
 
   it("rejects every success of a statement that failed", async () => {
-    const db = { $queryRawUnsafe: async () => Promise.reject(new Error("connection lost")) } as unknown as Db;
+    const db: SuccessRecorder = { recordSuccesses: async () => Promise.reject(new Error("connection lost")) };
     const batch = new SuccessBatch(db, "dispatcher-a", 500, 1);
     const results = await Promise.allSettled([batch.record("dlv_1", sent), batch.record("dlv_2", sent)]);
     expect(results.map((r) => r.status)).to.deep.equal(["rejected", "rejected"]);
