@@ -10,7 +10,7 @@ import type { OrganizationsRepository } from "../repositories/organizations.ts";
 import type { AuthenticationError } from "../errors.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, SCOPES } from "./credential.ts";
-import type { Environment } from "../../generated/prisma/client.ts";
+import { Environment } from "../../generated/prisma/enums.ts";
 
 /** Asymmetric algorithms only: a JWKS publishes public keys, and HS* would need a shared secret. */
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
@@ -23,7 +23,7 @@ const JWKS_CACHE_MAX_AGE_MS = 10 * 60_000;
 /** A token with an unknown kid refetches the keys at most this often. */
 const JWKS_COOLDOWN_MS = 30_000;
 const MAX_SUBJECT_LENGTH = 255;
-const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
+const ENVIRONMENTS: readonly Environment[] = Object.values(Environment);
 
 export const EXTERNAL_ID_PREFIX = "ext:";
 
