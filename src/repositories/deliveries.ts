@@ -230,7 +230,13 @@ export function createDeliveriesRepository(db: Db) {
      * queues `next` (the retry, if any) and applies the endpoint's health change,
      * atomically. Answers false, writing nothing, when the lease was lost.
      */
-    recordAttempt(deliveryId: string, owner: string, attempt: AttemptRecord, next: (NewDelivery & { attempt: number }) | null, health: EndpointHealth): Promise<boolean> {
+    recordAttempt(
+      deliveryId: string,
+      owner: string,
+      attempt: AttemptRecord,
+      next: (NewDelivery & { attempt: number }) | null,
+      health: EndpointHealth,
+    ): Promise<boolean> {
       return db.$transaction(async (tx) => {
         const updated = await tx.webhookDelivery.updateMany({
           where: { id: deliveryId, leaseOwner: owner, status: "pending" },
