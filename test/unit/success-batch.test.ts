@@ -14,30 +14,30 @@ const sent: SentAttempt = {
 type SuccessRecorder = Pick<DeliveriesRepository, "recordSuccesses">;
 
 /** A repository that records each statement's rows and reports all but `lost` as updated. */
-function fakeDb(lost: string[] = []) {
+function fakeDeliveries(lost: string[] = []) {
   const statements: { ids: string[]; owner: unknown }[] = [];
-  const db: SuccessRecorder = {
+  const deliveries: SuccessRecorder = {
     async recordSuccesses(owner: string, rows: RecordedSuccess[]) {
       const ids = rows.map((row) => row.id);
       statements.push({ ids, owner });
       return ids.filter((id) => !lost.includes(id));
     },
   };
-  return { db, statements };
+  return { deliveries, statements };
 }
 
 describe("SuccessBatch", () => {
   it("records successes that arrive together in one statement, under the dispatcher's lease", async () => {
-    const { db, statements } = fakeDb(["dlv_2"]);
-    const batch = new SuccessBatch(db, "dispatcher-a", 500, 5);
+    const { deliveries, statements } = fakeDeliveries(["dlv_2"]);
+    const batch = new SuccessBatch(deliveries, "dispatcher-a", 500, 5);
     const results = await Promise.all(["dlv_1", "dlv_2", "dlv_3"].map((id) => batch.record(id, sent)));
     expect(results).to.deep.equal([true, false, true]);
     expect(statements).to.deep.equal([{ ids: ["dlv_1", "dlv_2", "dlv_3"], owner: "dispatcher-a" }]);
   });
 
   it("writes a full batch at once and the rest in the next statement", async () => {
-    const { db, statements } = fakeDb();
-    const batch = new SuccessBatch(db, "dispatcher-a", 2, 20);
+    const { deliveries, statements } = fakeDeliveries();
+    const batch = new SuccessBatch(deliveries, "dispatcher-a", 2, 20);
     const first = [batch.record("dlv_1", sent), batch.record("dlv_2", sent)];
     await Promise.all(first);
     expect(statements.map((s) => s.ids)).to.deep.equal([["dlv_1", "dlv_2"]]);
@@ -47,8 +47,8 @@ describe("SuccessBatch", () => {
   });
 
   it("rejects every success of a statement that failed", async () => {
-    const db: SuccessRecorder = { recordSuccesses: async () => Promise.reject(new Error("connection lost")) };
-    const batch = new SuccessBatch(db, "dispatcher-a", 500, 1);
+    const deliveries: SuccessRecorder = { recordSuccesses: async () => Promise.reject(new Error("connection lost")) };
+    const batch = new SuccessBatch(deliveries, "dispatcher-a", 500, 1);
     const results = await Promise.allSettled([batch.record("dlv_1", sent), batch.record("dlv_2", sent)]);
     expect(results.map((r) => r.status)).to.deep.equal(["rejected", "rejected"]);
   });
