@@ -5,20 +5,16 @@ import { createLogger } from "../src/logger.ts";
 import { openDatabase } from "../src/db/database.ts";
 import { openMigratedDatabase } from "../src/bootstrap.ts";
 import { applyMigrations, migrationStatus } from "../src/db/migrations.ts";
-import { createRepositories } from "../src/repositories/index.ts";
-import { createOrganizationsService } from "../src/services/organizations.ts";
-import { createKeysService } from "../src/services/keys.ts";
-import { createStewardshipService, type GrantTarget } from "../src/services/stewardship.ts";
-import { createOAuthClientsService } from "../src/services/oauth-clients.ts";
+import { repositoriesOf } from "../src/repositories/index.ts";
+import { createServices, type Services } from "../src/services/index.ts";
+import type { GrantTarget } from "../src/services/stewardship.ts";
 import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../src/auth/secrets-keyring.ts";
 import { generateSecretsKey } from "../src/auth/secret-box.ts";
-import { assertEverySecretOpens, countByKeyId, CLEAR, sealStoredSecrets } from "../src/services/stored-secrets.ts";
+import { CLEAR } from "../src/services/stored-secrets.ts";
 import { countRecords, readInstitutionFile } from "../src/services/imports/institutions.ts";
-import { createCatalogImportsService } from "../src/services/imports/index.ts";
-import { createSandboxService } from "../src/services/sandbox.ts";
 import { ProblemError } from "../src/errors.ts";
 import { SCOPES } from "../src/auth/credential.ts";
-import type { Database, Db } from "../src/db/database.ts";
+import type { Database } from "../src/db/database.ts";
 import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
 
@@ -79,17 +75,14 @@ export function buildProgram(
     }
   }
 
-  /** The administrative services over a freshly opened database (no request, so no caller: the operator acts). */
-  function adminServices(prisma: Db) {
-    const repositories = createRepositories(prisma);
-    return {
-      organizations: createOrganizationsService(repositories),
-      keys: createKeysService(repositories),
-      oauthClients: createOAuthClientsService(repositories),
-      stewardship: createStewardshipService(repositories),
-      catalogImports: createCatalogImportsService(repositories),
-      sandbox: createSandboxService(repositories),
-    };
+  /**
+   * The services over a freshly opened database, built as the server builds
+   * them (no request, so no caller: the operator acts).
+   */
+  function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
+    return withDatabase((database) =>
+      fn(createServices({ repositories: repositoriesOf(database), config: loadConfig(), secrets: openKeys().box }), database),
+    );
   }
 
   const program = new Command("cli")
@@ -106,8 +99,8 @@ export function buildProgram(
     .requiredOption("--name <name>", "display name")
     .addOption(new Option("--source <channel>", "onboarding channel").choices(CHANNELS).default("direct"))
     .action((opts) =>
-      withDatabase(async ({ prisma }) => {
-        const org = await adminServices(prisma).organizations.createOrganization({ slug: opts.slug, name: opts.name, source: opts.source });
+      withServices(async (services) => {
+        const org = await services.organizations.createOrganization({ slug: opts.slug, name: opts.name, source: opts.source });
         output.result(org, `Created organization ${org.slug} (${org.id}, ${org.source}).`);
       }),
     );
@@ -115,8 +108,8 @@ export function buildProgram(
     .command("list")
     .description("List organizations")
     .action(() =>
-      withDatabase(async ({ prisma }) => {
-        const list = await adminServices(prisma).organizations.listOrganizations();
+      withServices(async (services) => {
+        const list = await services.organizations.listOrganizations();
         output.table(list, ["id", "slug", "name", "source"]);
       }),
     );
@@ -128,8 +121,7 @@ export function buildProgram(
       .option("--institution <ids>", "comma-separated institution ids, e.g. inst_110635,inst_122977", institutionList)
       .option("--all", "every institution of the environment, present and future (system offices, consortia)");
   grantOptions(orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment")).action((opts) =>
-    withDatabase(async ({ prisma }) => {
-      const services = adminServices(prisma);
+    withServices(async (services) => {
       const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
       await services.stewardship.grantStewardship(org.id, opts.env, target);
@@ -137,8 +129,7 @@ export function buildProgram(
     }),
   );
   grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action((opts) =>
-    withDatabase(async ({ prisma }) => {
-      const services = adminServices(prisma);
+    withServices(async (services) => {
       const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
       await services.stewardship.revokeStewardship(org.id, opts.env, target);
@@ -150,8 +141,7 @@ export function buildProgram(
     .description("Show an organization and the institutions it stewards in each environment")
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
-      withDatabase(async ({ prisma }) => {
-        const services = adminServices(prisma);
+      withServices(async (services) => {
         const org = await services.organizations.getOrganizationBySlug(opts.org);
         const stewardship = await services.stewardship.describeStewardship(org.id);
         const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
@@ -174,8 +164,7 @@ export function buildProgram(
     .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
     .option("--name <name>", "a label to recognise the key by")
     .action((opts) =>
-      withDatabase(async ({ prisma }) => {
-        const { organizations, keys } = adminServices(prisma);
+      withServices(async ({ organizations, keys }) => {
         const org = await organizations.getOrganizationBySlug(opts.org);
         const { view, key } = await keys.issueKey({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
         output.result({ ...view, organization: org.slug, key }, `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`);
@@ -186,8 +175,7 @@ export function buildProgram(
     .description("List an organization's keys (prefixes only)")
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
-      withDatabase(async ({ prisma }) => {
-        const { organizations, keys } = adminServices(prisma);
+      withServices(async ({ organizations, keys }) => {
         const org = await organizations.getOrganizationBySlug(opts.org);
         const { items } = await keys.listOrganizationKeys(org.id, undefined, { limit: 10_000, offset: 0 });
         output.table(items, ["id", "prefix", "environment", "scopes", "name", "lastUsedAt", "revokedAt"]);
@@ -198,8 +186,8 @@ export function buildProgram(
     .description("Revoke a key by id")
     .argument("<id>", "key id (key_…)")
     .action((id: string) =>
-      withDatabase(async ({ prisma }) => {
-        const view = await adminServices(prisma).keys.revokeAnyKey(id);
+      withServices(async (services) => {
+        const view = await services.keys.revokeAnyKey(id);
         output.result(view, `Revoked ${view.id} (${view.prefix}…).`);
       }),
     );
@@ -213,9 +201,9 @@ export function buildProgram(
     .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
     .option("--name <name>", "a label")
     .action((opts) =>
-      withDatabase(async ({ prisma }) => {
-        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
-        const { client, clientSecret } = await adminServices(prisma).oauthClients.createOAuthClient({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+      withServices(async ({ organizations, oauthClients }) => {
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const { client, clientSecret } = await oauthClients.createOAuthClient({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
         output.result(
           { id: client.id, clientId: client.clientId, environment: client.environment, scopes: client.scopes, clientSecret },
           `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
@@ -228,9 +216,9 @@ export function buildProgram(
     .description("List an organization's OAuth clients, revoked ones included (never their secrets)")
     .requiredOption("--org <slug>", "organization slug")
     .action((opts) =>
-      withDatabase(async ({ prisma }) => {
-        const org = await adminServices(prisma).organizations.getOrganizationBySlug(opts.org);
-        const clients = await adminServices(prisma).oauthClients.listOAuthClients(org.id);
+      withServices(async ({ organizations, oauthClients }) => {
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const clients = await oauthClients.listOAuthClients(org.id);
         output.table(clients, ["id", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt"]);
       }),
     );
@@ -239,13 +227,13 @@ export function buildProgram(
     .description("Revoke an OAuth client: no new tokens, and the tokens it was issued stop working")
     .argument("<id>", "client id (oac_…)")
     .action((id: string) =>
-      withDatabase(async ({ prisma }) => {
-        const view = await adminServices(prisma).oauthClients.revokeOAuthClient(id);
+      withServices(async (services) => {
+        const view = await services.oauthClients.revokeOAuthClient(id);
         output.result(view, `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`);
       }),
     );
 
-  addSecretsCommands(program, output, withDatabase, openKeys);
+  addSecretsCommands(program, output, withServices, openKeys);
 
   program
     .command("institutions")
@@ -256,9 +244,9 @@ export function buildProgram(
     .addOption(envOption())
     .addOption(new Option("--source <channel>", "onboarding channel recorded for imported institutions").choices(CHANNELS).default("direct"))
     .action((file: string, opts) =>
-      withDatabase(async ({ prisma }) => {
+      withServices(async (services) => {
         const progress = createProgress(output, "rows", countRecords(file));
-        const summary = await adminServices(prisma).catalogImports.importInstitutions(readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
+        const summary = await services.catalogImports.importInstitutions(readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
         progress.stop();
         output.result(
           summary,
@@ -275,8 +263,8 @@ export function buildProgram(
     .description("Import the CIP 2020 list (CIP_Code,CIP_Title, or NCES's CIPCode/CIPTitle/Action file)")
     .argument("<file>", "CSV file")
     .action((file: string) =>
-      withDatabase(async ({ prisma }) => {
-        const summary = await adminServices(prisma).catalogImports.importCip(file);
+      withServices(async (services) => {
+        const summary = await services.catalogImports.importCip(file);
         output.result(
           summary,
           `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,
@@ -289,8 +277,7 @@ export function buildProgram(
     .description("Load the sandbox demo dataset (only into an empty sandbox)")
     .addOption(new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory())
     .action(() =>
-      withDatabase(async ({ prisma }) => {
-        const { sandbox } = adminServices(prisma);
+      withServices(async ({ sandbox }) => {
         await sandbox.ensurePublicSandboxKey(loadConfig().publicSandboxKey);
         const summary = await sandbox.seedSandboxIfEmpty();
         output.result(summary ?? { seeded: false }, summary ? `Seeded the sandbox: ${JSON.stringify(summary)}.` : "The sandbox already holds data; nothing was changed.");
@@ -327,9 +314,9 @@ export function buildProgram(
   return program;
 }
 
-type WithDatabase = <T>(fn: (database: Database) => Promise<T>) => Promise<T>;
+type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 
-function addSecretsCommands(program: Command, output: Output, withDatabase: WithDatabase, openKeys: KeyringOpener): void {
+function addSecretsCommands(program: Command, output: Output, withServices: WithServices, openKeys: KeyringOpener): void {
   const secrets = program.command("secrets").description("Keys that seal stored secrets (webhook secrets, the token-signing key)");
   secrets
     .command("generate-key")
@@ -342,9 +329,9 @@ function addSecretsCommands(program: Command, output: Output, withDatabase: With
     .command("status")
     .description("Count stored secrets by the key id that sealed them")
     .action(() =>
-      withDatabase(async ({ prisma }) => {
+      withServices(async ({ storedSecrets }) => {
         const keyring = openKeys();
-        const counts = await countByKeyId(prisma);
+        const counts = await storedSecrets.countByKeyId();
         const role = (keyId: string) =>
           keyId === CLEAR ? "in the clear" : keyId === keyring.box.keyId ? "current key" : keyring.box.keyIds.includes(keyId) ? "older key" : "unknown key";
         const rows = Object.entries(counts).map(([keyId, values]) => ({ keyId, values, key: role(keyId) }));
@@ -362,12 +349,12 @@ function addSecretsCommands(program: Command, output: Output, withDatabase: With
         "in SVC_SECRETS_OLD_KEYS before running it",
     )
     .action(() =>
-      withDatabase(async ({ prisma }) => {
+      withServices(async ({ storedSecrets }) => {
         const keyring = openKeys();
-        await assertEverySecretOpens(prisma, keyring.box, keyring.source);
+        await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
         const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
-        const { sealed } = await sealStoredSecrets(prisma, box, "all");
-        const left = Object.entries(await countByKeyId(prisma)).filter(([keyId]) => keyId !== box.keyId);
+        const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
+        const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
         if (left.length) throw new Error(`Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`);
         if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
         const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);

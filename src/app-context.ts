@@ -9,7 +9,7 @@ import { createAccessTokens, type AccessTokens } from "./auth/oauth.ts";
 import { createExternalTokens } from "./auth/external-tokens.ts";
 import { bearerTokenVerifier } from "./auth/token-verifier.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
-import { createRepositories, type Repositories } from "./repositories/index.ts";
+import { repositoriesOf, type Repositories } from "./repositories/index.ts";
 import { createServices, type Services } from "./services/index.ts";
 
 export interface AppContext {
@@ -27,12 +27,12 @@ export interface AppContext {
 
 export async function createAppContext(deps: { config: Config; database: Database; log: Logger; secrets: SecretBox }): Promise<AppContext> {
   const { config, database, log, secrets } = deps;
-  const accessTokens = await createAccessTokens(database.prisma, config, secrets);
-  const externalTokens = config.oauth.external ? createExternalTokens(database.prisma, config.oauth.external) : null;
-  const authenticator = new Authenticator(database.prisma, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
+  const repositories = repositoriesOf(database);
+  const accessTokens = await createAccessTokens(repositories, config, secrets);
+  const externalTokens = config.oauth.external ? createExternalTokens(repositories.organizations, config.oauth.external) : null;
+  const authenticator = new Authenticator(repositories.credentials, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
     log.warn({ err: error }, "background write failed"),
   );
-  const repositories = createRepositories(database.prisma);
-  const services = createServices({ repositories, config, database, authenticator, secrets });
+  const services = createServices({ repositories, config, secrets, forgetCredential: (id) => authenticator.forget(id) });
   return { config, log, database, secrets, authenticator, accessTokens, repositories, services };
 }

@@ -6,9 +6,9 @@ import { openDatabase, type Database, type DatabaseOptions } from "./db/database
 import { applyMigrations } from "./db/migrations.ts";
 import type { Logger } from "./logger.ts";
 import { KeyFileError, openKeyring, type Keyring } from "./auth/secrets-keyring.ts";
-import { assertEverySecretOpens, CLEAR, sealStoredSecrets, StoredSecretsError } from "./services/stored-secrets.ts";
 import { createSandboxService } from "./services/sandbox.ts";
-import { createSandboxRepository } from "./repositories/sandbox.ts";
+import { repositoriesOf } from "./repositories/index.ts";
+import { CLEAR, createStoredSecretsService, StoredSecretsError } from "./services/stored-secrets.ts";
 
 export async function openMigratedDatabase(config: Config, log: Logger, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...extra });
@@ -35,8 +35,9 @@ export function openSecrets(config: Config, log: Logger): Keyring {
  * before secrets were sealed). Idempotent.
  */
 export async function prepareStoredSecrets(database: Database, keyring: Keyring, log: Logger): Promise<void> {
-  await assertEverySecretOpens(database.prisma, keyring.box, keyring.source);
-  const { sealed } = await sealStoredSecrets(database.prisma, keyring.box, "clear");
+  const storedSecrets = createStoredSecretsService(repositoriesOf(database));
+  await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
+  const { sealed } = await storedSecrets.sealStoredSecrets(keyring.box, "clear");
   if (sealed[CLEAR]) log.info({ sealed: sealed[CLEAR], keyId: keyring.box.keyId }, "sealed stored secrets that were in the clear");
 }
 
@@ -44,7 +45,7 @@ export async function prepareStoredSecrets(database: Database, keyring: Keyring,
 export async function prepareDatabase(config: Config, log: Logger, keyring: Keyring, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
   const database = await openMigratedDatabase(config, log, extra);
   await prepareStoredSecrets(database, keyring, log);
-  const sandbox = createSandboxService({ sandbox: createSandboxRepository(database.prisma) });
+  const sandbox = createSandboxService(repositoriesOf(database));
   await sandbox.ensurePublicSandboxKey(config.publicSandboxKey);
   if (config.seedSandbox) {
     const seeded = await sandbox.seedSandboxIfEmpty();

@@ -173,4 +173,5 @@ export const notFound = {
   organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
   oauthClient: (id: string) => new NotFoundError(`No OAuth client with id "${id}".`),
   webhook: (id: string) => new NotFoundError(`No webhook endpoint with id "${id}".`),
+  webhookDelivery: (id: string, webhookId: string) => new NotFoundError(`No delivery with id "${id}" for webhook endpoint "${webhookId}".`),
 };

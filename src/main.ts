@@ -18,7 +18,7 @@ async function main() {
     process.exit(1);
   });
   const app = await createApp({ config, database, log, secrets });
-  const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ db: database.prisma, settings: config.webhooks, log, secrets }) : null;
+  const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ deliveries: app.context.repositories.deliveries, settings: config.webhooks, log, secrets }) : null;
   const server = createServer(app.koa).listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();

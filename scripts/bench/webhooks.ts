@@ -7,11 +7,12 @@ import type { AddressInfo } from "node:net";
 import { createLogger } from "../../src/logger.ts";
 import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
+import { repositoriesOf } from "../../src/repositories/index.ts";
 import { sendDelivery } from "../../src/webhooks/sender.ts";
 import { newId } from "../../src/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
 import { openKeyring } from "../../src/auth/secrets-keyring.ts";
-import { webhookSecretContext } from "../../src/services/stored-secrets.ts";
+import { webhookSecretContext } from "../../src/auth/secret-box.ts";
 import { createCredential, fixed, freshDatabase, machine, onInterrupt, percentile, printTable, readOptions } from "./harness.ts";
 
 const THROUGHPUT_EVENTS = 3000;
@@ -70,7 +71,7 @@ async function main() {
   const receiver = await startReceiver();
   const settings = { ...bench.config.webhooks, allowPrivateTargets: true };
   const secrets = openKeyring(bench.config).box;
-  const dispatcher = new Dispatcher({ db: bench.database.prisma, settings, log: createLogger("warn"), secrets, pollIntervalMs: 250, concurrency: CONCURRENCY });
+  const dispatcher = new Dispatcher({ deliveries: repositoriesOf(bench.database).deliveries, settings, log: createLogger("warn"), secrets, pollIntervalMs: 250, concurrency: CONCURRENCY });
   const cleanup = async () => {
     await dispatcher.stop();
     await receiver.close();

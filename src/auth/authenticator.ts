@@ -1,7 +1,7 @@
 // Resolves an Authorization header to a Credential: API keys by their hash,
 // OAuth access tokens by their signature. Failures are 401 problems whose
 // WWW-Authenticate header says what went wrong (RFC 6750).
-import type { Db } from "../db/database.ts";
+import type { CredentialsRepository } from "../repositories/credentials.ts";
 import { AuthenticationError } from "../errors.ts";
 import { digestsEqual, parseApiKey } from "./api-keys.ts";
 import { type Credential, isScope } from "./credential.ts";
@@ -25,7 +25,7 @@ export class Authenticator {
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
-    private readonly db: Db,
+    private readonly credentials: Pick<CredentialsRepository, "findApiKeyByHash" | "markApiKeyUsed">,
     private readonly verifyAccessToken: AccessTokenVerifier | null,
     private readonly onBackgroundError: (error: unknown) => void,
   ) {}
@@ -55,7 +55,7 @@ export class Authenticator {
     const cached = this.cache.get(parsed.hash);
     if (cached && cached.expiresAt > Date.now() && digestsEqual(cached.hash, parsed.hash)) return cached.credential;
 
-    const record = await this.db.apiKey.findUnique({ where: { hash: parsed.hash }, include: { organization: true } });
+    const record = await this.credentials.findApiKeyByHash(parsed.hash);
     if (!record || !digestsEqual(record.hash, parsed.hash)) throw invalidCredential("The API key is not known.");
     if (record.revokedAt) throw invalidCredential("The API key has been revoked.");
     const credential: Credential = {
@@ -77,7 +77,7 @@ export class Authenticator {
     const lastWrite = Math.max(this.lastUsedWrites.get(keyId) ?? 0, lastUsedAt?.getTime() ?? 0);
     if (now - lastWrite < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(keyId, now);
-    this.db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: new Date(now) } }).catch(this.onBackgroundError);
+    this.credentials.markApiKeyUsed(keyId, new Date(now)).catch(this.onBackgroundError);
   }
 }
 

@@ -6,11 +6,11 @@
 // OAuth2 security scheme of openapi.yaml.
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import type { ExternalIssuerConfig } from "../config.ts";
-import type { Db } from "../db/database.ts";
+import type { OrganizationsRepository } from "../repositories/organizations.ts";
 import type { AuthenticationError } from "../errors.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, SCOPES } from "./credential.ts";
-import type { Environment } from "../../generated/prisma/client.ts";
+import { Environment } from "../../generated/prisma/enums.ts";
 
 /** Asymmetric algorithms only: a JWKS publishes public keys, and HS* would need a shared secret. */
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
@@ -23,7 +23,7 @@ const JWKS_CACHE_MAX_AGE_MS = 10 * 60_000;
 /** A token with an unknown kid refetches the keys at most this often. */
 const JWKS_COOLDOWN_MS = 30_000;
 const MAX_SUBJECT_LENGTH = 255;
-const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
+const ENVIRONMENTS: readonly Environment[] = Object.values(Environment);
 
 export const EXTERNAL_ID_PREFIX = "ext:";
 
@@ -32,7 +32,7 @@ export interface ExternalTokens {
   verify(token: string): Promise<Credential>;
 }
 
-export function createExternalTokens(db: Db, settings: ExternalIssuerConfig): ExternalTokens {
+export function createExternalTokens(organizations: Pick<OrganizationsRepository, "findBySlug">, settings: ExternalIssuerConfig): ExternalTokens {
   const keys = createRemoteJWKSet(new URL(settings.jwksUrl), {
     timeoutDuration: JWKS_TIMEOUT_MS,
     cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
@@ -60,7 +60,7 @@ export function createExternalTokens(db: Db, settings: ExternalIssuerConfig): Ex
     if (typeof environment !== "string" || !ENVIRONMENTS.includes(environment as Environment)) {
       throw invalid(`its "${settings.envClaim}" claim must be live or sandbox, got ${JSON.stringify(environment ?? null)}`);
     }
-    const organization = await db.organization.findUnique({ where: { slug } });
+    const organization = await organizations.findBySlug(slug);
     if (!organization) throw invalid(`its organization "${slug}" (claim "${settings.orgClaim}") is not known to this service`);
     return {
       kind: "external_token",

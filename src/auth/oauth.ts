@@ -4,13 +4,12 @@
 import crypto from "node:crypto";
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JSONWebKeySet } from "jose";
 import { TOKEN_AUDIENCE, type Config } from "../config.ts";
-import type { Db } from "../db/database.ts";
 import { ProblemError } from "../errors.ts";
-import { signingKeyContext } from "../services/stored-secrets.ts";
+import type { Repositories } from "../repositories/index.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, type Scope, isScope } from "./credential.ts";
-import type { SecretBox } from "./secret-box.ts";
+import { type SecretBox, signingKeyContext } from "./secret-box.ts";
 
 const ALGORITHM = "ES256";
 export { TOKEN_AUDIENCE };
@@ -47,8 +46,8 @@ export function defaultIssuer(config: Config): string {
 }
 
 /** The newest signing key, its private half opened; the first start makes one and stores it sealed. */
-async function loadSigningKey(db: Db, secrets: SecretBox): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
-  const existing = await db.signingKey.findFirst({ orderBy: { createdAt: "desc" } });
+async function loadSigningKey(repositories: Pick<Repositories, "secrets">, secrets: SecretBox): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
+  const existing = await repositories.secrets.findNewestSigningKey();
   if (existing) {
     const privateJwk = JSON.parse(secrets.open(existing.privateJwk, signingKeyContext(existing.kid))) as JWK;
     return { kid: existing.kid, privateJwk, publicJwk: existing.publicJwk as JWK };
@@ -57,19 +56,24 @@ async function loadSigningKey(db: Db, secrets: SecretBox): Promise<{ kid: string
   const kid = crypto.randomUUID();
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: "sig" };
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM };
-  await db.signingKey.create({ data: { kid, privateJwk: secrets.seal(JSON.stringify(privateJwk), signingKeyContext(kid)), publicJwk } });
+  await repositories.secrets.createSigningKey({ kid, privateJwk: secrets.seal(JSON.stringify(privateJwk), signingKeyContext(kid)), publicJwk });
   return { kid, privateJwk, publicJwk };
 }
 
-export async function createAccessTokens(db: Db, config: Config, secrets: SecretBox): Promise<AccessTokens> {
-  const signing = await loadSigningKey(db, secrets);
+export async function createAccessTokens(
+  repositories: Pick<Repositories, "credentials" | "secrets">,
+  config: Config,
+  secrets: SecretBox,
+): Promise<AccessTokens> {
+  const { credentials } = repositories;
+  const signing = await loadSigningKey(repositories, secrets);
   const privateKey = await importJWK(signing.privateJwk, ALGORITHM);
   const jwks: JSONWebKeySet = { keys: [signing.publicJwk] };
   const keySet = createLocalJWKSet(jwks);
   const issuer = defaultIssuer(config);
 
   async function issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<TokenResponse> {
-    const client = await db.oAuthClient.findUnique({ where: { clientId } });
+    const client = await credentials.findOAuthClientByClientId(clientId);
     if (!client || client.revokedAt || !digestsEqual(client.secretHash, hashApiKey(clientSecret))) {
       throw new OAuthError("invalid_client", "The client id or secret is not valid.");
     }
@@ -87,7 +91,7 @@ export async function createAccessTokens(db: Db, config: Config, secrets: Secret
       .setJti(crypto.randomUUID())
       .setExpirationTime(`${config.oauth.tokenTtlSeconds}s`)
       .sign(privateKey);
-    await db.oAuthClient.update({ where: { id: client.id }, data: { lastUsedAt: new Date() } });
+    await credentials.markOAuthClientUsed(client.id, new Date());
     return { access_token: accessToken, token_type: "Bearer", expires_in: config.oauth.tokenTtlSeconds, scope };
   }
 
@@ -105,7 +109,7 @@ export async function createAccessTokens(db: Db, config: Config, secrets: Secret
     }
     if (typeof claims.cid !== "string") throw invalidCredential('The access token is not valid: it names no client ("cid").');
     // Looked up on every request, never cached: a revocation refuses tokens already issued at once.
-    const client = await db.oAuthClient.findUnique({ where: { id: claims.cid }, include: { organization: true } });
+    const client = await credentials.findOAuthClientById(claims.cid);
     if (!client || client.revokedAt) throw invalidCredential("The OAuth client of this token has been revoked.");
     return {
       kind: "oauth_client",

@@ -24,6 +24,8 @@ export interface Database {
   /** Runs fn on one database session (advisory locks and scripts need one). */
   session<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   kind: "embedded" | "postgresql";
+  /** Resolves once the database answered a trivial query (readiness); rejects when it cannot. */
+  ping(): Promise<void>;
   /**
    * Settles when the database became unusable by itself (the embedded database's
    * thread stopped); the process should then exit rather than answer errors.
@@ -65,11 +67,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
+async function ping(prisma: Db): Promise<void> {
+  await prisma.$queryRaw`SELECT 1`;
+}
+
 async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise<Database> {
   const prisma = new PrismaClient({ adapter: embeddedAdapterFactory(engine), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
     kind: "embedded",
+    ping: () => ping(prisma),
     session: (fn) =>
       fn({
         async exec(sql) {
@@ -98,6 +105,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     prisma,
     kind: "postgresql",
+    ping: () => ping(prisma),
     // The pool replaces broken connections itself; a lost server shows as failed queries.
     lost: new Promise<Error>(() => undefined),
     async session(fn) {

@@ -52,7 +52,7 @@ export function operationalRoutes(deps: OperationalDependencies) {
     },
     "GET /readyz": async (ctx) => {
       try {
-        await deps.database.prisma.$queryRaw`SELECT 1`;
+        await deps.database.ping();
         ctx.body = { status: "ok", database: deps.database.kind };
       } catch {
         throw new ProblemError("internal-error", "The database is not reachable.");

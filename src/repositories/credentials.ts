@@ -1,5 +1,5 @@
 // Credentials: API keys and OAuth clients (their hashed secrets, scopes and revocation).
-import type { ApiKey, OAuthClient } from "../../generated/prisma/client.ts";
+import type { ApiKey, OAuthClient, Organization } from "../../generated/prisma/client.ts";
 import type { Db, Environment, Page } from "../services/types.ts";
 import { pageOf } from "./paging.ts";
 
@@ -23,6 +23,15 @@ export function createCredentialsRepository(db: Db) {
       return db.apiKey.findUnique({ where: { id } });
     },
 
+    /** The key with this hash, with its organization (what authentication needs). */
+    findApiKeyByHash(hash: string): Promise<(ApiKey & { organization: Organization }) | null> {
+      return db.apiKey.findUnique({ where: { hash }, include: { organization: true } });
+    },
+
+    async markApiKeyUsed(id: string, lastUsedAt: Date): Promise<void> {
+      await db.apiKey.update({ where: { id }, data: { lastUsedAt } });
+    },
+
     /** Keys of an organization (of one environment, when given), oldest first. */
     listApiKeysPage(organizationId: string, environment: Environment | undefined, page: Page) {
       const where = { organizationId, ...(environment ? { environment } : {}) };
@@ -44,6 +53,19 @@ export function createCredentialsRepository(db: Db) {
     /** A client named by its record id or its client id (the same value, either accepted). */
     findOAuthClientByEitherId(id: string): Promise<OAuthClient | null> {
       return db.oAuthClient.findFirst({ where: { OR: [{ id }, { clientId: id }] } });
+    },
+
+    findOAuthClientByClientId(clientId: string): Promise<OAuthClient | null> {
+      return db.oAuthClient.findUnique({ where: { clientId } });
+    },
+
+    /** The client with this record id, with its organization (what a token's verification needs). */
+    findOAuthClientById(id: string): Promise<(OAuthClient & { organization: Organization }) | null> {
+      return db.oAuthClient.findUnique({ where: { id }, include: { organization: true } });
+    },
+
+    async markOAuthClientUsed(id: string, lastUsedAt: Date): Promise<void> {
+      await db.oAuthClient.update({ where: { id }, data: { lastUsedAt } });
     },
 
     /** An organization's clients, revoked ones included, oldest first. */

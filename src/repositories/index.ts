@@ -1,17 +1,19 @@
 // The data-access layer: one repository per aggregate, all built over one
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import { createCatalogImportsRepository, type CatalogImportsRepository } from "./catalog-imports.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
 import { createDatasetsRepository, type DatasetsRepository } from "./datasets.ts";
 import { createExportsRepository, type ExportsRepository } from "./exports.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
+import { createDeliveriesRepository, type DeliveriesRepository } from "./deliveries.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
+import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 
@@ -29,6 +31,8 @@ export interface Repositories {
   outbox: OutboxRepository;
   stewardship: StewardshipRepository;
   idempotency: IdempotencyRepository;
+  deliveries: DeliveriesRepository;
+  secrets: SecretsRepository;
   /** Runs `work` in one database transaction with repositories bound to it. */
   transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
 }
@@ -51,6 +55,8 @@ export function createRepositories(db: Db): Repositories {
     outbox: createOutboxRepository(db),
     stewardship: createStewardshipRepository(db),
     idempotency: createIdempotencyRepository(db),
+    deliveries: createDeliveriesRepository(db),
+    secrets: createSecretsRepository(db),
     transaction: (work) =>
       db.$transaction((tx) =>
         work({
@@ -62,4 +68,9 @@ export function createRepositories(db: Db): Repositories {
         }),
       ),
   };
+}
+
+/** The repositories over an open database (what the server, the worker and the CLI build on). */
+export function repositoriesOf(database: Pick<Database, "prisma">): Repositories {
+  return createRepositories(database.prisma);
 }

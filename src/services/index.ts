@@ -1,8 +1,6 @@
 // The services: one object per resource, each built over the repositories it
 // needs. Their function names are the operationIds they serve.
 import type { Config } from "../config.ts";
-import type { Database } from "../db/database.ts";
-import type { Authenticator } from "../auth/authenticator.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { createInstitutionsService } from "./institutions.ts";
@@ -18,17 +16,8 @@ import { createKeysService } from "./keys.ts";
 import { createOrganizationsService } from "./organizations.ts";
 import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
-
-/**
- * What the webhook-delivery handlers still use directly until their service is
- * restructured the same way (the admin part of issue 12, round 2).
- */
-export interface AdminDependencies {
-  config: Config;
-  database: Database;
-  authenticator: Authenticator;
-  secrets: SecretBox;
-}
+import { createWebhookDeliveriesService } from "./webhook-deliveries.ts";
+import { createStoredSecretsService } from "./stored-secrets.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
@@ -44,11 +33,21 @@ export interface Services {
   keys: ReturnType<typeof createKeysService>;
   oauthClients: ReturnType<typeof createOAuthClientsService>;
   webhooks: ReturnType<typeof createWebhooksService>;
-  adminDependencies: AdminDependencies;
+  webhookDeliveries: ReturnType<typeof createWebhookDeliveriesService>;
+  storedSecrets: ReturnType<typeof createStoredSecretsService>;
 }
 
-export function createServices(deps: { repositories: Repositories } & AdminDependencies): Services {
-  const { repositories, config, database } = deps;
+export interface ServicesDependencies {
+  repositories: Repositories;
+  config: Config;
+  /** Seals and opens stored secrets (webhook secrets). */
+  secrets: SecretBox;
+  /** Drops what this process remembers of a credential (the authenticator's cache), so a revocation takes effect at once. */
+  forgetCredential?: (credentialId: string) => void;
+}
+
+export function createServices(deps: ServicesDependencies): Services {
+  const { repositories, config } = deps;
   return {
     institutions: createInstitutionsService(repositories),
     courses: createCoursesService(repositories),
@@ -60,13 +59,14 @@ export function createServices(deps: { repositories: Repositories } & AdminDepen
     organizations: createOrganizationsService(repositories),
     stewardship: createStewardshipService(repositories),
     idempotency: createIdempotencyService(repositories),
-    keys: createKeysService({ ...repositories, forgetCredential: (keyId) => deps.authenticator.forget(keyId) }),
+    keys: createKeysService({ ...repositories, forgetCredential: deps.forgetCredential }),
     oauthClients: createOAuthClientsService(repositories),
     webhooks: createWebhooksService({
       ...repositories,
       secrets: deps.secrets,
       targetPolicy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
     }),
-    adminDependencies: { config, database, authenticator: deps.authenticator, secrets: deps.secrets },
+    webhookDeliveries: createWebhookDeliveriesService({ ...repositories, secrets: deps.secrets, settings: config.webhooks }),
+    storedSecrets: createStoredSecretsService(repositories),
   };
 }

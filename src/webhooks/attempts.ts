@@ -2,19 +2,15 @@
 // no transaction open, then recorded together with the next attempt (if any)
 // and the endpoint's health.
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
-import type { Db } from "../services/types.ts";
 import { newId } from "../ids.ts";
-import { columnsOf, recordFromJson } from "../repositories/record-columns.ts";
+import type { ClaimedDelivery, DeliveriesRepository } from "../repositories/deliveries.ts";
 import { signatureHeader } from "./signing.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
-import { webhookSecretContext } from "../services/stored-secrets.ts";
+import { type SecretBox, webhookSecretContext } from "../auth/secret-box.ts";
 import { sendDelivery, type SendResult } from "./sender.ts";
 import type { SuccessBatch } from "./success-batch.ts";
 
 export const USER_AGENT = "course-equivalency-webhooks/1.0";
 const DAY_MS = 86_400_000;
-
-export type ClaimedDelivery = WebhookDelivery & { webhook: WebhookEndpoint };
 
 export interface AttemptSettings {
   retrySchedule: number[];
@@ -26,47 +22,6 @@ export interface AttemptSettings {
 /** Time a claim stays valid: the whole attempt fits in it with room to record the outcome. */
 export function leaseDuration(timeoutMs: number): number {
   return 2 * timeoutMs + 1000;
-}
-
-/**
- * Leases up to `limit` due deliveries of enabled endpoints to `owner`. Rows
- * another dispatcher holds (locked, or leased and not expired) are skipped, so
- * no attempt is sent by two dispatchers at once. One statement answers the
- * claimed rows with their endpoints, in due order.
- */
-export async function claimDueDeliveries(db: Db, owner: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
-  if (limit <= 0) return [];
-  const rows = await db.$queryRawUnsafe<{ claimed: string }[]>(
-    `WITH claimed AS (
-       UPDATE webhook_deliveries AS claim SET lease_owner = $1, lease_expires_at = $2::timestamp(3)
-       FROM (
-         SELECT d.id FROM webhook_deliveries AS d
-         WHERE d.status = 'pending' AND d.next_retry_at <= $3::timestamp(3)
-           AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $3::timestamp(3))
-           AND EXISTS (SELECT FROM webhook_endpoints AS e WHERE e.id = d.webhook_id AND e.status = 'enabled' AND e.deleted_at IS NULL)
-         ORDER BY d.next_retry_at, d.id
-         LIMIT $4
-         FOR UPDATE OF d SKIP LOCKED) AS due
-       WHERE claim.id = due.id
-       RETURNING claim.*)
-     SELECT coalesce(json_agg(json_build_array(row_to_json(c), row_to_json(e)) ORDER BY c.next_retry_at, c.id), '[]')::text AS claimed
-     FROM claimed AS c JOIN webhook_endpoints AS e ON e.id = c.webhook_id`,
-    owner,
-    new Date(now.getTime() + leaseMs).toISOString(),
-    now.toISOString(),
-    limit,
-  );
-  const pairs = JSON.parse(rows[0].claimed) as [Record<string, unknown>, Record<string, unknown>][];
-  return pairs.map(([delivery, endpoint]) => ({
-    ...recordFromJson<WebhookDelivery>(delivery, columnsOf(db, "WebhookDelivery"))!,
-    webhook: recordFromJson<WebhookEndpoint>(endpoint, columnsOf(db, "WebhookEndpoint"))!,
-  }));
-}
-
-/** Gives claimed deliveries back (a stopping dispatcher), so another pass need not wait for the lease to expire. */
-export async function releaseDeliveries(db: Db, owner: string, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  await db.webhookDelivery.updateMany({ where: { id: { in: ids }, leaseOwner: owner, status: "pending" }, data: { leaseOwner: null, leaseExpiresAt: null } });
 }
 
 type SigningEndpoint = Pick<WebhookEndpoint, "id" | "secret" | "previousSecret" | "previousSecretExpiresAt">;
@@ -139,7 +94,7 @@ export type Outcome = "succeeded" | "retrying" | "failed" | "lost-lease";
  * lease), queues the next attempt after a failure, and tracks endpoint health.
  */
 export async function recordAttempt(
-  db: Db,
+  deliveries: Pick<DeliveriesRepository, "recordAttempt">,
   delivery: ClaimedDelivery,
   sent: SentAttempt,
   owner: string,
@@ -149,12 +104,17 @@ export async function recordAttempt(
 ): Promise<Outcome> {
   const { result, attemptedAt } = sent;
   const now = attemptedAt;
+  // A success of a healthy endpoint is batched with others; a failure also queues the retry and tracks health, atomically.
+  if (result.ok && !delivery.webhook.failingSince && successes) {
+    return (await successes.record(delivery.id, sent)) ? "succeeded" : "lost-lease";
+  }
   const delay = result.ok ? null : retryDelay(settings.retrySchedule, delivery.attempt, random);
   const nextRetryAt = delay === null ? null : new Date(now.getTime() + delay);
-  const outcome = {
-    where: { id: delivery.id, leaseOwner: owner, status: "pending" as const },
-    data: {
-      status: result.ok ? ("succeeded" as const) : ("failed" as const),
+  const recorded = await deliveries.recordAttempt(
+    delivery.id,
+    owner,
+    {
+      status: result.ok ? "succeeded" : "failed",
       signature: sent.signature,
       responseStatus: result.responseStatus,
       responseExcerpt: result.responseExcerpt,
@@ -162,46 +122,27 @@ export async function recordAttempt(
       error: result.error,
       attemptedAt,
       nextRetryAt,
-      leaseOwner: null,
-      leaseExpiresAt: null,
     },
-  };
-  // A success of a healthy endpoint is batched with others; a failure also queues the retry and tracks health, atomically.
-  if (result.ok && !delivery.webhook.failingSince && successes) {
-    return (await successes.record(delivery.id, sent)) ? "succeeded" : "lost-lease";
-  }
-  return db.$transaction(async (tx) => {
-    const updated = await tx.webhookDelivery.updateMany(outcome);
-    if (updated.count === 0) return "lost-lease" as const;
-    if (nextRetryAt) {
-      await tx.webhookDelivery.create({
-        data: {
+    nextRetryAt
+      ? {
           id: newId("dlv"),
           webhookId: delivery.webhookId,
           eventId: delivery.eventId,
           eventType: delivery.eventType,
-          attempt: delivery.attempt + 1,
-          status: "pending",
           requestBody: delivery.requestBody,
-          createdAt: now,
-          nextRetryAt,
-        },
-      });
-    }
-    await trackHealth(tx as unknown as Db, delivery.webhook, result.ok, now, settings.disableAfterMs);
-    return result.ok ? ("succeeded" as const) : nextRetryAt ? ("retrying" as const) : ("failed" as const);
-  });
-}
-
-/** A success ends a run of failures; a run longer than disableAfterMs disables the endpoint. */
-async function trackHealth(tx: Db, endpoint: WebhookEndpoint, ok: boolean, now: Date, disableAfterMs: number): Promise<void> {
-  if (ok) {
-    if (endpoint.failingSince) await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id }, data: { failingSince: null } });
-    return;
-  }
-  await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: now } });
-  await tx.webhookEndpoint.updateMany({
-    where: { id: endpoint.id, status: "enabled", failingSince: { lte: new Date(now.getTime() - disableAfterMs) } },
-    data: { status: "disabled", disabledReason: disabledReason(disableAfterMs), disabledAt: now, updatedAt: now },
-  });
+          attempt: delivery.attempt + 1,
+        }
+      : null,
+    {
+      endpointId: delivery.webhook.id,
+      ok: result.ok,
+      wasFailing: delivery.webhook.failingSince !== null,
+      now,
+      // A run of failures longer than disableAfterMs disables the endpoint.
+      disableIfFailingSince: new Date(now.getTime() - settings.disableAfterMs),
+      disabledReason: disabledReason(settings.disableAfterMs),
+    },
+  );
+  if (!recorded) return "lost-lease";
+  return result.ok ? "succeeded" : nextRetryAt ? "retrying" : "failed";
 }

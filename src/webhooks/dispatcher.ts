@@ -8,21 +8,11 @@
 import crypto from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { Db } from "../services/types.ts";
+import type { DeliveriesRepository, ClaimedDelivery } from "../repositories/deliveries.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
-import {
-  claimDueDeliveries,
-  leaseDuration,
-  recordAttempt,
-  releaseDeliveries,
-  sendSigned,
-  type AttemptSettings,
-  type ClaimedDelivery,
-  type Outcome,
-  type SentAttempt,
-} from "./attempts.ts";
+import { leaseDuration, recordAttempt, sendSigned, type AttemptSettings, type Outcome, type SentAttempt } from "./attempts.ts";
 
 /** Time a queued delivery's lease must still have beyond the send timeout, to record the outcome. */
 const LEASE_MARGIN_MS = 1000;
@@ -34,7 +24,8 @@ const UNRECORDED_SLOTS_FACTOR = 4;
 type Settled = Outcome | "error";
 
 export interface DispatcherOptions {
-  db: Db;
+  /** Where deliveries are claimed and recorded. */
+  deliveries: DeliveriesRepository;
   settings: Config["webhooks"];
   log: Logger;
   /** Opens the endpoints' sealed secrets. */
@@ -61,7 +52,7 @@ export interface RunCounts {
 
 export class Dispatcher {
   readonly owner: string;
-  private readonly db: Db;
+  private readonly deliveries: DeliveriesRepository;
   private readonly settings: AttemptSettings;
   private readonly log: Logger;
   private readonly secrets: SecretBox;
@@ -86,7 +77,7 @@ export class Dispatcher {
   private readonly successes: SuccessBatch;
 
   constructor(options: DispatcherOptions) {
-    this.db = options.db;
+    this.deliveries = options.deliveries;
     this.settings = options.settings;
     this.log = options.log;
     this.secrets = options.secrets;
@@ -95,7 +86,7 @@ export class Dispatcher {
     this.pollIntervalMs = options.pollIntervalMs ?? 250;
     this.concurrency = options.concurrency ?? 16;
     this.owner = options.owner ?? `dispatcher-${process.pid}-${crypto.randomBytes(4).toString("hex")}`;
-    this.successes = new SuccessBatch(this.db, this.owner);
+    this.successes = new SuccessBatch(this.deliveries, this.owner);
   }
 
   start(): void {
@@ -122,7 +113,7 @@ export class Dispatcher {
   async runOnce(): Promise<RunCounts> {
     const counts: RunCounts = { events: 0, deliveriesQueued: 0, attempted: 0, succeeded: 0, retrying: 0, failed: 0 };
     for (;;) {
-      const fanned = await fanOutEvents(this.db, this.clock());
+      const fanned = await fanOutEvents(this.deliveries, this.clock());
       counts.events += fanned.events;
       counts.deliveriesQueued += fanned.deliveries;
       if (fanned.events === 0) break;
@@ -155,7 +146,7 @@ export class Dispatcher {
       this.woken = false;
       try {
         // A pass that fanned out events looks again at once: a backlog comes in batches.
-        fanOutDue = fanOutDue && (await fanOutEvents(this.db, this.clock())).events > 0;
+        fanOutDue = fanOutDue && (await fanOutEvents(this.deliveries, this.clock())).events > 0;
         // A pass that skips the claim (the ready queue is full) leaves `backlog` as it was.
         if (this.wantsClaim()) await this.claim();
         this.launchReady();
@@ -170,7 +161,7 @@ export class Dispatcher {
     this.ready = [];
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.recording]);
-    await releaseDeliveries(this.db, this.owner, unsent).catch((error) => this.log.warn({ err: error }, "could not release unsent webhook deliveries"));
+    await this.deliveries.release(this.owner, unsent).catch((error) => this.log.warn({ err: error }, "could not release unsent webhook deliveries"));
   }
 
   /** Free HTTP slots, unless too many sent attempts still wait to be recorded. */
@@ -209,7 +200,7 @@ export class Dispatcher {
    */
   private async claim(): Promise<number> {
     const room = this.readyRoom();
-    const claimed = await claimDueDeliveries(this.db, this.owner, this.clock(), leaseDuration(this.settings.timeoutMs), room);
+    const claimed = await this.deliveries.claimDue(this.owner, this.clock(), leaseDuration(this.settings.timeoutMs), room);
     this.ready.push(...claimed);
     this.backlog = claimed.length > 0 && claimed.length === room;
     return claimed.length;
@@ -256,7 +247,7 @@ export class Dispatcher {
   private async record(delivery: ClaimedDelivery, sent: SentAttempt): Promise<Settled> {
     let outcome: Settled;
     try {
-      outcome = await recordAttempt(this.db, delivery, sent, this.owner, this.settings, this.random, this.successes);
+      outcome = await recordAttempt(this.deliveries, delivery, sent, this.owner, this.settings, this.random, this.successes);
       if (outcome === "lost-lease") this.log.warn({ delivery: delivery.id }, "webhook delivery lease lost before its outcome was recorded");
     } catch (error) {
       // The lease expires and another pass retries the attempt.

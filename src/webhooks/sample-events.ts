@@ -1,6 +1,8 @@
 // Sample payloads for test events (POST /webhooks/{id}/test): valid against
 // each event's schema, with ids that cannot be mistaken for real records.
-import type { EventType } from "../services/outbox.ts";
+import type { components } from "../../generated/api-types.ts";
+
+type EventType = components["schemas"]["EventType"];
 
 const SAMPLES: Record<EventType, Record<string, unknown>> = {
   "equivalency.created": {

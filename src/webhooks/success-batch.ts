@@ -1,7 +1,7 @@
 // Successful attempts are recorded in batches: while one UPDATE runs, the
 // successes that finish meanwhile queue for the next, so a busy dispatcher
 // writes one statement per batch instead of one per delivery.
-import type { Db } from "../services/types.ts";
+import type { DeliveriesRepository } from "../repositories/deliveries.ts";
 import type { SentAttempt } from "./attempts.ts";
 
 interface Queued {
@@ -17,7 +17,7 @@ export class SuccessBatch {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly db: Db,
+    private readonly deliveries: Pick<DeliveriesRepository, "recordSuccesses">,
     private readonly owner: string,
     private readonly maxBatch = 500,
     private readonly delayMs = 10,
@@ -64,27 +64,17 @@ export class SuccessBatch {
     }
   }
 
-  private async write(batch: Queued[]): Promise<string[]> {
-    const rows = batch.map(({ id, sent }) => ({
-      id,
-      signature: sent.signature,
-      responseStatus: sent.result.responseStatus,
-      responseExcerpt: sent.result.responseExcerpt,
-      durationMs: sent.result.durationMs,
-      attemptedAt: sent.attemptedAt.toISOString(),
-    }));
-    const updated = await this.db.$queryRawUnsafe<{ id: string }[]>(
-      `UPDATE webhook_deliveries AS d
-       SET status = 'succeeded', signature = v.signature, response_status = v."responseStatus", response_excerpt = v."responseExcerpt",
-           duration_ms = v."durationMs", error = NULL, attempted_at = v."attemptedAt"::timestamp(3), next_retry_at = NULL,
-           lease_owner = NULL, lease_expires_at = NULL
-       FROM json_to_recordset($1::json)
-         AS v (id text, signature text, "responseStatus" int, "responseExcerpt" text, "durationMs" int, "attemptedAt" text)
-       WHERE d.id = v.id AND d.lease_owner = $2 AND d.status = 'pending'
-       RETURNING d.id`,
-      JSON.stringify(rows),
+  private write(batch: Queued[]): Promise<string[]> {
+    return this.deliveries.recordSuccesses(
       this.owner,
+      batch.map(({ id, sent }) => ({
+        id,
+        signature: sent.signature,
+        responseStatus: sent.result.responseStatus,
+        responseExcerpt: sent.result.responseExcerpt,
+        durationMs: sent.result.durationMs,
+        attemptedAt: sent.attemptedAt,
+      })),
     );
-    return updated.map((row) => row.id);
   }
 }

@@ -40,7 +40,7 @@ describe("webhook deliveries: contract", () => {
       events: ["equivalency.created", "course.updated"],
     });
     receiver.expectSecrets("/a", [endpoint.secret]);
-    dispatcher = new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets });
+    dispatcher = new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets });
   });
   afterEach(async () => {
     await receiver.close();

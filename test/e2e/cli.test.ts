@@ -16,7 +16,8 @@ import { SecretBox, parseSecretsKey } from "../../src/auth/secret-box.ts";
 import { createWebhooksService } from "../../src/services/webhooks.ts";
 import { createWebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { createAccessTokens } from "../../src/auth/oauth.ts";
-import { countByKeyId } from "../../src/services/stored-secrets.ts";
+import { createStoredSecretsService } from "../../src/services/stored-secrets.ts";
+import { createRepositories } from "../../src/repositories/index.ts";
 import { loadConfig } from "../../src/config.ts";
 import { storedSecrets } from "../helpers/webhooks.ts";
 
@@ -246,7 +247,7 @@ describe("CLI commands", () => {
     const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "ccc" } });
     const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(db.prisma), secrets: before, targetPolicy: { allowPrivateTargets: true } });
     const hook = await webhooks.createWebhook({ organizationId: org.id, environment: "live" }, { url: "https://h.example.edu/", events: ["course.updated"] });
-    const tokens = await createAccessTokens(db.prisma, loadConfig({}), before);
+    const tokens = await createAccessTokens(createRepositories(db.prisma), loadConfig({}), before);
     const status = JSON.parse(await cli("--json", "secrets", "status"));
     expect(status).to.include({ currentKeyId: before.keyId, source: keyFilePath(tmp) });
     expect(status.counts).to.deep.equal({ [before.keyId]: 2 });
@@ -258,9 +259,9 @@ describe("CLI commands", () => {
     expect(after.keyIds).to.deep.equal([rotated.keyId]);
     expect(readKeyFile(keyFilePath(tmp))).to.have.length(1);
     expect(fs.statSync(keyFilePath(tmp)).mode & 0o777).to.equal(0o600);
-    expect(await countByKeyId(db.prisma)).to.deep.equal({ [rotated.keyId]: 2 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [rotated.keyId]: 2 });
     expect((await storedSecrets(db.prisma, after, hook.id)).secret).to.equal(hook.secret);
-    expect((await createAccessTokens(db.prisma, loadConfig({}), after)).jwks).to.deep.equal(tokens.jwks);
+    expect((await createAccessTokens(createRepositories(db.prisma), loadConfig({}), after)).jwks).to.deep.equal(tokens.jwks);
     expect(await cli("secrets", "status")).to.contain(`${rotated.keyId}: 2 value(s), current key`);
   });
 
@@ -273,7 +274,7 @@ describe("CLI commands", () => {
     expect(await cli("secrets", "status")).to.contain(`${old.keyId}: 2 value(s), older key`);
     const text = await cli("secrets", "rotate");
     expect(text).to.contain(`Re-sealed 2 stored secret(s) under key id ${keyring().box.keyId}`).and.contain("SVC_SECRETS_OLD_KEYS can be removed");
-    expect(await countByKeyId(db.prisma)).to.deep.equal({ [keyring().box.keyId]: 2 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [keyring().box.keyId]: 2 });
     expect(await cli("secrets", "rotate")).to.contain("Re-sealed 0 stored secret(s)").and.contain("put a new key");
 
     keyring = () => ({ box: new SecretBox(parseSecretsKey(next)!.reverse()), keyFile: null, source: "SVC_SECRETS_KEY" });

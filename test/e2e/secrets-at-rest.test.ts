@@ -12,10 +12,10 @@ import { applyMigrations, readMigrations } from "../../src/db/migrations.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
 import { prepareStoredSecrets } from "../../src/bootstrap.ts";
-import { SecretBox } from "../../src/auth/secret-box.ts";
+import { SecretBox, signingKeyContext } from "../../src/auth/secret-box.ts";
 import type { Keyring } from "../../src/auth/secrets-keyring.ts";
 import { createAccessTokens } from "../../src/auth/oauth.ts";
-import { countByKeyId, signingKeyContext, StoredSecretsError } from "../../src/services/stored-secrets.ts";
+import { createStoredSecretsService, StoredSecretsError } from "../../src/services/stored-secrets.ts";
 import { signingSecrets } from "../../src/webhooks/attempts.ts";
 import type { Db } from "../../src/db/database.ts";
 
@@ -68,7 +68,7 @@ describe("secrets at rest: the database alone reveals no secret", () => {
     const endpoint = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.data.id } });
     for (const value of [endpoint.secret, endpoint.previousSecret!, stored.privateJwk]) expect(value.startsWith(`v1:${t.secrets.keyId}:`)).to.equal(true);
     expect(endpoint.secretPrefix).to.equal(rotated.body.data.secretPrefix);
-    expect(await countByKeyId(t.database.prisma)).to.deep.equal({ [t.secrets.keyId]: 3 });
+    expect(await t.app.context.services.storedSecrets.countByKeyId()).to.deep.equal({ [t.secrets.keyId]: 3 });
   });
 });
 
@@ -116,7 +116,7 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
     await prepareStoredSecrets(db, keyring, log);
     const sealed = await dumpEverything(db.prisma);
     for (const value of [secret, previous, privateJwk.d!]) expect(sealed).to.not.contain(value);
-    expect(await countByKeyId(db.prisma)).to.deep.equal({ [box.keyId]: 4 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [box.keyId]: 4 });
 
     const before = await db.prisma.webhookEndpoint.findMany({ orderBy: { id: "asc" } });
     await prepareStoredSecrets(db, keyring, log);
@@ -126,7 +126,7 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
     expect(signingSecrets(endpoint, new Date(), box)).to.deep.equal([secret, previous]);
 
     const config = loadConfig({ SVC_OAUTH_ISSUER: "https://api.example.edu" });
-    const tokens = await createAccessTokens(db.prisma, config, box);
+    const tokens = await createAccessTokens(createRepositories(db.prisma), config, box);
     expect(tokens.jwks.keys.map((k) => k.kid)).to.deep.equal(["kid-before"]);
     const { client, clientSecret } = await createOAuthClientsService(createRepositories(db.prisma)).createOAuthClient({ organizationId: "org_a", environment: "live" });
     const issued = await tokens.issue(client.clientId, clientSecret, undefined);
@@ -138,6 +138,6 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
     const failure = await prepareStoredSecrets(db, other, log).then(() => null, (error: unknown) => error);
     expect(failure).to.be.instanceOf(StoredSecretsError);
     expect(String(failure)).to.contain(`sealed under key id ${box.keyId}`).and.contain("SVC_SECRETS_OLD_KEYS");
-    expect(await countByKeyId(db.prisma)).to.deep.equal({ [box.keyId]: 4 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [box.keyId]: 4 });
   });
 });

@@ -23,7 +23,7 @@ describe("webhooks end to end", () => {
   const clock = () => now;
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   const dispatcher = (concurrency = 16) =>
-    new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, clock, concurrency });
+    new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, clock, concurrency });
   const endpoint = async (path: string, events: string[], environment: "live" | "sandbox" = "live"): Promise<TestEndpoint> => {
     const created = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: receiver.url(path), events, environment });
     receiver.expectSecrets(path, [created.secret]);
@@ -259,7 +259,7 @@ describe("webhooks end to end", () => {
   it("start() delivers in the background and stop() waits for attempts in flight", async () => {
     await endpoint("/background", ["course.updated"]);
     receiver.behave("/background", "slow");
-    const background = new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, pollIntervalMs: 20 });
+    const background = new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, pollIntervalMs: 20 });
     background.start();
     try {
       await emit(3);

@@ -7,7 +7,6 @@ import { loadInstitutions } from "./fixtures.ts";
 import { Receiver } from "./receiver.ts";
 import { insertEndpoint } from "./webhooks.ts";
 import { institutionId } from "../../src/ids.ts";
-import { sendTestEvent } from "../../src/webhooks/deliveries.ts";
 
 /** Fills a path template of the document ("/webhooks/{id}/deliveries/{deliveryId}") with real ids. */
 export type PathFiller = (template: string) => string;
@@ -28,7 +27,7 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   try {
     const webhook = await insertEndpoint(db, t.secrets, { organizationId: t.organizationId, url: receiver.url("/hook"), events: ["course.updated"] });
     receiver.expectSecrets("/hook", [webhook.secret]);
-    const delivery = await sendTestEvent(db, t.secrets, credential, webhook.id, { timeoutMs: 5000, allowPrivateTargets: true });
+    const delivery = await t.app.context.services.webhookDeliveries.testWebhook(credential, webhook.id);
     const ids: Record<string, string> = {
       institutions: source,
       courses: course,

@@ -62,7 +62,7 @@ describe("SDK journeys against the running app", () => {
       await client.equivalencies.update(equivalency.id, { status: "accepted", note: "articulated" }, { ifMatch: `"${equivalency.id}.v1"` });
       const dataset = await client.datasets.publish({ label: "Spring 2026" });
 
-      const counts = await new Dispatcher({ db: t.database.prisma, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets }).runOnce();
+      const counts = await new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets }).runOnce();
       expect(counts).to.include({ events: 4, deliveriesQueued: 4, attempted: 4, succeeded: 4 });
 
       const received = receiver.to("/hooks");

@@ -22,6 +22,11 @@ function memoryCredentials() {
     findOAuthClientByEitherId: notForKeys,
     listOAuthClients: notForKeys,
     markOAuthClientRevoked: notForKeys,
+    findOAuthClientByClientId: notForKeys,
+    findOAuthClientById: notForKeys,
+    markOAuthClientUsed: notForKeys,
+    findApiKeyByHash: notForKeys,
+    markApiKeyUsed: notForKeys,
     async createApiKey(record: NewApiKeyRecord) {
       const key: ApiKey = { ...record, createdAt: CREATED_AT, lastUsedAt: null, revokedAt: null };
       keys.set(key.id, key);
