@@ -12,7 +12,7 @@ import { sendDelivery } from "../../src/webhooks/sender.ts";
 import { newId } from "../../src/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
 import { openKeyring } from "../../src/auth/secrets-keyring.ts";
-import { webhookSecretContext } from "../../src/auth/secret-box.ts";
+import { webhookSecretContext } from "../../src/repositories/secrets.ts";
 import { createCredential, fixed, freshDatabase, machine, onInterrupt, percentile, printTable, readOptions } from "./harness.ts";
 
 const THROUGHPUT_EVENTS = 3000;

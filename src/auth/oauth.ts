@@ -9,7 +9,8 @@ import type { Repositories } from "../repositories/index.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, type Scope, isScope } from "./credential.ts";
-import { type SecretBox, signingKeyContext } from "./secret-box.ts";
+import type { SecretBox } from "./secret-box.ts";
+import { signingKeyContext } from "../repositories/secrets.ts";
 
 const ALGORITHM = "ES256";
 export { TOKEN_AUDIENCE };

@@ -100,7 +100,3 @@ export class SecretBox {
 export function sealedKeyId(stored: string): string | null {
   return SEALED.exec(stored)?.[1] ?? null;
 }
-
-/** The contexts stored values are sealed with: their purpose and record, so a value opens nowhere else. */
-export const webhookSecretContext = (endpointId: string) => `webhook-secret:${endpointId}`;
-export const signingKeyContext = (kid: string) => `signing-key:${kid}`;

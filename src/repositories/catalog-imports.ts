@@ -1,12 +1,29 @@
 // Reference-data imports: institutions (IPEDS) and CIP 2020 codes, written in
 // multi-row upserts.
-import type { Db, Environment } from "../services/types.ts";
-import type { InstitutionRow } from "../services/imports/institutions.ts";
-import type { CipEntry } from "../services/imports/cip.ts";
+import type { Db } from "../db/database.ts";
+import type { Channel, Environment, InstitutionType } from "../../generated/prisma/client.ts";
 import { institutionId } from "../ids.ts";
 
 // Keeps every statement well under PostgreSQL's limit of bind parameters.
 const CIP_CHUNK = 1000;
+
+/** One institution as an import writes it. */
+export interface InstitutionRow {
+  ipedsId: string;
+  name: string;
+  city: string;
+  state: string;
+  type: InstitutionType;
+  system: string | null;
+  source: Channel;
+}
+
+/** One CIP 2020 code as an import writes it. */
+export interface CipEntry {
+  code: string;
+  title: string;
+  digits: 2 | 4 | 6;
+}
 
 export function createCatalogImportsRepository(db: Db) {
   return {

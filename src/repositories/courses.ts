@@ -7,8 +7,8 @@
 // even array parameters cost several times more per row on both databases
 // (see scripts/bench/course-upsert.ts).
 import type { Course, Institution, Prisma } from "../../generated/prisma/client.ts";
-import type { CourseLevel, Environment } from "../services/types.ts";
-import { containsInsensitive } from "../services/search.ts";
+import type { CourseLevel, Environment } from "../../generated/prisma/client.ts";
+import { containsInsensitive } from "./search.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
 
 export interface CourseFilters {

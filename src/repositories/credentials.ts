@@ -1,7 +1,8 @@
 // Credentials: API keys and OAuth clients (their hashed secrets, scopes and revocation).
 import type { ApiKey, OAuthClient, Organization } from "../../generated/prisma/client.ts";
-import type { Db, Environment, Page } from "../services/types.ts";
-import { pageOf } from "./paging.ts";
+import type { Db } from "../db/database.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
+import { pageOf, type Page } from "./paging.ts";
 
 export interface NewApiKeyRecord {
   id: string;

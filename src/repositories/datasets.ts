@@ -1,11 +1,21 @@
 // Datasets: published versions, their snapshot records and issues. Built over
 // the client or over a transaction, so publication's statements run in one.
-import type { DatasetIssue, DatasetVersion, Prisma } from "../../generated/prisma/client.ts";
-import type { Environment } from "../services/types.ts";
-import type { Issue, SnapshotRow } from "../services/dataset-issues.ts";
+import type { Course, DatasetIssue, DatasetVersion, Equivalency, Prisma } from "../../generated/prisma/client.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
 
 /** Whose datasets: one organization's, in one environment. */
+export type SnapshotRow = Equivalency & { sourceCourse: Course; targetCourse: Course | null };
+
+export interface Issue {
+  row: number | null;
+  recordId: string | null;
+  field: string | null;
+  code: "missing_target" | "missing_cip_code" | "stale_pending" | "record_count_mismatch";
+  severity: "error" | "warning";
+  message: string;
+}
+
 export interface DatasetOwner {
   organizationId: string;
   environment: Environment;

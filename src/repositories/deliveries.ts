@@ -3,9 +3,10 @@
 // under a lease, recording outcomes). Each function that must be atomic runs
 // its own transaction, so callers never hold one.
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
-import type { Db, Environment, Page, PageResult } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import { pageOf } from "./paging.ts";
+import { pageOf, type Page, type PageResult } from "./paging.ts";
 
 export type DeliveryStatus = WebhookDelivery["status"];
 export type ClaimedDelivery = WebhookDelivery & { webhook: WebhookEndpoint };

@@ -3,7 +3,8 @@
 // (createEquivalenciesRepository(tx)), so a write's statements run in the
 // service's transaction.
 import type { Course, Equivalency, EquivalencyVersion, Institution, Prisma } from "../../generated/prisma/client.ts";
-import type { Channel, Db, Environment, EquivalencyStatus } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
+import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
 import type { Page, PageResult } from "./paging.ts";
 import { ListTotals } from "./totals.ts";

@@ -3,7 +3,8 @@
 // at one batch however large the table, and no row is skipped or repeated while
 // rows are neither inserted nor deleted during the read.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Db, Environment } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
 
 /** Reads at most `take` rows that sort after `after` (from the start when null). */
 export type BatchReader<Row> = (after: Row | null, take: number) => Promise<Row[]>;

@@ -1,7 +1,7 @@
 // Idempotency records: one per (credential, key), holding the stored response
 // (or IN_PROGRESS while the first request runs). See services/idempotency.ts.
 import type { IdempotencyRecord, Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
 
 /** The response status of a record whose first request has not finished. */
 export const IN_PROGRESS = 0;

@@ -1,7 +1,8 @@
 // Institutions: every query of the institutions table.
 import type { Institution, Prisma } from "../../generated/prisma/client.ts";
-import type { Channel, Db, Environment, InstitutionType } from "../services/types.ts";
-import { containsInsensitive } from "../services/search.ts";
+import type { Db } from "../db/database.ts";
+import type { Channel, Environment, InstitutionType } from "../../generated/prisma/client.ts";
+import { containsInsensitive } from "./search.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
 
 export interface InstitutionFilters {

@@ -1,7 +1,8 @@
 // Organizations: the tenants, and the stewardship grants read alongside them.
 import type { Organization } from "../../generated/prisma/client.ts";
-import type { Channel, Db, Environment, Page } from "../services/types.ts";
-import { pageOf } from "./paging.ts";
+import type { Db } from "../db/database.ts";
+import type { Channel, Environment } from "../../generated/prisma/client.ts";
+import { pageOf, type Page } from "./paging.ts";
 
 export function createOrganizationsRepository(db: Db) {
   return {

@@ -1,8 +1,8 @@
 // The outbox: events written in the transaction of the change that causes them
 // (see services/outbox.ts), read later by the dispatcher.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Environment } from "../services/types.ts";
-import { envelope, type EventEnvelope, type PendingEvent } from "../services/outbox.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
+import { envelope, type EventEnvelope, type PendingEvent } from "../events.ts";
 
 export function createOutboxRepository(db: Prisma.TransactionClient) {
   return {

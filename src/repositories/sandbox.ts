@@ -2,7 +2,8 @@
 // and the demo dataset (organizations, institutions, courses, equivalencies and
 // their versions) written in one transaction.
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Channel, Db, Environment } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
+import type { Channel, Environment } from "../../generated/prisma/client.ts";
 
 export interface FixedOrganization {
   id: string;

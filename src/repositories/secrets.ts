@@ -3,8 +3,11 @@
 // batch to re-seal, replacing a value only if unchanged). A new kind of
 // secret (SSO client secrets, say) is one more entry in SEALED_COLUMNS.
 import type { Prisma, SigningKey } from "../../generated/prisma/client.ts";
-import { signingKeyContext, webhookSecretContext } from "../auth/secret-box.ts";
-import type { Db } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
+
+/** The contexts stored values are sealed with: their purpose and record, so a value opens nowhere else. */
+export const webhookSecretContext = (endpointId: string) => `webhook-secret:${endpointId}`;
+export const signingKeyContext = (kid: string) => `signing-key:${kid}`;
 
 export interface SealedColumn {
   table: string;

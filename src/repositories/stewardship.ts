@@ -1,7 +1,7 @@
 // Stewardship grants: which institutions an organization may write for, per
 // environment (listed institutions, or the standing grant over all of them).
 import type { Prisma, Stewardship, StewardshipAll } from "../../generated/prisma/client.ts";
-import type { Environment } from "../services/types.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
 
 export function createStewardshipRepository(db: Prisma.TransactionClient) {
   return {

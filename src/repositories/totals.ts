@@ -5,7 +5,7 @@
 // the remembered totals at once; the TTL bounds how long a write made by
 // another process (a second server, the CLI) can go unseen. Totals up to the
 // limit are never remembered, so small lists are always counted exactly.
-import type { Db } from "../services/types.ts";
+import type { Db } from "../db/database.ts";
 
 export const EXACT_TOTAL_LIMIT = 10_000;
 export const TOTAL_TTL_MS = 10_000;

@@ -1,8 +1,9 @@
 // Webhook endpoints: registration records with their sealed secrets. An endpoint is
 // visible to its organization in its environment until it is (softly) deleted.
 import type { Prisma, WebhookEndpoint } from "../../generated/prisma/client.ts";
-import type { Db, Environment, Page } from "../services/types.ts";
-import { pageOf } from "./paging.ts";
+import type { Db } from "../db/database.ts";
+import type { Environment } from "../../generated/prisma/client.ts";
+import { pageOf, type Page } from "./paging.ts";
 
 /** Whose endpoints a query may see. */
 export interface EndpointOwner {

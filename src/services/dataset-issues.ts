@@ -1,17 +1,7 @@
 // Row-level validation of a dataset snapshot. Issues never block publication:
 // they are stored with the version for the publisher (and consumers) to see.
-import type { Course, Equivalency } from "../../generated/prisma/client.ts";
-
-export type SnapshotRow = Equivalency & { sourceCourse: Course; targetCourse: Course | null };
-
-export interface Issue {
-  row: number | null;
-  recordId: string | null;
-  field: string | null;
-  code: "missing_target" | "missing_cip_code" | "stale_pending" | "record_count_mismatch";
-  severity: "error" | "warning";
-  message: string;
-}
+import type { Issue, SnapshotRow } from "../repositories/datasets.ts";
+export type { Issue, SnapshotRow };
 
 export interface IssueRules {
   /** A pending equivalency created longer ago than this is stale. */

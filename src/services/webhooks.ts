@@ -9,9 +9,10 @@ import type { Credential } from "../auth/credential.ts";
 import { ValidationError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
-import { type SecretBox, webhookSecretContext } from "../auth/secret-box.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { webhookSecretContext } from "../repositories/secrets.ts";
 import { assertSafeTarget, UnsafeTargetError, type InterfaceAddresses, type Resolver } from "../webhooks/target-safety.ts";
-import { EVENT_TYPES, type EventType } from "./outbox.ts";
+import { EVENT_TYPES, type EventType } from "../events.ts";
 import type { Page, PageResult } from "./types.ts";
 
 /** How long the secret replaced by a rotation keeps signing deliveries. */

@@ -5,7 +5,8 @@ import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/cl
 import { newId } from "../ids.ts";
 import type { ClaimedDelivery, DeliveriesRepository } from "../repositories/deliveries.ts";
 import { signatureHeader } from "./signing.ts";
-import { type SecretBox, webhookSecretContext } from "../auth/secret-box.ts";
+import type { SecretBox } from "../auth/secret-box.ts";
+import { webhookSecretContext } from "../repositories/secrets.ts";
 import { sendDelivery, type SendResult } from "./sender.ts";
 import type { SuccessBatch } from "./success-batch.ts";
 

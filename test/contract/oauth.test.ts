@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { SignJWT, decodeProtectedHeader, decodeJwt, importJWK, type JWK } from "jose";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { signingKeyContext } from "../../src/auth/secret-box.ts";
+import { signingKeyContext } from "../../src/repositories/secrets.ts";
 
 describe("OAuth 2.0 client credentials", () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import type { Environment } from "../../src/services/types.ts";
 import { newId } from "../../src/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
 import type { SecretBox } from "../../src/auth/secret-box.ts";
-import { webhookSecretContext } from "../../src/auth/secret-box.ts";
+import { webhookSecretContext } from "../../src/repositories/secrets.ts";
 
 export interface TestEndpoint {
   id: string;

@@ -10,7 +10,7 @@ import type { EquivalenciesRepository, EquivalencyChange, ExpandedEquivalency } 
 import type { OutboxRepository } from "../../src/repositories/outbox.ts";
 import type { StewardshipRepository } from "../../src/repositories/stewardship.ts";
 import { createEquivalenciesService, ifMatchSatisfied } from "../../src/services/equivalencies.ts";
-import type { PendingEvent } from "../../src/services/outbox.ts";
+import type { PendingEvent } from "../../src/events.ts";
 
 const caller: Credential = {
   kind: "api_key",

@@ -2,9 +2,9 @@
 import { expect } from "chai";
 import fs from "node:fs";
 import { parse } from "yaml";
-import { EVENT_TYPES } from "../../src/services/outbox.ts";
+import { EVENT_TYPES } from "../../src/events.ts";
 
-describe("event types (services/outbox.ts)", () => {
+describe("event types (src/events.ts)", () => {
   const spec = parse(fs.readFileSync(new URL("../../openapi.yaml", import.meta.url), "utf8"));
 
   it("are the EventType enum of openapi.yaml, in its order", () => {

@@ -3,16 +3,13 @@
 import fs from "node:fs";
 import { parse } from "csv-parse";
 import type { Repositories } from "../../repositories/index.ts";
+import type { CipEntry } from "../../repositories/catalog-imports.ts";
+export type { CipEntry };
 
 const CODE = /^(\d{2})(?:\.(\d{2})(\d{2})?)?$/;
 /** NCES actions that mean a code is not part of CIP 2020. */
 const RETIRED_ACTION = /^(deleted|moved to)/i;
 
-export interface CipEntry {
-  code: string;
-  title: string;
-  digits: 2 | 4 | 6;
-}
 
 export interface CipImportSummary {
   read: number;

@@ -6,6 +6,8 @@ import { parse } from "csv-parse";
 import { Channel, InstitutionType } from "../../../generated/prisma/enums.ts";
 import type { Environment } from "../types.ts";
 import type { Repositories } from "../../repositories/index.ts";
+import type { InstitutionRow } from "../../repositories/catalog-imports.ts";
+export type { InstitutionRow };
 
 /** IPEDS SECTOR -> institution type. Sectors not listed are skipped. */
 export const SECTOR_TYPES: Readonly<Record<string, InstitutionType>> = {
@@ -21,15 +23,6 @@ const TYPES: readonly InstitutionType[] = Object.values(InstitutionType);
 const CHANNELS: readonly Channel[] = Object.values(Channel);
 const BATCH_SIZE = 500;
 
-export interface InstitutionRow {
-  ipedsId: string;
-  name: string;
-  city: string;
-  state: string;
-  type: InstitutionType;
-  system: string | null;
-  source: Channel;
-}
 
 export interface ImportSummary {
   read: number;
