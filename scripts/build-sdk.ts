@@ -35,11 +35,15 @@ export function buildSdk(input: SdkBuildInput): Map<string, string> {
       copySources(sourceDir, path.join(formatDir, "src"), input.apiTypes);
       // NodeNext takes each file's module format from the nearest package.json.
       fs.writeFileSync(path.join(formatDir, "package.json"), JSON.stringify({ type: format.packageType }));
-      for (const [file, text] of compile(input.root, formatDir)) outputs.set(`dist/${format.name}/${file}`, `// ${input.header}\n${text}`);
+      for (const [file, text] of compile(input.root, formatDir))
+        outputs.set(`dist/${format.name}/${file}`, `// ${input.header}\n${text}`);
     }
     outputs.set("dist/cjs/package.json", `${JSON.stringify({ "//": input.header, type: "commonjs" }, null, 2)}\n`);
     outputs.set("package.json", packageJson(input));
-    outputs.set("README.md", `<!-- ${input.header} -->\n${fs.readFileSync(path.join(input.root, "sdk/README.md"), "utf8")}`);
+    outputs.set(
+      "README.md",
+      `<!-- ${input.header} -->\n${fs.readFileSync(path.join(input.root, "sdk/README.md"), "utf8")}`,
+    );
     return new Map([...outputs].sort(([a], [b]) => (a < b ? -1 : 1)));
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -48,7 +52,10 @@ export function buildSdk(input: SdkBuildInput): Map<string, string> {
 
 function copySources(from: string, to: string, apiTypes: string) {
   fs.mkdirSync(to, { recursive: true });
-  for (const name of fs.readdirSync(from).filter((file) => file.endsWith(".ts")).sort()) {
+  for (const name of fs
+    .readdirSync(from)
+    .filter((file) => file.endsWith(".ts"))
+    .sort()) {
     const text = name === "api-types.ts" ? apiTypes : fs.readFileSync(path.join(from, name), "utf8");
     fs.writeFileSync(path.join(to, name), text);
   }
@@ -72,10 +79,15 @@ function compile(root: string, formatDir: string): Map<string, string> {
     outDir,
     newLine: ts.NewLineKind.LineFeed,
   };
-  const files = fs.readdirSync(sourceDir).sort().map((name) => path.join(sourceDir, name));
+  const files = fs
+    .readdirSync(sourceDir)
+    .sort()
+    .map((name) => path.join(sourceDir, name));
   const program = ts.createProgram(files, options);
   const emitted = new Map<string, string>();
-  const result = program.emit(undefined, (fileName, text) => emitted.set(path.relative(outDir, fileName).split(path.sep).join("/"), text));
+  const result = program.emit(undefined, (fileName, text) =>
+    emitted.set(path.relative(outDir, fileName).split(path.sep).join("/"), text),
+  );
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
   if (diagnostics.length) {
     const host = { getCanonicalFileName: (f: string) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" };
@@ -90,7 +102,8 @@ function packageJson(input: SdkBuildInput): string {
     "//": input.header,
     name: SDK_PACKAGE_NAME,
     version: input.version,
-    description: "Typed client for the Course and Equivalency Repository API: resource helpers, paging, retries, OAuth and webhook verification.",
+    description:
+      "Typed client for the Course and Equivalency Repository API: resource helpers, paging, retries, OAuth and webhook verification.",
     license: project.license,
     type: "module",
     engines: { node: ">=20" },

@@ -26,11 +26,21 @@ export function createOutput(write: (text: string) => void = (t) => process.stdo
       if (!rows.length) return write("(none)\n");
       const cell = (row: object, c: string) => {
         const value = (row as Record<string, unknown>)[c];
-        return value === null || value === undefined ? "-" : Array.isArray(value) ? value.join(",") : value instanceof Date ? value.toISOString() : String(value);
+        return value === null || value === undefined
+          ? "-"
+          : Array.isArray(value)
+            ? value.join(",")
+            : value instanceof Date
+              ? value.toISOString()
+              : String(value);
       };
       const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r, c).length)));
-      const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join("  ").trimEnd();
-      write([line(columns), ...rows.map((r) => line(columns.map((c) => cell(r, c))))].join("\n") + "\n");
+      const line = (values: string[]) =>
+        values
+          .map((v, i) => v.padEnd(widths[i]))
+          .join("  ")
+          .trimEnd();
+      write(`${[line(columns), ...rows.map((r) => line(columns.map((c) => cell(r, c))))].join("\n")}\n`);
     },
   };
 }

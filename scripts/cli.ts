@@ -22,20 +22,29 @@ const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
 
 function scopeList(value: string): string[] {
-  const scopes = value.split(",").map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (!scopes.length || unknown.length) throw new InvalidArgumentError(`expected a comma-separated list of ${SCOPES.join(", ")}`);
+  if (!scopes.length || unknown.length)
+    throw new InvalidArgumentError(`expected a comma-separated list of ${SCOPES.join(", ")}`);
   return scopes;
 }
 
 function institutionList(value: string): string[] {
-  const ids = value.split(",").map((id) => id.trim()).filter(Boolean);
-  if (!ids.length || ids.some((id) => !/^inst_\d+$/.test(id))) throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635");
+  const ids = value
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (!ids.length || ids.some((id) => !/^inst_\d+$/.test(id)))
+    throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635");
   return ids;
 }
 
 function grantTarget(opts: { institution?: string[]; all?: boolean }): GrantTarget {
-  if (Boolean(opts.institution) === Boolean(opts.all)) throw new InvalidArgumentError("give either --institution <ids> or --all");
+  if (Boolean(opts.institution) === Boolean(opts.all))
+    throw new InvalidArgumentError("give either --institution <ids> or --all");
   return opts.all ? { all: true } : { institutionIds: opts.institution! };
 }
 
@@ -43,7 +52,8 @@ function describeTarget(target: GrantTarget): string {
   return "all" in target ? "every institution" : target.institutionIds.join(", ");
 }
 
-const envOption = () => new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
+const envOption = () =>
+  new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
 
 /** Opens the configured database, migrated. Tests pass their own. */
 export type DatabaseOpener = () => Promise<Database>;
@@ -81,7 +91,10 @@ export function buildProgram(
    */
   function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
     return withDatabase((database) =>
-      fn(createServices({ repositories: repositoriesOf(database), config: loadConfig(), secrets: openKeys().box }), database),
+      fn(
+        createServices({ repositories: repositoriesOf(database), config: loadConfig(), secrets: openKeys().box }),
+        database,
+      ),
     );
   }
 
@@ -91,7 +104,9 @@ export function buildProgram(
     .showHelpAfterError()
     .hook("preAction", (command) => output.setJson(Boolean(command.optsWithGlobals().json)));
 
-  const orgs = program.command("orgs").description("Manage organizations (the tenants that own keys, webhooks, datasets)");
+  const orgs = program
+    .command("orgs")
+    .description("Manage organizations (the tenants that own keys, webhooks, datasets)");
   orgs
     .command("create")
     .description("Create an organization")
@@ -100,7 +115,11 @@ export function buildProgram(
     .addOption(new Option("--source <channel>", "onboarding channel").choices(CHANNELS).default("direct"))
     .action((opts) =>
       withServices(async (services) => {
-        const org = await services.organizations.createOrganization({ slug: opts.slug, name: opts.name, source: opts.source });
+        const org = await services.organizations.createOrganization({
+          slug: opts.slug,
+          name: opts.name,
+          source: opts.source,
+        });
         output.result(org, `Created organization ${org.slug} (${org.id}, ${org.source}).`);
       }),
     );
@@ -120,21 +139,30 @@ export function buildProgram(
       .addOption(envOption())
       .option("--institution <ids>", "comma-separated institution ids, e.g. inst_110635,inst_122977", institutionList)
       .option("--all", "every institution of the environment, present and future (system offices, consortia)");
-  grantOptions(orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment")).action((opts) =>
+  grantOptions(
+    orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment"),
+  ).action((opts) =>
     withServices(async (services) => {
       const org = await services.organizations.getOrganizationBySlug(opts.org);
       const target = grantTarget(opts);
       await services.stewardship.grantStewardship(org.id, opts.env, target);
-      output.result({ organization: org.slug, environment: opts.env, granted: target }, `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`);
+      output.result(
+        { organization: org.slug, environment: opts.env, granted: target },
+        `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`,
+      );
     }),
   );
-  grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action((opts) =>
-    withServices(async (services) => {
-      const org = await services.organizations.getOrganizationBySlug(opts.org);
-      const target = grantTarget(opts);
-      await services.stewardship.revokeStewardship(org.id, opts.env, target);
-      output.result({ organization: org.slug, environment: opts.env, revoked: target }, `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`);
-    }),
+  grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action(
+    (opts) =>
+      withServices(async (services) => {
+        const org = await services.organizations.getOrganizationBySlug(opts.org);
+        const target = grantTarget(opts);
+        await services.stewardship.revokeStewardship(org.id, opts.env, target);
+        output.result(
+          { organization: org.slug, environment: opts.env, revoked: target },
+          `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`,
+        );
+      }),
   );
   orgs
     .command("show")
@@ -166,8 +194,16 @@ export function buildProgram(
     .action((opts) =>
       withServices(async ({ organizations, keys }) => {
         const org = await organizations.getOrganizationBySlug(opts.org);
-        const { view, key } = await keys.issueKey({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
-        output.result({ ...view, organization: org.slug, key }, `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`);
+        const { view, key } = await keys.issueKey({
+          organizationId: org.id,
+          environment: opts.env,
+          scopes: opts.scopes,
+          name: opts.name,
+        });
+        output.result(
+          { ...view, organization: org.slug, key },
+          `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`,
+        );
       }),
     );
   keys
@@ -192,7 +228,9 @@ export function buildProgram(
       }),
     );
 
-  const oauthClients = program.command("oauth-clients").description("Manage OAuth 2.0 clients (client credentials grant)");
+  const oauthClients = program
+    .command("oauth-clients")
+    .description("Manage OAuth 2.0 clients (client credentials grant)");
   oauthClients
     .command("create")
     .description("Create an OAuth client; the secret is printed once, alone on the last line")
@@ -203,9 +241,20 @@ export function buildProgram(
     .action((opts) =>
       withServices(async ({ organizations, oauthClients }) => {
         const org = await organizations.getOrganizationBySlug(opts.org);
-        const { client, clientSecret } = await oauthClients.createOAuthClient({ organizationId: org.id, environment: opts.env, scopes: opts.scopes, name: opts.name });
+        const { client, clientSecret } = await oauthClients.createOAuthClient({
+          organizationId: org.id,
+          environment: opts.env,
+          scopes: opts.scopes,
+          name: opts.name,
+        });
         output.result(
-          { id: client.id, clientId: client.clientId, environment: client.environment, scopes: client.scopes, clientSecret },
+          {
+            id: client.id,
+            clientId: client.clientId,
+            environment: client.environment,
+            scopes: client.scopes,
+            clientSecret,
+          },
           `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
         );
       }),
@@ -229,7 +278,10 @@ export function buildProgram(
     .action((id: string) =>
       withServices(async (services) => {
         const view = await services.oauthClients.revokeOAuthClient(id);
-        output.result(view, `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`);
+        output.result(
+          view,
+          `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`,
+        );
       }),
     );
 
@@ -242,16 +294,26 @@ export function buildProgram(
     .description("Import institutions from an IPEDS directory CSV (HD file) or a JSON array; idempotent by IPEDS id")
     .argument("<file>", "CSV with UNITID, INSTNM, CITY, STABBR, SECTOR, F1SYSNAM[, CYACTIVE] columns, or JSON")
     .addOption(envOption())
-    .addOption(new Option("--source <channel>", "onboarding channel recorded for imported institutions").choices(CHANNELS).default("direct"))
+    .addOption(
+      new Option("--source <channel>", "onboarding channel recorded for imported institutions")
+        .choices(CHANNELS)
+        .default("direct"),
+    )
     .action((file: string, opts) =>
       withServices(async (services) => {
         const progress = createProgress(output, "rows", countRecords(file));
-        const summary = await services.catalogImports.importInstitutions(readInstitutionFile(file, opts.source), opts.env, (s) => progress.update(s.read));
+        const summary = await services.catalogImports.importInstitutions(
+          readInstitutionFile(file, opts.source),
+          opts.env,
+          (s) => progress.update(s.read),
+        );
         progress.stop();
         output.result(
           summary,
           `Read ${summary.read} rows: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped} skipped.` +
-            Object.entries(summary.skippedReasons).map(([reason, n]) => `\n  skipped ${n}: ${reason}`).join(""),
+            Object.entries(summary.skippedReasons)
+              .map(([reason, n]) => `\n  skipped ${n}: ${reason}`)
+              .join(""),
         );
       }),
     );
@@ -275,12 +337,19 @@ export function buildProgram(
   program
     .command("seed")
     .description("Load the sandbox demo dataset (only into an empty sandbox)")
-    .addOption(new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory())
+    .addOption(
+      new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory(),
+    )
     .action(() =>
       withServices(async ({ sandbox }) => {
         await sandbox.ensurePublicSandboxKey(loadConfig().publicSandboxKey);
         const summary = await sandbox.seedSandboxIfEmpty();
-        output.result(summary ?? { seeded: false }, summary ? `Seeded the sandbox: ${JSON.stringify(summary)}.` : "The sandbox already holds data; nothing was changed.");
+        output.result(
+          summary ?? { seeded: false },
+          summary
+            ? `Seeded the sandbox: ${JSON.stringify(summary)}.`
+            : "The sandbox already holds data; nothing was changed.",
+        );
       }),
     );
 
@@ -304,7 +373,11 @@ export function buildProgram(
         const status = await database.session((sql) => migrationStatus(sql));
         output.result(
           { database: database.kind, ...status },
-          [`Database: ${database.kind}`, ...status.applied.map((n) => `applied  ${n}`), ...status.pending.map((n) => `pending  ${n}`)].join("\n"),
+          [
+            `Database: ${database.kind}`,
+            ...status.applied.map((n) => `applied  ${n}`),
+            ...status.pending.map((n) => `pending  ${n}`),
+          ].join("\n"),
         );
         if (status.pending.length || status.modified.length) process.exitCode = 1;
       } finally {
@@ -316,8 +389,15 @@ export function buildProgram(
 
 type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 
-function addSecretsCommands(program: Command, output: Output, withServices: WithServices, openKeys: KeyringOpener): void {
-  const secrets = program.command("secrets").description("Keys that seal stored secrets (webhook secrets, the token-signing key)");
+function addSecretsCommands(
+  program: Command,
+  output: Output,
+  withServices: WithServices,
+  openKeys: KeyringOpener,
+): void {
+  const secrets = program
+    .command("secrets")
+    .description("Keys that seal stored secrets (webhook secrets, the token-signing key)");
   secrets
     .command("generate-key")
     .description("Print a new random key for SVC_SECRETS_KEY (32 bytes, base64url)")
@@ -333,11 +413,20 @@ function addSecretsCommands(program: Command, output: Output, withServices: With
         const keyring = openKeys();
         const counts = await storedSecrets.countByKeyId();
         const role = (keyId: string) =>
-          keyId === CLEAR ? "in the clear" : keyId === keyring.box.keyId ? "current key" : keyring.box.keyIds.includes(keyId) ? "older key" : "unknown key";
+          keyId === CLEAR
+            ? "in the clear"
+            : keyId === keyring.box.keyId
+              ? "current key"
+              : keyring.box.keyIds.includes(keyId)
+                ? "older key"
+                : "unknown key";
         const rows = Object.entries(counts).map(([keyId, values]) => ({ keyId, values, key: role(keyId) }));
         output.result(
           { currentKeyId: keyring.box.keyId, keyIds: keyring.box.keyIds, source: keyring.source, counts },
-          [`Current key id ${keyring.box.keyId} (from ${keyring.source}).`, ...rows.map((r) => `  ${r.keyId}: ${r.values} value(s), ${r.key}`)].join("\n"),
+          [
+            `Current key id ${keyring.box.keyId} (from ${keyring.source}).`,
+            ...rows.map((r) => `  ${r.keyId}: ${r.values} value(s), ${r.key}`),
+          ].join("\n"),
         );
       }),
     );
@@ -355,7 +444,10 @@ function addSecretsCommands(program: Command, output: Output, withServices: With
         const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
         const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
         const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
-        if (left.length) throw new Error(`Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`);
+        if (left.length)
+          throw new Error(
+            `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
+          );
         if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
         const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
         const advice = keyring.keyFile
@@ -376,9 +468,12 @@ if (isEntryPoint) {
   buildProgram()
     .parseAsync(process.argv)
     .catch((error: unknown) => {
-      const message = error instanceof ProblemError
-        ? `${error.message}${"errors" in error.extensions ? " " + JSON.stringify(error.extensions.errors) : ""}`
-        : error instanceof Error ? error.message : String(error);
+      const message =
+        error instanceof ProblemError
+          ? `${error.message}${"errors" in error.extensions ? ` ${JSON.stringify(error.extensions.errors)}` : ""}`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       process.stderr.write(`error: ${message}\n`);
       process.exitCode = 1;
     });

@@ -26,7 +26,8 @@ export function problemTypesOf(document: Record<string, unknown>): ProblemType[]
   const catalogue = document["x-problem-types"];
   if (!Array.isArray(catalogue) || !catalogue.length) throw new Error("openapi.yaml has no x-problem-types catalogue.");
   for (const entry of catalogue as ProblemType[]) {
-    const valid = /^[a-z]+(-[a-z]+)*$/.test(entry.slug) && Number.isInteger(entry.status) && entry.title && entry.description;
+    const valid =
+      /^[a-z]+(-[a-z]+)*$/.test(entry.slug) && Number.isInteger(entry.status) && entry.title && entry.description;
     if (!valid) throw new Error(`x-problem-types: incomplete entry ${JSON.stringify(entry)}`);
   }
   return catalogue as ProblemType[];
@@ -44,7 +45,9 @@ export function operationsOf(document: Record<string, unknown>): Operation[] {
 
 /** generated/problem-types.ts: the server's table. */
 export function problemTypesModule(types: ProblemType[], header: string): string {
-  const rows = types.map((t) => `  ${JSON.stringify(t.slug)}: { status: ${t.status}, title: ${JSON.stringify(t.title)} },`);
+  const rows = types.map(
+    (t) => `  ${JSON.stringify(t.slug)}: { status: ${t.status}, title: ${JSON.stringify(t.title)} },`,
+  );
   return [
     `// ${header}`,
     "/** Every problem type the service answers with, from `x-problem-types` in openapi.yaml. */",
@@ -59,14 +62,20 @@ export function problemTypesModule(types: ProblemType[], header: string): string
 
 /** The Markdown table of the problem types, as written in info.description (indented there). */
 function descriptionTable(types: ProblemType[]): string {
-  return ["| Type | Status | Meaning |", "|---|---|---|", ...types.map((t) => `| \`${t.slug}\` | ${t.status} | ${t.description} |`)].join("\n");
+  return [
+    "| Type | Status | Meaning |",
+    "|---|---|---|",
+    ...types.map((t) => `| \`${t.slug}\` | ${t.status} | ${t.description} |`),
+  ].join("\n");
 }
 
 /** Fails when the table in info.description does not list exactly the catalogue. */
 export function checkDescriptionTable(document: Record<string, unknown>, types: ProblemType[]): void {
   const description = String((document.info as { description?: string }).description ?? "");
   if (!description.includes(descriptionTable(types))) {
-    throw new Error(`openapi.yaml: the problem-type table in info.description differs from x-problem-types; it must read:\n${descriptionTable(types)}`);
+    throw new Error(
+      `openapi.yaml: the problem-type table in info.description differs from x-problem-types; it must read:\n${descriptionTable(types)}`,
+    );
   }
 }
 
@@ -79,7 +88,9 @@ function readmeTable(types: ProblemType[]): string {
 }
 
 function sdkErrorMapping(types: ProblemType[], sdkErrorsSource: string): string {
-  const byStatus = new Map([...sdkErrorsSource.matchAll(/^ {2}(\d{3}): (\w+),$/gm)].map(([, status, name]) => [Number(status), name]));
+  const byStatus = new Map(
+    [...sdkErrorsSource.matchAll(/^ {2}(\d{3}): (\w+),$/gm)].map(([, status, name]) => [Number(status), name]),
+  );
   const rows = types.map((t) => {
     const errorClass = SDK_CLASS_BY_TYPE[t.slug] ?? byStatus.get(t.status) ?? "ApiError";
     return `  ${JSON.stringify(t.slug)}: ${errorClass},`;
@@ -109,7 +120,9 @@ export function checkSdkCoversOperations(resourcesSource: string, operations: Op
   const handWritten = resourcesSource.replace(/\/\/ @generated begin[\s\S]*?\/\/ @generated end\n/g, "");
   const missing = operations.filter((o) => !new RegExp(`\\bOPERATIONS\\.${o.operationId}\\b`).test(handWritten));
   if (missing.length) {
-    throw new Error(`sdk/src/resources.ts has no method for: ${missing.map((o) => o.operationId).join(", ")} (use OPERATIONS.<operationId>).`);
+    throw new Error(
+      `sdk/src/resources.ts has no method for: ${missing.map((o) => o.operationId).join(", ")} (use OPERATIONS.<operationId>).`,
+    );
   }
 }
 
@@ -128,16 +141,32 @@ export function fencedOutputs(root: string, document: Record<string, unknown>): 
   checkDescriptionTable(document, types);
   const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
   const outputs = new Map<string, string>();
-  const code = (name: string) => [`// @generated begin ${name} (scripts/generate.ts from openapi.yaml; run \`npm run generate\`)`, "// @generated end"] as const;
+  const code = (name: string) =>
+    [
+      `// @generated begin ${name} (scripts/generate.ts from openapi.yaml; run \`npm run generate\`)`,
+      "// @generated end",
+    ] as const;
 
   const errors = read("sdk/src/errors.ts");
-  outputs.set("sdk/src/errors.ts", replaceFenced(errors, "sdk/src/errors.ts", ...code("problem-types"), sdkErrorMapping(types, errors)));
+  outputs.set(
+    "sdk/src/errors.ts",
+    replaceFenced(errors, "sdk/src/errors.ts", ...code("problem-types"), sdkErrorMapping(types, errors)),
+  );
   const resources = read("sdk/src/resources.ts");
   checkSdkCoversOperations(resources, operations);
-  outputs.set("sdk/src/resources.ts", replaceFenced(resources, "sdk/src/resources.ts", ...code("operations"), sdkOperationTable(operations)));
+  outputs.set(
+    "sdk/src/resources.ts",
+    replaceFenced(resources, "sdk/src/resources.ts", ...code("operations"), sdkOperationTable(operations)),
+  );
   outputs.set(
     "README.md",
-    replaceFenced(read("README.md"), "README.md", "<!-- @generated problem-types begin -->", "<!-- @generated problem-types end -->", readmeTable(types)),
+    replaceFenced(
+      read("README.md"),
+      "README.md",
+      "<!-- @generated problem-types begin -->",
+      "<!-- @generated problem-types end -->",
+      readmeTable(types),
+    ),
   );
   return outputs;
 }

@@ -28,7 +28,7 @@ import path from "node:path";
 import { parseDocument, LineCounter, isNode } from "yaml";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { ErrorObject } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 
 type Json = Record<string, unknown>;
 type Segment = string | number;
@@ -50,7 +50,7 @@ const doc = yamlDoc.toJS({ maxAliasCount: -1 }) as Json;
 const violations: string[] = [];
 
 function pointer(segments: Segment[]): string {
-  return "#/" + segments.map((s) => String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+  return `#/${segments.map((s) => String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("/")}`;
 }
 
 function locate(segments: Segment[]): string {
@@ -96,14 +96,18 @@ ajv.addSchema(doc, SPEC_ID);
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if")
-    .map((e) => `${e.instancePath || "(root)"} ${e.message}${e.keyword === "additionalProperties" ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ""}`)
+    .map(
+      (e) =>
+        `${e.instancePath || "(root)"} ${e.message}${e.keyword === "additionalProperties" ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ""}`,
+    )
     .join("; ");
 }
 
 function checkExample(schemaAt: Segment[], example: unknown, exampleAt: Segment[]): void {
-  let validate;
+  let validate: ValidateFunction;
   try {
-    validate = ajv.getSchema(`${SPEC_ID}${pointer(schemaAt)}`) ?? ajv.compile({ $ref: `${SPEC_ID}${pointer(schemaAt)}` });
+    validate =
+      ajv.getSchema(`${SPEC_ID}${pointer(schemaAt)}`) ?? ajv.compile({ $ref: `${SPEC_ID}${pointer(schemaAt)}` });
   } catch (error) {
     report(schemaAt, `schema does not compile: ${(error as Error).message}`);
     return;
@@ -140,7 +144,19 @@ function checkExampleHolder(holder: Json, at: Segment[]): number {
 // --- Schemas: every schema node, wherever it is, for `examples` and `nullable`.
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const SCHEMA_SINGLES = ["items", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "not", "if", "then", "else", "contains", "propertyNames", "contentSchema"];
+const SCHEMA_SINGLES = [
+  "items",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "contentSchema",
+];
 const visitedSchemas = new Set<string>();
 
 function walkSchema(schema: unknown, at: Segment[]): void {
@@ -148,14 +164,24 @@ function walkSchema(schema: unknown, at: Segment[]): void {
   const key = pointer(at);
   if (visitedSchemas.has(key)) return;
   visitedSchemas.add(key);
-  if ("nullable" in schema) report([...at, "nullable"], "`nullable` is OpenAPI 3.0; use a type array such as [string, \"null\"]");
+  if ("nullable" in schema)
+    report([...at, "nullable"], '`nullable` is OpenAPI 3.0; use a type array such as [string, "null"]');
   if ("$ref" in schema && Object.keys(schema).length > 1) {
-    report(at, `keywords beside $ref (${Object.keys(schema).filter((k) => k !== "$ref").join(", ")}); use allOf: [{$ref}] with them instead`);
+    report(
+      at,
+      `keywords beside $ref (${Object.keys(schema)
+        .filter((k) => k !== "$ref")
+        .join(", ")}); use allOf: [{$ref}] with them instead`,
+    );
   }
-  if (Array.isArray(schema.examples)) schema.examples.forEach((example, i) => checkExample(at, example, [...at, "examples", i]));
+  if (Array.isArray(schema.examples))
+    schema.examples.forEach((example, i) => checkExample(at, example, [...at, "examples", i]));
   if ("example" in schema) checkExample(at, schema.example, [...at, "example"]);
-  for (const k of SCHEMA_MAPS) if (isObject(schema[k])) for (const [name, sub] of Object.entries(schema[k] as Json)) walkSchema(sub, [...at, k, name]);
-  for (const k of SCHEMA_LISTS) if (Array.isArray(schema[k])) (schema[k] as unknown[]).forEach((sub, i) => walkSchema(sub, [...at, k, i]));
+  for (const k of SCHEMA_MAPS)
+    if (isObject(schema[k]))
+      for (const [name, sub] of Object.entries(schema[k] as Json)) walkSchema(sub, [...at, k, name]);
+  for (const k of SCHEMA_LISTS)
+    if (Array.isArray(schema[k])) (schema[k] as unknown[]).forEach((sub, i) => walkSchema(sub, [...at, k, i]));
   for (const k of SCHEMA_SINGLES) walkSchema(schema[k], [...at, k]);
 }
 
@@ -187,11 +213,17 @@ function closedProblems(raw: unknown, at: Segment[], depth = 0): string[] {
 // --- Operations.
 function checkOperation(operation: Json, at: Segment[], inPaths: boolean, method: string): void {
   if (typeof operation.operationId !== "string" || !operation.operationId) report(at, "operation has no operationId");
-  if (!Array.isArray(operation.tags) || operation.tags.length !== 1) report(at, `operation must have exactly one tag (has ${Array.isArray(operation.tags) ? operation.tags.length : 0})`);
+  if (!Array.isArray(operation.tags) || operation.tags.length !== 1)
+    report(
+      at,
+      `operation must have exactly one tag (has ${Array.isArray(operation.tags) ? operation.tags.length : 0})`,
+    );
   if (typeof operation.summary !== "string" || !operation.summary.trim()) report(at, "operation has no summary");
-  if (typeof operation.description !== "string" || !operation.description.trim()) report(at, "operation has no description");
+  if (typeof operation.description !== "string" || !operation.description.trim())
+    report(at, "operation has no description");
 
-  if (Array.isArray(operation.parameters)) operation.parameters.forEach((p, i) => walkParameterOrHeader(p, [...at, "parameters", i]));
+  if (Array.isArray(operation.parameters))
+    operation.parameters.forEach((p, i) => walkParameterOrHeader(p, [...at, "parameters", i]));
 
   if (operation.requestBody !== undefined) {
     const { value: body, at: bodyAt } = deref(operation.requestBody, [...at, "requestBody"]);
@@ -201,7 +233,9 @@ function checkOperation(operation: Json, at: Segment[], inPaths: boolean, method
         const mediaAt = [...bodyAt, "content", mediaType];
         walkSchema(media.schema, [...mediaAt, "schema"]);
         if (checkExampleHolder(media, mediaAt) === 0) report(mediaAt, "request body has no example");
-        if (inPaths) for (const problem of closedProblems(media.schema, [...mediaAt, "schema"])) report([...mediaAt, "schema"], `request body schema ${problem}`);
+        if (inPaths)
+          for (const problem of closedProblems(media.schema, [...mediaAt, "schema"]))
+            report([...mediaAt, "schema"], `request body schema ${problem}`);
       }
     }
   }
@@ -211,7 +245,9 @@ function checkOperation(operation: Json, at: Segment[], inPaths: boolean, method
   for (const [status, raw] of Object.entries(responses)) {
     const { value: response, at: responseAt } = deref(raw, [...at, "responses", status]);
     if (!isObject(response)) continue;
-    if (isObject(response.headers)) for (const [name, header] of Object.entries(response.headers)) walkParameterOrHeader(header, [...responseAt, "headers", name]);
+    if (isObject(response.headers))
+      for (const [name, header] of Object.entries(response.headers))
+        walkParameterOrHeader(header, [...responseAt, "headers", name]);
     const content = isObject(response.content) ? response.content : {};
     if (/^4(\d\d|XX)$/i.test(status) && isObject(content["application/problem+json"])) problem4xx = true;
     for (const [mediaType, media] of Object.entries(content)) {
@@ -219,7 +255,8 @@ function checkOperation(operation: Json, at: Segment[], inPaths: boolean, method
       const mediaAt = [...responseAt, "content", mediaType];
       walkSchema(media.schema, [...mediaAt, "schema"]);
       const examples = checkExampleHolder(media, mediaAt);
-      if (/^2/.test(status) && /[/+]json$/.test(mediaType) && examples === 0) report(mediaAt, `${status} response has no example`);
+      if (/^2/.test(status) && /[/+]json$/.test(mediaType) && examples === 0)
+        report(mediaAt, `${status} response has no example`);
     }
   }
   if (inPaths) {
@@ -237,7 +274,8 @@ function checkPathItems(items: unknown, base: Segment[], inPaths: boolean): numb
   for (const [name, rawItem] of Object.entries(items)) {
     const { value: item, at: itemAt } = deref(rawItem, [...base, name]);
     if (!isObject(item)) continue;
-    if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => walkParameterOrHeader(p, [...itemAt, "parameters", i]));
+    if (Array.isArray(item.parameters))
+      item.parameters.forEach((p, i) => walkParameterOrHeader(p, [...itemAt, "parameters", i]));
     for (const method of METHODS) {
       if (!isObject(item[method])) continue;
       count++;
@@ -251,9 +289,11 @@ const operationCount = checkPathItems(doc.paths, ["paths"], true) + checkPathIte
 
 // Components not reached from an operation are checked too.
 const components = isObject(doc.components) ? doc.components : {};
-for (const [name, schema] of Object.entries(isObject(components.schemas) ? components.schemas : {})) walkSchema(schema, ["components", "schemas", name]);
+for (const [name, schema] of Object.entries(isObject(components.schemas) ? components.schemas : {}))
+  walkSchema(schema, ["components", "schemas", name]);
 for (const kind of ["parameters", "headers"]) {
-  for (const name of Object.keys(isObject(components[kind]) ? (components[kind] as Json) : {})) walkParameterOrHeader({ $ref: `#/components/${kind}/${name}` }, ["components", kind, name]);
+  for (const name of Object.keys(isObject(components[kind]) ? (components[kind] as Json) : {}))
+    walkParameterOrHeader({ $ref: `#/components/${kind}/${name}` }, ["components", kind, name]);
 }
 
 const unique = [...new Set(violations)];
@@ -262,4 +302,6 @@ if (unique.length) {
   console.log(`\n${unique.length} violation(s) in ${path.basename(file)}.`);
   process.exit(1);
 }
-console.log(`${path.basename(file)}: ${operationCount} operations, ${visitedSchemas.size} schemas checked; no violations.`);
+console.log(
+  `${path.basename(file)}: ${operationCount} operations, ${visitedSchemas.size} schemas checked; no violations.`,
+);

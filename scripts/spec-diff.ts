@@ -13,7 +13,8 @@ import { render, type Format } from "./spec-diff/report.ts";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RELEASED = path.join(ROOT, "spec/released/openapi.json");
 const CURRENT = path.join(ROOT, "openapi.yaml");
-const RELEASED_NOTE = "The last released contract, recorded by `npm run spec:release` from openapi.yaml. Do not edit it by hand: `npm run spec:diff` compares openapi.yaml against it.";
+const RELEASED_NOTE =
+  "The last released contract, recorded by `npm run spec:release` from openapi.yaml. Do not edit it by hand: `npm run spec:diff` compares openapi.yaml against it.";
 
 const shown = (file: string) => path.relative(process.cwd(), file) || file;
 const read = (file: string) => ({ file: shown(file), document: loadDocument(file) });
@@ -35,9 +36,12 @@ function release(options: { head: string; to: string }): void {
       process.exitCode = 1;
       return;
     }
-    if (!comparison.changes.length) return console.log(`Nothing to release: ${shown(target)} is already ${comparison.head.version}.`);
+    if (!comparison.changes.length)
+      return console.log(`Nothing to release: ${shown(target)} is already ${comparison.head.version}.`);
     if (comparison.base.version === comparison.head.version) {
-      console.error(`Not released: the document changed, so give it a new info.version (now ${comparison.head.version}).`);
+      console.error(
+        `Not released: the document changed, so give it a new info.version (now ${comparison.head.version}).`,
+      );
       process.exitCode = 1;
       return;
     }

@@ -58,7 +58,8 @@ export function createBackend(dispatch: Dispatch, hooks: PipelineHooks = {}): Op
   });
   // Credentials are checked before the body is read (see app.ts); these tell
   // openapi-backend the outcome, for either scheme the operation accepts.
-  const authenticated = (_context: BackendContext, ctx: { state?: { credential?: unknown } }) => Boolean(ctx?.state?.credential);
+  const authenticated = (_context: BackendContext, ctx: { state?: { credential?: unknown } }) =>
+    Boolean(ctx?.state?.credential);
   backend.registerSecurityHandler("ApiKeyAuth", authenticated);
   backend.registerSecurityHandler("OAuth2", authenticated);
   return backend;
@@ -70,10 +71,15 @@ export function requestValidationError(errors: ErrorObject[]): ValidationError {
   // A failed oneOf (one object or an array of them) also reports the branch of
   // the wrong shape; keep the errors that point inside the value instead.
   const relevant = specific.filter(
-    (e) => e.keyword !== "type" || !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
+    (e) =>
+      e.keyword !== "type" ||
+      !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
   );
   const fieldErrors = dedupe(relevant.map(toFieldError));
-  return ValidationError.of(fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }], `${fieldErrors.length} values are not valid.`);
+  return ValidationError.of(
+    fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }],
+    `${fieldErrors.length} values are not valid.`,
+  );
 }
 
 function toFieldError(error: ErrorObject): FieldError {
@@ -82,10 +88,12 @@ function toFieldError(error: ErrorObject): FieldError {
   if (error.keyword === "required") {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     // No body at all: openapi-backend misses its "requestBody" member; body pointers start at the body.
-    if (error.instancePath === "" && missing === "requestBody") return { pointer: "", message: "a request body is required" };
+    if (error.instancePath === "" && missing === "requestBody")
+      return { pointer: "", message: "a request body is required" };
     pointer += `/${escapePointer(missing)}`;
   }
-  if (error.keyword === "additionalProperties") pointer += `/${escapePointer((error.params as { additionalProperty: string }).additionalProperty)}`;
+  if (error.keyword === "additionalProperties")
+    pointer += `/${escapePointer((error.params as { additionalProperty: string }).additionalProperty)}`;
   if (pointer.startsWith("/headers/")) pointer = pointer.replace(/^\/headers\//, "/header/");
   return { pointer, message: describe(error) };
 }
@@ -123,14 +131,23 @@ function dedupe(errors: FieldError[]): FieldError[] {
 export function allowedMethods(backend: OpenAPIBackend, requestPath: string): string[] {
   const path = backend.router.normalizePath(requestPath);
   const methods = ["get", "post", "put", "patch", "delete"];
-  const onPath = backend.router.getOperations().filter((operation) => operation.path === path || templatePattern(operation.path).test(path));
-  return methods.filter((method) => onPath.some((operation) => operation.method === method)).map((m) => m.toUpperCase());
+  const onPath = backend.router
+    .getOperations()
+    .filter((operation) => operation.path === path || templatePattern(operation.path).test(path));
+  return methods
+    .filter((method) => onPath.some((operation) => operation.method === method))
+    .map((m) => m.toUpperCase());
 }
 
 /** `/equivalencies/{id}/versions` as `^/equivalencies/[^/]+/versions$`. */
 function templatePattern(template: string): RegExp {
   const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`^${template.split(/\{[^}]+\}/).map(literal).join("[^/]+")}$`);
+  return new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map(literal)
+      .join("[^/]+")}$`,
+  );
 }
 
 export function operationScopes(operation: Operation): string[] {

@@ -25,14 +25,28 @@ export interface AppContext {
   services: Services;
 }
 
-export async function createAppContext(deps: { config: Config; database: Database; log: Logger; secrets: SecretBox }): Promise<AppContext> {
+export async function createAppContext(deps: {
+  config: Config;
+  database: Database;
+  log: Logger;
+  secrets: SecretBox;
+}): Promise<AppContext> {
   const { config, database, log, secrets } = deps;
   const repositories = repositoriesOf(database);
   const accessTokens = await createAccessTokens(repositories, config, secrets);
-  const externalTokens = config.oauth.external ? createExternalTokens(repositories.organizations, config.oauth.external) : null;
-  const authenticator = new Authenticator(repositories.credentials, bearerTokenVerifier(accessTokens, externalTokens), (error) =>
-    log.warn({ err: error }, "background write failed"),
+  const externalTokens = config.oauth.external
+    ? createExternalTokens(repositories.organizations, config.oauth.external)
+    : null;
+  const authenticator = new Authenticator(
+    repositories.credentials,
+    bearerTokenVerifier(accessTokens, externalTokens),
+    (error) => log.warn({ err: error }, "background write failed"),
   );
-  const services = createServices({ repositories, config, secrets, forgetCredential: (id) => authenticator.forget(id) });
+  const services = createServices({
+    repositories,
+    config,
+    secrets,
+    forgetCredential: (id) => authenticator.forget(id),
+  });
   return { config, log, database, secrets, authenticator, accessTokens, repositories, services };
 }

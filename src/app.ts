@@ -83,10 +83,14 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       methodNotAllowed: (_context, ctx) => {
         const { method, path } = ctx as Context;
         const allowed = allowedMethods(backend, path);
-        throw new ProblemError("method-not-allowed", `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
-          headers: { Allow: allowed.join(", ") },
-          extensions: { allowed },
-        });
+        throw new ProblemError(
+          "method-not-allowed",
+          `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`,
+          {
+            headers: { Allow: allowed.join(", ") },
+            extensions: { allowed },
+          },
+        );
       },
       // Runs for a matched operation only after openapi-backend has routed the
       // request, and before its security handlers and contract validation.
@@ -113,7 +117,10 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     if (blocked) applyRateLimit(ctx, blocked);
     const credential = await authenticate(ctx, address);
     ctx.state.credential = credential;
-    ctx.state.log = (ctx.state.log as Logger).child({ credentialId: credential.id, operationId: operation.operationId });
+    ctx.state.log = (ctx.state.log as Logger).child({
+      credentialId: credential.id,
+      operationId: operation.operationId,
+    });
     let decision = rateLimiter.forCredential(credential, address);
     if (decision instanceof Promise) decision = await decision;
     applyRateLimit(ctx, decision);
@@ -139,14 +146,18 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       services,
     };
     rejectUnstorableText(request);
-    const handler = handlers[operationId] as (r: typeof request, c: RequestContext) => Promise<OperationResult<OperationId>>;
+    const handler = handlers[operationId] as (
+      r: typeof request,
+      c: RequestContext,
+    ) => Promise<OperationResult<OperationId>>;
     return handler(request, requestContext);
   }
 
   // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
   const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
   koa.use(problemBoundary(log));
-  const throttleTokenRequest = async (ctx: Context) => applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
+  const throttleTokenRequest = async (ctx: Context) =>
+    applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
   koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
 
   koa.use(async (ctx, next) => {
@@ -195,16 +206,22 @@ function applyRateLimit(ctx: Context, decision: RateLimitDecision) {
   ctx.set("X-RateLimit-Remaining", String(decision.remaining));
   ctx.set("X-RateLimit-Reset", String(decision.resetSeconds));
   if (!decision.allowed) {
-    throw new ProblemError("rate-limited", `Too many requests ${decision.subject}; retry in ${decision.retryAfterSeconds} s.`, {
-      headers: { "Retry-After": String(decision.retryAfterSeconds) },
-    });
+    throw new ProblemError(
+      "rate-limited",
+      `Too many requests ${decision.subject}; retry in ${decision.retryAfterSeconds} s.`,
+      {
+        headers: { "Retry-After": String(decision.retryAfterSeconds) },
+      },
+    );
   }
 }
 
 function requireScopes(operation: Operation, credential: Credential) {
   const missing = operationScopes(operation).filter((scope) => !hasScope(credential, scope as Scope));
   if (missing.length) {
-    throw new ForbiddenError(`This operation needs the scope ${missing.join(", ")}, which the credential does not hold.`);
+    throw new ForbiddenError(
+      `This operation needs the scope ${missing.join(", ")}, which the credential does not hold.`,
+    );
   }
 }
 
@@ -212,6 +229,8 @@ function validateResponse(backend: ReturnType<typeof createBackend>, operation: 
   if (response.status === 204 || response.stream || typeof response.body !== "object") return;
   const result = backend.validateResponse(response.body, operation, response.status);
   if (result.errors?.length) {
-    throw new Error(`Response of ${operation.operationId} (${response.status}) is off the contract: ${JSON.stringify(result.errors)}`);
+    throw new Error(
+      `Response of ${operation.operationId} (${response.status}) is off the contract: ${JSON.stringify(result.errors)}`,
+    );
   }
 }

@@ -10,7 +10,11 @@ import { createSandboxService } from "./services/sandbox.ts";
 import { repositoriesOf } from "./repositories/index.ts";
 import { CLEAR, createStoredSecretsService, StoredSecretsError } from "./services/stored-secrets.ts";
 
-export async function openMigratedDatabase(config: Config, log: Logger, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
+export async function openMigratedDatabase(
+  config: Config,
+  log: Logger,
+  extra: Partial<DatabaseOptions> = {},
+): Promise<Database> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...extra });
   const applied = await database.session((sql) => applyMigrations(sql));
   if (applied.length) log.info({ migrations: applied }, "applied migrations");
@@ -38,11 +42,17 @@ export async function prepareStoredSecrets(database: Database, keyring: Keyring,
   const storedSecrets = createStoredSecretsService(repositoriesOf(database));
   await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
   const { sealed } = await storedSecrets.sealStoredSecrets(keyring.box, "clear");
-  if (sealed[CLEAR]) log.info({ sealed: sealed[CLEAR], keyId: keyring.box.keyId }, "sealed stored secrets that were in the clear");
+  if (sealed[CLEAR])
+    log.info({ sealed: sealed[CLEAR], keyId: keyring.box.keyId }, "sealed stored secrets that were in the clear");
 }
 
 /** Everything `npm start` needs before it listens. */
-export async function prepareDatabase(config: Config, log: Logger, keyring: Keyring, extra: Partial<DatabaseOptions> = {}): Promise<Database> {
+export async function prepareDatabase(
+  config: Config,
+  log: Logger,
+  keyring: Keyring,
+  extra: Partial<DatabaseOptions> = {},
+): Promise<Database> {
   const database = await openMigratedDatabase(config, log, extra);
   await prepareStoredSecrets(database, keyring, log);
   const sandbox = createSandboxService(repositoriesOf(database));

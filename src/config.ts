@@ -80,7 +80,10 @@ export interface ExternalIssuerConfig {
 export const TOKEN_AUDIENCE = "course-equivalency-api";
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`${variable}: ${message}`);
     this.name = "ConfigError";
   }
@@ -105,7 +108,8 @@ function readNumber(env: Env, name: string, fallback: number, min: number, max =
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < min || value > max) throw new ConfigError(name, `expected a number from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new ConfigError(name, `expected a number from ${min} to ${max}, got "${raw}"`);
   return value;
 }
 
@@ -161,20 +165,28 @@ function readSandboxKey(env: Env): string {
 
 function readSecretsKey(name: string, raw: string): Buffer {
   const key = parseSecretsKey(raw);
-  if (!key) throw new ConfigError(name, "must be a 32-byte key written as 64 hex digits or as base64/base64url (43 or 44 characters)");
+  if (!key)
+    throw new ConfigError(
+      name,
+      "must be a 32-byte key written as 64 hex digits or as base64/base64url (43 or 44 characters)",
+    );
   return key;
 }
 
 function readSecrets(env: Env, databaseUrl: string | null, nodeEnv: string): Config["secrets"] {
   const raw = env.SVC_SECRETS_KEY?.trim();
-  const oldKeys = (env.SVC_SECRETS_OLD_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  const oldKeys = (env.SVC_SECRETS_OLD_KEYS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
   if (!raw && databaseUrl && nodeEnv === "production") {
     throw new ConfigError(
       "SVC_SECRETS_KEY",
       "must be set on PostgreSQL in production: every process needs the same key, and a key file on one machine's disk is neither shared nor backed up with the database",
     );
   }
-  if (!raw && oldKeys.length) throw new ConfigError("SVC_SECRETS_OLD_KEYS", "is only read together with SVC_SECRETS_KEY");
+  if (!raw && oldKeys.length)
+    throw new ConfigError("SVC_SECRETS_OLD_KEYS", "is only read together with SVC_SECRETS_KEY");
   return {
     key: raw ? readSecretsKey("SVC_SECRETS_KEY", raw) : null,
     oldKeys: oldKeys.map((key) => readSecretsKey("SVC_SECRETS_OLD_KEYS", key)),
@@ -194,8 +206,10 @@ function readExternalIssuer(env: Env): ExternalIssuerConfig | null {
   const issuer = readUrl(env, "SVC_OAUTH_EXTERNAL_ISSUER", ["http:", "https:"]);
   const jwksUrl = readUrl(env, "SVC_OAUTH_EXTERNAL_JWKS_URL", ["http:", "https:"]);
   if (!issuer && !jwksUrl) return null;
-  if (!issuer) throw new ConfigError("SVC_OAUTH_EXTERNAL_ISSUER", "must be set together with SVC_OAUTH_EXTERNAL_JWKS_URL");
-  if (!jwksUrl) throw new ConfigError("SVC_OAUTH_EXTERNAL_JWKS_URL", "must be set together with SVC_OAUTH_EXTERNAL_ISSUER");
+  if (!issuer)
+    throw new ConfigError("SVC_OAUTH_EXTERNAL_ISSUER", "must be set together with SVC_OAUTH_EXTERNAL_JWKS_URL");
+  if (!jwksUrl)
+    throw new ConfigError("SVC_OAUTH_EXTERNAL_JWKS_URL", "must be set together with SVC_OAUTH_EXTERNAL_ISSUER");
   return {
     issuer,
     jwksUrl,
@@ -210,7 +224,10 @@ const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3
 
 /** "1s,2s,5s" or "5s, 5m, 30m, 2h" -> milliseconds. */
 export function parseDurations(name: string, raw: string): number[] {
-  const parts = raw.split(",").map((part) => part.trim()).filter(Boolean);
+  const parts = raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
   return parts.map((part) => {
     const match = DURATION.exec(part);
     if (!match) throw new ConfigError(name, `"${part}" is not a duration such as 500ms, 5s, 5m, 2h or 1d`);
@@ -251,11 +268,15 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readBoolean(env, "SVC_TRUST_PROXY", false),
     seedSandbox: readBoolean(env, "SVC_SEED_SANDBOX", true),
     webhooks: {
-      retrySchedule: parseDurations("SVC_WEBHOOK_RETRY_SCHEDULE", env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE),
+      retrySchedule: parseDurations(
+        "SVC_WEBHOOK_RETRY_SCHEDULE",
+        env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE,
+      ),
       allowPrivateTargets: readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", nodeEnv !== "production"),
       timeoutMs: readInteger(env, "SVC_WEBHOOK_TIMEOUT_MS", 5000, 100, 60_000),
       dispatcher,
-      disableAfterMs: parseDurations("SVC_WEBHOOK_DISABLE_AFTER", env.SVC_WEBHOOK_DISABLE_AFTER || "5d")[0] ?? 5 * 86_400_000,
+      disableAfterMs:
+        parseDurations("SVC_WEBHOOK_DISABLE_AFTER", env.SVC_WEBHOOK_DISABLE_AFTER || "5d")[0] ?? 5 * 86_400_000,
     },
     datasets: {
       stalePendingDays: readInteger(env, "SVC_DATASET_STALE_PENDING_DAYS", 90, 1, 36_500),

@@ -63,7 +63,10 @@ export class ProblemError extends Error {
 }
 
 export class ValidationError extends ProblemError {
-  constructor(detail: string, readonly errors: FieldError[]) {
+  constructor(
+    detail: string,
+    readonly errors: FieldError[],
+  ) {
     super("validation-failed", detail, { extensions: { errors } });
   }
 
@@ -73,7 +76,10 @@ export class ValidationError extends ProblemError {
 
   /** One problem for several offending values: the detail names the value when there is one. */
   static of(errors: FieldError[], detailForMany = `${errors.length} values are not valid.`): ValidationError {
-    return new ValidationError(errors.length === 1 ? `${errors[0].pointer}: ${errors[0].message}` : detailForMany, errors);
+    return new ValidationError(
+      errors.length === 1 ? `${errors[0].pointer}: ${errors[0].message}` : detailForMany,
+      errors,
+    );
   }
 }
 
@@ -102,7 +108,10 @@ export class NotStewardError extends ProblemError {
     context: { organization: string; environment: string },
     errors: FieldError[] = [],
   ) {
-    const named = institutionIds.length === 1 ? institutionIds[0] : `${institutionIds.join(", ")} (${institutionIds.length} institutions)`;
+    const named =
+      institutionIds.length === 1
+        ? institutionIds[0]
+        : `${institutionIds.join(", ")} (${institutionIds.length} institutions)`;
     super(
       "not-steward",
       `The organization ${context.organization} does not steward ${named} in the ${context.environment} environment; ` +
@@ -126,7 +135,9 @@ export class ConflictError extends ProblemError {
 
 export class InvalidTransitionError extends ProblemError {
   constructor(from: string, to: string, allowed: readonly string[]) {
-    const options = allowed.length ? `allowed from ${from}: ${allowed.join(", ")}` : `no transition is allowed from ${from}`;
+    const options = allowed.length
+      ? `allowed from ${from}: ${allowed.join(", ")}`
+      : `no transition is allowed from ${from}`;
     super("invalid-transition", `The status transition ${from} -> ${to} is not allowed (${options}).`);
   }
 }
@@ -154,7 +165,10 @@ export function toProblemError(error: unknown): ProblemError {
   if (typeof status === "number" && status === 415) {
     return new ProblemError("unsupported-media-type", "The request body must be application/json.");
   }
-  return new ProblemError("internal-error", "The service failed to answer this request. Quote the request id when reporting it.");
+  return new ProblemError(
+    "internal-error",
+    "The service failed to answer this request. Quote the request id when reporting it.",
+  );
 }
 
 // Named not-found errors
@@ -162,7 +176,8 @@ type EnvironmentName = import("../generated/prisma/client.ts").Environment;
 export const notFound = {
   institution: (id: string, environment: EnvironmentName) =>
     new NotFoundError(`No institution with id "${id}" in the ${environment} environment.`),
-  course: (id: string, environment: EnvironmentName) => new NotFoundError(`No course with id "${id}" in the ${environment} environment.`),
+  course: (id: string, environment: EnvironmentName) =>
+    new NotFoundError(`No course with id "${id}" in the ${environment} environment.`),
   equivalency: (id: string, environment: EnvironmentName) =>
     new NotFoundError(`No equivalency with id "${id}" in the ${environment} environment.`),
   equivalencyVersion: (id: string, version: number, currentVersion: number) =>
@@ -173,5 +188,6 @@ export const notFound = {
   organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
   oauthClient: (id: string) => new NotFoundError(`No OAuth client with id "${id}".`),
   webhook: (id: string) => new NotFoundError(`No webhook endpoint with id "${id}".`),
-  webhookDelivery: (id: string, webhookId: string) => new NotFoundError(`No delivery with id "${id}" for webhook endpoint "${webhookId}".`),
+  webhookDelivery: (id: string, webhookId: string) =>
+    new NotFoundError(`No delivery with id "${id}" for webhook endpoint "${webhookId}".`),
 };

@@ -11,7 +11,9 @@ import { newId } from "./ids.ts";
 export type EventType = components["schemas"]["EventType"];
 
 const CONTRACT_PATH = path.resolve(import.meta.dirname, "../generated/openapi.json");
-const contract = JSON.parse(fs.readFileSync(CONTRACT_PATH, "utf8")) as { components: { schemas: { EventType: { enum: EventType[] } } } };
+const contract = JSON.parse(fs.readFileSync(CONTRACT_PATH, "utf8")) as {
+  components: { schemas: { EventType: { enum: EventType[] } } };
+};
 
 /** Every event type, in the contract's order (read from the generated document, never retyped). */
 export const EVENT_TYPES: readonly EventType[] = contract.components.schemas.EventType.enum;

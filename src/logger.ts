@@ -18,5 +18,8 @@ export const REDACTED_PATHS = [
 ];
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, base: { service: "course-equivalency" } }, destination);
+  return pino(
+    { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, base: { service: "course-equivalency" } },
+    destination,
+  );
 }

@@ -18,14 +18,18 @@ async function main() {
     process.exit(1);
   });
   const app = await createApp({ config, database, log, secrets });
-  const dispatcher = config.webhooks.dispatcher === "inline" ? new Dispatcher({ deliveries: app.context.repositories.deliveries, settings: config.webhooks, log, secrets }) : null;
+  const dispatcher =
+    config.webhooks.dispatcher === "inline"
+      ? new Dispatcher({ deliveries: app.context.repositories.deliveries, settings: config.webhooks, log, secrets })
+      : null;
   const server = createServer(app.koa).listen(config.port, config.host, () => {
     log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();
   });
   // A finished write may have committed events: deliver them without waiting for the next poll.
   server.on("request", (request, response) => {
-    if (dispatcher && request.method !== "GET" && request.method !== "HEAD") response.once("finish", () => dispatcher.wake());
+    if (dispatcher && request.method !== "GET" && request.method !== "HEAD")
+      response.once("finish", () => dispatcher.wake());
   });
 
   const shutdown = (signal: string) => {

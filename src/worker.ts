@@ -6,6 +6,7 @@ import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { exitOnKeyProblem, openMigratedDatabase, openSecrets, prepareStoredSecrets } from "./bootstrap.ts";
 import { DirectoryInUseError } from "./db/directory-lock.ts";
+import type { Database } from "./db/database.ts";
 import { repositoriesOf } from "./repositories/index.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 
@@ -17,7 +18,7 @@ const EMBEDDED_ADVICE =
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
-  let database;
+  let database: Database;
   try {
     database = await openMigratedDatabase(config, log);
   } catch (error) {
@@ -30,7 +31,12 @@ async function main() {
   if (database.kind === "embedded") log.warn(EMBEDDED_ADVICE);
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
   await exitOnKeyProblem(() => prepareStoredSecrets(database, keyring, log));
-  const dispatcher = new Dispatcher({ deliveries: repositoriesOf(database).deliveries, settings: config.webhooks, log, secrets: keyring.box });
+  const dispatcher = new Dispatcher({
+    deliveries: repositoriesOf(database).deliveries,
+    settings: config.webhooks,
+    log,
+    secrets: keyring.box,
+  });
   dispatcher.start();
   log.info({ owner: dispatcher.owner, database: database.kind }, "webhook worker running");
 

@@ -65,7 +65,11 @@ function loop(stop: AbortSignal, client: () => Promise<void>): Promise<void> {
 }
 
 /** Measures /healthz while the export and the deep pagers run. */
-export async function healthUnderLoad(origin: string, key: string, seconds: number): Promise<{ latency: HealthLatency; load: LoadDone }> {
+export async function healthUnderLoad(
+  origin: string,
+  key: string,
+  seconds: number,
+): Promise<{ latency: HealthLatency; load: LoadDone }> {
   const headers = { Authorization: `Bearer ${key}` };
   const stop = new AbortController();
   const done: LoadDone = { exportBytes: 0, exportsCompleted: 0, deepPages: 0, failures: 0 };
@@ -73,14 +77,20 @@ export async function healthUnderLoad(origin: string, key: string, seconds: numb
     if (error.name !== "AbortError") done.failures++;
   };
   const exporter = loop(stop.signal, async () => {
-    const response = await fetch(`${origin}/api/v1/exports?resource=equivalencies&format=csv`, { headers, signal: stop.signal });
+    const response = await fetch(`${origin}/api/v1/exports?resource=equivalencies&format=csv`, {
+      headers,
+      signal: stop.signal,
+    });
     if (!response.ok || !response.body) throw new Error(`the export answered ${response.status}`);
     for await (const chunk of response.body) done.exportBytes += chunk.length;
     done.exportsCompleted++;
   }).catch(failed);
   const pagers = Array.from({ length: DEEP_PAGERS }, () =>
     loop(stop.signal, async () => {
-      const response = await fetch(`${origin}/api/v1/equivalencies?status=accepted&limit=100&offset=${DEEP_OFFSET}`, { headers, signal: stop.signal });
+      const response = await fetch(`${origin}/api/v1/equivalencies?status=accepted&limit=100&offset=${DEEP_OFFSET}`, {
+        headers,
+        signal: stop.signal,
+      });
       await response.arrayBuffer();
       if (!response.ok) throw new Error(`a deep page answered ${response.status}`);
       done.deepPages++;
@@ -98,5 +108,11 @@ export async function healthUnderLoad(origin: string, key: string, seconds: numb
 }
 
 export function describeLatency(latency: HealthLatency): string[] {
-  return [String(latency.probes), fixed(latency.p50, 1), fixed(latency.p99, 1), fixed(latency.max, 0), String(latency.timeouts)];
+  return [
+    String(latency.probes),
+    fixed(latency.p50, 1),
+    fixed(latency.p99, 1),
+    fixed(latency.max, 0),
+    String(latency.timeouts),
+  ];
 }

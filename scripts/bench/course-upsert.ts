@@ -72,7 +72,13 @@ interface PassFigures {
   latenciesMs: number[];
 }
 
-async function httpPass(origin: string, key: string, institutions: string[], revision: number, name: string): Promise<PassFigures> {
+async function httpPass(
+  origin: string,
+  key: string,
+  institutions: string[],
+  revision: number,
+  name: string,
+): Promise<PassFigures> {
   const latenciesMs: number[] = [];
   const started = performance.now();
   for (let batch = 0; batch < BATCHES; batch++) {
@@ -87,7 +93,9 @@ async function httpPass(origin: string, key: string, institutions: string[], rev
     latenciesMs.push(performance.now() - sent);
     const expected = revision === 0 ? "created" : "updated";
     if (response.status !== 201 || answer.summary?.[expected] !== BATCH_SIZE) {
-      throw new Error(`Batch ${batch} of "${name}" answered ${response.status}: ${JSON.stringify(answer).slice(0, 500)}`);
+      throw new Error(
+        `Batch ${batch} of "${name}" answered ${response.status}: ${JSON.stringify(answer).slice(0, 500)}`,
+      );
     }
   }
   return { name, seconds: (performance.now() - started) / 1000, latenciesMs: latenciesMs.sort((a, b) => a - b) };
@@ -111,7 +119,11 @@ async function baselinePass(bench: BenchDatabase, institutions: string[]): Promi
     await bench.database.prisma.course.createMany({ data });
     latenciesMs.push(performance.now() - sent);
   }
-  return { name: "baseline: Prisma createMany, no HTTP", seconds: (performance.now() - started) / 1000, latenciesMs: latenciesMs.sort((a, b) => a - b) };
+  return {
+    name: "baseline: Prisma createMany, no HTTP",
+    seconds: (performance.now() - started) / 1000,
+    latenciesMs: latenciesMs.sort((a, b) => a - b),
+  };
 }
 
 async function main() {
@@ -130,13 +142,21 @@ async function main() {
     const server = await startServer(bench);
     push(server.close);
     const created = await httpPass(server.origin, key, institutions, 0, "POST /courses, 500 new courses per batch");
-    const updated = await httpPass(server.origin, key, institutions, 1, "POST /courses, the same 500 again (updates + events)");
+    const updated = await httpPass(
+      server.origin,
+      key,
+      institutions,
+      1,
+      "POST /courses, the same 500 again (updates + events)",
+    );
     const events = await bench.database.prisma.outboxEvent.count({ where: { type: "course.updated" } });
 
     const total = BATCHES * BATCH_SIZE;
     const rate = (pass: PassFigures) => total / pass.seconds;
     console.log(`\nCourse upsert benchmark — ${bench.label}; ${machine()}`);
-    console.log(`${BATCHES} sequential batches of ${BATCH_SIZE} courses (${total.toLocaleString("en-US")} courses) per pass.\n`);
+    console.log(
+      `${BATCHES} sequential batches of ${BATCH_SIZE} courses (${total.toLocaleString("en-US")} courses) per pass.\n`,
+    );
     printTable(
       ["pass", "courses/s", "p50 ms/batch", "p95 ms/batch", "ratio to baseline"],
       [created, updated, baseline].map((pass) => [
@@ -149,7 +169,9 @@ async function main() {
     );
     console.log(`\ncourse.updated events written by the second pass: ${events.toLocaleString("en-US")}`);
     const met = rate(created) >= GOAL_COURSES_PER_SECOND;
-    console.log(`Goal (set for the embedded database): ≥ ${GOAL_COURSES_PER_SECOND.toLocaleString("en-US")} courses/s over HTTP — ${met ? "met" : "NOT met"} (${fixed(rate(created), 0)}).`);
+    console.log(
+      `Goal (set for the embedded database): ≥ ${GOAL_COURSES_PER_SECOND.toLocaleString("en-US")} courses/s over HTTP — ${met ? "met" : "NOT met"} (${fixed(rate(created), 0)}).`,
+    );
   } finally {
     await cleanup();
   }

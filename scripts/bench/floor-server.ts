@@ -87,4 +87,3 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
-

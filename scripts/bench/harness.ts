@@ -73,7 +73,12 @@ export async function freshDatabase(options: BenchOptions): Promise<BenchDatabas
     fs.mkdirSync(options.keepDataDir, { recursive: true });
     const config = benchConfig(options.keepDataDir, null);
     const database = await openMigratedDatabase(config, silentLog);
-    return { database, config, label: `embedded (PGlite, kept in ${options.keepDataDir})`, dispose: () => database.close().catch(() => undefined) };
+    return {
+      database,
+      config,
+      label: `embedded (PGlite, kept in ${options.keepDataDir})`,
+      dispose: () => database.close().catch(() => undefined),
+    };
   }
   if (!options.databaseUrl) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
@@ -135,7 +140,12 @@ export interface RunningServer {
 
 export async function startServer(bench: BenchDatabase): Promise<RunningServer> {
   const log = createLogger(bench.config.logLevel, pino.destination({ dest: os.devNull, sync: false }));
-  const app = await createApp({ config: bench.config, database: bench.database, log, secrets: openKeyring(bench.config).box });
+  const app = await createApp({
+    config: bench.config,
+    database: bench.database,
+    log,
+    secrets: openKeyring(bench.config).box,
+  });
   const server: Server = await new Promise((resolve) => {
     const listening = createServer(app.koa).listen(0, "127.0.0.1", () => resolve(listening));
   });
@@ -155,9 +165,21 @@ export async function startServer(bench: BenchDatabase): Promise<RunningServer> 
 export async function createCredential(database: Database): Promise<{ organizationId: string; key: string }> {
   const repositories = createRepositories(database.prisma);
   const existing = await repositories.organizations.findBySlug("bench");
-  const organization = existing ?? (await createOrganizationsService(repositories).createOrganization({ slug: "bench", name: "Benchmark", source: "direct" }));
-  const { key } = await createKeysService(repositories).issueKey({ organizationId: organization.id, environment: "live" });
-  if (!existing) await createStewardshipService(createRepositories(database.prisma)).grantStewardship(organization.id, "live", { all: true });
+  const organization =
+    existing ??
+    (await createOrganizationsService(repositories).createOrganization({
+      slug: "bench",
+      name: "Benchmark",
+      source: "direct",
+    }));
+  const { key } = await createKeysService(repositories).issueKey({
+    organizationId: organization.id,
+    environment: "live",
+  });
+  if (!existing)
+    await createStewardshipService(createRepositories(database.prisma)).grantStewardship(organization.id, "live", {
+      all: true,
+    });
   return { organizationId: organization.id, key };
 }
 

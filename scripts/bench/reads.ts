@@ -14,7 +14,16 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { createCredential, createInstitutions, fixed, freshDatabase, machine, cleanupStack, printTable, type BenchDatabase } from "./harness.ts";
+import {
+  createCredential,
+  createInstitutions,
+  fixed,
+  freshDatabase,
+  machine,
+  cleanupStack,
+  printTable,
+  type BenchDatabase,
+} from "./harness.ts";
 import { describeLatency, healthLatency, healthUnderLoad } from "./availability.ts";
 
 const DEFAULT_EQUIVALENCIES = 1_000_000;
@@ -133,11 +142,20 @@ async function measure(origin: string, key: string, scenario: Scenario, seconds:
 }
 
 /** server.ts (the service) or floor-server.ts, in a process of its own. */
-function startServerProcess(bench: BenchDatabase, script = "server.ts", env: Record<string, string> = {}): Promise<{ child: ChildProcess; origin: string }> {
+function startServerProcess(
+  bench: BenchDatabase,
+  script = "server.ts",
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; origin: string }> {
   const child = fork(path.join(import.meta.dirname, script), [], {
     // BENCH_SERVER_NODE_OPTIONS="--cpu-prof" profiles the server process.
     execArgv: ["--import", "tsx", ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [])],
-    env: { ...process.env, BENCH_DATA_DIR: bench.config.dataDir, BENCH_DATABASE_URL: bench.config.databaseUrl ?? "", ...env },
+    env: {
+      ...process.env,
+      BENCH_DATA_DIR: bench.config.dataDir,
+      BENCH_DATABASE_URL: bench.config.databaseUrl ?? "",
+      ...env,
+    },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -170,16 +188,25 @@ async function main() {
     strict: true,
   });
   const seconds = Math.min(60, Math.max(1, Number(values.duration)));
-  EQUIVALENCIES = Math.min(DEFAULT_EQUIVALENCIES * 5, Math.max(1_000, Number(values.equivalencies ?? DEFAULT_EQUIVALENCIES)));
+  EQUIVALENCIES = Math.min(
+    DEFAULT_EQUIVALENCIES * 5,
+    Math.max(1_000, Number(values.equivalencies ?? DEFAULT_EQUIVALENCIES)),
+  );
   const { push, cleanup } = cleanupStack();
   try {
-    const bench = await freshDatabase({ databaseUrl: values["database-url"] ?? null, keepDataDir: values["keep-data"] });
+    const bench = await freshDatabase({
+      databaseUrl: values["database-url"] ?? null,
+      keepDataDir: values["keep-data"],
+    });
     push(bench.dispose);
     const { organizationId, key } = await createCredential(bench.database);
     const loadStarted = performance.now();
     const loaded = await bench.database.prisma.equivalency.count();
     if (loaded !== EQUIVALENCIES) {
-      if (loaded) throw new Error(`${values["keep-data"]} holds ${loaded} equivalencies, not ${EQUIVALENCIES}: use another directory.`);
+      if (loaded)
+        throw new Error(
+          `${values["keep-data"]} holds ${loaded} equivalencies, not ${EQUIVALENCIES}: use another directory.`,
+        );
       await load(bench, organizationId);
     }
     const loadSeconds = (performance.now() - loadStarted) / 1000;
@@ -188,12 +215,21 @@ async function main() {
     if (!bench.config.databaseUrl) await bench.database.close();
 
     const embedded = !bench.config.databaseUrl;
-    const randomId = () => `/api/v1/equivalencies/eq_bench_${String(Math.floor(Math.random() * EQUIVALENCIES)).padStart(8, "0")}`;
+    const randomId = () =>
+      `/api/v1/equivalencies/eq_bench_${String(Math.floor(Math.random() * EQUIVALENCIES)).padStart(8, "0")}`;
     const list = (offset: number) => `/api/v1/equivalencies?status=accepted&limit=100&offset=${offset}`;
     const allScenarios: Scenario[] = [
       { name: "baseline: GET /healthz", path: "/healthz" },
-      { name: SINGLE_READ, path: randomId, goal: `≥ ${GOAL_SINGLE_READ_RATIO[embedded ? "embedded" : "postgresql"]} × the floor's req/s` },
-      { name: "GET /equivalencies?status=accepted&limit=100, offset 0", path: list(0), goal: `p99 < ${GOAL_LIST_P99_MS} ms` },
+      {
+        name: SINGLE_READ,
+        path: randomId,
+        goal: `≥ ${GOAL_SINGLE_READ_RATIO[embedded ? "embedded" : "postgresql"]} × the floor's req/s`,
+      },
+      {
+        name: "GET /equivalencies?status=accepted&limit=100, offset 0",
+        path: list(0),
+        goal: `p99 < ${GOAL_LIST_P99_MS} ms`,
+      },
       { name: "… offset 10,000", path: list(10_000) },
       { name: "… offset 100,000", path: list(100_000) },
       { name: "… offset 500,000", path: list(500_000) },
@@ -222,7 +258,8 @@ async function main() {
 
     const { child, origin } = await startServerProcess(bench);
     push(() => stopServerProcess(child));
-    for (const scenario of scenarios) await expectOk(origin, key, scenario.name, typeof scenario.path === "string" ? scenario.path : scenario.path());
+    for (const scenario of scenarios)
+      await expectOk(origin, key, scenario.name, typeof scenario.path === "string" ? scenario.path : scenario.path());
     const figures: Figures[] = [];
     for (const scenario of scenarios) figures.push(await measure(origin, key, scenario, seconds));
     const availability = selected("availability")
@@ -241,12 +278,20 @@ async function main() {
     printTable(
       ["request", "req/s", "p50 ms", "p99 ms", "÷ /healthz", "÷ floor", "non-2xx/errors", "goal"],
       rows.map((f) => [
-        f.name, fixed(f.requestsPerSecond, 0), fixed(f.p50, 0), fixed(f.p99, 0), fixed(f.requestsPerSecond / baseline.requestsPerSecond, 2),
-        (f === single || floors.includes(f)) && floor ? fixed(f.requestsPerSecond / floor.requestsPerSecond, 2) : "", f.failures, f.goal ?? "measured only",
+        f.name,
+        fixed(f.requestsPerSecond, 0),
+        fixed(f.p50, 0),
+        fixed(f.p99, 0),
+        fixed(f.requestsPerSecond / baseline.requestsPerSecond, 2),
+        (f === single || floors.includes(f)) && floor ? fixed(f.requestsPerSecond / floor.requestsPerSecond, 2) : "",
+        f.failures,
+        f.goal ?? "measured only",
       ]),
     );
     if (availability) {
-      console.log(`\nAvailability: /healthz probed ${1000 / 50} times a second for ${seconds} s (latency in ms; a probe unanswered after 10 s counts as 10 s).\n`);
+      console.log(
+        `\nAvailability: /healthz probed ${1000 / 50} times a second for ${seconds} s (latency in ms; a probe unanswered after 10 s counts as 10 s).\n`,
+      );
       const { load } = availability;
       printTable(
         ["/healthz", "probes", "p50", "p99", "max", "timeouts"],

@@ -13,7 +13,16 @@ import { newId } from "../../src/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
 import { openKeyring } from "../../src/auth/secrets-keyring.ts";
 import { webhookSecretContext } from "../../src/repositories/secrets.ts";
-import { createCredential, fixed, freshDatabase, machine, onInterrupt, percentile, printTable, readOptions } from "./harness.ts";
+import {
+  createCredential,
+  fixed,
+  freshDatabase,
+  machine,
+  onInterrupt,
+  percentile,
+  printTable,
+  readOptions,
+} from "./harness.ts";
 
 const THROUGHPUT_EVENTS = 3000;
 const LATENCY_EVENTS = 200;
@@ -39,13 +48,22 @@ async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     arrivals,
-    close: () => new Promise((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 /** What the receiver takes, sent by the dispatcher's own client with the same concurrency. */
 async function baseline(url: string, count: number): Promise<number> {
-  const body = JSON.stringify({ id: "evt_baseline", type: "course.updated", created: new Date().toISOString(), data: {} });
+  const body = JSON.stringify({
+    id: "evt_baseline",
+    type: "course.updated",
+    created: new Date().toISOString(),
+    data: {},
+  });
   let next = 0;
   const started = performance.now();
   const worker = async () => {
@@ -71,7 +89,14 @@ async function main() {
   const receiver = await startReceiver();
   const settings = { ...bench.config.webhooks, allowPrivateTargets: true };
   const secrets = openKeyring(bench.config).box;
-  const dispatcher = new Dispatcher({ deliveries: repositoriesOf(bench.database).deliveries, settings, log: createLogger("warn"), secrets, pollIntervalMs: 250, concurrency: CONCURRENCY });
+  const dispatcher = new Dispatcher({
+    deliveries: repositoriesOf(bench.database).deliveries,
+    settings,
+    log: createLogger("warn"),
+    secrets,
+    pollIntervalMs: 250,
+    concurrency: CONCURRENCY,
+  });
   const cleanup = async () => {
     await dispatcher.stop();
     await receiver.close();
@@ -95,7 +120,13 @@ async function main() {
     });
     const emit = (count: number) =>
       bench.database.prisma.$transaction((tx) =>
-        createOutboxRepository(tx).recordEvents("live", Array.from({ length: count }, (_, i) => ({ type: "course.updated" as const, data: { courseId: `crs_${i}`, version: 2, changedFields: ["title"] } }))),
+        createOutboxRepository(tx).recordEvents(
+          "live",
+          Array.from({ length: count }, (_, i) => ({
+            type: "course.updated" as const,
+            data: { courseId: `crs_${i}`, version: 2, changedFields: ["title"] },
+          })),
+        ),
       );
 
     const capacity = await baseline(receiver.url, 3000);
@@ -122,7 +153,9 @@ async function main() {
     const latencies = [...committedAt].map(([id, at]) => receiver.arrivals.get(id)! - at).sort((a, b) => a - b);
 
     console.log(`Webhook delivery benchmark — ${bench.label}; ${machine()}`);
-    console.log(`concurrency ${CONCURRENCY}; ${THROUGHPUT_EVENTS} backlog events; ${LATENCY_EVENTS} events committed one by one, ${LATENCY_GAP_MS} ms apart\n`);
+    console.log(
+      `concurrency ${CONCURRENCY}; ${THROUGHPUT_EVENTS} backlog events; ${LATENCY_EVENTS} events committed one by one, ${LATENCY_GAP_MS} ms apart\n`,
+    );
     printTable(
       ["measure", "value", "goal"],
       [

@@ -33,7 +33,14 @@ export class ChangeLog {
     const key = [kind, direction, context.location, message].join("\u0000");
     let change = this.changes.get(key);
     if (!change) {
-      change = { kind, severity: classify(kind, direction), direction, location: context.location, message, usedBy: [] };
+      change = {
+        kind,
+        severity: classify(kind, direction),
+        direction,
+        location: context.location,
+        message,
+        usedBy: [],
+      };
       this.changes.set(key, change);
     }
     this.noteUse(change, context.operation);

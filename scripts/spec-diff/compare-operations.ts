@@ -37,16 +37,31 @@ export function listOperations(document: Json, resolver: Resolver): Operation[] 
         const parameters = new Map<string, unknown>();
         for (const raw of [...asList(item.parameters), ...asList(operation.parameters)]) {
           const parameter = resolver.object(raw);
-          parameters.set(`${parameter.in}:${parameter.in === "header" ? String(parameter.name).toLowerCase() : parameter.name}`, raw);
+          parameters.set(
+            `${parameter.in}:${parameter.in === "header" ? String(parameter.name).toLowerCase() : parameter.name}`,
+            raw,
+          );
         }
-        operations.push({ key: id ?? `${section}:${where}`, label: id ? `${where} (${id})` : where, where, webhook, operation, parameters });
+        operations.push({
+          key: id ?? `${section}:${where}`,
+          label: id ? `${where} (${id})` : where,
+          where,
+          webhook,
+          operation,
+          parameters,
+        });
       }
     }
   }
   return operations;
 }
 
-const SINGULAR: Record<string, string> = { parameters: "parameter", requestBodies: "request body", responses: "response", headers: "header" };
+const SINGULAR: Record<string, string> = {
+  parameters: "parameter",
+  requestBodies: "request body",
+  responses: "response",
+  headers: "header",
+};
 const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const entries = (value: unknown): [string, unknown][] => (isObject(value) ? Object.entries(value) : []);
 
@@ -64,11 +79,17 @@ export class OperationComparer {
     for (const before of baseOperations) {
       const after = heads.get(before.key);
       const context = { operation: before.label, location: before.label };
-      if (!after) this.log.add("operation-removed", context, before.webhook ? "webhook event removed" : "operation removed");
+      if (!after)
+        this.log.add("operation-removed", context, before.webhook ? "webhook event removed" : "operation removed");
       else this.compareOperation(before, after);
     }
     for (const after of headOperations) {
-      if (!bases.has(after.key)) this.log.add("operation-added", { operation: after.label, location: after.label }, after.webhook ? "webhook event added" : "operation added");
+      if (!bases.has(after.key))
+        this.log.add(
+          "operation-added",
+          { operation: after.label, location: after.label },
+          after.webhook ? "webhook event added" : "operation added",
+        );
     }
   }
 
@@ -76,8 +97,10 @@ export class OperationComparer {
     const context: Context = { operation: after.label, location: after.label };
     if (before.where !== after.where) this.log.add("operation-moved", context, `moved from ${before.where}`);
     const [was, is] = [before.operation, after.operation];
-    if (Boolean(was.deprecated) !== Boolean(is.deprecated)) this.log.add("deprecated", context, is.deprecated ? "now deprecated" : "no longer deprecated");
-    for (const name of ["summary", "description", "tags"]) if (!isDeepStrictEqual(was[name], is[name])) this.log.add("documentation", context, `${name} changed`);
+    if (Boolean(was.deprecated) !== Boolean(is.deprecated))
+      this.log.add("deprecated", context, is.deprecated ? "now deprecated" : "no longer deprecated");
+    for (const name of ["summary", "description", "tags"])
+      if (!isDeepStrictEqual(was[name], is[name])) this.log.add("documentation", context, `${name} changed`);
     const sent: Direction = after.webhook ? "output" : "input";
     const answered: Direction = after.webhook ? "input" : "output";
     this.compareParameters(before.parameters, after.parameters, { ...context, direction: sent });
@@ -85,7 +108,12 @@ export class OperationComparer {
     this.compareResponses(was.responses, is.responses, { ...context, direction: answered });
     // An operation without its own `security` follows the document's, which is compared once.
     if (was.security !== undefined || is.security !== undefined) {
-      compareSecurity(this.log, context, was.security ?? this.base.document.security, is.security ?? this.head.document.security);
+      compareSecurity(
+        this.log,
+        context,
+        was.security ?? this.base.document.security,
+        is.security ?? this.head.document.security,
+      );
     }
   }
 
@@ -100,11 +128,22 @@ export class OperationComparer {
       }
       this.withinSharedComponent(rawBefore, rawAfter, at, (inside) => {
         const [was, is] = [this.base.object(rawBefore), this.head.object(rawAfter)];
-        if (Boolean(was.required) !== Boolean(is.required)) this.log.add(is.required ? "parameter-now-required" : "parameter-now-optional", inside, is.required ? "now required" : "now optional");
+        if (Boolean(was.required) !== Boolean(is.required))
+          this.log.add(
+            is.required ? "parameter-now-required" : "parameter-now-optional",
+            inside,
+            is.required ? "now required" : "now optional",
+          );
         for (const name of ["style", "explode", "allowReserved", "content"]) {
-          if (!isDeepStrictEqual(was[name], is[name])) this.log.add("parameter-serialization-changed", inside, `${name} ${JSON.stringify(was[name]) ?? "default"} → ${JSON.stringify(is[name]) ?? "default"}`);
+          if (!isDeepStrictEqual(was[name], is[name]))
+            this.log.add(
+              "parameter-serialization-changed",
+              inside,
+              `${name} ${JSON.stringify(was[name]) ?? "default"} → ${JSON.stringify(is[name]) ?? "default"}`,
+            );
         }
-        if (Boolean(was.deprecated) !== Boolean(is.deprecated)) this.log.add("deprecated", inside, is.deprecated ? "now deprecated" : "no longer deprecated");
+        if (Boolean(was.deprecated) !== Boolean(is.deprecated))
+          this.log.add("deprecated", inside, is.deprecated ? "now deprecated" : "no longer deprecated");
         this.compareDocumentation(was, is, inside);
         this.schemas.compare(was.schema, is.schema, inside);
       });
@@ -113,7 +152,11 @@ export class OperationComparer {
       if (before.has(key)) continue;
       const [where, name] = key.split(/:(.*)/s);
       const required = this.head.object(rawAfter).required === true;
-      this.log.add(required ? "parameter-added-required" : "parameter-added-optional", { ...context, location: `${context.location} › ${where} parameter ${name}` }, `${required ? "required" : "optional"} parameter added`);
+      this.log.add(
+        required ? "parameter-added-required" : "parameter-added-optional",
+        { ...context, location: `${context.location} › ${where} parameter ${name}` },
+        `${required ? "required" : "optional"} parameter added`,
+      );
     }
   }
 
@@ -123,11 +166,20 @@ export class OperationComparer {
     if (rawAfter === undefined) return this.log.add("body-removed", at, "request body removed");
     if (rawBefore === undefined) {
       const required = this.head.object(rawAfter).required === true;
-      return this.log.add(required ? "body-added-required" : "body-added-optional", at, `${required ? "required" : "optional"} request body added`);
+      return this.log.add(
+        required ? "body-added-required" : "body-added-optional",
+        at,
+        `${required ? "required" : "optional"} request body added`,
+      );
     }
     this.withinSharedComponent(rawBefore, rawAfter, at, (inside) => {
       const [was, is] = [this.base.object(rawBefore), this.head.object(rawAfter)];
-      if (Boolean(was.required) !== Boolean(is.required)) this.log.add(is.required ? "body-now-required" : "body-now-optional", inside, is.required ? "now required" : "now optional");
+      if (Boolean(was.required) !== Boolean(is.required))
+        this.log.add(
+          is.required ? "body-now-required" : "body-now-optional",
+          inside,
+          is.required ? "now required" : "now optional",
+        );
       this.compareDocumentation(was, is, inside);
       this.compareContent(was.content, is.content, inside);
     });
@@ -150,11 +202,14 @@ export class OperationComparer {
       });
     }
     const before = new Set(entries(rawBefore).map(([status]) => status));
-    for (const status of after.keys()) if (!before.has(status)) this.log.add("response-added", { ...context, location: `${context.location} › ${status}` }, "response added");
+    for (const status of after.keys())
+      if (!before.has(status))
+        this.log.add("response-added", { ...context, location: `${context.location} › ${status}` }, "response added");
   }
 
   private compareHeaders(rawBefore: unknown, rawAfter: unknown, context: Context): void {
-    const lower = (value: unknown) => new Map(entries(value).map(([name, header]) => [name.toLowerCase(), { name, header }]));
+    const lower = (value: unknown) =>
+      new Map(entries(value).map(([name, header]) => [name.toLowerCase(), { name, header }]));
     const [before, after] = [lower(rawBefore), lower(rawAfter)];
     for (const [key, { name, header }] of before) {
       const at = { ...context, location: `${context.location} header ${name}` };
@@ -165,12 +220,19 @@ export class OperationComparer {
       }
       this.withinSharedComponent(header, found.header, at, (inside) => {
         const [was, is] = [this.base.object(header), this.head.object(found.header)];
-        if (Boolean(was.required) !== Boolean(is.required)) this.log.add(is.required ? "header-now-required" : "header-now-optional", inside, is.required ? "now required" : "now optional");
+        if (Boolean(was.required) !== Boolean(is.required))
+          this.log.add(
+            is.required ? "header-now-required" : "header-now-optional",
+            inside,
+            is.required ? "now required" : "now optional",
+          );
         this.compareDocumentation(was, is, inside);
         this.schemas.compare(was.schema, is.schema, inside);
       });
     }
-    for (const [key, { name }] of after) if (!before.has(key)) this.log.add("header-added", { ...context, location: `${context.location} header ${name}` }, "header added");
+    for (const [key, { name }] of after)
+      if (!before.has(key))
+        this.log.add("header-added", { ...context, location: `${context.location} header ${name}` }, "header added");
   }
 
   private compareContent(rawBefore: unknown, rawAfter: unknown, context: Context): void {
@@ -183,23 +245,37 @@ export class OperationComparer {
         continue;
       }
       const [was, is] = [this.base.object(mediaBefore), this.head.object(mediaAfter)];
-      if (!isDeepStrictEqual(was.example, is.example) || !isDeepStrictEqual(was.examples, is.examples)) this.log.add("documentation", at, "examples changed");
+      if (!isDeepStrictEqual(was.example, is.example) || !isDeepStrictEqual(was.examples, is.examples))
+        this.log.add("documentation", at, "examples changed");
       this.schemas.compare(was.schema, is.schema, at);
     }
     const before = new Set(entries(rawBefore).map(([mediaType]) => mediaType));
-    for (const mediaType of after.keys()) if (!before.has(mediaType)) this.log.add("media-type-added", { ...context, location: `${context.location} (${mediaType})` }, `media type ${mediaType} added`);
+    for (const mediaType of after.keys())
+      if (!before.has(mediaType))
+        this.log.add(
+          "media-type-added",
+          { ...context, location: `${context.location} (${mediaType})` },
+          `media type ${mediaType} added`,
+        );
   }
 
   private compareDocumentation(was: Json, is: Json, context: Context): void {
-    if (!isDeepStrictEqual(was.description, is.description)) this.log.add("documentation", context, "description changed");
-    if (!isDeepStrictEqual(was.example, is.example) || !isDeepStrictEqual(was.examples, is.examples)) this.log.add("documentation", context, "examples changed");
+    if (!isDeepStrictEqual(was.description, is.description))
+      this.log.add("documentation", context, "description changed");
+    if (!isDeepStrictEqual(was.example, is.example) || !isDeepStrictEqual(was.examples, is.examples))
+      this.log.add("documentation", context, "examples changed");
   }
 
   /**
    * A parameter, body, response or header that is the same `$ref` on both
    * sides is compared once, at its component, for all operations using it.
    */
-  private withinSharedComponent(rawBefore: unknown, rawAfter: unknown, context: Context, compare: (context: Context) => void): void {
+  private withinSharedComponent(
+    rawBefore: unknown,
+    rawAfter: unknown,
+    context: Context,
+    compare: (context: Context) => void,
+  ): void {
     const baseRef = this.base.resolve(rawBefore).ref;
     if (!baseRef || baseRef !== this.head.resolve(rawAfter).ref) return compare(context);
     const kind = baseRef.split("/").slice(-2, -1)[0];

@@ -18,7 +18,10 @@ export function diffDocuments(base: Json, head: Json): Change[] {
   const [baseComponents, headComponents] = [objectAt(base, "components"), objectAt(head, "components")];
   compareSecuritySchemes(log, baseComponents.securitySchemes, headComponents.securitySchemes);
   const schemas = new SchemaComparer(baseResolver, headResolver, log);
-  new OperationComparer(baseResolver, headResolver, log, schemas).compareAll(listOperations(base, baseResolver), listOperations(head, headResolver));
+  new OperationComparer(baseResolver, headResolver, log, schemas).compareAll(
+    listOperations(base, baseResolver),
+    listOperations(head, headResolver),
+  );
   compareSchemaNames(log, objectAt(baseComponents, "schemas"), objectAt(headComponents, "schemas"));
   return log.sorted();
 }
@@ -36,12 +39,15 @@ function compareInfo(log: ChangeLog, base: Json, head: Json): void {
   for (const key of ["title", "summary", "description", "license", "contact", "termsOfService"]) {
     if (!isDeepStrictEqual(was[key], is[key])) log.add("documentation", context, `${key} changed`);
   }
-  if (base.openapi !== head.openapi) log.add("documentation", { operation: "", location: "document" }, `openapi ${base.openapi} → ${head.openapi}`);
-  if (!isDeepStrictEqual(base.tags, head.tags)) log.add("documentation", { operation: "", location: "tags" }, "tags changed");
+  if (base.openapi !== head.openapi)
+    log.add("documentation", { operation: "", location: "document" }, `openapi ${base.openapi} → ${head.openapi}`);
+  if (!isDeepStrictEqual(base.tags, head.tags))
+    log.add("documentation", { operation: "", location: "tags" }, "tags changed");
 }
 
 function compareServers(log: ChangeLog, before: unknown, after: unknown): void {
-  const urls = (value: unknown) => (Array.isArray(value) ? value.filter(isObject).map((server) => String(server.url)) : []);
+  const urls = (value: unknown) =>
+    Array.isArray(value) ? value.filter(isObject).map((server) => String(server.url)) : [];
   const [was, is] = [urls(before), urls(after)];
   const context = { operation: "", location: "servers" };
   for (const url of was) if (!is.includes(url)) log.add("server-removed", context, `server ${url} removed`);
@@ -50,12 +56,17 @@ function compareServers(log: ChangeLog, before: unknown, after: unknown): void {
 
 /** The SDK exports every component schema as a named type, so names are part of the surface. */
 function compareSchemaNames(log: ChangeLog, before: Json, after: Json): void {
-  for (const name of Object.keys(before)) if (!(name in after)) log.add("component-removed", { operation: "", location: name }, "component schema removed");
-  for (const name of Object.keys(after)) if (!(name in before)) log.add("component-added", { operation: "", location: name }, "component schema added");
+  for (const name of Object.keys(before))
+    if (!(name in after)) log.add("component-removed", { operation: "", location: name }, "component schema removed");
+  for (const name of Object.keys(after))
+    if (!(name in before)) log.add("component-added", { operation: "", location: name }, "component schema added");
 }
 
 /** Both documents' changes and the verdict of the versioning rule. */
-export function compareDocuments(base: { file: string; document: Json }, head: { file: string; document: Json }): Comparison {
+export function compareDocuments(
+  base: { file: string; document: Json },
+  head: { file: string; document: Json },
+): Comparison {
   const changes = diffDocuments(base.document, head.document);
   const [baseVersion, headVersion] = [versionOf(base.document), versionOf(head.document)];
   const breaking = changes.filter((change) => change.severity === "breaking").length;

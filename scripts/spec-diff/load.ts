@@ -11,7 +11,8 @@ export function isObject(value: unknown): value is Json {
 export function loadDocument(file: string): Json {
   const text = fs.readFileSync(file, "utf8");
   const document: unknown = file.endsWith(".json") ? JSON.parse(text) : YAML.parse(text, { maxAliasCount: -1 });
-  if (!isObject(document) || typeof document.openapi !== "string") throw new Error(`${file} is not an OpenAPI document`);
+  if (!isObject(document) || typeof document.openapi !== "string")
+    throw new Error(`${file} is not an OpenAPI document`);
   return document;
 }
 
@@ -48,7 +49,10 @@ export class Resolver {
   }
 
   private pointer(ref: string): unknown {
-    const segments = ref.slice(2).split("/").map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
+    const segments = ref
+      .slice(2)
+      .split("/")
+      .map((s) => decodeURIComponent(s).replace(/~1/g, "/").replace(/~0/g, "~"));
     return segments.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), this.document);
   }
 }

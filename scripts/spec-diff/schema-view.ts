@@ -28,14 +28,25 @@ export interface SchemaView {
   annotations: { description?: unknown; title?: unknown; examples?: unknown };
 }
 
-const ANNOTATION_ONLY = new Set(["description", "title", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "$comment"]);
+const ANNOTATION_ONLY = new Set([
+  "description",
+  "title",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
 
 /** `skipMembers`: references among the schema's allOf members to leave out (compared on their own). */
 export function viewSchema(schema: unknown, resolver: Resolver, skipMembers: Set<string> = new Set()): SchemaView {
   const { node } = resolver.resolve(schema);
   const raw: Json = isObject(node) ? node : {};
   const view = ownKeywords(raw);
-  for (const member of allOfMembers(raw, resolver)) if (!skipMembers.has(member.ref ?? "")) mergeInto(view, viewSchema(member.schema, resolver));
+  for (const member of allOfMembers(raw, resolver))
+    if (!skipMembers.has(member.ref ?? "")) mergeInto(view, viewSchema(member.schema, resolver));
   foldUnion(view, raw, resolver);
   return view;
 }
@@ -44,7 +55,10 @@ export function viewSchema(schema: unknown, resolver: Resolver, skipMembers: Set
 export function allOfMembers(schema: unknown, resolver: Resolver): { schema: unknown; ref?: string }[] {
   const raw = resolver.object(schema);
   if (!Array.isArray(raw.allOf)) return [];
-  return raw.allOf.map((member) => ({ schema: member, ref: isObject(member) && typeof member.$ref === "string" ? resolver.resolve(member).ref : undefined }));
+  return raw.allOf.map((member) => ({
+    schema: member,
+    ref: isObject(member) && typeof member.$ref === "string" ? resolver.resolve(member).ref : undefined,
+  }));
 }
 
 export interface ComponentReference {
@@ -69,7 +83,11 @@ export function componentReference(schema: unknown, resolver: Resolver): Compone
     const { ref } = resolver.resolve(schema);
     return ref ? { ref, component: componentName(ref)!, nullable: false, annotations: {} } : undefined;
   }
-  const annotations = { description: schema.description, title: schema.title, examples: schema.examples ?? schema.example };
+  const annotations = {
+    description: schema.description,
+    title: schema.title,
+    examples: schema.examples ?? schema.example,
+  };
   const wrapperKeys = Object.keys(schema).filter((k) => !ANNOTATION_ONLY.has(k));
   if (wrapperKeys.length !== 1) return undefined;
   if (Array.isArray(schema.allOf) && schema.allOf.length === 1) {
@@ -86,10 +104,12 @@ export function componentReference(schema: unknown, resolver: Resolver): Compone
 }
 
 function ownKeywords(raw: Json): SchemaView {
-  const types = raw.type === undefined ? undefined : new Set<string>(Array.isArray(raw.type) ? raw.type : [raw.type as string]);
+  const types =
+    raw.type === undefined ? undefined : new Set<string>(Array.isArray(raw.type) ? raw.type : [raw.type as string]);
   if (types && raw.nullable === true) types.add("null"); // OpenAPI 3.0 documents
   const bounds: SchemaView["bounds"] = {};
-  for (const bound of [...UPPER_BOUNDS, ...LOWER_BOUNDS]) if (typeof raw[bound] === "number") bounds[bound] = raw[bound] as number;
+  for (const bound of [...UPPER_BOUNDS, ...LOWER_BOUNDS])
+    if (typeof raw[bound] === "number") bounds[bound] = raw[bound] as number;
   const closed = raw.additionalProperties === false || raw.unevaluatedProperties === false;
   return {
     types,
@@ -111,7 +131,8 @@ function ownKeywords(raw: Json): SchemaView {
 
 /** allOf: every member applies, so properties and requirements add up. */
 function mergeInto(view: SchemaView, member: SchemaView): void {
-  if (member.types) view.types = view.types ? new Set([...view.types].filter((t) => member.types!.has(t))) : member.types;
+  if (member.types)
+    view.types = view.types ? new Set([...view.types].filter((t) => member.types!.has(t))) : member.types;
   view.enum ??= member.enum;
   for (const [bound, value] of Object.entries(member.bounds) as [Bound, number][]) view.bounds[bound] ??= value;
   view.pattern ??= member.pattern;
@@ -124,7 +145,8 @@ function mergeInto(view: SchemaView, member: SchemaView): void {
     view.properties.set(name, own === undefined ? schema : { allOf: [own, schema] });
   }
   for (const name of member.required) view.required.add(name);
-  if (member.additionalProperties !== undefined && view.additionalProperties === undefined) view.additionalProperties = member.additionalProperties;
+  if (member.additionalProperties !== undefined && view.additionalProperties === undefined)
+    view.additionalProperties = member.additionalProperties;
   view.items ??= member.items;
   view.variants ??= member.variants;
   view.deprecated ||= member.deprecated;

@@ -14,12 +14,18 @@ export interface SemVer {
   prerelease: string[];
 }
 
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const SEMVER =
+  /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 
 export function parseVersion(text: string): SemVer | undefined {
   const match = SEMVER.exec(text);
   if (!match) return undefined;
-  return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), prerelease: match[4] ? match[4].split(".") : [] };
+  return {
+    major: Number(match[1]),
+    minor: Number(match[2]),
+    patch: Number(match[3]),
+    prerelease: match[4] ? match[4].split(".") : [],
+  };
 }
 
 /** Semantic Versioning precedence: negative when a < b. */
@@ -45,13 +51,35 @@ export interface VersionVerdict {
 
 export function checkVersionRule(baseVersion: string, headVersion: string, breaking: number): VersionVerdict {
   const [base, head] = [parseVersion(baseVersion), parseVersion(headVersion)];
-  if (!head) return { ok: false, message: `info.version ${JSON.stringify(headVersion)} is not a semantic version (MAJOR.MINOR.PATCH[-PRERELEASE]).` };
-  if (!base) return { ok: true, message: `the released version ${JSON.stringify(baseVersion)} is not a semantic version; nothing to compare.` };
+  if (!head)
+    return {
+      ok: false,
+      message: `info.version ${JSON.stringify(headVersion)} is not a semantic version (MAJOR.MINOR.PATCH[-PRERELEASE]).`,
+    };
+  if (!base)
+    return {
+      ok: true,
+      message: `the released version ${JSON.stringify(baseVersion)} is not a semantic version; nothing to compare.`,
+    };
   const order = compareVersions(head, base);
   if (order < 0) return { ok: false, message: `info.version goes backwards: ${baseVersion} → ${headVersion}.` };
-  if (breaking === 0) return { ok: true, message: order === 0 ? `no breaking change; info.version stays ${headVersion}.` : `no breaking change; info.version ${baseVersion} → ${headVersion}.` };
-  if (allowsBreaking(base, head)) return { ok: true, message: `${breaking} breaking change(s) allowed by info.version ${baseVersion} → ${headVersion}.` };
-  return { ok: false, message: `${breaking} breaking change(s) need ${acceptedBumps(base, baseVersion)}; info.version is ${headVersion}.` };
+  if (breaking === 0)
+    return {
+      ok: true,
+      message:
+        order === 0
+          ? `no breaking change; info.version stays ${headVersion}.`
+          : `no breaking change; info.version ${baseVersion} → ${headVersion}.`,
+    };
+  if (allowsBreaking(base, head))
+    return {
+      ok: true,
+      message: `${breaking} breaking change(s) allowed by info.version ${baseVersion} → ${headVersion}.`,
+    };
+  return {
+    ok: false,
+    message: `${breaking} breaking change(s) need ${acceptedBumps(base, baseVersion)}; info.version is ${headVersion}.`,
+  };
 }
 
 function allowsBreaking(base: SemVer, head: SemVer): boolean {
@@ -64,7 +92,8 @@ function allowsBreaking(base: SemVer, head: SemVer): boolean {
 function acceptedBumps(base: SemVer, baseVersion: string): string {
   const nextMajor = `${base.major + 1}.0.0`;
   const core = `${base.major}.${base.minor}.${base.patch}`;
-  if (base.prerelease.length) return `a later prerelease of ${core} (e.g. ${baseVersion}.1), ${core} itself, or ${nextMajor}`;
+  if (base.prerelease.length)
+    return `a later prerelease of ${core} (e.g. ${baseVersion}.1), ${core} itself, or ${nextMajor}`;
   if (base.major === 0) return `a new minor (0.${base.minor + 1}.0) or ${nextMajor}`;
   return `a new major version (${nextMajor})`;
 }

@@ -33,9 +33,16 @@ interface TokenResponse {
 /** Renew this long before the token's stated expiry, for clock skew and latency. */
 const EXPIRY_MARGIN_MS = 60_000;
 
-export function oauthAuthenticator(credentials: OAuthCredentials, baseUrl: string, fetch: FetchFunction, clock: Clock): Authenticator {
+export function oauthAuthenticator(
+  credentials: OAuthCredentials,
+  baseUrl: string,
+  fetch: FetchFunction,
+  clock: Clock,
+): Authenticator {
   const tokenUrl = credentials.tokenUrl ?? new URL("/oauth/token", baseUrl).href;
-  const basic = Buffer.from(`${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`).toString("base64");
+  const basic = Buffer.from(
+    `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
+  ).toString("base64");
   let current: { header: string; renewAt: number } | undefined;
   // One request in flight at a time, shared by every caller waiting for a token.
   let pending: Promise<string> | undefined;
@@ -46,7 +53,11 @@ export function oauthAuthenticator(credentials: OAuthCredentials, baseUrl: strin
     const response = await fetch(
       new Request(tokenUrl, {
         method: "POST",
-        headers: { Authorization: `Basic ${basic}`, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+        headers: {
+          Authorization: `Basic ${basic}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+          Accept: "application/json",
+        },
         body: form.toString(),
       }),
     );

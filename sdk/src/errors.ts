@@ -110,19 +110,37 @@ const BY_STATUS: Record<number, ErrorClass> = {
 
 // @generated begin problem-types (scripts/generate.ts from openapi.yaml; run `npm run generate`)
 /** Every problem type of the contract, from `x-problem-types` in openapi.yaml. */
-export type ProblemCode = "validation-failed" | "malformed-request" | "unauthenticated" | "forbidden" | "not-steward" | "not-found" | "method-not-allowed" | "not-acceptable" | "conflict" | "invalid-transition" | "idempotency-key-reused" | "precondition-failed" | "payload-too-large" | "unsupported-media-type" | "rate-limited" | "request-header-too-large" | "internal-error" | "not-implemented";
+export type ProblemCode =
+  | "validation-failed"
+  | "malformed-request"
+  | "unauthenticated"
+  | "forbidden"
+  | "not-steward"
+  | "not-found"
+  | "method-not-allowed"
+  | "not-acceptable"
+  | "conflict"
+  | "invalid-transition"
+  | "idempotency-key-reused"
+  | "precondition-failed"
+  | "payload-too-large"
+  | "unsupported-media-type"
+  | "rate-limited"
+  | "request-header-too-large"
+  | "internal-error"
+  | "not-implemented";
 
 /** The error class of each problem type. */
 const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "validation-failed": ValidationError,
   "malformed-request": ValidationError,
-  "unauthenticated": AuthenticationError,
-  "forbidden": PermissionError,
+  unauthenticated: AuthenticationError,
+  forbidden: PermissionError,
   "not-steward": NotStewardError,
   "not-found": NotFoundError,
   "method-not-allowed": ApiError,
   "not-acceptable": ApiError,
-  "conflict": ConflictError,
+  conflict: ConflictError,
   "invalid-transition": ConflictError,
   "idempotency-key-reused": ConflictError,
   "precondition-failed": PreconditionFailedError,
@@ -137,10 +155,19 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
 
 /** The typed error for a failed response whose body has already been parsed. */
 export function apiErrorFrom(response: Response, body: unknown): ApiError {
-  const problem = isObject(body) ? (body as Partial<Problem>) : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
-  const code = problem.type?.startsWith(PROBLEM_BASE) ? (problem.type.slice(PROBLEM_BASE.length) as ProblemCode) : undefined;
+  const problem = isObject(body)
+    ? (body as Partial<Problem>)
+    : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
+  const code = problem.type?.startsWith(PROBLEM_BASE)
+    ? (problem.type.slice(PROBLEM_BASE.length) as ProblemCode)
+    : undefined;
   const ErrorType = (code && BY_CODE[code]) || BY_STATUS[response.status] || ApiError;
-  return new ErrorType(response.status, { title: response.statusText || undefined, ...problem }, body, response.headers);
+  return new ErrorType(
+    response.status,
+    { title: response.statusText || undefined, ...problem },
+    body,
+    response.headers,
+  );
 }
 
 /** Reads a failed response's body (JSON when it parses, text otherwise) and returns the typed error. */

@@ -85,14 +85,19 @@ export function resources(raw: Client<paths>) {
     institutions: {
       list: (query: Query<"listInstitutions"> = {}): ListRequest<Schemas["Institution"], Query<"listInstitutions">> =>
         new ListRequest((q) => body(raw.GET(OPERATIONS.listInstitutions.path, { params: { query: q } })), query),
-      get: (id: string): Promise<Schemas["Institution"]> => record(raw.GET(OPERATIONS.getInstitution.path, { params: path(id) })),
+      get: (id: string): Promise<Schemas["Institution"]> =>
+        record(raw.GET(OPERATIONS.getInstitution.path, { params: path(id) })),
     },
 
     courses: {
-      list: (query: Query<"listCourses"> = {}): ListRequest<Schemas["Course"], Query<"listCourses">> => new ListRequest((q) => body(raw.GET(OPERATIONS.listCourses.path, { params: { query: q } })), query),
+      list: (query: Query<"listCourses"> = {}): ListRequest<Schemas["Course"], Query<"listCourses">> =>
+        new ListRequest((q) => body(raw.GET(OPERATIONS.listCourses.path, { params: { query: q } })), query),
       get: (id: string): Promise<Schemas["Course"]> => record(raw.GET(OPERATIONS.getCourse.path, { params: path(id) })),
       /** Creates or replaces one course or a batch (at most 500); one result per item, in order. */
-      upsert: (courses: Schemas["CourseUpsertRequest"], options: IdempotencyOptions & { dryRun?: boolean } = {}): Promise<Schemas["CourseUpsertResponse"]> =>
+      upsert: (
+        courses: Schemas["CourseUpsertRequest"],
+        options: IdempotencyOptions & { dryRun?: boolean } = {},
+      ): Promise<Schemas["CourseUpsertResponse"]> =>
         body(
           raw.POST(OPERATIONS.upsertCourses.path, {
             params: { query: options.dryRun ? { dryRun: true } : {}, header: idempotencyHeader(options) },
@@ -104,12 +109,25 @@ export function resources(raw: Client<paths>) {
     equivalencies: {
       list: (query: Query<"listEquivalencies"> = {}): ListRequest<Schemas["Equivalency"], Query<"listEquivalencies">> =>
         new ListRequest((q) => body(raw.GET(OPERATIONS.listEquivalencies.path, { params: { query: q } })), query),
-      get: (id: string): Promise<Schemas["EquivalencyExpanded"]> => record(raw.GET(OPERATIONS.getEquivalency.path, { params: path(id) })),
-      create: async (equivalency: Schemas["EquivalencyCreate"], options: IdempotencyOptions = {}): Promise<Schemas["EquivalencyExpanded"]> => {
-        const created = await body(raw.POST(OPERATIONS.createEquivalency.path, { params: { header: idempotencyHeader(options) }, body: equivalency }));
+      get: (id: string): Promise<Schemas["EquivalencyExpanded"]> =>
+        record(raw.GET(OPERATIONS.getEquivalency.path, { params: path(id) })),
+      create: async (
+        equivalency: Schemas["EquivalencyCreate"],
+        options: IdempotencyOptions = {},
+      ): Promise<Schemas["EquivalencyExpanded"]> => {
+        const created = await body(
+          raw.POST(OPERATIONS.createEquivalency.path, {
+            params: { header: idempotencyHeader(options) },
+            body: equivalency,
+          }),
+        );
         return created.data as Schemas["EquivalencyExpanded"];
       },
-      update: (id: string, changes: Schemas["EquivalencyUpdate"], options: UpdateOptions = {}): Promise<Schemas["EquivalencyExpanded"]> =>
+      update: (
+        id: string,
+        changes: Schemas["EquivalencyUpdate"],
+        options: UpdateOptions = {},
+      ): Promise<Schemas["EquivalencyExpanded"]> =>
         record(
           raw.PATCH(OPERATIONS.updateEquivalency.path, {
             params: { ...path(id), header: options.ifMatch === undefined ? {} : { "If-Match": options.ifMatch } },
@@ -117,15 +135,18 @@ export function resources(raw: Client<paths>) {
           }),
         ),
       /** The current record and every version, newest first. */
-      versions: (id: string): Promise<Schemas["EquivalencyVersionHistory"]> => record(raw.GET(OPERATIONS.listEquivalencyVersions.path, { params: path(id) })),
+      versions: (id: string): Promise<Schemas["EquivalencyVersionHistory"]> =>
+        record(raw.GET(OPERATIONS.listEquivalencyVersions.path, { params: path(id) })),
       version: (id: string, version: number): Promise<Schemas["EquivalencyVersion"]> =>
         record(raw.GET(OPERATIONS.getEquivalencyVersion.path, { params: { path: { id, version } } })),
     },
 
     keys: {
-      list: (query: Query<"listKeys"> = {}): ListRequest<Schemas["ApiKey"], Query<"listKeys">> => new ListRequest((q) => body(raw.GET(OPERATIONS.listKeys.path, { params: { query: q } })), query),
+      list: (query: Query<"listKeys"> = {}): ListRequest<Schemas["ApiKey"], Query<"listKeys">> =>
+        new ListRequest((q) => body(raw.GET(OPERATIONS.listKeys.path, { params: { query: q } })), query),
       /** The full key is in the answer's `key`, and never shown again. */
-      create: (key: Schemas["ApiKeyCreate"] = {}): Promise<Schemas["ApiKeyCreated"]> => record(raw.POST(OPERATIONS.createKey.path, { body: key })),
+      create: (key: Schemas["ApiKeyCreate"] = {}): Promise<Schemas["ApiKeyCreated"]> =>
+        record(raw.POST(OPERATIONS.createKey.path, { body: key })),
       revoke: (id: string): Promise<void> => nothing(raw.DELETE(OPERATIONS.revokeKey.path, { params: path(id) })),
     },
 
@@ -136,27 +157,42 @@ export function resources(raw: Client<paths>) {
     },
 
     webhooks: {
-      list: (query: Query<"listWebhooks"> = {}): ListRequest<Schemas["WebhookEndpoint"], Query<"listWebhooks">> => new ListRequest((q) => body(raw.GET(OPERATIONS.listWebhooks.path, { params: { query: q } })), query),
+      list: (query: Query<"listWebhooks"> = {}): ListRequest<Schemas["WebhookEndpoint"], Query<"listWebhooks">> =>
+        new ListRequest((q) => body(raw.GET(OPERATIONS.listWebhooks.path, { params: { query: q } })), query),
       /** The answer carries the signing secret, shown only here and on rotation. */
-      create: (endpoint: Schemas["WebhookCreate"]): Promise<Schemas["WebhookEndpointWithSecret"]> => record(raw.POST(OPERATIONS.createWebhook.path, { body: endpoint })),
-      get: (id: string): Promise<Schemas["WebhookEndpoint"]> => record(raw.GET(OPERATIONS.getWebhook.path, { params: path(id) })),
-      update: (id: string, changes: Schemas["WebhookUpdate"]): Promise<Schemas["WebhookEndpoint"]> => record(raw.PATCH(OPERATIONS.updateWebhook.path, { params: path(id), body: changes })),
+      create: (endpoint: Schemas["WebhookCreate"]): Promise<Schemas["WebhookEndpointWithSecret"]> =>
+        record(raw.POST(OPERATIONS.createWebhook.path, { body: endpoint })),
+      get: (id: string): Promise<Schemas["WebhookEndpoint"]> =>
+        record(raw.GET(OPERATIONS.getWebhook.path, { params: path(id) })),
+      update: (id: string, changes: Schemas["WebhookUpdate"]): Promise<Schemas["WebhookEndpoint"]> =>
+        record(raw.PATCH(OPERATIONS.updateWebhook.path, { params: path(id), body: changes })),
       delete: (id: string): Promise<void> => nothing(raw.DELETE(OPERATIONS.deleteWebhook.path, { params: path(id) })),
-      rotateSecret: (id: string): Promise<Schemas["WebhookEndpointWithSecret"]> => record(raw.POST(OPERATIONS.rotateWebhookSecret.path, { params: path(id) })),
-      deliveries: (id: string, query: Query<"listWebhookDeliveries"> = {}): ListRequest<Schemas["WebhookDelivery"], Query<"listWebhookDeliveries">> =>
-        new ListRequest((q) => body(raw.GET(OPERATIONS.listWebhookDeliveries.path, { params: { ...path(id), query: q } })), query),
+      rotateSecret: (id: string): Promise<Schemas["WebhookEndpointWithSecret"]> =>
+        record(raw.POST(OPERATIONS.rotateWebhookSecret.path, { params: path(id) })),
+      deliveries: (
+        id: string,
+        query: Query<"listWebhookDeliveries"> = {},
+      ): ListRequest<Schemas["WebhookDelivery"], Query<"listWebhookDeliveries">> =>
+        new ListRequest(
+          (q) => body(raw.GET(OPERATIONS.listWebhookDeliveries.path, { params: { ...path(id), query: q } })),
+          query,
+        ),
       delivery: (id: string, deliveryId: string): Promise<Schemas["WebhookDelivery"]> =>
         record(raw.GET(OPERATIONS.getWebhookDelivery.path, { params: { path: { id, deliveryId } } })),
       redeliver: (id: string, deliveryId: string): Promise<Schemas["WebhookDelivery"]> =>
         record(raw.POST(OPERATIONS.redeliverWebhookDelivery.path, { params: { path: { id, deliveryId } } })),
       /** Sends a test event to the endpoint now and returns the delivery attempt. */
-      test: (id: string): Promise<Schemas["WebhookDelivery"]> => record(raw.POST(OPERATIONS.testWebhook.path, { params: path(id) })),
+      test: (id: string): Promise<Schemas["WebhookDelivery"]> =>
+        record(raw.POST(OPERATIONS.testWebhook.path, { params: path(id) })),
     },
 
     datasets: {
-      list: (query: Query<"listDatasets"> = {}): ListRequest<Schemas["DatasetVersion"], Query<"listDatasets">> => new ListRequest((q) => body(raw.GET(OPERATIONS.listDatasets.path, { params: { query: q } })), query),
-      publish: (dataset: Schemas["DatasetPublish"]): Promise<Schemas["DatasetVersionDetail"]> => record(raw.POST(OPERATIONS.publishDataset.path, { body: dataset })),
-      get: (id: string): Promise<Schemas["DatasetVersionDetail"]> => record(raw.GET(OPERATIONS.getDataset.path, { params: path(id) })),
+      list: (query: Query<"listDatasets"> = {}): ListRequest<Schemas["DatasetVersion"], Query<"listDatasets">> =>
+        new ListRequest((q) => body(raw.GET(OPERATIONS.listDatasets.path, { params: { query: q } })), query),
+      publish: (dataset: Schemas["DatasetPublish"]): Promise<Schemas["DatasetVersionDetail"]> =>
+        record(raw.POST(OPERATIONS.publishDataset.path, { body: dataset })),
+      get: (id: string): Promise<Schemas["DatasetVersionDetail"]> =>
+        record(raw.GET(OPERATIONS.getDataset.path, { params: path(id) })),
     },
 
     exports: {

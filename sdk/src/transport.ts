@@ -36,7 +36,12 @@ export function mayRetry(request: Request): boolean {
   return !UNSAFE_METHODS.has(request.method.toUpperCase()) || request.headers.has("idempotency-key");
 }
 
-export function createTransport(deps: { fetch: FetchFunction; authenticator: Authenticator; clock: Clock; retry: RetryOptions }): FetchFunction {
+export function createTransport(deps: {
+  fetch: FetchFunction;
+  authenticator: Authenticator;
+  clock: Clock;
+  retry: RetryOptions;
+}): FetchFunction {
   const { fetch, authenticator, clock, retry } = deps;
 
   async function send(request: Request): Promise<Response> {
@@ -52,8 +57,13 @@ export function createTransport(deps: { fetch: FetchFunction; authenticator: Aut
       await response.body?.cancel();
       response = await send(request);
     }
-    for (let retries = 0; retries < retry.maxRetries && RETRIED_STATUSES.has(response.status) && mayRetry(request); retries++) {
-      const delay = retryAfterMs(response.headers.get("retry-after"), clock.now()) ?? retry.initialDelayMs * 2 ** retries;
+    for (
+      let retries = 0;
+      retries < retry.maxRetries && RETRIED_STATUSES.has(response.status) && mayRetry(request);
+      retries++
+    ) {
+      const delay =
+        retryAfterMs(response.headers.get("retry-after"), clock.now()) ?? retry.initialDelayMs * 2 ** retries;
       if (delay > retry.maxDelayMs) break;
       await response.body?.cancel();
       await clock.sleep(delay);

@@ -7,7 +7,11 @@ import type { components } from "./api-types.js";
 export type Event = components["schemas"]["Event"];
 export type EventType = components["schemas"]["EventType"];
 
-export type WebhookVerificationFailure = "malformed-header" | "timestamp-outside-tolerance" | "no-matching-signature" | "malformed-body";
+export type WebhookVerificationFailure =
+  | "malformed-header"
+  | "timestamp-outside-tolerance"
+  | "no-matching-signature"
+  | "malformed-body";
 
 export class WebhookVerificationError extends Error {
   readonly reason: WebhookVerificationFailure;
@@ -32,14 +36,25 @@ const SIGNATURE_BYTES = 32;
  * `type`. Pass the body exactly as received (before any JSON parsing).
  * Throws WebhookVerificationError when the delivery is not authentic or too old.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, signatureHeader: string | null | undefined, secret: string, options: VerifyWebhookOptions = {}): Event {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): Event {
   const { timestamp, signatures } = parseSignatureHeader(signatureHeader ?? "");
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
   if (Math.abs(now - timestamp) > tolerance) {
-    throw new WebhookVerificationError("timestamp-outside-tolerance", `The signature timestamp is more than ${tolerance} s from now.`);
+    throw new WebhookVerificationError(
+      "timestamp-outside-tolerance",
+      `The signature timestamp is more than ${tolerance} s from now.`,
+    );
   }
-  const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+  const body =
+    typeof rawBody === "string"
+      ? Buffer.from(rawBody, "utf8")
+      : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
   const expected = crypto.createHmac("sha256", secret).update(`${timestamp}.`, "utf8").update(body).digest();
   // Compare against every candidate, matching or not, so timing says nothing.
   let matched = false;
@@ -61,10 +76,14 @@ function parseSignatureHeader(header: string): { timestamp: number; signatures: 
     const key = part.slice(0, separator).trim();
     const value = part.slice(separator + 1).trim();
     if (key === "t" && /^\d+$/.test(value)) timestamp = Number(value);
-    else if (key === "v1" && /^[0-9a-fA-F]+$/.test(value) && value.length === SIGNATURE_BYTES * 2) signatures.push(Buffer.from(value, "hex"));
+    else if (key === "v1" && /^[0-9a-fA-F]+$/.test(value) && value.length === SIGNATURE_BYTES * 2)
+      signatures.push(Buffer.from(value, "hex"));
   }
   if (timestamp === undefined || signatures.length === 0) {
-    throw new WebhookVerificationError("malformed-header", "The signature header needs t=<unix seconds> and at least one v1=<64 hex digits>.");
+    throw new WebhookVerificationError(
+      "malformed-header",
+      "The signature header needs t=<unix seconds> and at least one v1=<64 hex digits>.",
+    );
   }
   return { timestamp, signatures };
 }

@@ -32,16 +32,24 @@ export class Authenticator {
 
   async authenticate(authorization: string | undefined): Promise<Credential> {
     if (!authorization) {
-      throw new AuthenticationError("This operation needs a credential: send Authorization: Bearer <API key or access token>.", REALM);
+      throw new AuthenticationError(
+        "This operation needs a credential: send Authorization: Bearer <API key or access token>.",
+        REALM,
+      );
     }
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     if (!match) {
-      throw invalidCredential("The Authorization header must have the form 'Bearer <API key or access token>'.", "invalid_request");
+      throw invalidCredential(
+        "The Authorization header must have the form 'Bearer <API key or access token>'.",
+        "invalid_request",
+      );
     }
     const token = match[1];
     if (token.startsWith("svc_")) return this.authenticateApiKey(token);
     if (this.verifyAccessToken && token.split(".").length === 3) return this.verifyAccessToken(token);
-    throw invalidCredential("The credential is not an API key (svc_live_... or svc_sandbox_...) or an access token of this service.");
+    throw invalidCredential(
+      "The credential is not an API key (svc_live_... or svc_sandbox_...) or an access token of this service.",
+    );
   }
 
   /** Forgets a key at once, so a revocation takes effect in this process immediately. */

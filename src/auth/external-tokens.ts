@@ -13,7 +13,19 @@ import { type Credential, SCOPES } from "./credential.ts";
 import { Environment } from "../../generated/prisma/enums.ts";
 
 /** Asymmetric algorithms only: a JWKS publishes public keys, and HS* would need a shared secret. */
-const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA", "Ed25519"];
+const ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
 const REQUIRED_CLAIMS = ["exp", "iat", "jti", "sub"];
 /** Tolerated difference between the issuer's clock and ours, for exp and nbf. */
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -32,7 +44,10 @@ export interface ExternalTokens {
   verify(token: string): Promise<Credential>;
 }
 
-export function createExternalTokens(organizations: Pick<OrganizationsRepository, "findBySlug">, settings: ExternalIssuerConfig): ExternalTokens {
+export function createExternalTokens(
+  organizations: Pick<OrganizationsRepository, "findBySlug">,
+  settings: ExternalIssuerConfig,
+): ExternalTokens {
   const keys = createRemoteJWKSet(new URL(settings.jwksUrl), {
     timeoutDuration: JWKS_TIMEOUT_MS,
     cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
@@ -53,15 +68,20 @@ export function createExternalTokens(organizations: Pick<OrganizationsRepository
       throw verificationFailure(error, settings.issuer);
     }
     const subject = claims.sub!;
-    if (subject.length > MAX_SUBJECT_LENGTH) throw invalid(`its "sub" claim is longer than ${MAX_SUBJECT_LENGTH} characters`);
+    if (subject.length > MAX_SUBJECT_LENGTH)
+      throw invalid(`its "sub" claim is longer than ${MAX_SUBJECT_LENGTH} characters`);
     const slug = claims[settings.orgClaim];
-    if (typeof slug !== "string" || !slug) throw invalid(`it has no "${settings.orgClaim}" claim naming an organization`);
+    if (typeof slug !== "string" || !slug)
+      throw invalid(`it has no "${settings.orgClaim}" claim naming an organization`);
     const environment = claims[settings.envClaim];
     if (typeof environment !== "string" || !ENVIRONMENTS.includes(environment as Environment)) {
-      throw invalid(`its "${settings.envClaim}" claim must be live or sandbox, got ${JSON.stringify(environment ?? null)}`);
+      throw invalid(
+        `its "${settings.envClaim}" claim must be live or sandbox, got ${JSON.stringify(environment ?? null)}`,
+      );
     }
     const organization = await organizations.findBySlug(slug);
-    if (!organization) throw invalid(`its organization "${slug}" (claim "${settings.orgClaim}") is not known to this service`);
+    if (!organization)
+      throw invalid(`its organization "${slug}" (claim "${settings.orgClaim}") is not known to this service`);
     return {
       kind: "external_token",
       id: `${EXTERNAL_ID_PREFIX}${subject}`,
@@ -79,7 +99,11 @@ export function createExternalTokens(organizations: Pick<OrganizationsRepository
 /** `scope` (RFC 9068: space-separated) or `scp` (an array, or space-separated), limited to the scopes this service knows. */
 export function tokenScopes(claims: JWTPayload): Credential["scopes"] {
   const raw = claims.scope ?? claims.scp;
-  const listed = Array.isArray(raw) ? raw.filter((s): s is string => typeof s === "string") : typeof raw === "string" ? raw.split(/\s+/) : [];
+  const listed = Array.isArray(raw)
+    ? raw.filter((s): s is string => typeof s === "string")
+    : typeof raw === "string"
+      ? raw.split(/\s+/)
+      : [];
   return SCOPES.filter((scope) => listed.includes(scope));
 }
 

@@ -2,7 +2,17 @@
 // ES256 JWT access tokens, publishes its public keys as a JWKS, and accepts
 // those tokens wherever an API key is accepted.
 import crypto from "node:crypto";
-import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, jwtVerify, type JWK, type JSONWebKeySet } from "jose";
+import {
+  SignJWT,
+  createLocalJWKSet,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  type JWK,
+  type JSONWebKeySet,
+  type JWTPayload,
+} from "jose";
 import { TOKEN_AUDIENCE, type Config } from "../config.ts";
 import { ProblemError } from "../errors.ts";
 import type { Repositories } from "../repositories/index.ts";
@@ -33,7 +43,10 @@ export interface AccessTokens {
 
 /** An OAuth error (RFC 6749 §5.2) carried in a problem document. */
 export class OAuthError extends ProblemError {
-  constructor(error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type", detail: string) {
+  constructor(
+    error: "invalid_request" | "invalid_client" | "invalid_grant" | "invalid_scope" | "unsupported_grant_type",
+    detail: string,
+  ) {
     const isClient = error === "invalid_client";
     super(isClient ? "unauthenticated" : "validation-failed", detail, {
       extensions: { error, error_description: detail } as never,
@@ -47,7 +60,10 @@ export function defaultIssuer(config: Config): string {
 }
 
 /** The newest signing key, its private half opened; the first start makes one and stores it sealed. */
-async function loadSigningKey(repositories: Pick<Repositories, "secrets">, secrets: SecretBox): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
+async function loadSigningKey(
+  repositories: Pick<Repositories, "secrets">,
+  secrets: SecretBox,
+): Promise<{ kid: string; privateJwk: JWK; publicJwk: JWK }> {
   const existing = await repositories.secrets.findNewestSigningKey();
   if (existing) {
     const privateJwk = JSON.parse(secrets.open(existing.privateJwk, signingKeyContext(existing.kid))) as JWK;
@@ -57,7 +73,11 @@ async function loadSigningKey(repositories: Pick<Repositories, "secrets">, secre
   const kid = crypto.randomUUID();
   const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: "sig" };
   const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALGORITHM };
-  await repositories.secrets.createSigningKey({ kid, privateJwk: secrets.seal(JSON.stringify(privateJwk), signingKeyContext(kid)), publicJwk });
+  await repositories.secrets.createSigningKey({
+    kid,
+    privateJwk: secrets.seal(JSON.stringify(privateJwk), signingKeyContext(kid)),
+    publicJwk,
+  });
   return { kid, privateJwk, publicJwk };
 }
 
@@ -73,7 +93,11 @@ export async function createAccessTokens(
   const keySet = createLocalJWKSet(jwks);
   const issuer = defaultIssuer(config);
 
-  async function issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<TokenResponse> {
+  async function issue(
+    clientId: string,
+    clientSecret: string,
+    requestedScope: string | undefined,
+  ): Promise<TokenResponse> {
     const client = await credentials.findOAuthClientByClientId(clientId);
     if (!client || client.revokedAt || !digestsEqual(client.secretHash, hashApiKey(clientSecret))) {
       throw new OAuthError("invalid_client", "The client id or secret is not valid.");
@@ -83,7 +107,12 @@ export async function createAccessTokens(
     const refused = requested.filter((scope) => !granted.includes(scope as Scope));
     if (refused.length) throw new OAuthError("invalid_scope", `The client may not request: ${refused.join(" ")}.`);
     const scope = requested.join(" ");
-    const accessToken = await new SignJWT({ scope, env: client.environment, org: client.organizationId, cid: client.id })
+    const accessToken = await new SignJWT({
+      scope,
+      env: client.environment,
+      org: client.organizationId,
+      cid: client.id,
+    })
       .setProtectedHeader({ alg: ALGORITHM, kid: signing.kid, typ: "at+jwt" })
       .setIssuer(issuer)
       .setAudience(TOKEN_AUDIENCE)
@@ -97,7 +126,7 @@ export async function createAccessTokens(
   }
 
   async function verify(token: string): Promise<Credential> {
-    let claims;
+    let claims: JWTPayload;
     try {
       ({ payload: claims } = await jwtVerify(token, keySet, {
         issuer,
@@ -108,7 +137,8 @@ export async function createAccessTokens(
     } catch (error) {
       throw invalidCredential(`The access token is not valid: ${(error as Error).message}.`);
     }
-    if (typeof claims.cid !== "string") throw invalidCredential('The access token is not valid: it names no client ("cid").');
+    if (typeof claims.cid !== "string")
+      throw invalidCredential('The access token is not valid: it names no client ("cid").');
     // Looked up on every request, never cached: a revocation refuses tokens already issued at once.
     const client = await credentials.findOAuthClientById(claims.cid);
     if (!client || client.revokedAt) throw invalidCredential("The OAuth client of this token has been revoked.");
@@ -119,7 +149,10 @@ export async function createAccessTokens(
       organizationSlug: client.organization.slug,
       channel: client.organization.source,
       environment: client.environment,
-      scopes: String(claims.scope ?? "").split(" ").filter(isScope).filter((s) => client.scopes.includes(s)),
+      scopes: String(claims.scope ?? "")
+        .split(" ")
+        .filter(isScope)
+        .filter((s) => client.scopes.includes(s)),
     };
   }
 

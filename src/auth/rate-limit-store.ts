@@ -129,7 +129,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private sweep(now: number): void {
     this.nextSweep = now + SWEEP_EVERY_MS;
     for (const [key, level] of this.levels) {
-      if (refilled(level, now, capacityOf(level.rule), microPerMs(level.rule)) >= capacityOf(level.rule)) this.levels.delete(key);
+      if (refilled(level, now, capacityOf(level.rule), microPerMs(level.rule)) >= capacityOf(level.rule))
+        this.levels.delete(key);
     }
   }
 }

@@ -11,7 +11,13 @@
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Credential } from "./credential.ts";
-import { MemoryRateLimitStore, type Bucket, type BucketRule, type RateLimitStore, type TakeResult } from "./rate-limit-store.ts";
+import {
+  MemoryRateLimitStore,
+  type Bucket,
+  type BucketRule,
+  type RateLimitStore,
+  type TakeResult,
+} from "./rate-limit-store.ts";
 import { RedisRateLimitStore } from "./redis-rate-limit-store.ts";
 
 export interface RateLimitRules {
@@ -78,7 +84,13 @@ export class RateLimiter {
   /** An authenticated request. */
   forCredential(credential: Credential, address: string): PendingDecision {
     if (credential.id === this.options.publicSandboxKeyId) {
-      return this.take([{ key: `key:${credential.id}:${address}`, rule: this.rules.credential, subject: "for this key from this address" }]);
+      return this.take([
+        {
+          key: `key:${credential.id}:${address}`,
+          rule: this.rules.credential,
+          subject: "for this key from this address",
+        },
+      ]);
     }
     let buckets = this.credentialBuckets.get(credential);
     if (!buckets) {
@@ -96,7 +108,9 @@ export class RateLimiter {
   }
 
   tokenRequest(address: string): PendingDecision {
-    return this.take([{ key: `token:${address}`, rule: this.rules.tokenEndpoint, subject: "for tokens from this address" }]);
+    return this.take([
+      { key: `token:${address}`, rule: this.rules.tokenEndpoint, subject: "for tokens from this address" },
+    ]);
   }
 
   /** Counts a failed authentication; refused once the address has failed too often. */
@@ -138,7 +152,10 @@ export class RateLimiter {
       this.nextBlockSweep = now + BLOCK_SWEEP_EVERY_MS;
       for (const [blocked, block] of this.blocked) if (now >= block.until) this.blocked.delete(blocked);
     }
-    this.blocked.set(address, { until: now + decision.retryAfterSeconds * 1000, fullAt: now + decision.resetSeconds * 1000 });
+    this.blocked.set(address, {
+      until: now + decision.retryAfterSeconds * 1000,
+      fullAt: now + decision.resetSeconds * 1000,
+    });
     return decision;
   }
 
@@ -163,7 +180,8 @@ function decide(buckets: readonly NamedBucket[], result: TakeResult): RateLimitD
     if (
       a.remaining < b.remaining ||
       (a.remaining === b.remaining &&
-        (a.retryAfterSeconds > b.retryAfterSeconds || (a.retryAfterSeconds === b.retryAfterSeconds && a.resetSeconds > b.resetSeconds)))
+        (a.retryAfterSeconds > b.retryAfterSeconds ||
+          (a.retryAfterSeconds === b.retryAfterSeconds && a.resetSeconds > b.resetSeconds)))
     ) {
       tightest = i;
     }

@@ -9,7 +9,15 @@
 import crypto from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "../logger.ts";
-import { MICRO, capacityOf, microPerMs, type Bucket, type BucketReading, type RateLimitStore, type TakeResult } from "./rate-limit-store.ts";
+import {
+  MICRO,
+  capacityOf,
+  microPerMs,
+  type Bucket,
+  type BucketReading,
+  type RateLimitStore,
+  type TakeResult,
+} from "./rate-limit-store.ts";
 
 // KEYS: the buckets. ARGV[1]: the time in milliseconds, or "" for the server's
 // clock (TIME); then, per bucket, its capacity in micro-tokens and its refill

@@ -71,7 +71,13 @@ export class SecretBox {
     cipher.setAAD(Buffer.from(context, "utf8"));
     const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
     const tag = cipher.getAuthTag();
-    return [VERSION, this.keyId, iv.toString("base64url"), tag.toString("base64url"), ciphertext.toString("base64url")].join(":");
+    return [
+      VERSION,
+      this.keyId,
+      iv.toString("base64url"),
+      tag.toString("base64url"),
+      ciphertext.toString("base64url"),
+    ].join(":");
   }
 
   open(sealed: string, context: string): string {
@@ -86,7 +92,9 @@ export class SecretBox {
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]).toString("utf8");
     } catch {
-      throw new SecretBoxError(`the stored secret for ${context} does not open under key id ${keyId} (altered, or moved from another record)`);
+      throw new SecretBoxError(
+        `the stored secret for ${context} does not open under key id ${keyId} (altered, or moved from another record)`,
+      );
     }
   }
 

@@ -45,10 +45,14 @@ export function openKeyring(config: Pick<Config, "secrets" | "dataDir">): Keyrin
 }
 
 export function readKeyFile(file: string): Buffer[] {
-  const lines = fs.readFileSync(file, "utf8").split(/\r?\n/).map((line) => line.trim());
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .split(/\r?\n/)
+    .map((line) => line.trim());
   const keys = lines.filter((line) => line && !line.startsWith("#")).map((line) => parseSecretsKey(line));
   if (!keys.length) throw new KeyFileError(file, "holds no key");
-  if (keys.some((key) => !key)) throw new KeyFileError(file, "holds a line that is not a 32-byte key in hex, base64 or base64url");
+  if (keys.some((key) => !key))
+    throw new KeyFileError(file, "holds a line that is not a 32-byte key in hex, base64 or base64url");
   return keys as Buffer[];
 }
 

@@ -20,6 +20,8 @@ export function bearerTokenVerifier(own: TokenIssuer, external: TokenIssuer | nu
     if (issuer === own.issuer) return own.verify(token);
     if (external && issuer === external.issuer) return external.verify(token);
     const accepted = [own.issuer, ...(external ? [external.issuer] : [])].join(" or ");
-    throw invalidCredential(`The access token's issuer ${JSON.stringify(issuer ?? null)} is not accepted here (accepted: ${accepted}).`);
+    throw invalidCredential(
+      `The access token's issuer ${JSON.stringify(issuer ?? null)} is not accepted here (accepted: ${accepted}).`,
+    );
   };
 }

@@ -55,7 +55,8 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  if (options.inMemory) return openEmbedded(await EmbeddedEngine.open({ kind: "memory", dump: options.inMemory.dump }), () => undefined);
+  if (options.inMemory)
+    return openEmbedded(await EmbeddedEngine.open({ kind: "memory", dump: options.inMemory.dump }), () => undefined);
   const dir = embeddedDataPath(options.dataDir);
   fs.mkdirSync(dir, { recursive: true });
   const unlock = lockDirectory(options.dataDir);

@@ -58,7 +58,10 @@ class ForwardingAdapter extends ForwardingQueryable implements SqlDriverAdapter 
   }
 
   async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
-    const { id, options } = await this.engine.call<{ id: number; options: TransactionOptions }>({ op: "begin", isolationLevel });
+    const { id, options } = await this.engine.call<{ id: number; options: TransactionOptions }>({
+      op: "begin",
+      isolationLevel,
+    });
     return new ForwardingTransaction(this.engine, id, options);
   }
 

@@ -26,7 +26,8 @@ function startWorker(): Worker {
 }
 
 function rebuild(serialized: SerializedError): Error {
-  if (serialized.driverCause) return new DriverAdapterError(serialized.driverCause as ConstructorParameters<typeof DriverAdapterError>[0]);
+  if (serialized.driverCause)
+    return new DriverAdapterError(serialized.driverCause as ConstructorParameters<typeof DriverAdapterError>[0]);
   const error = Object.assign(new Error(serialized.message), serialized.fields);
   error.name = serialized.name;
   if (serialized.stack) error.stack = serialized.stack;
@@ -52,7 +53,9 @@ export class EmbeddedEngine {
     this.stopped = new Promise((resolve) => {
       this.worker.once("exit", (code) => {
         const reason = this.lastError ? `: ${this.lastError.message}` : "";
-        this.failure = new EmbeddedEngineStoppedError(`The embedded database's thread stopped (exit code ${code})${reason}.`);
+        this.failure = new EmbeddedEngineStoppedError(
+          `The embedded database's thread stopped (exit code ${code})${reason}.`,
+        );
         for (const { reject } of this.pending.values()) reject(this.failure);
         this.pending.clear();
         if (!this.closing) resolve(this.failure);

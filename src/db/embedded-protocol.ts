@@ -46,6 +46,7 @@ export function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error), fields: {} };
   const fields = Object.fromEntries(Object.entries(error).filter(([, value]) => CLONEABLE.has(typeof value)));
   const cause = (error as { cause?: unknown }).cause;
-  const driverCause = error.name === "DriverAdapterError" && typeof cause === "object" && cause !== null ? { ...cause } : undefined;
+  const driverCause =
+    error.name === "DriverAdapterError" && typeof cause === "object" && cause !== null ? { ...cause } : undefined;
   return { driverCause, name: error.name, message: error.message, stack: error.stack, fields };
 }

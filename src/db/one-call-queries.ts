@@ -17,7 +17,16 @@
 // caller's parsers into a copy of its own 316 on every call, which cost a fifth of
 // the engine thread's time on single-row reads; here each column looks its parser
 // up once.
-import { messages as pg, parse, protocol, types, type PGlite, type QueryOptions, type Results, type Transaction } from "@electric-sql/pglite";
+import {
+  messages as pg,
+  parse,
+  protocol,
+  types,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from "@electric-sql/pglite";
 
 /** Statement texts whose parameter types are remembered; past this many the memory starts again. */
 const MAX_REMEMBERED = 1_000;
@@ -65,7 +74,9 @@ export class OneCallQueries {
     return {
       // Like PGlite's query(): wait for any open transaction, then hold the connection.
       query: ((sql: string, params?: unknown[], options?: QueryOptions) =>
-        pglite._runExclusiveTransaction(() => this.query(sql, params, options, { inTransaction: false }))) as PGlite["query"],
+        pglite._runExclusiveTransaction(() =>
+          this.query(sql, params, options, { inTransaction: false }),
+        )) as PGlite["query"],
       exec: (sql, options) => pglite.exec(sql, options),
       transaction: (callback) =>
         pglite.transaction((tx) => {
@@ -89,7 +100,12 @@ export class OneCallQueries {
     this.parameterTypes.clear();
   }
 
-  private query<T>(sql: string, params: unknown[] = [], options: QueryOptions | undefined, { inTransaction }: { inTransaction: boolean }) {
+  private query<T>(
+    sql: string,
+    params: unknown[] = [],
+    options: QueryOptions | undefined,
+    { inTransaction }: { inTransaction: boolean },
+  ) {
     return this.pglite.runExclusive(async () => {
       try {
         return await this.execute<T>(sql, params, options, inTransaction);
@@ -99,7 +115,12 @@ export class OneCallQueries {
     });
   }
 
-  private async execute<T>(sql: string, params: unknown[], options: QueryOptions | undefined, inTransaction: boolean): Promise<Results<T>> {
+  private async execute<T>(
+    sql: string,
+    params: unknown[],
+    options: QueryOptions | undefined,
+    inTransaction: boolean,
+  ): Promise<Results<T>> {
     const paramTypes = await this.parameterTypesOf(sql, options);
     const values = params.map((value, index) => {
       if (value === null || value === undefined) return null;
@@ -125,9 +146,12 @@ export class OneCallQueries {
     const known = this.parameterTypes.get(sql);
     if (known) return known;
     const { serialize } = protocol;
-    const { messages } = await this.pglite.execProtocol(concat([serialize.parse({ text: sql }), serialize.describe({ type: "S" }), serialize.sync()]), {
-      syncToFs: false,
-    });
+    const { messages } = await this.pglite.execProtocol(
+      concat([serialize.parse({ text: sql }), serialize.describe({ type: "S" }), serialize.sync()]),
+      {
+        syncToFs: false,
+      },
+    );
     const types = parse.parseDescribeStatementResults(messages);
     if (this.parameterTypes.size >= this.maxRemembered) this.parameterTypes.clear();
     this.parameterTypes.set(sql, types);
@@ -148,8 +172,14 @@ export class OneCallQueries {
           return parser ? (value: string) => parser(value, dataTypeID) : (value: string) => value;
         });
       } else if (message instanceof pg.DataRowMessage) {
-        const values = message.fields.map((value: string | null, index: number) => (value === null ? null : parsers[index](value)));
-        rows.push(options?.rowMode === "array" ? values : Object.fromEntries(fields.map((field, index) => [field.name, values[index]])));
+        const values = message.fields.map((value: string | null, index: number) =>
+          value === null ? null : parsers[index](value),
+        );
+        rows.push(
+          options?.rowMode === "array"
+            ? values
+            : Object.fromEntries(fields.map((field, index) => [field.name, values[index]])),
+        );
       } else if (message instanceof pg.CommandCompleteMessage) {
         affectedRows += affectedRowsOf(message.text);
       }

@@ -17,9 +17,16 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
   const dryRun = request.query.dryRun === true;
   const single = !Array.isArray(request.body);
   const items = Array.isArray(request.body) ? request.body : [request.body];
-  const idempotent = { key: request.headers["idempotency-key"], operationId: "upsertCourses", query: { dryRun }, body: request.body };
+  const idempotent = {
+    key: request.headers["idempotency-key"],
+    operationId: "upsertCourses",
+    query: { dryRun },
+    body: request.body,
+  };
   return services.idempotency.withIdempotency(caller, idempotent, async () => {
     const result = await services.courses.upsertCourses(caller, items, { dryRun, single });
-    return dryRun ? { status: 200 as const, body: { ...result, dryRun: true } } : { status: 201 as const, body: result };
+    return dryRun
+      ? { status: 200 as const, body: { ...result, dryRun: true } }
+      : { status: 201 as const, body: result };
   });
 };

@@ -7,7 +7,11 @@ export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (r
   const page = pageParams(request.query);
   const { sourceCourse, targetInstitution, status, provenance, expand } = request.query;
   const filters = { sourceCourse, targetInstitution, status, provenance };
-  return listResponse(request.url, page, await services.equivalencies.listEquivalencies(caller, filters, page, expand === "course"));
+  return listResponse(
+    request.url,
+    page,
+    await services.equivalencies.listEquivalencies(caller, filters, page, expand === "course"),
+  );
 };
 
 export const getEquivalency: OperationHandler<"getEquivalency"> = async (request, { caller, services }) => {
@@ -17,10 +21,16 @@ export const getEquivalency: OperationHandler<"getEquivalency"> = async (request
 
 export const createEquivalency: OperationHandler<"createEquivalency"> = async (request, { caller, services }) => {
   const dryRun = request.query.dryRun === true;
-  const idempotent = { key: request.headers["idempotency-key"], operationId: "createEquivalency", query: { dryRun }, body: request.body };
+  const idempotent = {
+    key: request.headers["idempotency-key"],
+    operationId: "createEquivalency",
+    query: { dryRun },
+    body: request.body,
+  };
   return services.idempotency.withIdempotency(caller, idempotent, async () => {
     const outcome = await services.equivalencies.createEquivalency(caller, request.body, { dryRun });
-    if (outcome.kind === "preview") return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
+    if (outcome.kind === "preview")
+      return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
     return {
       status: 201 as const,
       body: { data: outcome.view },
@@ -30,16 +40,27 @@ export const createEquivalency: OperationHandler<"createEquivalency"> = async (r
 };
 
 export const updateEquivalency: OperationHandler<"updateEquivalency"> = async (request, { caller, services }) => {
-  const { view, etag } = await services.equivalencies.updateEquivalency(caller, request.params.id, request.body, request.headers["if-match"]);
+  const { view, etag } = await services.equivalencies.updateEquivalency(
+    caller,
+    request.params.id,
+    request.body,
+    request.headers["if-match"],
+  );
   return { status: 200, body: { data: view }, headers: { ETag: etag } };
 };
 
-export const listEquivalencyVersions: OperationHandler<"listEquivalencyVersions"> = async (request, { caller, services }) => ({
+export const listEquivalencyVersions: OperationHandler<"listEquivalencyVersions"> = async (
+  request,
+  { caller, services },
+) => ({
   status: 200,
   body: { data: await services.equivalencies.listEquivalencyVersions(caller, request.params.id) },
 });
 
-export const getEquivalencyVersion: OperationHandler<"getEquivalencyVersion"> = async (request, { caller, services }) => ({
+export const getEquivalencyVersion: OperationHandler<"getEquivalencyVersion"> = async (
+  request,
+  { caller, services },
+) => ({
   status: 200,
   body: { data: await services.equivalencies.getEquivalencyVersion(caller, request.params.id, request.params.version) },
 });

@@ -15,8 +15,20 @@ import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
 import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rotateWebhookSecret, updateWebhook } from "./webhooks.ts";
-import { getWebhookDelivery, listWebhookDeliveries, redeliverWebhookDelivery, testWebhook } from "./webhook-deliveries.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "./webhooks.ts";
+import {
+  getWebhookDelivery,
+  listWebhookDeliveries,
+  redeliverWebhookDelivery,
+  testWebhook,
+} from "./webhook-deliveries.ts";
 
 export const handlers: HandlerRegistry = {
   listInstitutions,

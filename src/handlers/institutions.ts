@@ -5,7 +5,11 @@ import type { OperationHandler } from "./types.ts";
 export const listInstitutions: OperationHandler<"listInstitutions"> = async (request, { caller, services }) => {
   const page = pageParams(request.query);
   const { state, type, source, q } = request.query;
-  return listResponse(request.url, page, await services.institutions.listInstitutions(caller, { state, type, source, q }, page));
+  return listResponse(
+    request.url,
+    page,
+    await services.institutions.listInstitutions(caller, { state, type, source, q }, page),
+  );
 };
 
 export const getInstitution: OperationHandler<"getInstitution"> = async (request, { caller, services }) => ({

@@ -2,7 +2,10 @@
 import { listHeaders, pageParams, pagination } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
-export const getCurrentOrganization: OperationHandler<"getCurrentOrganization"> = async (request, { caller, services }) => {
+export const getCurrentOrganization: OperationHandler<"getCurrentOrganization"> = async (
+  request,
+  { caller, services },
+) => {
   const page = pageParams(request.query);
   const { view, total } = await services.organizations.getCurrentOrganization(caller, page);
   // Not a list of items: the page is of view.stewardship.institutionIds, inside one organization.

@@ -2,19 +2,37 @@
 import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
-export const listWebhookDeliveries: OperationHandler<"listWebhookDeliveries"> = async (request, { caller, services }) => {
+export const listWebhookDeliveries: OperationHandler<"listWebhookDeliveries"> = async (
+  request,
+  { caller, services },
+) => {
   const page = pageParams(request.query);
   const filter = { status: request.query.status, eventType: request.query.eventType };
-  return listResponse(request.url, page, await services.webhookDeliveries.listWebhookDeliveries(caller, request.params.id, filter, page));
+  return listResponse(
+    request.url,
+    page,
+    await services.webhookDeliveries.listWebhookDeliveries(caller, request.params.id, filter, page),
+  );
 };
 
 export const getWebhookDelivery: OperationHandler<"getWebhookDelivery"> = async (request, { caller, services }) => {
-  const data = await services.webhookDeliveries.getWebhookDelivery(caller, request.params.id, request.params.deliveryId);
+  const data = await services.webhookDeliveries.getWebhookDelivery(
+    caller,
+    request.params.id,
+    request.params.deliveryId,
+  );
   return { status: 200, body: { data } };
 };
 
-export const redeliverWebhookDelivery: OperationHandler<"redeliverWebhookDelivery"> = async (request, { caller, services }) => {
-  const data = await services.webhookDeliveries.redeliverWebhookDelivery(caller, request.params.id, request.params.deliveryId);
+export const redeliverWebhookDelivery: OperationHandler<"redeliverWebhookDelivery"> = async (
+  request,
+  { caller, services },
+) => {
+  const data = await services.webhookDeliveries.redeliverWebhookDelivery(
+    caller,
+    request.params.id,
+    request.params.deliveryId,
+  );
   return { status: 202, body: { data } };
 };
 

@@ -20,12 +20,18 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   if (!JSON_TYPE.test(mediaType)) {
     throw new ProblemError(
       "unsupported-media-type",
-      mediaType ? `Request bodies must be application/json, not ${mediaType}.` : "Request bodies must be sent with Content-Type: application/json.",
+      mediaType
+        ? `Request bodies must be application/json, not ${mediaType}.`
+        : "Request bodies must be sent with Content-Type: application/json.",
     );
   }
   let text: string;
   try {
-    text = await getRawBody(ctx.req, { limit: limitBytes, encoding: "utf8", length: ctx.get("content-length") || undefined });
+    text = await getRawBody(ctx.req, {
+      limit: limitBytes,
+      encoding: "utf8",
+      length: ctx.get("content-length") || undefined,
+    });
   } catch (error) {
     if ((error as { type?: string }).type === "entity.too.large") {
       throw new ProblemError("payload-too-large", `The request body is larger than the limit of ${limitBytes} bytes.`);
@@ -34,7 +40,10 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
   }
   if (text.trim() === "") return undefined;
   const tooDeep = tooDeepAt(text);
-  if (tooDeep !== null) throw ValidationError.of([{ pointer: tooDeep, message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }]);
+  if (tooDeep !== null)
+    throw ValidationError.of([
+      { pointer: tooDeep, message: `nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` },
+    ]);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -42,7 +51,10 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     throw new MalformedRequestError(`The request body is not valid JSON: ${(error as Error).message}.`);
   }
   const infinite = infiniteNumberAt(body);
-  if (infinite !== null) throw ValidationError.of([{ pointer: infinite, message: "is a number too large to represent (beyond ±1.7976931348623157e308)" }]);
+  if (infinite !== null)
+    throw ValidationError.of([
+      { pointer: infinite, message: "is a number too large to represent (beyond ±1.7976931348623157e308)" },
+    ]);
   return body;
 }
 

@@ -18,7 +18,8 @@ export function rejectNonDecimalIntegers(operation: Operation, path: string, que
     if ("$ref" in parameter || !isIntegerSchema(parameter.schema)) continue;
     let values: string[] = [];
     if (parameter.in === "query") values = query.getAll(parameter.name);
-    else if (parameter.in === "path" && segments.has(parameter.name)) values = [decodeURIComponent(segments.get(parameter.name)!)];
+    else if (parameter.in === "path" && segments.has(parameter.name))
+      values = [decodeURIComponent(segments.get(parameter.name)!)];
     const message = values.map(flaw).find((found) => found !== undefined);
     if (message) errors.push({ pointer: `/${parameter.in}/${escapePointer(parameter.name)}`, message });
   }
@@ -32,6 +33,7 @@ function isIntegerSchema(schema: unknown): boolean {
 
 function flaw(text: string): string | undefined {
   if (!DECIMAL.test(text)) return "must be an integer written in decimal digits";
-  if (!Number.isSafeInteger(Number(text))) return `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+  if (!Number.isSafeInteger(Number(text)))
+    return `must be between -${Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
   return undefined;
 }

@@ -17,6 +17,9 @@ export function responseTypes(operation: Operation): string[] {
 export function negotiate(ctx: Context, types: string[]): void {
   if (!ctx.get("accept") || types.length === 0) return;
   if (ctx.accepts([...types, PROBLEM_TYPE]) === false) {
-    throw new ProblemError("not-acceptable", `This operation answers with ${types.join(" or ")}; the Accept header allows none of them.`);
+    throw new ProblemError(
+      "not-acceptable",
+      `This operation answers with ${types.join(" or ")}; the Accept header allows none of them.`,
+    );
   }
 }

@@ -15,7 +15,12 @@ import { unstorableFlaw } from "./unstorable-text.ts";
 
 const SPEC_YAML_PATH = path.resolve(import.meta.dirname, "../../openapi.yaml");
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
-const SWAGGER_ASSETS = new Set(["swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "favicon-32x32.png"]);
+const SWAGGER_ASSETS = new Set([
+  "swagger-ui.css",
+  "swagger-ui-bundle.js",
+  "swagger-ui-standalone-preset.js",
+  "favicon-32x32.png",
+]);
 const ASSET_TYPES: Record<string, string> = { ".css": "text/css", ".js": "text/javascript", ".png": "image/png" };
 
 const DOCS_PAGE = `<!doctype html>
@@ -132,7 +137,9 @@ async function readForm(ctx: Context): Promise<URLSearchParams> {
     } catch {
       throw new MalformedRequestError("The token request body is not valid JSON.");
     }
-    const fields = Object.entries(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {});
+    const fields = Object.entries(
+      typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? parsed : {},
+    );
     const notText = fields.find(([, value]) => typeof value !== "string");
     if (notText) throw new OAuthError("invalid_request", `The token request field ${notText[0]} must be a string.`);
     // Before URLSearchParams, which would turn a lone surrogate into U+FFFD.

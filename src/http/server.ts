@@ -35,7 +35,10 @@ function problemFor(error: NodeJS.ErrnoException): ProblemError {
         `The request line and header fields are larger than the ${http.maxHeaderSize} bytes the server accepts.`,
       );
     case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
-      return new ProblemError("payload-too-large", "The chunk extensions of the request body are larger than the server accepts.");
+      return new ProblemError(
+        "payload-too-large",
+        "The chunk extensions of the request body are larger than the server accepts.",
+      );
     default:
       return new MalformedRequestError("The request is not well-formed HTTP/1.1.");
   }

@@ -7,7 +7,11 @@ import { ValidationError, escapePointer, type FieldError } from "../errors.ts";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function rejectUnstorableText(request: { params: unknown; query: unknown; body: unknown }): void {
-  const errors = [...unstorable(request.params, "/path"), ...unstorable(request.query, "/query"), ...unstorable(request.body, "")];
+  const errors = [
+    ...unstorable(request.params, "/path"),
+    ...unstorable(request.query, "/query"),
+    ...unstorable(request.body, ""),
+  ];
   if (errors.length) throw ValidationError.of(errors);
 }
 

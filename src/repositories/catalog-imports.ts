@@ -28,11 +28,24 @@ export interface CipEntry {
 export function createCatalogImportsRepository(db: Db) {
   return {
     /** Inserts new institutions and updates changed ones (by IPEDS unit id); identical rows are not written. */
-    async upsertInstitutions(environment: Environment, rows: InstitutionRow[]): Promise<{ created: number; updated: number }> {
+    async upsertInstitutions(
+      environment: Environment,
+      rows: InstitutionRow[],
+    ): Promise<{ created: number; updated: number }> {
       const params: unknown[] = [];
       const values = rows.map((row) => {
         const start = params.length;
-        params.push(environment, institutionId(row.ipedsId), row.ipedsId, row.name, row.city, row.state, row.type, row.system, row.source);
+        params.push(
+          environment,
+          institutionId(row.ipedsId),
+          row.ipedsId,
+          row.name,
+          row.city,
+          row.state,
+          row.type,
+          row.system,
+          row.source,
+        );
         const p = (i: number) => `$${start + i}`;
         return `(${p(1)}::"Environment", ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)}, ${p(7)}::"InstitutionType", ${p(8)}, ${p(9)}::"Channel", now(), now())`;
       });

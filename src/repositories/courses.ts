@@ -34,7 +34,10 @@ export interface NewCourse {
 export type CourseChange = Omit<NewCourse, "institutionId" | "codeKey">;
 
 export const TRACKED_FIELDS = ["code", "title", "credits", "level", "description", "cipCode"] as const;
-export type ExistingCourse = Pick<Course, "id" | "institutionId" | "codeKey" | "version" | (typeof TRACKED_FIELDS)[number]>;
+export type ExistingCourse = Pick<
+  Course,
+  "id" | "institutionId" | "codeKey" | "version" | (typeof TRACKED_FIELDS)[number]
+>;
 
 export interface KnownReferences {
   institutions: string[];
@@ -50,24 +53,44 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
       const where: Prisma.CourseWhereInput = {
         environment,
         ...(filters.institution ? { institutionId: filters.institution } : {}),
-        ...(filters.cip ? (filters.cip.length === 7 ? { cipCode: filters.cip } : { cipCode: { startsWith: filters.cip } }) : {}),
-        ...(filters.q ? { OR: [{ code: containsInsensitive(filters.q) }, { title: containsInsensitive(filters.q) }] } : {}),
+        ...(filters.cip
+          ? filters.cip.length === 7
+            ? { cipCode: filters.cip }
+            : { cipCode: { startsWith: filters.cip } }
+          : {}),
+        ...(filters.q
+          ? { OR: [{ code: containsInsensitive(filters.q) }, { title: containsInsensitive(filters.q) }] }
+          : {}),
       };
       return pageOf(
         page,
         ({ limit, offset }) =>
-          db.course.findMany({ where, orderBy: [{ institutionId: "asc" }, { codeKey: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+          db.course.findMany({
+            where,
+            orderBy: [{ institutionId: "asc" }, { codeKey: "asc" }, { id: "asc" }],
+            take: limit,
+            skip: offset,
+          }),
         () => db.course.count({ where }),
       );
     },
 
-    findByIdWithInstitution(environment: Environment, id: string): Promise<(Course & { institution: Institution }) | null> {
+    findByIdWithInstitution(
+      environment: Environment,
+      id: string,
+    ): Promise<(Course & { institution: Institution }) | null> {
       return db.course.findFirst({ where: { id, environment }, include: { institution: true } });
     },
 
     /** One round trip: which of the institutions and six-digit CIP codes exist, and whether the CIP catalog is loaded at all. */
-    async findKnownReferences(environment: Environment, institutionIds: string[], cipCodes: string[]): Promise<KnownReferences> {
-      const [row] = await db.$queryRawUnsafe<{ institutions: string[] | null; cipCodes: string[] | null; catalogLoaded: boolean }[]>(
+    async findKnownReferences(
+      environment: Environment,
+      institutionIds: string[],
+      cipCodes: string[],
+    ): Promise<KnownReferences> {
+      const [row] = await db.$queryRawUnsafe<
+        { institutions: string[] | null; cipCodes: string[] | null; catalogLoaded: boolean }[]
+      >(
         `SELECT
            (SELECT array_agg(id) FROM institutions
               WHERE environment = $1::"Environment" AND id IN (SELECT json_array_elements_text($2::json))) AS institutions,
@@ -83,7 +106,10 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
     },
 
     /** The existing courses among (institution, code key) pairs, keyed `${institutionId}\0${codeKey}`. */
-    async findByCodeKeys(environment: Environment, keys: { institutionId: string; codeKey: string }[]): Promise<Map<string, ExistingCourse>> {
+    async findByCodeKeys(
+      environment: Environment,
+      keys: { institutionId: string; codeKey: string }[],
+    ): Promise<Map<string, ExistingCourse>> {
       const rows = await db.$queryRawUnsafe<ExistingCourse[]>(
         `SELECT c.id, c.institution_id AS "institutionId", c.code_key AS "codeKey", c.code, c.title, c.credits,
                 c.level::text AS level, c.description, c.cip_code AS "cipCode", c.version
@@ -95,7 +121,10 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
         JSON.stringify(keys),
       );
       return new Map(
-        rows.map((row) => [`${row.institutionId}\u0000${row.codeKey}`, { ...row, credits: Number(row.credits), version: Number(row.version) }]),
+        rows.map((row) => [
+          `${row.institutionId}\u0000${row.codeKey}`,
+          { ...row, credits: Number(row.credits), version: Number(row.version) },
+        ]),
       );
     },
 

@@ -38,7 +38,13 @@ export function createCredentialsRepository(db: Db) {
       const where = { organizationId, ...(environment ? { environment } : {}) };
       return pageOf(
         page,
-        () => db.apiKey.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: page.limit, skip: page.offset }),
+        () =>
+          db.apiKey.findMany({
+            where,
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            take: page.limit,
+            skip: page.offset,
+          }),
         () => db.apiKey.count({ where }),
       );
     },
@@ -47,7 +53,9 @@ export function createCredentialsRepository(db: Db) {
       return db.apiKey.update({ where: { id }, data: { revokedAt } });
     },
 
-    createOAuthClient(record: Omit<NewApiKeyRecord, "prefix" | "hash"> & { clientId: string; secretHash: string }): Promise<OAuthClient> {
+    createOAuthClient(
+      record: Omit<NewApiKeyRecord, "prefix" | "hash"> & { clientId: string; secretHash: string },
+    ): Promise<OAuthClient> {
       return db.oAuthClient.create({ data: record });
     },
 

@@ -62,12 +62,19 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
     },
 
     /** The version, its records (row numbers from 1, in the order given) and its issues. */
-    async insertVersion(version: NewDatasetVersion, records: { equivalencyId: string; state: Prisma.InputJsonValue }[], issues: Issue[]): Promise<void> {
+    async insertVersion(
+      version: NewDatasetVersion,
+      records: { equivalencyId: string; state: Prisma.InputJsonValue }[],
+      issues: Issue[],
+    ): Promise<void> {
       await db.datasetVersion.create({ data: version });
       for (const part of chunks(records.map((record, index) => ({ ...record, row: index + 1 })))) {
-        await db.datasetRecord.createMany({ data: part.map((record) => ({ datasetVersionId: version.id, ...record })) });
+        await db.datasetRecord.createMany({
+          data: part.map((record) => ({ datasetVersionId: version.id, ...record })),
+        });
       }
-      for (const part of chunks(issues)) await db.datasetIssue.createMany({ data: part.map((issue) => ({ datasetVersionId: version.id, ...issue })) });
+      for (const part of chunks(issues))
+        await db.datasetIssue.createMany({ data: part.map((issue) => ({ datasetVersionId: version.id, ...issue })) });
     },
 
     /** Sets each equivalency's latest dataset version; nothing else of it changes. */
@@ -81,7 +88,8 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
     listPage(owner: DatasetOwner, page: Page): Promise<PageResult<DatasetVersion>> {
       return pageOf(
         page,
-        ({ limit, offset }) => db.datasetVersion.findMany({ where: owner, orderBy: { sequence: "desc" }, take: limit, skip: offset }),
+        ({ limit, offset }) =>
+          db.datasetVersion.findMany({ where: owner, orderBy: { sequence: "desc" }, take: limit, skip: offset }),
         () => db.datasetVersion.count({ where: owner }),
       );
     },

@@ -82,7 +82,13 @@ export function createDeliveriesRepository(db: Db) {
       const where = { webhookId, status: filter.status, eventType: filter.eventType };
       return pageOf(
         page,
-        () => db.webhookDelivery.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], skip: page.offset, take: page.limit }),
+        () =>
+          db.webhookDelivery.findMany({
+            where,
+            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+            skip: page.offset,
+            take: page.limit,
+          }),
         () => db.webhookDelivery.count({ where }),
       );
     },
@@ -159,7 +165,10 @@ export function createDeliveriesRepository(db: Db) {
             now.toISOString(),
           );
         }
-        await tx.outboxEvent.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { dispatchedAt: now } });
+        await tx.outboxEvent.updateMany({
+          where: { id: { in: events.map((e) => e.id) } },
+          data: { dispatchedAt: now },
+        });
         return { events: events.length, deliveries: deliveries.length };
       });
     },
@@ -251,10 +260,14 @@ export function createDeliveriesRepository(db: Db) {
         }
         const { endpointId, now } = health;
         if (health.ok) {
-          if (health.wasFailing) await tx.webhookEndpoint.updateMany({ where: { id: endpointId }, data: { failingSince: null } });
+          if (health.wasFailing)
+            await tx.webhookEndpoint.updateMany({ where: { id: endpointId }, data: { failingSince: null } });
           return true;
         }
-        await tx.webhookEndpoint.updateMany({ where: { id: endpointId, failingSince: null }, data: { failingSince: now } });
+        await tx.webhookEndpoint.updateMany({
+          where: { id: endpointId, failingSince: null },
+          data: { failingSince: now },
+        });
         await tx.webhookEndpoint.updateMany({
           where: { id: endpointId, status: "enabled", failingSince: { lte: health.disableIfFailingSince } },
           data: { status: "disabled", disabledReason: health.disabledReason, disabledAt: now, updatedAt: now },

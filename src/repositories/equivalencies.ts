@@ -35,7 +35,15 @@ export interface EquivalencyReferences {
 /** The changeable columns of an equivalency, written together with its next version number. */
 export type EquivalencyChange = Pick<
   Equivalency,
-  "status" | "targetCourseId" | "targetCode" | "targetKey" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "updatedAt"
+  | "status"
+  | "targetCourseId"
+  | "targetCode"
+  | "targetKey"
+  | "decidedBy"
+  | "decidedAt"
+  | "policyBasis"
+  | "version"
+  | "updatedAt"
 >;
 
 export type NewEquivalencyVersion = Omit<EquivalencyVersion, "state"> & { state: Prisma.InputJsonValue };
@@ -95,16 +103,33 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
 
   return {
     /** Ordered by creation time, then id. */
-    async listPage(environment: Environment, filters: EquivalencyFilters, page: Page): Promise<PageResult<Equivalency>> {
-      const [items, total] = await Promise.all([findPage(environment, filters, page), totalOf(whereOf(environment, filters))]);
+    async listPage(
+      environment: Environment,
+      filters: EquivalencyFilters,
+      page: Page,
+    ): Promise<PageResult<Equivalency>> {
+      const [items, total] = await Promise.all([
+        findPage(environment, filters, page),
+        totalOf(whereOf(environment, filters)),
+      ]);
       return { items, total };
     },
 
     /** listPage with each equivalency's related records (EXPANSION). */
-    async listExpandedPage(environment: Environment, filters: EquivalencyFilters, page: Page): Promise<PageResult<ExpandedEquivalency>> {
+    async listExpandedPage(
+      environment: Environment,
+      filters: EquivalencyFilters,
+      page: Page,
+    ): Promise<PageResult<ExpandedEquivalency>> {
       const where = whereOf(environment, filters);
       const [items, total] = await Promise.all([
-        db.equivalency.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: page.limit, skip: page.offset, include: EXPANSION }),
+        db.equivalency.findMany({
+          where,
+          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+          take: page.limit,
+          skip: page.offset,
+          include: EXPANSION,
+        }),
         totalOf(where),
       ]);
       return { items, total };
@@ -128,11 +153,20 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
     async findExpandedById(environment: Environment, id: string): Promise<ExpandedEquivalency | null> {
       const [row] = await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
       if (!row?.record) return null;
-      const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(row.record) as RowJson[];
-      const [equivalencyColumns, courseColumns, institutionColumns] = [columnsOf(db, "Equivalency"), columnsOf(db, "Course"), columnsOf(db, "Institution")];
+      const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(
+        row.record,
+      ) as RowJson[];
+      const [equivalencyColumns, courseColumns, institutionColumns] = [
+        columnsOf(db, "Equivalency"),
+        columnsOf(db, "Course"),
+        columnsOf(db, "Institution"),
+      ];
       return {
         ...recordFromJson<Equivalency>(equivalency, equivalencyColumns)!,
-        sourceCourse: { ...recordFromJson<Course>(sourceCourse, courseColumns)!, institution: recordFromJson<Institution>(sourceInstitution, institutionColumns)! },
+        sourceCourse: {
+          ...recordFromJson<Course>(sourceCourse, courseColumns)!,
+          institution: recordFromJson<Institution>(sourceInstitution, institutionColumns)!,
+        },
         targetInstitution: recordFromJson<Institution>(targetInstitution, institutionColumns)!,
         targetCourse: recordFromJson<Course>(targetCourse, courseColumns),
       };
@@ -149,7 +183,9 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
       ids: { sourceCourseId?: string; targetInstitutionId: string; targetCourseId: string | null },
     ): Promise<EquivalencyReferences> {
       const [source, institution, targetCourse] = await Promise.all([
-        ids.sourceCourseId !== undefined ? db.course.findFirst({ where: { id: ids.sourceCourseId, environment }, include: { institution: true } }) : null,
+        ids.sourceCourseId !== undefined
+          ? db.course.findFirst({ where: { id: ids.sourceCourseId, environment }, include: { institution: true } })
+          : null,
         db.institution.findUnique({ where: { environment_id: { environment, id: ids.targetInstitutionId } } }),
         ids.targetCourseId !== null ? db.course.findFirst({ where: { id: ids.targetCourseId, environment } }) : null,
       ]);

@@ -33,7 +33,10 @@ export function createExportsRepository(db: Db) {
     institutionBatches(environment: Environment) {
       return (after: { name: string; id: string } | null, take: number) =>
         db.institution.findMany({
-          where: { environment, ...(after ? (keysetAfter(after, INSTITUTION_ORDER) as Prisma.InstitutionWhereInput) : {}) },
+          where: {
+            environment,
+            ...(after ? (keysetAfter(after, INSTITUTION_ORDER) as Prisma.InstitutionWhereInput) : {}),
+          },
           orderBy: ascending(INSTITUTION_ORDER),
           take,
         });
@@ -51,7 +54,10 @@ export function createExportsRepository(db: Db) {
     equivalencyBatches(environment: Environment) {
       return (after: { createdAt: Date; id: string } | null, take: number) =>
         db.equivalency.findMany({
-          where: { environment, ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}) },
+          where: {
+            environment,
+            ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}),
+          },
           orderBy: ascending(EQUIVALENCY_ORDER),
           take,
         });
@@ -61,7 +67,10 @@ export function createExportsRepository(db: Db) {
     equivalencyWithCoursesBatches(environment: Environment) {
       return (after: { createdAt: Date; id: string } | null, take: number) =>
         db.equivalency.findMany({
-          where: { environment, ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}) },
+          where: {
+            environment,
+            ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}),
+          },
           orderBy: ascending(EQUIVALENCY_ORDER),
           include: { sourceCourse: { include: { institution: true } }, targetInstitution: true, targetCourse: true },
           take,
@@ -72,4 +81,6 @@ export function createExportsRepository(db: Db) {
 
 export type ExportsRepository = ReturnType<typeof createExportsRepository>;
 
-export type EquivalencyWithCourses = Awaited<ReturnType<ReturnType<ExportsRepository["equivalencyWithCoursesBatches"]>>>[number];
+export type EquivalencyWithCourses = Awaited<
+  ReturnType<ReturnType<ExportsRepository["equivalencyWithCoursesBatches"]>>
+>[number];

@@ -38,7 +38,10 @@ export interface Repositories {
 }
 
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
-export type TransactionRepositories = Pick<Repositories, "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship">;
+export type TransactionRepositories = Pick<
+  Repositories,
+  "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship"
+>;
 
 export function createRepositories(db: Db): Repositories {
   return {

@@ -21,11 +21,14 @@ export function createInstitutionsRepository(db: Db) {
         ...(filters.state ? { state: filters.state.toUpperCase() } : {}),
         ...(filters.type ? { type: filters.type } : {}),
         ...(filters.source ? { source: filters.source } : {}),
-        ...(filters.q ? { OR: [{ name: containsInsensitive(filters.q) }, { city: containsInsensitive(filters.q) }] } : {}),
+        ...(filters.q
+          ? { OR: [{ name: containsInsensitive(filters.q) }, { city: containsInsensitive(filters.q) }] }
+          : {}),
       };
       return pageOf(
         page,
-        ({ limit, offset }) => db.institution.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+        ({ limit, offset }) =>
+          db.institution.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
         () => db.institution.count({ where }),
       );
     },

@@ -24,7 +24,9 @@ export function createOrganizationsRepository(db: Db) {
 
     /** Whether the organization holds the standing grant over every institution of the environment. */
     async holdsStandingStewardship(organizationId: string, environment: Environment): Promise<boolean> {
-      const standing = await db.stewardshipAll.findUnique({ where: { organizationId_environment: { organizationId, environment } } });
+      const standing = await db.stewardshipAll.findUnique({
+        where: { organizationId_environment: { organizationId, environment } },
+      });
       return Boolean(standing);
     },
 

@@ -39,7 +39,11 @@ export function columnsOf(db: Prisma.TransactionClient, model: Prisma.ModelName)
     const fields = (db as unknown as WithDataModel)._runtimeDataModel.models[model].fields;
     columns = fields
       .filter((field) => field.kind !== "object")
-      .map((field) => ({ field: field.name, column: field.dbName ?? field.name, timestamp: field.type === "DateTime" }));
+      .map((field) => ({
+        field: field.name,
+        column: field.dbName ?? field.name,
+        timestamp: field.type === "DateTime",
+      }));
     shapes.set(model, columns);
   }
   return columns;

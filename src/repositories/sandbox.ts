@@ -36,8 +36,16 @@ async function ensureOrganization(db: Prisma.TransactionClient, organization: Fi
 }
 
 /** Grants `steward` the listed institutions that exist in the environment; none is no write at all. */
-async function grantPresent(db: Prisma.TransactionClient, steward: FixedOrganization, environment: Environment, institutionIds: string[]): Promise<void> {
-  const present = await db.institution.findMany({ where: { environment, id: { in: institutionIds } }, select: { id: true } });
+async function grantPresent(
+  db: Prisma.TransactionClient,
+  steward: FixedOrganization,
+  environment: Environment,
+  institutionIds: string[],
+): Promise<void> {
+  const present = await db.institution.findMany({
+    where: { environment, id: { in: institutionIds } },
+    select: { id: true },
+  });
   if (!present.length) return;
   await ensureOrganization(db, steward);
   await db.stewardship.createMany({
@@ -68,12 +76,21 @@ export function createSandboxRepository(db: Db) {
         await tx.course.createMany({ data: seed.courses });
         await tx.equivalency.createMany({ data: seed.equivalencies });
         await tx.equivalencyVersion.createMany({ data: seed.versions });
-        await grantPresent(tx, seed.steward, environment, seed.institutions.map((institution) => institution.id));
+        await grantPresent(
+          tx,
+          seed.steward,
+          environment,
+          seed.institutions.map((institution) => institution.id),
+        );
       });
     },
 
     /** Idempotent: grants already held are kept. */
-    grantStewardshipOfPresent(steward: FixedOrganization, environment: Environment, institutionIds: string[]): Promise<void> {
+    grantStewardshipOfPresent(
+      steward: FixedOrganization,
+      environment: Environment,
+      institutionIds: string[],
+    ): Promise<void> {
       return grantPresent(db, steward, environment, institutionIds);
     },
   };

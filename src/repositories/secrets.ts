@@ -33,7 +33,11 @@ export function createSecretsRepository(db: Db) {
       return db.signingKey.findFirst({ orderBy: { createdAt: "desc" } });
     },
 
-    createSigningKey(record: { kid: string; privateJwk: string; publicJwk: Prisma.InputJsonValue }): Promise<SigningKey> {
+    createSigningKey(record: {
+      kid: string;
+      privateJwk: string;
+      publicJwk: Prisma.InputJsonValue;
+    }): Promise<SigningKey> {
       return db.signingKey.create({ data: record });
     },
 
@@ -50,7 +54,12 @@ export function createSecretsRepository(db: Db) {
      * Up to `limit` values of the column, by record id after `after`, that are
      * not sealed under `exceptKeyId` (null: that are not sealed at all).
      */
-    findValuesToSeal(column: SealedColumn, after: string, exceptKeyId: string | null, limit: number): Promise<{ id: string; value: string }[]> {
+    findValuesToSeal(
+      column: SealedColumn,
+      after: string,
+      exceptKeyId: string | null,
+      limit: number,
+    ): Promise<{ id: string; value: string }[]> {
       return db.$queryRawUnsafe<{ id: string; value: string }[]>(
         `SELECT "${column.idColumn}" AS id, "${column.column}" AS value FROM "${column.table}"
          WHERE "${column.idColumn}" > $1 AND "${column.column}" IS NOT NULL AND "${column.column}" NOT LIKE $2

@@ -41,7 +41,10 @@ export class ListTotals {
     const forgetUnlessKept = (keep: boolean) => {
       if (!keep && totals.entries.get(key)?.total === total) totals.entries.delete(key);
     };
-    total.then((value) => forgetUnlessKept(value > this.exactLimit && totals.generation === generation), () => forgetUnlessKept(false));
+    total.then(
+      (value) => forgetUnlessKept(value > this.exactLimit && totals.generation === generation),
+      () => forgetUnlessKept(false),
+    );
     return total;
   }
 
@@ -53,8 +56,10 @@ export class ListTotals {
   }
 
   private of(db: Db): TotalsOfOneDatabase {
-    let totals = this.byDatabase.get(db);
-    if (!totals) this.byDatabase.set(db, (totals = new TotalsOfOneDatabase()));
+    const existing = this.byDatabase.get(db);
+    if (existing) return existing;
+    const totals = new TotalsOfOneDatabase();
+    this.byDatabase.set(db, totals);
     return totals;
   }
 }

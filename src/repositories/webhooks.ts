@@ -33,13 +33,23 @@ export function createWebhooksRepository(db: Db) {
       const where = { organizationId: owner.organizationId, environment: owner.environment, deletedAt: null };
       return pageOf(
         page,
-        () => db.webhookEndpoint.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: page.offset, take: page.limit }),
+        () =>
+          db.webhookEndpoint.findMany({
+            where,
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            skip: page.offset,
+            take: page.limit,
+          }),
         () => db.webhookEndpoint.count({ where }),
       );
     },
 
     /** Changes the endpoint only while it is still visible to the owner; answers whether it did. */
-    async updateVisible(owner: EndpointOwner, id: string, data: Prisma.WebhookEndpointUpdateManyMutationInput): Promise<boolean> {
+    async updateVisible(
+      owner: EndpointOwner,
+      id: string,
+      data: Prisma.WebhookEndpointUpdateManyMutationInput,
+    ): Promise<boolean> {
       const { count } = await db.webhookEndpoint.updateMany({ where: visible(owner, id), data });
       return count === 1;
     },
@@ -51,7 +61,10 @@ export function createWebhooksRepository(db: Db) {
       expectedSecret: string,
       data: Prisma.WebhookEndpointUpdateManyMutationInput,
     ): Promise<boolean> {
-      const { count } = await db.webhookEndpoint.updateMany({ where: { ...visible(owner, id), secret: expectedSecret }, data });
+      const { count } = await db.webhookEndpoint.updateMany({
+        where: { ...visible(owner, id), secret: expectedSecret },
+        data,
+      });
       return count === 1;
     },
   };

@@ -36,11 +36,22 @@ function changedFields(existing: Pick<ExistingCourse, (typeof TRACKED_FIELDS)[nu
 }
 
 function createInput(id: string, item: CourseUpsert, code: string): NewCourse {
-  return { ...item, id, code, codeKey: courseCodeKey(code), description: item.description ?? null, cipCode: item.cipCode ?? null };
+  return {
+    ...item,
+    id,
+    code,
+    codeKey: courseCodeKey(code),
+    description: item.description ?? null,
+    cipCode: item.cipCode ?? null,
+  };
 }
 
 /** Reference checks that the schema cannot make: institutions exist, CIP codes are in the catalog, no duplicates. */
-function referenceErrors(caller: Credential, items: CourseUpsert[], known: { institutions: string[]; cipCodes: string[]; catalogLoaded: boolean }): FieldError[] {
+function referenceErrors(
+  caller: Credential,
+  items: CourseUpsert[],
+  known: { institutions: string[]; cipCodes: string[]; catalogLoaded: boolean },
+): FieldError[] {
   const environment = caller.environment;
   const errors: FieldError[] = [];
   const knownInstitutions = new Set(known.institutions);
@@ -49,7 +60,10 @@ function referenceErrors(caller: Credential, items: CourseUpsert[], known: { ins
   const firstIndex = new Map<string, number>();
   items.forEach((item, index) => {
     if (!knownInstitutions.has(item.institutionId)) {
-      errors.push({ pointer: `/${index}/institutionId`, message: `no institution "${item.institutionId}" in the ${environment} environment` });
+      errors.push({
+        pointer: `/${index}/institutionId`,
+        message: `no institution "${item.institutionId}" in the ${environment} environment`,
+      });
     }
     if (item.cipCode && catalogLoaded && !knownCip.has(item.cipCode)) {
       errors.push({ pointer: `/${index}/cipCode`, message: `"${item.cipCode}" is not a CIP 2020 code` });
@@ -60,13 +74,18 @@ function referenceErrors(caller: Credential, items: CourseUpsert[], known: { ins
     }
     const identity = `${item.institutionId}\u0000${courseCodeKey(item.code)}`;
     const first = firstIndex.get(identity);
-    if (first !== undefined) errors.push({ pointer: `/${index}/code`, message: `the same course as item ${first} of this batch` });
+    if (first !== undefined)
+      errors.push({ pointer: `/${index}/code`, message: `the same course as item ${first} of this batch` });
     else firstIndex.set(identity, index);
   });
   return errors;
 }
 
-export function createCoursesService({ courses, stewardship, transaction }: Pick<Repositories, "courses" | "stewardship" | "transaction">) {
+export function createCoursesService({
+  courses,
+  stewardship,
+  transaction,
+}: Pick<Repositories, "courses" | "stewardship" | "transaction">) {
   return {
     async listCourses(caller: Credential, filters: CourseFilters, page: Page): Promise<PageResult<CourseView>> {
       const { items, total } = await courses.listPage(caller.environment, filters, page);
@@ -85,11 +104,19 @@ export function createCoursesService({ courses, stewardship, transaction }: Pick
      * stewarded by the caller's organization. `single` answers pointers without
      * the item index, as the request was one object.
      */
-    async upsertCourses(caller: Credential, items: CourseUpsert[], options: { dryRun?: boolean; single?: boolean } = {}): Promise<UpsertResult> {
+    async upsertCourses(
+      caller: Credential,
+      items: CourseUpsert[],
+      options: { dryRun?: boolean; single?: boolean } = {},
+    ): Promise<UpsertResult> {
       const environment = caller.environment;
       const institutionIds = [...new Set(items.map((item) => item.institutionId))];
       const cipCodes = [...new Set(items.map((item) => item.cipCode).filter((c): c is string => Boolean(c)))];
-      const errors = referenceErrors(caller, items, await courses.findKnownReferences(environment, institutionIds, cipCodes));
+      const errors = referenceErrors(
+        caller,
+        items,
+        await courses.findKnownReferences(environment, institutionIds, cipCodes),
+      );
       if (errors.length) {
         const pointed = options.single ? errors.map((e) => ({ ...e, pointer: e.pointer.replace(/^\/0/, "") })) : errors;
         throw new ValidationError(`${errors.length} problem(s) in the batch; nothing was written.`, pointed);
@@ -97,12 +124,21 @@ export function createCoursesService({ courses, stewardship, transaction }: Pick
       await assertSteward(
         stewardship,
         caller,
-        items.map((item, index) => ({ institutionId: item.institutionId, pointer: options.single ? "/institutionId" : `/${index}/institutionId` })),
+        items.map((item, index) => ({
+          institutionId: item.institutionId,
+          pointer: options.single ? "/institutionId" : `/${index}/institutionId`,
+        })),
       );
       const plan = (existing: Map<string, ExistingCourse>) => {
         const results: UpsertResult["data"] = [];
         const creates: NewCourse[] = [];
-        const updates: { id: string; item: CourseUpsert; version: number; changed: string[]; result: UpsertResult["data"][number] }[] = [];
+        const updates: {
+          id: string;
+          item: CourseUpsert;
+          version: number;
+          changed: string[];
+          result: UpsertResult["data"][number];
+        }[] = [];
         for (const item of items) {
           const code = item.code.trim().replace(/\s+/g, " ");
           const current = existing.get(`${item.institutionId}\u0000${courseCodeKey(code)}`);
@@ -111,8 +147,20 @@ export function createCoursesService({ courses, stewardship, transaction }: Pick
             if (id) creates.push(createInput(id, item, code));
             results.push({ id, institutionId: item.institutionId, code, version: 1, result: "created" });
           } else {
-            const result = { id: current.id, institutionId: item.institutionId, code, version: current.version + 1, result: "updated" as const };
-            updates.push({ id: current.id, item: { ...item, code }, version: current.version + 1, changed: changedFields(current, item), result });
+            const result = {
+              id: current.id,
+              institutionId: item.institutionId,
+              code,
+              version: current.version + 1,
+              result: "updated" as const,
+            };
+            updates.push({
+              id: current.id,
+              item: { ...item, code },
+              version: current.version + 1,
+              changed: changedFields(current, item),
+              result,
+            });
             results.push(result);
           }
         }
@@ -137,10 +185,14 @@ export function createCoursesService({ courses, stewardship, transaction }: Pick
               })),
               now,
             );
-            for (const update of updates) update.version = update.result.version = versions.get(update.id) ?? update.version;
+            for (const update of updates)
+              update.version = update.result.version = versions.get(update.id) ?? update.version;
             await outbox.recordEvents(
               environment,
-              updates.map((u) => ({ type: "course.updated" as const, data: { courseId: u.id, version: u.version, changedFields: u.changed } })),
+              updates.map((u) => ({
+                type: "course.updated" as const,
+                data: { courseId: u.id, version: u.version, changedFields: u.changed },
+              })),
             );
             return results;
           });

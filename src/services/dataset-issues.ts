@@ -33,10 +33,22 @@ function rowIssues(record: SnapshotRow, row: number, staleBefore: number, staleP
   const at = { row, recordId: record.id };
   const issues: Issue[] = [];
   if (!record.targetCourseId && !record.targetCode) {
-    issues.push({ ...at, field: "targetCode", code: "missing_target", severity: "error", message: "The equivalency names neither a target course nor a target code." });
+    issues.push({
+      ...at,
+      field: "targetCode",
+      code: "missing_target",
+      severity: "error",
+      message: "The equivalency names neither a target course nor a target code.",
+    });
   }
   if (!record.sourceCourse.cipCode) {
-    issues.push({ ...at, field: "sourceCourse.cipCode", code: "missing_cip_code", severity: "warning", message: `The source course ${record.sourceCourse.code} has no CIP 2020 code.` });
+    issues.push({
+      ...at,
+      field: "sourceCourse.cipCode",
+      code: "missing_cip_code",
+      severity: "warning",
+      message: `The source course ${record.sourceCourse.code} has no CIP 2020 code.`,
+    });
   }
   if (record.status === "pending" && record.createdAt.getTime() < staleBefore) {
     issues.push({

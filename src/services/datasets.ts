@@ -91,9 +91,21 @@ export function createDatasetsService(
         );
         // Reporting the latest dataset is not a change of the equivalency: no
         // version, no event, `version` and `updatedAt` stay as they are.
-        await inTransaction.markPublished(rows.map((record) => record.id), id);
+        await inTransaction.markPublished(
+          rows.map((record) => record.id),
+          id,
+        );
         await outbox.recordEvents(caller.environment, [
-          { type: "dataset.published", data: { datasetVersionId: id, label: input.label, sequence, recordCount: rows.length, issueCount: issues.length } },
+          {
+            type: "dataset.published",
+            data: {
+              datasetVersionId: id,
+              label: input.label,
+              sequence,
+              recordCount: rows.length,
+              issueCount: issues.length,
+            },
+          },
         ]);
       });
       return getDataset(caller, id);

@@ -5,11 +5,26 @@ import type { EquivalencyStatus, Environment, Page, PageResult } from "./types.t
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
 import type { EquivalencyFilters, EquivalencyChange, ExpandedEquivalency } from "../repositories/equivalencies.ts";
-import { ConflictError, InvalidTransitionError, notFound, PreconditionFailedError, ValidationError, type FieldError } from "../errors.ts";
+import {
+  ConflictError,
+  InvalidTransitionError,
+  notFound,
+  PreconditionFailedError,
+  ValidationError,
+  type FieldError,
+} from "../errors.ts";
 import { newId } from "../ids.ts";
 import { assertSteward } from "./stewardship.ts";
 import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
-import { BLANK_CODE, courseView, equivalencyTargetKey, equivalencyView, institutionView, isBlankCode, type EquivalencyView } from "./views.ts";
+import {
+  BLANK_CODE,
+  courseView,
+  equivalencyTargetKey,
+  equivalencyView,
+  institutionView,
+  isBlankCode,
+  type EquivalencyView,
+} from "./views.ts";
 
 export type { EquivalencyFilters } from "../repositories/equivalencies.ts";
 
@@ -69,18 +84,38 @@ type Writes = Pick<TransactionRepositories, "equivalencies" | "outbox" | "stewar
 async function resolveReferences(
   { equivalencies }: Pick<Writes, "equivalencies">,
   environment: Environment,
-  input: { sourceCourseId?: string; targetInstitutionId: string; targetCourseId: string | null; targetCode: string | null },
+  input: {
+    sourceCourseId?: string;
+    targetInstitutionId: string;
+    targetCourseId: string | null;
+    targetCode: string | null;
+  },
 ) {
   const errors: FieldError[] = [];
   // An empty string is an id like any other (of no record), not an absent one.
   const { source, institution, targetCourse } = await equivalencies.findReferences(environment, input);
-  if (input.targetCode !== null && isBlankCode(input.targetCode)) errors.push({ pointer: "/targetCode", message: BLANK_CODE });
-  if (input.sourceCourseId !== undefined && !source) errors.push({ pointer: "/sourceCourseId", message: `no course "${input.sourceCourseId}" in the ${environment} environment` });
-  if (!institution) errors.push({ pointer: "/targetInstitutionId", message: `no institution "${input.targetInstitutionId}" in the ${environment} environment` });
+  if (input.targetCode !== null && isBlankCode(input.targetCode))
+    errors.push({ pointer: "/targetCode", message: BLANK_CODE });
+  if (input.sourceCourseId !== undefined && !source)
+    errors.push({
+      pointer: "/sourceCourseId",
+      message: `no course "${input.sourceCourseId}" in the ${environment} environment`,
+    });
+  if (!institution)
+    errors.push({
+      pointer: "/targetInstitutionId",
+      message: `no institution "${input.targetInstitutionId}" in the ${environment} environment`,
+    });
   if (input.targetCourseId !== null && !targetCourse) {
-    errors.push({ pointer: "/targetCourseId", message: `no course "${input.targetCourseId}" in the ${environment} environment` });
+    errors.push({
+      pointer: "/targetCourseId",
+      message: `no course "${input.targetCourseId}" in the ${environment} environment`,
+    });
   } else if (targetCourse && targetCourse.institutionId !== input.targetInstitutionId) {
-    errors.push({ pointer: "/targetCourseId", message: `the course belongs to ${targetCourse.institutionId}, not to the target institution ${input.targetInstitutionId}` });
+    errors.push({
+      pointer: "/targetCourseId",
+      message: `the course belongs to ${targetCourse.institutionId}, not to the target institution ${input.targetInstitutionId}`,
+    });
   }
   if (errors.length) throw ValidationError.of(errors, "The equivalency refers to records that do not fit.");
   const target: ResolvedTarget = {
@@ -99,7 +134,10 @@ async function assertNoDuplicate(
 ) {
   const existingId = await equivalencies.findIdByTarget(environment, key);
   if (existingId && existingId !== exceptId) {
-    throw new ConflictError(`An equivalency for this source course and target already exists: ${existingId}.`, existingId);
+    throw new ConflictError(
+      `An equivalency for this source course and target already exists: ${existingId}.`,
+      existingId,
+    );
   }
 }
 
@@ -110,7 +148,14 @@ function actorOf(caller: Credential) {
 const UPDATABLE = ["status", "targetCourseId", "targetCode", "decidedBy", "policyBasis"] as const;
 const MAX_ATTEMPTS = 5;
 
-async function tryUpdate(writes: Writes, caller: Credential, id: string, patch: EquivalencyUpdate, ifMatch: string | undefined, now: Date) {
+async function tryUpdate(
+  writes: Writes,
+  caller: Credential,
+  id: string,
+  patch: EquivalencyUpdate,
+  ifMatch: string | undefined,
+  now: Date,
+) {
   const environment = caller.environment;
   const { equivalencies, outbox, stewardship } = writes;
   // Writers of one equivalency queue on its row lock, so each reads the version
@@ -144,7 +189,12 @@ async function tryUpdate(writes: Writes, caller: Credential, id: string, patch: 
   }
   const targetKey = equivalencyTargetKey(next.targetCourseId, next.targetCode);
   if (targetKey !== current.targetKey) {
-    await assertNoDuplicate(writes, environment, { sourceCourseId: current.sourceCourseId, targetInstitutionId: current.targetInstitutionId, targetKey }, id);
+    await assertNoDuplicate(
+      writes,
+      environment,
+      { sourceCourseId: current.sourceCourseId, targetInstitutionId: current.targetInstitutionId, targetKey },
+      id,
+    );
   }
   const changedFields: string[] = [...changed];
   let decidedAt = current.decidedAt;
@@ -152,7 +202,14 @@ async function tryUpdate(writes: Writes, caller: Credential, id: string, patch: 
     decidedAt = status === "pending" ? null : now;
     if ((current.decidedAt === null) !== (decidedAt === null) || status !== "pending") changedFields.push("decidedAt");
   }
-  const change: EquivalencyChange = { ...next, status, decidedAt, targetKey, version: current.version + 1, updatedAt: now };
+  const change: EquivalencyChange = {
+    ...next,
+    status,
+    decidedAt,
+    targetKey,
+    version: current.version + 1,
+    updatedAt: now,
+  };
   if (!(await equivalencies.updateIfVersion(id, current.version, change))) return "lost-race" as const;
 
   const updated = await equivalencies.findExpandedWritten(id);
@@ -169,7 +226,13 @@ async function tryUpdate(writes: Writes, caller: Credential, id: string, patch: 
   await outbox.recordEvents(environment, [
     {
       type: "equivalency.updated",
-      data: { equivalencyId: id, version: updated.version, previousStatus: current.status, status: updated.status, changedFields },
+      data: {
+        equivalencyId: id,
+        version: updated.version,
+        previousStatus: current.status,
+        status: updated.status,
+        changedFields,
+      },
     },
   ]);
   return { view: expandedView(updated), etag: etagOf(updated), changed: true };
@@ -213,9 +276,15 @@ export function createEquivalenciesService(
           targetCourseId: input.targetCourseId ?? null,
           targetCode: input.targetCode ?? null,
         });
-        await assertSteward(writes.stewardship, caller, [{ institutionId: input.targetInstitutionId, pointer: "/targetInstitutionId" }]);
+        await assertSteward(writes.stewardship, caller, [
+          { institutionId: input.targetInstitutionId, pointer: "/targetInstitutionId" },
+        ]);
         const targetKey = equivalencyTargetKey(target.targetCourseId, target.targetCode);
-        await assertNoDuplicate(writes, environment, { sourceCourseId: input.sourceCourseId, targetInstitutionId: input.targetInstitutionId, targetKey });
+        await assertNoDuplicate(writes, environment, {
+          sourceCourseId: input.sourceCourseId,
+          targetInstitutionId: input.targetInstitutionId,
+          targetKey,
+        });
         const status = input.status ?? "pending";
         const at = now();
         const record = {
@@ -241,7 +310,10 @@ export function createEquivalenciesService(
       };
       if (options.dryRun) {
         const { record } = await decide({ equivalencies, stewardship });
-        return { kind: "preview" as const, preview: { ...equivalencyView(record), id: null, createdAt: null, updatedAt: null } };
+        return {
+          kind: "preview" as const,
+          preview: { ...equivalencyView(record), id: null, createdAt: null, updatedAt: null },
+        };
       }
       const created = await transaction(async (writes) => {
         const { record, source, institution, target } = await decide(writes);
@@ -277,7 +349,8 @@ export function createEquivalenciesService(
 
     /** Retries a write that lost a race to a concurrent one, unless If-Match pinned the version it was meant for. */
     async updateEquivalency(caller: Credential, id: string, patch: EquivalencyUpdate, ifMatch?: string) {
-      if (typeof patch.targetCode === "string" && isBlankCode(patch.targetCode)) throw ValidationError.single("/targetCode", BLANK_CODE);
+      if (typeof patch.targetCode === "string" && isBlankCode(patch.targetCode))
+        throw ValidationError.single("/targetCode", BLANK_CODE);
       for (let attempt = 1; ; attempt++) {
         const outcome = await transaction((writes) => tryUpdate(writes, caller, id, patch, ifMatch, now()));
         if (outcome !== "lost-race") {
@@ -285,8 +358,10 @@ export function createEquivalenciesService(
           return outcome;
         }
         // Someone else wrote a version between our read and our write.
-        if (ifMatch !== undefined) throw new PreconditionFailedError(`The equivalency changed since the ETag in If-Match was issued.`);
-        if (attempt >= MAX_ATTEMPTS) throw new ConflictError("The equivalency is being changed concurrently; retry the request.");
+        if (ifMatch !== undefined)
+          throw new PreconditionFailedError(`The equivalency changed since the ETag in If-Match was issued.`);
+        if (attempt >= MAX_ATTEMPTS)
+          throw new ConflictError("The equivalency is being changed concurrently; retry the request.");
       }
     },
   };

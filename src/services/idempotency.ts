@@ -28,18 +28,28 @@ export interface IdempotentRequest {
 }
 
 function requestFingerprint(operationId: string, query: unknown, body: unknown): string {
-  return crypto.createHash("sha256").update(JSON.stringify([operationId, canonical(query), canonical(body)])).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify([operationId, canonical(query), canonical(body)]))
+    .digest("hex");
 }
 
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
 
-export function createIdempotencyService({ idempotency, now = Date.now }: Pick<Repositories, "idempotency"> & { now?: () => number }) {
+export function createIdempotencyService({
+  idempotency,
+  now = Date.now,
+}: Pick<Repositories, "idempotency"> & { now?: () => number }) {
   let lastSweep = 0;
 
   /** Expired records are deleted at most once an interval, by the request that finds the interval over. */
@@ -50,7 +60,11 @@ export function createIdempotencyService({ idempotency, now = Date.now }: Pick<R
     await idempotency.deleteCreatedBefore(new Date(current - RETENTION_MS));
   }
 
-  async function withIdempotency<R extends StoredResponse>(caller: Credential, request: IdempotentRequest, run: () => Promise<R>): Promise<R> {
+  async function withIdempotency<R extends StoredResponse>(
+    caller: Credential,
+    request: IdempotentRequest,
+    run: () => Promise<R>,
+  ): Promise<R> {
     if (!request.key) return run();
     const claim: IdempotencyClaim = {
       credentialId: caller.id,
@@ -63,10 +77,16 @@ export function createIdempotencyService({ idempotency, now = Date.now }: Pick<R
       const existing = await idempotency.find(claim.credentialId, claim.key);
       if (!existing) return withIdempotency(caller, request, run);
       if (existing.operationId !== claim.operationId || existing.requestHash !== claim.fingerprint) {
-        throw new ProblemError("idempotency-key-reused", `The Idempotency-Key "${claim.key}" was already used with a different request.`);
+        throw new ProblemError(
+          "idempotency-key-reused",
+          `The Idempotency-Key "${claim.key}" was already used with a different request.`,
+        );
       }
       if (existing.responseStatus === IN_PROGRESS) {
-        throw new ProblemError("conflict", `A request with the Idempotency-Key "${claim.key}" is still in progress; retry shortly.`);
+        throw new ProblemError(
+          "conflict",
+          `A request with the Idempotency-Key "${claim.key}" is still in progress; retry shortly.`,
+        );
       }
       const stored = existing.responseBody as unknown as StoredResponse;
       return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;

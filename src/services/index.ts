@@ -66,7 +66,11 @@ export function createServices(deps: ServicesDependencies): Services {
       secrets: deps.secrets,
       targetPolicy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
     }),
-    webhookDeliveries: createWebhookDeliveriesService({ ...repositories, secrets: deps.secrets, settings: config.webhooks }),
+    webhookDeliveries: createWebhookDeliveriesService({
+      ...repositories,
+      secrets: deps.secrets,
+      settings: config.webhooks,
+    }),
     storedSecrets: createStoredSecretsService(repositories),
   };
 }

@@ -11,7 +11,11 @@ export type InstitutionView = ReturnType<typeof institutionView>;
 
 export function createInstitutionsService({ institutions }: Pick<Repositories, "institutions">) {
   return {
-    async listInstitutions(caller: Credential, filters: InstitutionFilters, page: Page): Promise<PageResult<InstitutionView>> {
+    async listInstitutions(
+      caller: Credential,
+      filters: InstitutionFilters,
+      page: Page,
+    ): Promise<PageResult<InstitutionView>> {
       const { items, total } = await institutions.listPage(caller.environment, filters, page);
       return { items: items.map(institutionView), total };
     },

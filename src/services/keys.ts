@@ -45,7 +45,11 @@ export interface KeysServiceDependencies extends Pick<Repositories, "credentials
   now?: () => Date;
 }
 
-export function createKeysService({ credentials, forgetCredential = () => {}, now = () => new Date() }: KeysServiceDependencies) {
+export function createKeysService({
+  credentials,
+  forgetCredential = () => {},
+  now = () => new Date(),
+}: KeysServiceDependencies) {
   /** Creates a key for any organization (the CLI and setup); the returned `key` is the only copy of the plaintext. */
   async function issueKey(input: NewKeyInput): Promise<{ view: ApiKeyView; key: string }> {
     const scopes = [...new Set(input.scopes ?? SCOPES)];
@@ -67,7 +71,10 @@ export function createKeysService({ credentials, forgetCredential = () => {}, no
   }
 
   /** Revokes a key the scope can see; another organization's key is "not found", never "forbidden". */
-  async function revokeVisibleKey(scope: { organizationId?: string; environment?: Environment }, id: string): Promise<ApiKeyView> {
+  async function revokeVisibleKey(
+    scope: { organizationId?: string; environment?: Environment },
+    id: string,
+  ): Promise<ApiKeyView> {
     const key = await credentials.findApiKeyById(id);
     const visible =
       key &&

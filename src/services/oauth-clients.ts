@@ -35,9 +35,17 @@ export function oauthClientView(client: OAuthClient): OAuthClientView {
   };
 }
 
-export function createOAuthClientsService({ credentials, now = () => new Date() }: Pick<Repositories, "credentials"> & { now?: () => Date }) {
+export function createOAuthClientsService({
+  credentials,
+  now = () => new Date(),
+}: Pick<Repositories, "credentials"> & { now?: () => Date }) {
   return {
-    async createOAuthClient(input: { organizationId: string; environment: Environment; scopes?: readonly string[]; name?: string | null }) {
+    async createOAuthClient(input: {
+      organizationId: string;
+      environment: Environment;
+      scopes?: readonly string[];
+      name?: string | null;
+    }) {
       const scopes = [...new Set(input.scopes ?? SCOPES)];
       if (!scopes.length || scopes.some((s) => !isScope(s))) {
         throw ValidationError.single("/scopes", `scopes must be a non-empty list of ${SCOPES.join(", ")}`);

@@ -20,11 +20,15 @@ export function createOrganizationsService({ organizations }: Pick<Repositories,
     async createOrganization(input: OrganizationInput) {
       const errors = [];
       if (!SLUG_PATTERN.test(input.slug)) {
-        errors.push({ pointer: "/slug", message: "must be 2-63 lowercase letters, digits or hyphens, starting with a letter or digit" });
+        errors.push({
+          pointer: "/slug",
+          message: "must be 2-63 lowercase letters, digits or hyphens, starting with a letter or digit",
+        });
       }
       if (!input.name.trim()) errors.push({ pointer: "/name", message: "must not be empty" });
       const source = input.source ?? Channel.direct;
-      if (!CHANNELS.includes(source)) errors.push({ pointer: "/source", message: `must be one of ${CHANNELS.join(", ")}` });
+      if (!CHANNELS.includes(source))
+        errors.push({ pointer: "/source", message: `must be one of ${CHANNELS.join(", ")}` });
       if (errors.length) throw new ValidationError("The organization is not valid.", errors);
 
       const existing = await organizations.findBySlug(input.slug);
@@ -53,7 +57,12 @@ export function createOrganizationsService({ organizations }: Pick<Repositories,
       if (!organization) throw new Error(`The caller's organization ${caller.organizationId} no longer exists.`);
       return {
         view: {
-          organization: { id: organization.id, slug: organization.slug, name: organization.name, channel: organization.source },
+          organization: {
+            id: organization.id,
+            slug: organization.slug,
+            name: organization.name,
+            channel: organization.source,
+          },
           environment: caller.environment,
           credential: { id: caller.id, kind: caller.kind },
           scopes: caller.scopes,

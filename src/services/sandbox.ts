@@ -15,7 +15,11 @@ import {
   type SeedEquivalency,
 } from "../../prisma/seed/sandbox-data.ts";
 
-export const PUBLIC_SANDBOX_ORG = { id: "org_public_sandbox", slug: "public-sandbox", name: "Public sandbox (read-only)" };
+export const PUBLIC_SANDBOX_ORG = {
+  id: "org_public_sandbox",
+  slug: "public-sandbox",
+  name: "Public sandbox (read-only)",
+};
 export const PUBLIC_SANDBOX_KEY_ID = "key_public_sandbox";
 /** Owners of the seeded equivalencies, one per onboarding channel. */
 const DEMO_ORGS: Record<Channel, { id: string; slug: string; name: string }> = {
@@ -57,7 +61,11 @@ export function createSandboxService({ sandbox }: Pick<Repositories, "sandbox">)
     const versions = equivalencies.flatMap((e) => e.versions);
     await sandbox.insertSeed("sandbox", {
       organizations: Object.entries(DEMO_ORGS).map(([source, fields]) => ({ ...fields, source: source as Channel })),
-      institutions: seedInstitutions.map((i) => ({ environment: "sandbox" as const, id: institutionId(i.ipedsId), ...i })),
+      institutions: seedInstitutions.map((i) => ({
+        environment: "sandbox" as const,
+        id: institutionId(i.ipedsId),
+        ...i,
+      })),
       courses: seedCourses.map(({ ipedsId, ...course }, index) => ({
         id: seedCourseId(ipedsId, course.code),
         environment: "sandbox" as const,
@@ -71,7 +79,12 @@ export function createSandboxService({ sandbox }: Pick<Repositories, "sandbox">)
       versions,
       steward: { ...SANDBOX_SEED_ORG, source: "direct" },
     });
-    return { institutions: seedInstitutions.length, courses: seedCourses.length, equivalencies: equivalencies.length, versions: versions.length };
+    return {
+      institutions: seedInstitutions.length,
+      courses: seedCourses.length,
+      equivalencies: equivalencies.length,
+      versions: versions.length,
+    };
   }
 
   return {
@@ -83,7 +96,13 @@ export function createSandboxService({ sandbox }: Pick<Repositories, "sandbox">)
           id: PUBLIC_SANDBOX_KEY_ID,
           organizationId: PUBLIC_SANDBOX_ORG.id,
           name: "Public sandbox key",
-          fields: { hash: hashApiKey(key), prefix: keyPrefix(key), scopes: ["read:public"], environment: "sandbox", revokedAt: null },
+          fields: {
+            hash: hashApiKey(key),
+            prefix: keyPrefix(key),
+            scopes: ["read:public"],
+            environment: "sandbox",
+            revokedAt: null,
+          },
         },
       );
     },
@@ -101,7 +120,11 @@ export function createSandboxService({ sandbox }: Pick<Repositories, "sandbox">)
      * Idempotent; run at every start so sandboxes seeded before stewardship existed get it too.
      */
     grantSeedStewardship(): Promise<void> {
-      return sandbox.grantStewardshipOfPresent({ ...SANDBOX_SEED_ORG, source: "direct" }, "sandbox", SEEDED_INSTITUTION_IDS);
+      return sandbox.grantStewardshipOfPresent(
+        { ...SANDBOX_SEED_ORG, source: "direct" },
+        "sandbox",
+        SEEDED_INSTITUTION_IDS,
+      );
     },
   };
 }
@@ -161,7 +184,8 @@ function applyChange(record: EquivalencyRow, change: SeedChange, at: Date): stri
       changed.push(field);
     }
   }
-  if (changed.includes("targetCode")) record.targetKey = equivalencyTargetKey(record.targetCourseId ?? null, record.targetCode ?? null);
+  if (changed.includes("targetCode"))
+    record.targetKey = equivalencyTargetKey(record.targetCourseId ?? null, record.targetCode ?? null);
   if (changed.includes("status")) {
     record.decidedAt = record.status === "pending" ? null : at;
     changed.push("decidedAt");

@@ -29,7 +29,11 @@ export interface StewardedReference {
  * every referenced institution; the problem points to each offending reference.
  * Takes the repository so a write checks inside its own transaction.
  */
-export async function assertSteward(stewardship: StewardshipRepository, caller: Credential, references: StewardedReference[]): Promise<void> {
+export async function assertSteward(
+  stewardship: StewardshipRepository,
+  caller: Credential,
+  references: StewardedReference[],
+): Promise<void> {
   const institutionIds = [...new Set(references.map((reference) => reference.institutionId))];
   if (!institutionIds.length) return;
   const stewarded = await stewardship.stewardedAmong(caller.organizationId, caller.environment, institutionIds);
@@ -37,11 +41,18 @@ export async function assertSteward(stewardship: StewardshipRepository, caller: 
   if (!outside.length) return;
   const errors: FieldError[] = outside
     .filter((reference) => reference.pointer !== undefined)
-    .map((reference) => ({ pointer: reference.pointer!, message: `the organization does not steward ${reference.institutionId}` }));
-  throw new NotStewardError([...new Set(outside.map((reference) => reference.institutionId))], {
-    organization: caller.organizationSlug,
-    environment: caller.environment,
-  }, errors);
+    .map((reference) => ({
+      pointer: reference.pointer!,
+      message: `the organization does not steward ${reference.institutionId}`,
+    }));
+  throw new NotStewardError(
+    [...new Set(outside.map((reference) => reference.institutionId))],
+    {
+      organization: caller.organizationSlug,
+      environment: caller.environment,
+    },
+    errors,
+  );
 }
 
 /** Granting and revoking stewardship (an administrator's act: the CLI, test set-up). */
@@ -53,7 +64,8 @@ export function createStewardshipService({ stewardship }: Pick<Repositories, "st
       const institutionIds = [...new Set(target.institutionIds)];
       const known = await stewardship.existingInstitutionIds(environment, institutionIds);
       const unknown = institutionIds.filter((id) => !known.has(id));
-      if (unknown.length) throw new NotFoundError(`No institution ${unknown.join(", ")} in the ${environment} environment.`);
+      if (unknown.length)
+        throw new NotFoundError(`No institution ${unknown.join(", ")} in the ${environment} environment.`);
       await stewardship.grantInstitutions(organizationId, environment, institutionIds);
     },
 

@@ -38,7 +38,9 @@ export function createStoredSecretsService({ secrets }: Pick<Repositories, "secr
 
     /** Refuses to go on when some stored value is sealed under a key the box does not hold. */
     async assertEverySecretOpens(box: SecretBox, source: string): Promise<void> {
-      const unknown = Object.keys(await countByKeyId()).filter((keyId) => keyId !== CLEAR && !box.keyIds.includes(keyId));
+      const unknown = Object.keys(await countByKeyId()).filter(
+        (keyId) => keyId !== CLEAR && !box.keyIds.includes(keyId),
+      );
       if (unknown.length) {
         throw new StoredSecretsError(
           `Stored secrets are sealed under key id ${unknown.join(", ")}, which the configured keys (${source}) do not include ` +
@@ -63,7 +65,8 @@ export function createStoredSecretsService({ secrets }: Pick<Repositories, "secr
             const context = column.context(id);
             const previousKey = sealedKeyId(value) ?? CLEAR;
             const plaintext = previousKey === CLEAR ? value : box.open(value, context);
-            if (await secrets.replaceValueIf(column, id, value, box.seal(plaintext, context))) sealed[previousKey] = (sealed[previousKey] ?? 0) + 1;
+            if (await secrets.replaceValueIf(column, id, value, box.seal(plaintext, context)))
+              sealed[previousKey] = (sealed[previousKey] ?? 0) + 1;
           }
           if (rows.length < BATCH) break;
           after = rows[rows.length - 1].id;

@@ -1,6 +1,12 @@
 // Types shared by services: the database handle and the generated enums.
 export type { Db } from "../db/database.ts";
-export type { Channel, Environment, InstitutionType, CourseLevel, EquivalencyStatus } from "../../generated/prisma/client.ts";
+export type {
+  Channel,
+  Environment,
+  InstitutionType,
+  CourseLevel,
+  EquivalencyStatus,
+} from "../../generated/prisma/client.ts";
 
 export type { Page, PageResult } from "../repositories/paging.ts";
 

@@ -45,7 +45,13 @@ export interface WebhookDeliveriesServiceDependencies extends Pick<Repositories,
   clock?: () => Date;
 }
 
-export function createWebhookDeliveriesService({ webhooks, deliveries, secrets, settings, clock = () => new Date() }: WebhookDeliveriesServiceDependencies) {
+export function createWebhookDeliveriesService({
+  webhooks,
+  deliveries,
+  secrets,
+  settings,
+  clock = () => new Date(),
+}: WebhookDeliveriesServiceDependencies) {
   /** The caller's endpoint, or 404 (another organization's, environment's or a deleted one included). */
   async function visibleWebhook(caller: Credential, webhookId: string) {
     const endpoint = await webhooks.findVisible(caller, webhookId);
@@ -61,7 +67,12 @@ export function createWebhookDeliveriesService({ webhooks, deliveries, secrets, 
   }
 
   return {
-    async listWebhookDeliveries(caller: Credential, webhookId: string, filter: DeliveryFilter, page: Page): Promise<PageResult<DeliveryView>> {
+    async listWebhookDeliveries(
+      caller: Credential,
+      webhookId: string,
+      filter: DeliveryFilter,
+      page: Page,
+    ): Promise<PageResult<DeliveryView>> {
       const endpoint = await visibleWebhook(caller, webhookId);
       const { items, total } = await deliveries.listPage(endpoint.id, filter, page);
       return { items: items.map(deliveryView), total };
@@ -87,7 +98,13 @@ export function createWebhookDeliveriesService({ webhooks, deliveries, secrets, 
       const type = endpoint.events[0] as EventType;
       const createdAt = clock();
       const envelope = { id: newId("evt"), type, created: createdAt.toISOString(), test: true, data: sampleData(type) };
-      const delivery = { id: newId("dlv"), webhookId: endpoint.id, eventId: envelope.id, eventType: type, requestBody: serializeEnvelope(envelope) };
+      const delivery = {
+        id: newId("dlv"),
+        webhookId: endpoint.id,
+        eventId: envelope.id,
+        eventType: type,
+        requestBody: serializeEnvelope(envelope),
+      };
       const sent = await sendSigned(delivery, endpoint, clock(), settings, secrets);
       const { result } = sent;
       const record = await deliveries.createAttempted({

@@ -11,7 +11,12 @@ import { newId } from "../ids.ts";
 import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
 import { webhookSecretContext } from "../repositories/secrets.ts";
-import { assertSafeTarget, UnsafeTargetError, type InterfaceAddresses, type Resolver } from "../webhooks/target-safety.ts";
+import {
+  assertSafeTarget,
+  UnsafeTargetError,
+  type InterfaceAddresses,
+  type Resolver,
+} from "../webhooks/target-safety.ts";
 import { EVENT_TYPES, type EventType } from "../events.ts";
 import type { Page, PageResult } from "./types.ts";
 
@@ -19,7 +24,6 @@ import type { Page, PageResult } from "./types.ts";
 export const PREVIOUS_SECRET_LIFETIME_MS = 24 * 3_600_000;
 
 export const OWNER_DISABLED_REASON = "Disabled by its owner";
-
 
 /** Whether private targets are allowed, how hosts are resolved and this host's own addresses (injectable for tests). */
 export interface TargetPolicy {
@@ -45,7 +49,8 @@ export interface WebhookUpdateInput {
 type Caller = Pick<Credential, "organizationId" | "environment">;
 
 export function webhookView(record: WebhookEndpoint, now: Date = new Date()) {
-  const previousActive = record.previousSecret !== null && record.previousSecretExpiresAt !== null && record.previousSecretExpiresAt > now;
+  const previousActive =
+    record.previousSecret !== null && record.previousSecretExpiresAt !== null && record.previousSecretExpiresAt > now;
   return {
     id: record.id,
     url: record.url,
@@ -79,7 +84,10 @@ async function checkedUrl(raw: string, policy: TargetPolicy): Promise<string> {
 function checkedEvents(events: readonly string[]): EventType[] {
   const unknown = events.filter((event) => !EVENT_TYPES.includes(event as EventType));
   if (events.length === 0 || unknown.length > 0 || new Set(events).size !== events.length) {
-    throw ValidationError.single("/events", `events must be a non-empty list of distinct types among ${EVENT_TYPES.join(", ")}`);
+    throw ValidationError.single(
+      "/events",
+      `events must be a non-empty list of distinct types among ${EVENT_TYPES.join(", ")}`,
+    );
   }
   return events as EventType[];
 }
@@ -97,7 +105,12 @@ export interface WebhooksServiceDependencies extends Pick<Repositories, "webhook
   now?: () => Date;
 }
 
-export function createWebhooksService({ webhooks, secrets, targetPolicy, now = () => new Date() }: WebhooksServiceDependencies) {
+export function createWebhooksService({
+  webhooks,
+  secrets,
+  targetPolicy,
+  now = () => new Date(),
+}: WebhooksServiceDependencies) {
   /** The caller's live endpoint, or 404 (another organization's, environment's or a deleted one included). */
   async function findWebhook(caller: Caller, id: string): Promise<WebhookEndpoint> {
     const endpoint = await webhooks.findVisible(caller, id);

@@ -29,7 +29,8 @@ type SigningEndpoint = Pick<WebhookEndpoint, "id" | "secret" | "previousSecret" 
 
 /** The secrets that sign now, opened: the current one, and the previous one during its grace period. */
 export function signingSecrets(endpoint: SigningEndpoint, now: Date, secrets: SecretBox): string[] {
-  const previousActive = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
+  const previousActive =
+    endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   const sealed = previousActive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
   return sealed.map((value) => secrets.open(value, webhookSecretContext(endpoint.id)));
 }
@@ -48,7 +49,11 @@ export async function sendSigned(
   settings: Pick<AttemptSettings, "timeoutMs" | "allowPrivateTargets">,
   secrets: SecretBox,
 ): Promise<SentAttempt> {
-  const signature = signatureHeader(signingSecrets(endpoint, now, secrets), Math.floor(now.getTime() / 1000), delivery.requestBody);
+  const signature = signatureHeader(
+    signingSecrets(endpoint, now, secrets),
+    Math.floor(now.getTime() / 1000),
+    delivery.requestBody,
+  );
   const result = await sendDelivery({
     url: endpoint.url,
     body: delivery.requestBody,

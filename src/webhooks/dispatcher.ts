@@ -12,7 +12,14 @@ import type { DeliveriesRepository, ClaimedDelivery } from "../repositories/deli
 import type { SecretBox } from "../auth/secret-box.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
-import { leaseDuration, recordAttempt, sendSigned, type AttemptSettings, type Outcome, type SentAttempt } from "./attempts.ts";
+import {
+  leaseDuration,
+  recordAttempt,
+  sendSigned,
+  type AttemptSettings,
+  type Outcome,
+  type SentAttempt,
+} from "./attempts.ts";
 
 /** Time a queued delivery's lease must still have beyond the send timeout, to record the outcome. */
 const LEASE_MARGIN_MS = 1000;
@@ -161,7 +168,9 @@ export class Dispatcher {
     this.ready = [];
     await Promise.allSettled([...this.inFlight]);
     await Promise.allSettled([...this.recording]);
-    await this.deliveries.release(this.owner, unsent).catch((error) => this.log.warn({ err: error }, "could not release unsent webhook deliveries"));
+    await this.deliveries
+      .release(this.owner, unsent)
+      .catch((error) => this.log.warn({ err: error }, "could not release unsent webhook deliveries"));
   }
 
   /** Free HTTP slots, unless too many sent attempts still wait to be recorded. */
@@ -200,7 +209,12 @@ export class Dispatcher {
    */
   private async claim(): Promise<number> {
     const room = this.readyRoom();
-    const claimed = await this.deliveries.claimDue(this.owner, this.clock(), leaseDuration(this.settings.timeoutMs), room);
+    const claimed = await this.deliveries.claimDue(
+      this.owner,
+      this.clock(),
+      leaseDuration(this.settings.timeoutMs),
+      room,
+    );
     this.ready.push(...claimed);
     this.backlog = claimed.length > 0 && claimed.length === room;
     return claimed.length;
@@ -247,8 +261,17 @@ export class Dispatcher {
   private async record(delivery: ClaimedDelivery, sent: SentAttempt): Promise<Settled> {
     let outcome: Settled;
     try {
-      outcome = await recordAttempt(this.deliveries, delivery, sent, this.owner, this.settings, this.random, this.successes);
-      if (outcome === "lost-lease") this.log.warn({ delivery: delivery.id }, "webhook delivery lease lost before its outcome was recorded");
+      outcome = await recordAttempt(
+        this.deliveries,
+        delivery,
+        sent,
+        this.owner,
+        this.settings,
+        this.random,
+        this.successes,
+      );
+      if (outcome === "lost-lease")
+        this.log.warn({ delivery: delivery.id }, "webhook delivery lease lost before its outcome was recorded");
     } catch (error) {
       // The lease expires and another pass retries the attempt.
       this.log.error({ err: error, delivery: delivery.id }, "webhook delivery attempt failed to record");

@@ -3,7 +3,12 @@
 // marking them dispatched happen in one transaction (the deliveries
 // repository's), so a crash leaves either all of it or none of it.
 import type { components } from "../../generated/api-types.ts";
-import type { DeliveriesRepository, NewDelivery, SubscribedEndpoint, UndispatchedEvent } from "../repositories/deliveries.ts";
+import type {
+  DeliveriesRepository,
+  NewDelivery,
+  SubscribedEndpoint,
+  UndispatchedEvent,
+} from "../repositories/deliveries.ts";
 import { newId } from "../ids.ts";
 
 /** The contract's envelope, its `data` any event's payload. */

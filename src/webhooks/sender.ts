@@ -46,10 +46,16 @@ function guardedLookup(resolve: LookupAll, interfaceAddresses: InterfaceAddresse
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, "", 0);
-      const blocked = list.map((a) => ({ address: a.address, refusal: targetRefusal(a.address, interfaceAddresses) })).find((a) => a.refusal);
+      const blocked = list
+        .map((a) => ({ address: a.address, refusal: targetRefusal(a.address, interfaceAddresses) }))
+        .find((a) => a.refusal);
       if (blocked || list.length === 0) {
         const reason = blocked ? `${blocked.address}, ${blocked.refusal}` : "no address";
-        return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${reason}`), { code: "EUNSAFETARGET" }), "", 0);
+        return callback(
+          Object.assign(new Error(`refused: ${hostname} resolves to ${reason}`), { code: "EUNSAFETARGET" }),
+          "",
+          0,
+        );
       }
       if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
@@ -66,7 +72,13 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   const refusal = !request.allowPrivateTargets && net.isIP(literal) ? targetRefusal(literal, interfaceAddresses) : null;
   if (refusal) {
-    return Promise.resolve({ responseStatus: null, responseExcerpt: null, error: `refused: ${literal} is ${refusal}`, durationMs: elapsed(), ok: false });
+    return Promise.resolve({
+      responseStatus: null,
+      responseExcerpt: null,
+      error: `refused: ${literal} is ${refusal}`,
+      durationMs: elapsed(),
+      ok: false,
+    });
   }
   return new Promise((resolve) => {
     let settled = false;
@@ -80,8 +92,14 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, {
       method: "POST",
-      headers: { ...request.headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(request.body) },
-      lookup: request.allowPrivateTargets ? undefined : guardedLookup(request.lookup ?? systemLookup, interfaceAddresses),
+      headers: {
+        ...request.headers,
+        "Content-Type": "application/json",
+        "Content-Length": Buffer.byteLength(request.body),
+      },
+      lookup: request.allowPrivateTargets
+        ? undefined
+        : guardedLookup(request.lookup ?? systemLookup, interfaceAddresses),
       agent: false,
     });
     // The whole exchange, not just idle time, must fit in the timeout.

@@ -70,7 +70,10 @@ function sameAddress(a: ipaddr.IPv4 | ipaddr.IPv6, b: string): boolean {
  * Why the address may not be a webhook target, or null when it may be one.
  * `interfaceAddresses` is read on every call (tests inject a fixed list).
  */
-export function targetRefusal(address: string, interfaceAddresses: InterfaceAddresses = hostInterfaceAddresses): string | null {
+export function targetRefusal(
+  address: string,
+  interfaceAddresses: InterfaceAddresses = hostInterfaceAddresses,
+): string | null {
   const bare = address.replace(/%.*$/, "");
   if (!net.isIP(bare)) return "not an IP address";
   const parsed = ipaddr.parse(bare);
@@ -80,7 +83,8 @@ export function targetRefusal(address: string, interfaceAddresses: InterfaceAddr
     const inner = embedded === null ? null : targetRefusal(embedded, interfaceAddresses);
     if (inner) return `an IPv6 form of ${embedded}, ${inner}`;
   }
-  if (interfaceAddresses().some((own) => sameAddress(parsed, own.replace(/%.*$/, "")))) return "an address of this server's own network interfaces";
+  if (interfaceAddresses().some((own) => sameAddress(parsed, own.replace(/%.*$/, ""))))
+    return "an address of this server's own network interfaces";
   return null;
 }
 
@@ -103,7 +107,8 @@ export function assertHttpUrl(raw: string): URL {
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 
-const systemResolver: Resolver = async (hostname) => (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+const systemResolver: Resolver = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 /** Resolves the host and refuses unsafe addresses unless private targets are allowed. */
 export async function assertSafeTarget(

@@ -16,7 +16,11 @@ const course = (overrides: Record<string, unknown> = {}) => ({
 describe("courses: upsertCourses (POST /courses)", () => {
   let t: TestApp;
   const post = (body: unknown, path = "/courses", headers: Record<string, string> = {}) =>
-    t.http.post(`/api/v1${path}`).set(bearer(t.keys.live)).set(headers).send(body as object);
+    t.http
+      .post(`/api/v1${path}`)
+      .set(bearer(t.keys.live))
+      .set(headers)
+      .send(body as object);
   const events = () => t.database.prisma.outboxEvent.findMany({ orderBy: { sequence: "asc" } });
 
   beforeEach(async () => {
@@ -29,7 +33,12 @@ describe("courses: upsertCourses (POST /courses)", () => {
     const response = await post(course({ description: "Limits, derivatives and integrals." }));
     await expectContract(response, 201);
     expect(response.body.summary).to.deep.equal({ received: 1, created: 1, updated: 0 });
-    expect(response.body.data[0]).to.include({ institutionId: "inst_122977", code: "MATH 7", version: 1, result: "created" });
+    expect(response.body.data[0]).to.include({
+      institutionId: "inst_122977",
+      code: "MATH 7",
+      version: 1,
+      result: "created",
+    });
     expect(response.body.data[0].id).to.match(/^crs_/);
     expect(await events()).to.have.length(0);
   });
@@ -45,39 +54,70 @@ describe("courses: upsertCourses (POST /courses)", () => {
     expect(outbox.map((e) => e.type)).to.deep.equal(["course.updated", "course.updated"]);
     const payload = outbox[0].payload as { id: string; type: string; created: string; data: Record<string, unknown> };
     expect(payload.id).to.match(/^evt_/);
-    expect(payload.data).to.deep.equal({ courseId: first.body.data[0].id, version: 2, changedFields: ["code", "title"] });
+    expect(payload.data).to.deep.equal({
+      courseId: first.body.data[0].id,
+      version: 2,
+      changedFields: ["code", "title"],
+    });
     expect((outbox[1].payload as { data: { changedFields: string[] } }).data.changedFields).to.deep.equal([]);
   });
 
   it("answers {data, summary} for a batch, in request order", async () => {
     await post(course({ code: "MATH 8" }));
-    const response = await post([course({ code: "MATH 7" }), course({ code: "MATH 8", title: "Calculus 2" }), course({ institutionId: "inst_110635", code: "MATH 1A" })]);
+    const response = await post([
+      course({ code: "MATH 7" }),
+      course({ code: "MATH 8", title: "Calculus 2" }),
+      course({ institutionId: "inst_110635", code: "MATH 1A" }),
+    ]);
     await expectContract(response, 201);
     expect(response.body.summary).to.deep.equal({ received: 3, created: 2, updated: 1 });
-    expect(response.body.data.map((r: { result: string }) => r.result)).to.deep.equal(["created", "updated", "created"]);
+    expect(response.body.data.map((r: { result: string }) => r.result)).to.deep.equal([
+      "created",
+      "updated",
+      "created",
+    ]);
   });
 
   it("validates the whole batch first: every bad item by pointer, nothing written", async () => {
-    const response = await post([course({ code: "A 1" }), course({ code: "A 2", cipCode: "27.01" }), course({ code: "A 3", level: "graduate" }), course({ code: "A 4", institutionId: "inst_000000" })]);
+    const response = await post([
+      course({ code: "A 1" }),
+      course({ code: "A 2", cipCode: "27.01" }),
+      course({ code: "A 3", level: "graduate" }),
+      course({ code: "A 4", institutionId: "inst_000000" }),
+    ]);
     await expectContract(response, 400);
     expectProblem(response, "validation-failed");
     const pointers = response.body.errors.map((e: { pointer: string }) => e.pointer);
     expect(pointers).to.include.members(["/1/cipCode", "/2/level"]);
     expect(await t.database.prisma.course.count()).to.equal(0);
 
-    const references = await post([course({ code: "A 1" }), course({ code: "A 4", institutionId: "inst_000000" }), course({ code: "a  1" })]);
+    const references = await post([
+      course({ code: "A 1" }),
+      course({ code: "A 4", institutionId: "inst_000000" }),
+      course({ code: "a  1" }),
+    ]);
     await expectContract(references, 400);
-    expect(references.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/1/institutionId", "/2/code"]);
+    expect(references.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal([
+      "/1/institutionId",
+      "/2/code",
+    ]);
     expect(await t.database.prisma.course.count()).to.equal(0);
   });
 
   it("points at the field itself for a single object", async () => {
     const response = await post(course({ institutionId: "inst_000000" }));
     await expectContract(response, 400);
-    expect(response.body.errors).to.deep.equal([{ pointer: "/institutionId", message: 'no institution "inst_000000" in the live environment' }]);
+    expect(response.body.errors).to.deep.equal([
+      { pointer: "/institutionId", message: 'no institution "inst_000000" in the live environment' },
+    ]);
     const missing = await post({ code: "X 1" });
     await expectContract(missing, 400);
-    expect(missing.body.errors.map((e: { pointer: string }) => e.pointer)).to.include.members(["/institutionId", "/title", "/credits", "/level"]);
+    expect(missing.body.errors.map((e: { pointer: string }) => e.pointer)).to.include.members([
+      "/institutionId",
+      "/title",
+      "/credits",
+      "/level",
+    ]);
   });
 
   it("refuses more than 500 items and an empty batch", async () => {
@@ -88,7 +128,9 @@ describe("courses: upsertCourses (POST /courses)", () => {
   });
 
   it("checks cipCode against an imported CIP catalog, naming the code", async () => {
-    await t.database.prisma.cipCode.createMany({ data: [{ code: "27.0101", title: "Mathematics, General", digits: 6 }] });
+    await t.database.prisma.cipCode.createMany({
+      data: [{ code: "27.0101", title: "Mathematics, General", digits: 6 }],
+    });
     expect((await post(course())).status).to.equal(201);
     const response = await post(course({ code: "MATH 9", cipCode: "99.9999" }));
     await expectContract(response, 400);
@@ -100,7 +142,9 @@ describe("courses: upsertCourses (POST /courses)", () => {
     const response = await post([course(), course({ code: "NEW 1" })], "/courses?dryRun=true");
     await expectContract(response, 200);
     expect(response.body.dryRun).to.equal(true);
-    expect(response.body.data.map((r: { result: string; id: string | null }) => [r.result, r.id === null])).to.deep.equal([
+    expect(
+      response.body.data.map((r: { result: string; id: string | null }) => [r.result, r.id === null]),
+    ).to.deep.equal([
       ["updated", false],
       ["created", true],
     ]);
@@ -134,7 +178,13 @@ describe("courses: listCourses (GET /courses), getCourse (GET /courses/{id})", (
       .post("/api/v1/courses")
       .set(bearer(t.keys.live))
       .send([
-        course({ code: "CS 61A", title: "Structure and Interpretation of Computer Programs", institutionId: "inst_110635", cipCode: "11.0701", credits: 4 }),
+        course({
+          code: "CS 61A",
+          title: "Structure and Interpretation of Computer Programs",
+          institutionId: "inst_110635",
+          cipCode: "11.0701",
+          credits: 4,
+        }),
         course({ code: "MATH 1A", title: "Calculus", institutionId: "inst_110635", cipCode: "27.0101", credits: 4 }),
         course({ code: "CS 55", title: "Java Programming", cipCode: "11.0201", credits: 3 }),
         course({ code: "ENGL 1", title: "Reading and Composition", cipCode: null, credits: 3 }),
@@ -163,7 +213,14 @@ describe("courses: listCourses (GET /courses), getCourse (GET /courses/{id})", (
   it("getCourse reads one course with its institution embedded; 404 otherwise", async () => {
     const response = await get(`/courses/${ids["CS 61A"]}`);
     await expectContract(response, 200);
-    expect(response.body.data).to.include({ id: ids["CS 61A"], code: "CS 61A", credits: 4, level: "lower", cipCode: "11.0701", version: 1 });
+    expect(response.body.data).to.include({
+      id: ids["CS 61A"],
+      code: "CS 61A",
+      credits: 4,
+      level: "lower",
+      cipCode: "11.0701",
+      version: 1,
+    });
     expect(response.body.data.institution).to.include({ id: "inst_110635", name: "University of California-Berkeley" });
     const missing = await get("/courses/crs_missing");
     await expectContract(missing, 404);

@@ -42,7 +42,8 @@ function call(t: TestApp, operation: SpecOperation, fill: PathFiller, options: C
 function breakingValue(parameter: SpecParameter): string | undefined {
   const { schema } = parameter;
   if (schema.enum) return "not-a-documented-value";
-  if (schema.type === "integer" || schema.type === "number") return schema.minimum === undefined ? "not-a-number" : String(schema.minimum - 1);
+  if (schema.type === "integer" || schema.type === "number")
+    return schema.minimum === undefined ? "not-a-number" : String(schema.minimum - 1);
   if (schema.type === "boolean") return "maybe";
   return undefined;
 }
@@ -54,7 +55,8 @@ function invalidRequest(operation: SpecOperation): ((fill: PathFiller) => Call) 
     const value = breakingValue(parameter);
     if (value === undefined) continue;
     if (parameter.in === "query") return () => ({ query: { [parameter.name]: value } });
-    if (parameter.in === "path") return (fill) => ({ path: fill(operation.path.replace(`{${parameter.name}}`, value)) });
+    if (parameter.in === "path")
+      return (fill) => ({ path: fill(operation.path.replace(`{${parameter.name}}`, value)) });
   }
   return undefined;
 }
@@ -73,10 +75,20 @@ function unknownRecordPath(operation: SpecOperation, fill: PathFiller): string {
  */
 function undocumentedStatusRequest(operation: SpecOperation) {
   if (operation.successTypes.length > 0) {
-    return { title: "406 for Accept: image/png", status: 406, slug: "not-acceptable", call: { headers: { Accept: "image/png" } } };
+    return {
+      title: "406 for Accept: image/png",
+      status: 406,
+      slug: "not-acceptable",
+      call: { headers: { Accept: "image/png" } },
+    };
   }
   if (!operation.responses.includes("400")) {
-    return { title: "400 for an unknown query parameter", status: 400, slug: "validation-failed", call: { query: { unknownParameter: "1" } } };
+    return {
+      title: "400 for an unknown query parameter",
+      status: 400,
+      slug: "validation-failed",
+      call: { query: { unknownParameter: "1" } },
+    };
   }
   return undefined;
 }
@@ -91,7 +103,12 @@ describe("contract coverage: the responses every operation shares", () => {
     const others = SCOPES.filter((scope) => !scopes.includes(scope));
     const cached = keysWithout.get(others.join());
     if (cached) return cached;
-    const created = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: others, name: "lacking" });
+    const created = await t.app.context.services.keys.issueKey({
+      organizationId: t.organizationId,
+      environment: "live",
+      scopes: others,
+      name: "lacking",
+    });
     keysWithout.set(others.join(), created.key);
     return created.key;
   }
@@ -118,7 +135,9 @@ describe("contract coverage: the responses every operation shares", () => {
   });
 
   describe("403 with a key that lacks the operation's scope", () => {
-    const scoped = documenting("403").filter((o) => o.scopes.length > 0 && SCOPES.some((scope) => !o.scopes.includes(scope)));
+    const scoped = documenting("403").filter(
+      (o) => o.scopes.length > 0 && SCOPES.some((scope) => !o.scopes.includes(scope)),
+    );
     for (const operation of scoped) {
       it(`${operation.operationId} (needs ${operation.scopes.join(", ")})`, async () => {
         const response = await call(t, operation, fill, { key: await keyLacking(operation.scopes) });

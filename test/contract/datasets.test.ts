@@ -24,19 +24,45 @@ async function setup(t: TestApp) {
     .post("/api/v1/courses")
     .set(bearer(t.keys.live))
     .send([
-      { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" },
+      {
+        institutionId: "inst_122977",
+        code: "CS 55",
+        title: "Java Programming",
+        credits: 3,
+        level: "lower",
+        cipCode: "11.0201",
+      },
       { institutionId: "inst_122977", code: "ART 1", title: "Drawing", credits: 3, level: "lower" },
-      { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
+      {
+        institutionId: "inst_110635",
+        code: "CS 61B",
+        title: "Data Structures",
+        credits: 4,
+        level: "lower",
+        cipCode: "11.0701",
+      },
     ]);
-  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<string, string>;
+  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<
+    string,
+    string
+  >;
   const create = async (body: object) => {
     const response = await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send(body);
     expect(response.status, JSON.stringify(response.body)).to.equal(201);
     return response.body.data.id as string;
   };
   return {
-    clean: await create({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"] }),
-    noCip: await create({ sourceCourseId: c["ART 1"], targetInstitutionId: "inst_110635", targetCode: "ART 1XX", status: "accepted" }),
+    clean: await create({
+      sourceCourseId: c["CS 55"],
+      targetInstitutionId: "inst_110635",
+      targetCourseId: c["CS 61B"],
+    }),
+    noCip: await create({
+      sourceCourseId: c["ART 1"],
+      targetInstitutionId: "inst_110635",
+      targetCode: "ART 1XX",
+      status: "accepted",
+    }),
     noTarget: await create({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110662", status: "conflict" }),
   };
 }
@@ -44,7 +70,11 @@ async function setup(t: TestApp) {
 describe("datasets: publishDataset (POST /datasets)", () => {
   let t: TestApp;
   let eq: Awaited<ReturnType<typeof setup>>;
-  const publish = (body: unknown, key = t.keys.live) => t.http.post("/api/v1/datasets").set(bearer(key)).send(body as object);
+  const publish = (body: unknown, key = t.keys.live) =>
+    t.http
+      .post("/api/v1/datasets")
+      .set(bearer(key))
+      .send(body as object);
   const events = () => t.database.prisma.outboxEvent.findMany({ orderBy: { sequence: "asc" } });
 
   beforeEach(async () => {
@@ -57,16 +87,44 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     const response = await publish({ label: "Spring 2025", recordCount: 3, metadata: { catalogYear: "2024-25" } });
     await expectContract(response, 201);
     const dataset = response.body.data;
-    expect(dataset).to.include({ label: "Spring 2025", sequence: 1, recordCount: 3, snapshotRecordCount: 3, environment: "live", issueCount: 2 });
+    expect(dataset).to.include({
+      label: "Spring 2025",
+      sequence: 1,
+      recordCount: 3,
+      snapshotRecordCount: 3,
+      environment: "live",
+      issueCount: 2,
+    });
     expect(dataset.id).to.match(/^ds_/);
     expect(dataset.metadata).to.deep.equal({ catalogYear: "2024-25" });
     expect(dataset.issues).to.deep.equal([
-      { row: 2, recordId: eq.noCip, field: "sourceCourse.cipCode", code: "missing_cip_code", severity: "warning", message: "The source course ART 1 has no CIP 2020 code." },
-      { row: 3, recordId: eq.noTarget, field: "targetCode", code: "missing_target", severity: "error", message: "The equivalency names neither a target course nor a target code." },
+      {
+        row: 2,
+        recordId: eq.noCip,
+        field: "sourceCourse.cipCode",
+        code: "missing_cip_code",
+        severity: "warning",
+        message: "The source course ART 1 has no CIP 2020 code.",
+      },
+      {
+        row: 3,
+        recordId: eq.noTarget,
+        field: "targetCode",
+        code: "missing_target",
+        severity: "error",
+        message: "The equivalency names neither a target course nor a target code.",
+      },
     ]);
 
-    const records = await t.database.prisma.datasetRecord.findMany({ where: { datasetVersionId: dataset.id }, orderBy: { row: "asc" } });
-    expect(records.map((r) => [r.row, r.equivalencyId])).to.deep.equal([[1, eq.clean], [2, eq.noCip], [3, eq.noTarget]]);
+    const records = await t.database.prisma.datasetRecord.findMany({
+      where: { datasetVersionId: dataset.id },
+      orderBy: { row: "asc" },
+    });
+    expect(records.map((r) => [r.row, r.equivalencyId])).to.deep.equal([
+      [1, eq.clean],
+      [2, eq.noCip],
+      [3, eq.noTarget],
+    ]);
     const state = records[0].state as Record<string, any>;
     expect(state).to.include({ id: eq.clean, status: "pending", version: 1, datasetVersionId: dataset.id });
     expect(state.sourceCourse).to.include({ code: "CS 55", cipCode: "11.0201" });
@@ -90,11 +148,18 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       severity: "warning",
       message: "5 records were declared but the snapshot holds 3.",
     });
-    expect(response.body.data.issues.map((i: { code: string }) => i.code)).to.deep.equal(["record_count_mismatch", "missing_cip_code", "missing_target"]);
+    expect(response.body.data.issues.map((i: { code: string }) => i.code)).to.deep.equal([
+      "record_count_mismatch",
+      "missing_cip_code",
+      "missing_target",
+    ]);
   });
 
   it("warns stale_pending for a pending equivalency older than the configured days", async () => {
-    await t.database.prisma.equivalency.update({ where: { id: eq.clean }, data: { createdAt: new Date(Date.now() - (t.config.datasets.stalePendingDays + 1) * DAY_MS) } });
+    await t.database.prisma.equivalency.update({
+      where: { id: eq.clean },
+      data: { createdAt: new Date(Date.now() - (t.config.datasets.stalePendingDays + 1) * DAY_MS) },
+    });
     const response = await publish({ label: "Stale" });
     await expectContract(response, 201);
     const stale = response.body.data.issues.filter((i: { code: string }) => i.code === "stale_pending");
@@ -112,9 +177,15 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       environment: "live",
       scopes: ["read:public", "write:contribute"],
     };
-    const created = (await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.clean } })).createdAt.getTime();
+    const created = (
+      await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.clean } })
+    ).createdAt.getTime();
     const publishedOn = (day: number) =>
-      createDatasetsService({ ...t.app.context.repositories, stalePendingDays: 30, clock: () => new Date(created + day * DAY_MS) });
+      createDatasetsService({
+        ...t.app.context.repositories,
+        stalePendingDays: 30,
+        clock: () => new Date(created + day * DAY_MS),
+      });
     const fresh = await publishedOn(30).publishDataset(credential, { label: "day 30" });
     expect(fresh.issues.map((i) => i.code)).to.not.include("stale_pending");
     const later = await publishedOn(31).publishDataset(credential, { label: "day 31" });
@@ -129,12 +200,19 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     const afterFirst = await t.http.get(`/api/v1/equivalencies/${eq.clean}`).set(bearer(t.keys.live));
     await expectContract(afterFirst, 200);
     expect(afterFirst.body.data.datasetVersionId).to.equal(first.id);
-    expect(afterFirst.body.data).to.include({ version: before.body.data.version, updatedAt: before.body.data.updatedAt });
+    expect(afterFirst.body.data).to.include({
+      version: before.body.data.version,
+      updatedAt: before.body.data.updatedAt,
+    });
     expect(afterFirst.headers.etag).to.equal(before.headers.etag);
 
     const second = (await publish({ label: "second" })).body.data;
     const list = await t.http.get("/api/v1/equivalencies").set(bearer(t.keys.live));
-    expect(list.body.data.map((e: { datasetVersionId: string }) => e.datasetVersionId)).to.deep.equal([second.id, second.id, second.id]);
+    expect(list.body.data.map((e: { datasetVersionId: string }) => e.datasetVersionId)).to.deep.equal([
+      second.id,
+      second.id,
+      second.id,
+    ]);
     expect(list.body.data.map((e: { version: number }) => e.version)).to.deep.equal([1, 1, 1]);
 
     const versions = await t.http.get(`/api/v1/equivalencies/${eq.clean}/versions`).set(bearer(t.keys.live));
@@ -148,7 +226,9 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       "dataset.published",
     ]);
     // The first snapshot keeps what it published.
-    const kept = await t.database.prisma.datasetRecord.findFirstOrThrow({ where: { datasetVersionId: first.id, row: 1 } });
+    const kept = await t.database.prisma.datasetRecord.findFirstOrThrow({
+      where: { datasetVersionId: first.id, row: 1 },
+    });
     expect((kept.state as { datasetVersionId: string }).datasetVersionId).to.equal(first.id);
   });
 
@@ -173,7 +253,13 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     const other = await t.otherOrganization("beta");
     const empty = await publish({ label: "b1" }, other.key);
     await expectContract(empty, 201);
-    expect(empty.body.data).to.include({ sequence: 1, snapshotRecordCount: 0, issueCount: 0, recordCount: null, metadata: null });
+    expect(empty.body.data).to.include({
+      sequence: 1,
+      snapshotRecordCount: 0,
+      issueCount: 0,
+      recordCount: null,
+      metadata: null,
+    });
     expect(empty.body.data.issues).to.deep.equal([]);
     const sandbox = await publish({ label: "s1" }, t.keys.sandbox);
     expect(sandbox.body.data).to.include({ sequence: 1, environment: "sandbox", snapshotRecordCount: 0 });
@@ -196,10 +282,14 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     const dataset = (await publish({ label: "Frozen" })).body.data;
     const db = t.database.prisma;
     let refused: unknown = null;
-    await db.$executeRawUnsafe(`UPDATE dataset_records SET state = '{}'::jsonb WHERE dataset_version_id = $1`, dataset.id).catch((e) => (refused = e));
+    await db
+      .$executeRawUnsafe(`UPDATE dataset_records SET state = '{}'::jsonb WHERE dataset_version_id = $1`, dataset.id)
+      .catch((e) => (refused = e));
     expect(String(refused)).to.match(/append-only/);
     refused = null;
-    await db.$executeRawUnsafe(`DELETE FROM dataset_issues WHERE dataset_version_id = $1`, dataset.id).catch((e) => (refused = e));
+    await db
+      .$executeRawUnsafe(`DELETE FROM dataset_issues WHERE dataset_version_id = $1`, dataset.id)
+      .catch((e) => (refused = e));
     expect(String(refused)).to.match(/append-only/);
     expect(await db.datasetRecord.count({ where: { datasetVersionId: dataset.id } })).to.equal(3);
     expect(await db.datasetIssue.count({ where: { datasetVersionId: dataset.id } })).to.equal(2);
@@ -230,7 +320,11 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     const readOnly = await publish({ label: "x" }, t.keys.liveReadOnly);
     await expectContract(readOnly, 403);
     expectProblem(readOnly, "forbidden");
-    const text = await t.http.post("/api/v1/datasets").set(bearer(t.keys.live)).set("Content-Type", "text/plain").send("label=x");
+    const text = await t.http
+      .post("/api/v1/datasets")
+      .set(bearer(t.keys.live))
+      .set("Content-Type", "text/plain")
+      .send("label=x");
     await expectContract(text, 415);
     expectProblem(text, "unsupported-media-type");
     expect(await t.database.prisma.datasetVersion.count()).to.equal(0);

@@ -9,12 +9,43 @@ async function setup(t: TestApp) {
     .post("/api/v1/courses")
     .set(bearer(t.keys.live))
     .send([
-      { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" },
-      { institutionId: "inst_122977", code: "MATH 7", title: "Calculus 1", credits: 5, level: "lower", cipCode: "27.0101" },
-      { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
-      { institutionId: "inst_110662", code: "MATH 31A", title: "Differential Calculus", credits: 4, level: "lower", cipCode: "27.0101" },
+      {
+        institutionId: "inst_122977",
+        code: "CS 55",
+        title: "Java Programming",
+        credits: 3,
+        level: "lower",
+        cipCode: "11.0201",
+      },
+      {
+        institutionId: "inst_122977",
+        code: "MATH 7",
+        title: "Calculus 1",
+        credits: 5,
+        level: "lower",
+        cipCode: "27.0101",
+      },
+      {
+        institutionId: "inst_110635",
+        code: "CS 61B",
+        title: "Data Structures",
+        credits: 4,
+        level: "lower",
+        cipCode: "11.0701",
+      },
+      {
+        institutionId: "inst_110662",
+        code: "MATH 31A",
+        title: "Differential Calculus",
+        credits: 4,
+        level: "lower",
+        cipCode: "27.0101",
+      },
     ]);
-  return Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<string, string>;
+  return Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<
+    string,
+    string
+  >;
 }
 
 describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
@@ -30,10 +61,22 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
   afterEach(() => t.close());
 
   it("creates version 1, pending by default, provenance from the organization, and emits equivalency.created", async () => {
-    const response = await post({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"], policyBasis: "ASSIST 2024-25" });
+    const response = await post({
+      sourceCourseId: c["CS 55"],
+      targetInstitutionId: "inst_110635",
+      targetCourseId: c["CS 61B"],
+      policyBasis: "ASSIST 2024-25",
+    });
     await expectContract(response, 201);
     const eq = response.body.data;
-    expect(eq).to.include({ status: "pending", version: 1, provenance: "channel_a", decidedAt: null, targetCode: "CS 61B", datasetVersionId: null });
+    expect(eq).to.include({
+      status: "pending",
+      version: 1,
+      provenance: "channel_a",
+      decidedAt: null,
+      targetCode: "CS 61B",
+      datasetVersionId: null,
+    });
     expect(eq.id).to.match(/^eq_/);
     expect(eq.sourceCourse).to.include({ id: c["CS 55"], code: "CS 55" });
     expect(eq.sourceCourse.institution).to.include({ id: "inst_122977" });
@@ -56,17 +99,36 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
   });
 
   it("sets decidedAt when created accepted or conflict", async () => {
-    const response = await post({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110662", targetCourseId: c["MATH 31A"], status: "accepted", decidedBy: "UCLA Registrar" });
+    const response = await post({
+      sourceCourseId: c["MATH 7"],
+      targetInstitutionId: "inst_110662",
+      targetCourseId: c["MATH 31A"],
+      status: "accepted",
+      decidedBy: "UCLA Registrar",
+    });
     await expectContract(response, 201);
     expect(response.body.data.decidedAt).to.be.a("string");
-    const coded = await post({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110635", targetCode: "MATH 1XX", status: "conflict" });
+    const coded = await post({
+      sourceCourseId: c["MATH 7"],
+      targetInstitutionId: "inst_110635",
+      targetCode: "MATH 1XX",
+      status: "conflict",
+    });
     expect(coded.body.data).to.include({ targetCourseId: null, targetCode: "MATH 1XX", status: "conflict" });
     expect(coded.body.data.targetCourse).to.equal(null);
   });
 
   it("409 with the existing id for a duplicate (source, target institution, target)", async () => {
-    const first = await post({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110635", targetCode: "math 1xx" });
-    const duplicate = await post({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110635", targetCode: "MATH  1XX" });
+    const first = await post({
+      sourceCourseId: c["MATH 7"],
+      targetInstitutionId: "inst_110635",
+      targetCode: "math 1xx",
+    });
+    const duplicate = await post({
+      sourceCourseId: c["MATH 7"],
+      targetInstitutionId: "inst_110635",
+      targetCode: "MATH  1XX",
+    });
     await expectContract(duplicate, 409);
     expectProblem(duplicate, "conflict");
     expect(duplicate.body.existingId).to.equal(first.body.data.id);
@@ -76,11 +138,23 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
   it("400 with pointers for unknown references and a target course of another institution; nothing written", async () => {
     const response = await post({ sourceCourseId: "crs_nope", targetInstitutionId: "inst_000000" });
     await expectContract(response, 400);
-    expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/sourceCourseId", "/targetInstitutionId"]);
-    const mismatch = await post({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110662", targetCourseId: c["CS 61B"] });
+    expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal([
+      "/sourceCourseId",
+      "/targetInstitutionId",
+    ]);
+    const mismatch = await post({
+      sourceCourseId: c["CS 55"],
+      targetInstitutionId: "inst_110662",
+      targetCourseId: c["CS 61B"],
+    });
     await expectContract(mismatch, 400);
     expect(mismatch.body.errors[0].pointer).to.equal("/targetCourseId");
-    const schema = await post({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", status: "rejected", extra: 1 });
+    const schema = await post({
+      sourceCourseId: c["CS 55"],
+      targetInstitutionId: "inst_110635",
+      status: "rejected",
+      extra: 1,
+    });
     await expectContract(schema, 400);
     expect(schema.body.errors.map((e: { pointer: string }) => e.pointer)).to.include.members(["/status", "/extra"]);
     expect(await t.database.prisma.equivalency.count()).to.equal(0);
@@ -88,7 +162,10 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
   });
 
   it("dryRun=true previews without writing", async () => {
-    const response = await post({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"] }, "/equivalencies?dryRun=true");
+    const response = await post(
+      { sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"] },
+      "/equivalencies?dryRun=true",
+    );
     await expectContract(response, 200);
     expect(response.body.dryRun).to.equal(true);
     expect(response.body.data).to.include({ id: null, status: "pending", version: 1, provenance: "channel_a" });
@@ -128,7 +205,10 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
   afterEach(() => t.close());
 
   it("updateEquivalency changes status along allowed transitions, recording versions (listEquivalencyVersions, getEquivalencyVersion) with note, actor and changed fields", async () => {
-    const accepted = await patch({ status: "accepted", decidedBy: "UC Berkeley Admissions", note: "Faculty review done" }, { "If-Match": `"${id}.v1"` });
+    const accepted = await patch(
+      { status: "accepted", decidedBy: "UC Berkeley Admissions", note: "Faculty review done" },
+      { "If-Match": `"${id}.v1"` },
+    );
     await expectContract(accepted, 200);
     expect(accepted.body.data).to.include({ status: "accepted", version: 2, decidedBy: "UC Berkeley Admissions" });
     expect(accepted.body.data.decidedAt).to.be.a("string");
@@ -145,7 +225,10 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
     expect(current.version).to.equal(4);
     expect(versions.map((v: { version: number }) => v.version)).to.deep.equal([4, 3, 2, 1]);
     expect(versions[0].current).to.equal(true);
-    expect(versions[2]).to.deep.include({ changeNote: "Faculty review done", changedFields: ["status", "decidedBy", "decidedAt"] });
+    expect(versions[2]).to.deep.include({
+      changeNote: "Faculty review done",
+      changedFields: ["status", "decidedBy", "decidedAt"],
+    });
     expect(versions[2].actor).to.deep.include({ organizationId: t.organizationId, kind: "api_key" });
     expect(versions[3].state).to.include({ status: "pending", version: 1 });
 
@@ -155,7 +238,10 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
     await expectContract(await get(`/equivalencies/${id}/versions/9`), 404);
     await expectContract(await get(`/equivalencies/${id}/versions/zero`), 400);
 
-    const events = await t.database.prisma.outboxEvent.findMany({ where: { type: "equivalency.updated" }, orderBy: { sequence: "asc" } });
+    const events = await t.database.prisma.outboxEvent.findMany({
+      where: { type: "equivalency.updated" },
+      orderBy: { sequence: "asc" },
+    });
     expect((events[0].payload as { data: unknown }).data).to.deep.equal({
       equivalencyId: id,
       version: 2,
@@ -187,7 +273,10 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
   it("updateEquivalency: 400 for an empty or unknown-field PATCH, 404 for an unknown id", async () => {
     await expectContract(await patch({}), 400);
     await expectContract(await patch({ version: 9 }), 400);
-    const missing = await t.http.patch("/api/v1/equivalencies/eq_missing").set(bearer(t.keys.live)).send({ status: "accepted" });
+    const missing = await t.http
+      .patch("/api/v1/equivalencies/eq_missing")
+      .set(bearer(t.keys.live))
+      .send({ status: "accepted" });
     await expectContract(missing, 404);
   });
 
@@ -198,7 +287,12 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
     expect(one.body.data.sourceCourse.institution.id).to.equal("inst_122977");
     await expectContract(await get("/equivalencies/eq_missing"), 404);
 
-    await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110662", targetCourseId: c["MATH 31A"], status: "accepted" });
+    await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send({
+      sourceCourseId: c["MATH 7"],
+      targetInstitutionId: "inst_110662",
+      targetCourseId: c["MATH 31A"],
+      status: "accepted",
+    });
     const all = await get("/equivalencies");
     await expectContract(all, 200);
     expect(all.body.data).to.have.length(2);
@@ -221,14 +315,20 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
     const statuses = responses.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).to.have.length(1);
     expect(statuses.filter((s) => s === 412)).to.have.length(19);
-    const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: id }, orderBy: { version: "asc" } });
+    const versions = await t.database.prisma.equivalencyVersion.findMany({
+      where: { equivalencyId: id },
+      orderBy: { version: "asc" },
+    });
     expect(versions.map((v) => v.version)).to.deep.equal([1, 2]);
   });
 
   it("updateEquivalency: 20 simultaneous PATCHes without If-Match all apply, with contiguous versions", async () => {
     const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => patch({ policyBasis: `basis ${i}` })));
     expect(responses.map((r) => r.status)).to.deep.equal(Array(20).fill(200));
-    const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: id }, orderBy: { version: "asc" } });
+    const versions = await t.database.prisma.equivalencyVersion.findMany({
+      where: { equivalencyId: id },
+      orderBy: { version: "asc" },
+    });
     expect(versions.map((v) => v.version)).to.deep.equal(Array.from({ length: 21 }, (_, i) => i + 1));
   });
 });

@@ -23,26 +23,63 @@ const validateCtdl = new Ajv2020({ strict: false }).compile(ctdlSchema);
 const TRICKY_TITLE = 'Programming, "Honors" Edition';
 const MULTILINE_DESCRIPTION = "First line.\nSecond line.";
 const LICENSE_LINK = '<https://creativecommons.org/licenses/by/4.0/>; rel="license"';
-const DISPOSITION = (name: string, ext: string) => new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.${ext}"$`);
+const DISPOSITION = (name: string, ext: string) =>
+  new RegExp(`^attachment; filename="${name}-\\d{4}-\\d{2}-\\d{2}\\.${ext}"$`);
 
 async function setup(t: TestApp) {
   await loadInstitutions(t.database.prisma, "live");
   await loadInstitutions(t.database.prisma, "sandbox", [
-    { ipedsId: "100654", name: "Alabama A & M University", city: "Normal", state: "AL", type: "four_year_public", system: null, source: "direct" },
+    {
+      ipedsId: "100654",
+      name: "Alabama A & M University",
+      city: "Normal",
+      state: "AL",
+      type: "four_year_public",
+      system: null,
+      source: "direct",
+    },
   ]);
   const courses = await t.http
     .post("/api/v1/courses")
     .set(bearer(t.keys.live))
     .send([
-      { institutionId: "inst_122977", code: "CS 55", title: TRICKY_TITLE, credits: 3, level: "lower", cipCode: "11.0201", description: MULTILINE_DESCRIPTION },
+      {
+        institutionId: "inst_122977",
+        code: "CS 55",
+        title: TRICKY_TITLE,
+        credits: 3,
+        level: "lower",
+        cipCode: "11.0201",
+        description: MULTILINE_DESCRIPTION,
+      },
       { institutionId: "inst_122977", code: "MATH 7", title: "Calculus 1", credits: 5, level: "lower" },
-      { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
+      {
+        institutionId: "inst_110635",
+        code: "CS 61B",
+        title: "Data Structures",
+        credits: 4,
+        level: "lower",
+        cipCode: "11.0701",
+      },
     ]);
-  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<string, string>;
+  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<
+    string,
+    string
+  >;
   const post = (body: object) => t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send(body);
-  await post({ sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCourseId: c["CS 61B"], status: "accepted", decidedBy: "UC Berkeley Admissions", policyBasis: "TCA 2024-25" });
+  await post({
+    sourceCourseId: c["CS 55"],
+    targetInstitutionId: "inst_110635",
+    targetCourseId: c["CS 61B"],
+    status: "accepted",
+    decidedBy: "UC Berkeley Admissions",
+    policyBasis: "TCA 2024-25",
+  });
   await post({ sourceCourseId: c["MATH 7"], targetInstitutionId: "inst_110662", targetCode: "MATH 31A" });
-  await t.http.post("/api/v1/courses").set(bearer(t.keys.sandbox)).send([{ institutionId: "inst_100654", code: "SBX 1", title: "Sandbox only", credits: 3, level: "lower" }]);
+  await t.http
+    .post("/api/v1/courses")
+    .set(bearer(t.keys.sandbox))
+    .send([{ institutionId: "inst_100654", code: "SBX 1", title: "Sandbox only", credits: 3, level: "lower" }]);
   return c;
 }
 
@@ -50,7 +87,8 @@ describe("exports: exportData (GET /exports)", () => {
   let t: TestApp;
   let c: Record<string, string>;
   const get = (query: string, key = t.keys.live) => t.http.get(`/api/v1/exports${query}`).set(bearer(key));
-  const list = async (path: string) => (await t.http.get(`/api/v1${path}?limit=100`).set(bearer(t.keys.live))).body.data;
+  const list = async (path: string) =>
+    (await t.http.get(`/api/v1${path}?limit=100`).set(bearer(t.keys.live))).body.data;
   const csvRecords = (text: string) => parse(text, { columns: true }) as Record<string, string>[];
 
   before(async () => {
@@ -69,7 +107,13 @@ describe("exports: exportData (GET /exports)", () => {
     expect(response.text.split("\r\n")[0]).to.equal(CSV_COLUMNS.equivalencies.join(","));
     const records = csvRecords(response.text);
     expect(records.map((r) => r.sourceCourseId)).to.deep.equal([c["CS 55"], c["MATH 7"]]);
-    expect(records[0]).to.include({ status: "accepted", targetCode: "CS 61B", version: "1", provenance: "channel_a", datasetVersionId: "" });
+    expect(records[0]).to.include({
+      status: "accepted",
+      targetCode: "CS 61B",
+      version: "1",
+      provenance: "channel_a",
+      datasetVersionId: "",
+    });
     expect(records[1]).to.include({ status: "pending", targetCourseId: "", decidedAt: "", decidedBy: "" });
   });
 
@@ -118,15 +162,24 @@ describe("exports: exportData (GET /exports)", () => {
     const graph = document["@graph"];
     expect(graph).to.have.length(2);
     const [accepted, pending] = graph;
-    expect(accepted).to.include({ "@type": "ceterms:TransferValueProfile", "ce:status": "accepted", "ce:provenance": "channel_a" });
-    expect(accepted["ceterms:name"]["en-US"]).to.equal("CS 55 (Santa Monica College) to CS 61B (University of California-Berkeley)");
+    expect(accepted).to.include({
+      "@type": "ceterms:TransferValueProfile",
+      "ce:status": "accepted",
+      "ce:provenance": "channel_a",
+    });
+    expect(accepted["ceterms:name"]["en-US"]).to.equal(
+      "CS 55 (Santa Monica College) to CS 61B (University of California-Berkeley)",
+    );
     expect(accepted["ceterms:startDate"]).to.match(/^\d{4}-\d{2}-\d{2}$/);
     expect(accepted["dcterms:license"]).to.deep.equal({ "@id": "https://creativecommons.org/licenses/by/4.0/" });
     const [from] = accepted["ceterms:transferValueFrom"];
     expect(from).to.include({ "@type": "ceterms:Course", "ceterms:codedNotation": "CS 55" });
     expect(from["ceterms:name"]["en-US"]).to.equal(TRICKY_TITLE);
     expect(from["ceterms:creditValue"][0]["schema:value"]).to.equal(3);
-    expect(from["ceterms:ownedBy"][0]).to.include({ "@type": "ceterms:CredentialOrganization", "ceterms:ipedsID": "122977" });
+    expect(from["ceterms:ownedBy"][0]).to.include({
+      "@type": "ceterms:CredentialOrganization",
+      "ceterms:ipedsID": "122977",
+    });
     expect(accepted["ceterms:transferValueFor"][0]).to.include({ "ceterms:codedNotation": "CS 61B" });
     expect(pending["ceterms:transferValueFor"][0]).to.include({ "ceterms:codedNotation": "MATH 31A" });
     expect(pending).to.not.have.property("ceterms:startDate");
@@ -187,13 +240,23 @@ describe("exports: exportData, spreadsheet formulas in CSV", () => {
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
-    const items = Object.values(FORMULAS).map((title, index) => ({ institutionId: "inst_122977", code: `F ${index}`, title, credits: 0, level: "lower" }));
+    const items = Object.values(FORMULAS).map((title, index) => ({
+      institutionId: "inst_122977",
+      code: `F ${index}`,
+      title,
+      credits: 0,
+      level: "lower",
+    }));
     items.push({ institutionId: "inst_122977", code: "=1+1", title: "Calculus - part 1", credits: 3, level: "lower" });
     const courses = await t.http.post("/api/v1/courses").set(bearer(t.keys.live)).send(items);
     expect(courses.status).to.equal(201);
     const created = await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send({
-      sourceCourseId: courses.body.data[0].id, targetInstitutionId: "inst_110635", targetCode: "@X 1", status: "accepted",
-      decidedBy: "=Registrar", policyBasis: "-policy",
+      sourceCourseId: courses.body.data[0].id,
+      targetInstitutionId: "inst_110635",
+      targetCode: "@X 1",
+      status: "accepted",
+      decidedBy: "=Registrar",
+      policyBasis: "-policy",
     });
     expect(created.status).to.equal(201);
   });
@@ -210,13 +273,20 @@ describe("exports: exportData, spreadsheet formulas in CSV", () => {
     expect(titles.get("'=1+1")).to.include({ title: "Calculus - part 1", credits: "3" });
     expect(titles.get("F 0")).to.include({ credits: "0", version: "1" });
     const equivalencies = csvRecords((await get("?resource=equivalencies&format=csv")).text);
-    expect(equivalencies[0]).to.include({ targetCode: "'@X 1", decidedBy: "'=Registrar", policyBasis: "'-policy", version: "1" });
+    expect(equivalencies[0]).to.include({
+      targetCode: "'@X 1",
+      decidedBy: "'=Registrar",
+      policyBasis: "'-policy",
+      version: "1",
+    });
   });
 
   it("leaves JSON and CTDL exactly as stored", async () => {
     const json = await get("?resource=courses&format=json");
     await expectContract(json, 200);
-    const stored = new Map((json.body as { code: string; title: string }[]).map((course) => [course.code, course.title]));
+    const stored = new Map(
+      (json.body as { code: string; title: string }[]).map((course) => [course.code, course.title]),
+    );
     Object.values(FORMULAS).forEach((title, index) => expect(stored.get(`F ${index}`)).to.equal(title));
     expect(stored.get("=1+1")).to.equal("Calculus - part 1");
     const ctdl = JSON.parse((await get("?format=ctdl")).text)["@graph"][0];
@@ -229,8 +299,18 @@ describe("exports: exportData, spreadsheet formulas in CSV", () => {
 
 describe("exports: CSV columns", () => {
   it("flatten names nested fields with dots and keeps lists as JSON", () => {
-    const flat = flatten({ id: "eq_1", sourceCourse: { code: "CS 55", institution: { id: "inst_1", system: null } }, tags: ["a"] });
-    expect(flat).to.deep.equal({ id: "eq_1", "sourceCourse.code": "CS 55", "sourceCourse.institution.id": "inst_1", "sourceCourse.institution.system": null, tags: '["a"]' });
+    const flat = flatten({
+      id: "eq_1",
+      sourceCourse: { code: "CS 55", institution: { id: "inst_1", system: null } },
+      tags: ["a"],
+    });
+    expect(flat).to.deep.equal({
+      id: "eq_1",
+      "sourceCourse.code": "CS 55",
+      "sourceCourse.institution.id": "inst_1",
+      "sourceCourse.institution.system": null,
+      tags: '["a"]',
+    });
   });
 });
 
@@ -280,7 +360,11 @@ describe("exports: exportData over large tables", () => {
       environment: "live",
       scopes: ["read:public"],
     };
-    return createExportsService({ exports: createExportsRepository(db), batchSize }).exportData(caller, "equivalencies", format);
+    return createExportsService({ exports: createExportsRepository(db), batchSize }).exportData(
+      caller,
+      "equivalencies",
+      format,
+    );
   }
 
   async function drain(stream: Readable): Promise<{ text: string; error: Error | null }> {
@@ -302,7 +386,9 @@ describe("exports: exportData over large tables", () => {
     const key = (r: { id: string; createdAt: string }) => [r.createdAt, r.id] as const;
     for (let i = 1; i < rows.length; i++) {
       const [previous, current] = [key(rows[i - 1]), key(rows[i])];
-      expect(previous[0] < current[0] || (previous[0] === current[0] && previous[1] < current[1]), `row ${i}`).to.equal(true);
+      expect(previous[0] < current[0] || (previous[0] === current[0] && previous[1] < current[1]), `row ${i}`).to.equal(
+        true,
+      );
     }
     const csv = await t.http.get("/api/v1/exports").set(bearer(t.keys.live));
     expect(csv.text.split("\r\n").filter(Boolean)).to.have.length(ROWS + 3);
@@ -347,8 +433,13 @@ describe("exports: exportData over large tables", () => {
       .then(() => null)
       .catch((error: Error) => error);
     // The headers went out with the first batches, so the client sees the connection cut mid-body.
-    expect(outcome, "the client must not see a complete response").to.include({ message: "aborted", code: "ECONNRESET" });
-    const failure = lines.map((line) => JSON.parse(line)).find((entry) => entry.msg?.startsWith("export failed mid-stream"));
+    expect(outcome, "the client must not see a complete response").to.include({
+      message: "aborted",
+      code: "ECONNRESET",
+    });
+    const failure = lines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.msg?.startsWith("export failed mid-stream"));
     expect(failure).to.include({ level: 50, resource: "equivalencies", format: "csv", operationId: "exportData" });
     expect(failure.err.message).to.equal("connection lost");
   });

@@ -47,7 +47,10 @@ class TestIssuer {
   }
 
   /** A token as the issuer mints it; `claims` overrides or (undefined) removes standard claims. */
-  async token(claims: JWTPayload & Record<string, unknown> = {}, options: { key?: CryptoKey; kid?: string } = {}): Promise<string> {
+  async token(
+    claims: JWTPayload & Record<string, unknown> = {},
+    options: { key?: CryptoKey; kid?: string } = {},
+  ): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const payload: Record<string, unknown> = {
       iss: ISSUER,
@@ -62,7 +65,9 @@ class TestIssuer {
       ...claims,
     };
     for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
-    return new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid: options.kid ?? "district-1", typ: "at+jwt" }).sign(options.key ?? this.privateKey);
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: "RS256", kid: options.kid ?? "district-1", typ: "at+jwt" })
+      .sign(options.key ?? this.privateKey);
   }
 
   close(): Promise<void> {
@@ -98,10 +103,19 @@ describe("external issuer: access tokens of a configured identity provider", () 
     const response = await me(await issuer.token());
     await expectContract(response, 200);
     expect(response.body.data.organization.slug).to.equal("acme");
-    expect(response.body.data).to.deep.include({ environment: "live", credential: { id: "ext:svc-etl", kind: "external_token" }, scopes: ["read:public"] });
-    const write = await t.http.post("/api/v1/keys").set(bearer(await issuer.token())).send({});
+    expect(response.body.data).to.deep.include({
+      environment: "live",
+      credential: { id: "ext:svc-etl", kind: "external_token" },
+      scopes: ["read:public"],
+    });
+    const write = await t.http
+      .post("/api/v1/keys")
+      .set(bearer(await issuer.token()))
+      .send({});
     await expectContract(write, 403);
-    const sandbox = await me(await issuer.token({ env: "sandbox", scp: ["read:public", "write:contribute", "profile"], scope: undefined }));
+    const sandbox = await me(
+      await issuer.token({ env: "sandbox", scp: ["read:public", "write:contribute", "profile"], scope: undefined }),
+    );
     expect(sandbox.body.data).to.deep.include({ environment: "sandbox", scopes: ["read:public", "write:contribute"] });
     expect(issuer.jwksRequests).to.equal(1);
   });
@@ -118,21 +132,32 @@ describe("external issuer: access tokens of a configured identity provider", () 
       .set(bearer(token))
       .send({ sourceCourseId: course.body.data[0].id, targetInstitutionId: "inst_110635", targetCode: "MATH 1A" });
     await expectContract(created, 201);
-    const changed = await t.http.patch(`/api/v1/equivalencies/${created.body.data.id}`).set(bearer(token)).send({ status: "accepted" });
+    const changed = await t.http
+      .patch(`/api/v1/equivalencies/${created.body.data.id}`)
+      .set(bearer(token))
+      .send({ status: "accepted" });
     await expectContract(changed, 200);
     const history = await t.http.get(`/api/v1/equivalencies/${created.body.data.id}/versions`).set(bearer(token));
     await expectContract(history, 200);
     for (const version of history.body.data.versions) {
-      expect(version.actor).to.deep.equal({ credentialId: "ext:etl@district", organizationId: t.organizationId, kind: "external_token" });
+      expect(version.actor).to.deep.equal({
+        credentialId: "ext:etl@district",
+        organizationId: t.organizationId,
+        kind: "external_token",
+      });
     }
   });
 
   it("refuses a token of another issuer, for another audience, expired, or without jti, exp, iat or sub", async () => {
-    await refused(await issuer.token({ iss: "https://other.example.edu/" }), /issuer "https:\/\/other\.example\.edu\/" is not accepted/);
+    await refused(
+      await issuer.token({ iss: "https://other.example.edu/" }),
+      /issuer "https:\/\/other\.example\.edu\/" is not accepted/,
+    );
     await refused(await issuer.token({ aud: "another-api" }), /"aud" claim/);
     const hourAgo = Math.floor(Date.now() / 1000) - 3600;
     await refused(await issuer.token({ iat: hourAgo - 600, exp: hourAgo }), /"exp" claim timestamp check failed/);
-    for (const claim of ["jti", "exp", "iat", "sub"]) await refused(await issuer.token({ [claim]: undefined }), `missing required "${claim}" claim`);
+    for (const claim of ["jti", "exp", "iat", "sub"])
+      await refused(await issuer.token({ [claim]: undefined }), `missing required "${claim}" claim`);
   });
 
   it("refuses a token signed with a key the issuer does not publish (unknown kid) and a forged signature", async () => {
@@ -162,12 +187,18 @@ describe("external issuer: its keys cannot be fetched", () => {
 
   it("answers 401 (not 500) while the JWKS endpoint fails or is unreachable", async () => {
     issuer.mode = "fail";
-    const failing = await createTestApp({ SVC_OAUTH_EXTERNAL_ISSUER: ISSUER, SVC_OAUTH_EXTERNAL_JWKS_URL: issuer.jwksUrl });
+    const failing = await createTestApp({
+      SVC_OAUTH_EXTERNAL_ISSUER: ISSUER,
+      SVC_OAUTH_EXTERNAL_JWKS_URL: issuer.jwksUrl,
+    });
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const unreachableUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/jwks.json`;
     await new Promise((resolve) => closed.close(resolve));
-    const unreachable = await createTestApp({ SVC_OAUTH_EXTERNAL_ISSUER: ISSUER, SVC_OAUTH_EXTERNAL_JWKS_URL: unreachableUrl });
+    const unreachable = await createTestApp({
+      SVC_OAUTH_EXTERNAL_ISSUER: ISSUER,
+      SVC_OAUTH_EXTERNAL_JWKS_URL: unreachableUrl,
+    });
     try {
       for (const app of [failing, unreachable]) {
         const response = await app.http.get("/api/v1/organizations/me").set(bearer(await issuer.token()));

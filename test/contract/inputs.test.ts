@@ -9,12 +9,14 @@ import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { createServer } from "../../src/http/server.ts";
 
-const pointers = (response: Response) => (response.body.errors ?? []).map((error: { pointer: string }) => error.pointer);
+const pointers = (response: Response) =>
+  (response.body.errors ?? []).map((error: { pointer: string }) => error.pointer);
 const nested = (levels: number, inner = "1") => `${"[".repeat(levels)}${inner}${"]".repeat(levels)}`;
 
 describe("inputs: the depth of JSON bodies", () => {
   let t: TestApp;
-  const post = (path: string, body: string) => t.http.post(`/api/v1${path}`).set(bearer(t.keys.live)).set("Content-Type", "application/json").send(body);
+  const post = (path: string, body: string) =>
+    t.http.post(`/api/v1${path}`).set(bearer(t.keys.live)).set("Content-Type", "application/json").send(body);
   before(async () => {
     t = await createTestApp();
   });
@@ -24,7 +26,9 @@ describe("inputs: the depth of JSON bodies", () => {
     const response = await post("/courses", "[".repeat(1_000_000));
     await expectContract(response, 400);
     expectProblem(response, "validation-failed");
-    expect(response.body.errors).to.deep.equal([{ pointer: "/0".repeat(64), message: "nests arrays and objects deeper than 64 levels" }]);
+    expect(response.body.errors).to.deep.equal([
+      { pointer: "/0".repeat(64), message: "nests arrays and objects deeper than 64 levels" },
+    ]);
   });
 
   it("accepts 64 levels and refuses 65, pointing through member names", async () => {
@@ -36,7 +40,10 @@ describe("inputs: the depth of JSON bodies", () => {
     await expectContract(refused, 400);
     expect(pointers(refused)).to.deep.equal([`/metadata/a~1b/c~0d/e"f${"/0".repeat(60)}`]);
     // Brackets inside strings are text, and commas move the pointer along.
-    const inStrings = await post("/datasets", `{"label":"${"[".repeat(100)}","metadata":{"x":["]]]]", ${nested(70)}]}}`);
+    const inStrings = await post(
+      "/datasets",
+      `{"label":"${"[".repeat(100)}","metadata":{"x":["]]]]", ${nested(70)}]}}`,
+    );
     await expectContract(inStrings, 400);
     expect(pointers(inStrings)).to.deep.equal([`/metadata/x/1${"/0".repeat(61)}`]);
   });
@@ -45,7 +52,10 @@ describe("inputs: the depth of JSON bodies", () => {
     const response = await post("/datasets", '{"label":"huge","metadata":{"a":[1,-1e400]}}');
     await expectContract(response, 400);
     expect(pointers(response)).to.deep.equal(["/metadata/a/1"]);
-    const credits = await post("/courses", '{"institutionId":"inst_122977","code":"X 1","title":"x","credits":1e308,"level":"lower"}');
+    const credits = await post(
+      "/courses",
+      '{"institutionId":"inst_122977","code":"X 1","title":"x","credits":1e308,"level":"lower"}',
+    );
     await expectContract(credits, 400);
     expect(pointers(credits)).to.deep.equal(["/credits"]);
   });
@@ -59,8 +69,14 @@ describe("inputs: integer parameters", () => {
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
-    const courses = await t.http.post("/api/v1/courses").set(bearer(t.keys.live)).send({ institutionId: "inst_122977", code: "MATH 7", title: "Calculus", credits: 4, level: "lower" });
-    const created = await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send({ sourceCourseId: courses.body.data[0].id, targetInstitutionId: "inst_110635", targetCode: "MATH 1A" });
+    const courses = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.live))
+      .send({ institutionId: "inst_122977", code: "MATH 7", title: "Calculus", credits: 4, level: "lower" });
+    const created = await t.http
+      .post("/api/v1/equivalencies")
+      .set(bearer(t.keys.live))
+      .send({ sourceCourseId: courses.body.data[0].id, targetInstitutionId: "inst_110635", targetCode: "MATH 1A" });
     equivalencyId = created.body.data.id;
   });
   after(() => t.close());
@@ -81,7 +97,15 @@ describe("inputs: integer parameters", () => {
   });
 
   it("400 at /query/offset beyond 2^53 - 1 on every list; 2^53 - 1 itself is an empty page", async () => {
-    for (const list of ["institutions", "courses", "equivalencies", "datasets", "webhooks", "keys", "organizations/me"]) {
+    for (const list of [
+      "institutions",
+      "courses",
+      "equivalencies",
+      "datasets",
+      "webhooks",
+      "keys",
+      "organizations/me",
+    ]) {
       for (const offset of ["9007199254740992", "99999999999999999999", "1e20"]) {
         const response = await get(`/${list}?offset=${offset}`);
         await expectContract(response, 400);
@@ -117,13 +141,25 @@ describe("inputs: codes of white space alone", () => {
   let courseId: string;
   let equivalencyId: string;
   const post = (path: string, body: object) => t.http.post(`/api/v1${path}`).set(bearer(t.keys.live)).send(body);
-  const course = (code: string) => ({ institutionId: "inst_122977", code, title: "Course", credits: 3, level: "lower" });
+  const course = (code: string) => ({
+    institutionId: "inst_122977",
+    code,
+    title: "Course",
+    credits: 3,
+    level: "lower",
+  });
 
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
     courseId = (await post("/courses", course("  MATH   7 "))).body.data[0].id;
-    equivalencyId = (await post("/equivalencies", { sourceCourseId: courseId, targetInstitutionId: "inst_110635", targetCode: "MATH 1A" })).body.data.id;
+    equivalencyId = (
+      await post("/equivalencies", {
+        sourceCourseId: courseId,
+        targetInstitutionId: "inst_110635",
+        targetCode: "MATH 1A",
+      })
+    ).body.data.id;
   });
   after(() => t.close());
 
@@ -137,7 +173,9 @@ describe("inputs: codes of white space alone", () => {
     for (const code of [" ", " \t\n ", "\u00a0\u3000"]) {
       const single = await post("/courses", course(code));
       await expectContract(single, 400);
-      expect(single.body.errors, JSON.stringify(code)).to.deep.equal([{ pointer: "/code", message: "must contain a character other than white space" }]);
+      expect(single.body.errors, JSON.stringify(code)).to.deep.equal([
+        { pointer: "/code", message: "must contain a character other than white space" },
+      ]);
     }
     const batch = await post("/courses", [course("CS 1"), course("   ")]);
     await expectContract(batch, 400);
@@ -146,11 +184,18 @@ describe("inputs: codes of white space alone", () => {
   });
 
   it("400 at /targetCode for a target code of white space alone, on POST and PATCH", async () => {
-    const created = await post("/equivalencies", { sourceCourseId: courseId, targetInstitutionId: "inst_110662", targetCode: "   " });
+    const created = await post("/equivalencies", {
+      sourceCourseId: courseId,
+      targetInstitutionId: "inst_110662",
+      targetCode: "   ",
+    });
     await expectContract(created, 400);
     expect(pointers(created)).to.deep.equal(["/targetCode"]);
     for (const targetCode of ["  ", ""]) {
-      const patched = await t.http.patch(`/api/v1/equivalencies/${equivalencyId}`).set(bearer(t.keys.live)).send({ targetCode });
+      const patched = await t.http
+        .patch(`/api/v1/equivalencies/${equivalencyId}`)
+        .set(bearer(t.keys.live))
+        .send({ targetCode });
       await expectContract(patched, 400);
       expect(pointers(patched)).to.deep.equal(["/targetCode"]);
     }
@@ -161,7 +206,8 @@ describe("inputs: codes of white space alone", () => {
 
 describe("inputs: the OAuth token form", () => {
   let t: TestApp;
-  const token = (body: string, type = "application/x-www-form-urlencoded") => t.http.post("/oauth/token").set("Content-Type", type).send(body);
+  const token = (body: string, type = "application/x-www-form-urlencoded") =>
+    t.http.post("/oauth/token").set("Content-Type", type).send(body);
   const expectInvalidRequest = (response: Response) => {
     expect(response.status, JSON.stringify(response.body)).to.equal(400);
     expectProblem(response, "validation-failed");
@@ -182,16 +228,26 @@ describe("inputs: the OAuth token form", () => {
   it("400 invalid_request for U+0000, in the body or in HTTP Basic credentials", async () => {
     expectInvalidRequest(await token("grant_type=client_credentials&client_id=a%00b&client_secret=x"));
     expectInvalidRequest(await token("grant_type=client_credentials&client_id=a\u0000b&client_secret=x"));
-    expectInvalidRequest(await token('{"grant_type":"client_credentials","client_id":"a\\u0000","client_secret":"x"}', "application/json"));
+    expectInvalidRequest(
+      await token('{"grant_type":"client_credentials","client_id":"a\\u0000","client_secret":"x"}', "application/json"),
+    );
     for (const credentials of ["a%00:x", "%ZZ:x", "a:%E0%A4%A"]) {
-      const basic = await t.http.post("/oauth/token").set("Authorization", `Basic ${Buffer.from(credentials).toString("base64")}`).type("form").send("grant_type=client_credentials");
+      const basic = await t.http
+        .post("/oauth/token")
+        .set("Authorization", `Basic ${Buffer.from(credentials).toString("base64")}`)
+        .type("form")
+        .send("grant_type=client_credentials");
       expectInvalidRequest(basic);
     }
   });
 
   it("400 invalid_request for a lone surrogate or a field that is not text in a JSON body", async () => {
-    expectInvalidRequest(await token('{"grant_type":"client_credentials","client_id":"\\ud800","client_secret":"x"}', "application/json"));
-    expectInvalidRequest(await token('{"grant_type":"client_credentials","client_id":{"a":1},"client_secret":"x"}', "application/json"));
+    expectInvalidRequest(
+      await token('{"grant_type":"client_credentials","client_id":"\\ud800","client_secret":"x"}', "application/json"),
+    );
+    expectInvalidRequest(
+      await token('{"grant_type":"client_credentials","client_id":{"a":1},"client_secret":"x"}', "application/json"),
+    );
   });
 
   it("well-formed requests are still judged on their credentials", async () => {
@@ -229,7 +285,9 @@ describe("inputs: header fields over the parser's limit, on a real server", () =
   const parse = (answer: string) => {
     const [head, body] = answer.split("\r\n\r\n");
     const [statusLine, ...lines] = head.split("\r\n");
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+    );
     return { statusLine, headers, problem: JSON.parse(body) };
   };
 
@@ -249,7 +307,9 @@ describe("inputs: header fields over the parser's limit, on a real server", () =
   });
 
   it("a request just under the limit is answered as usual", async () => {
-    const response = await fetch(`http://127.0.0.1:${port}/api/v1/institutions`, { headers: { ...bearer(t.keys.live), "X-Padding": "a".repeat(http.maxHeaderSize - 2048) } });
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/institutions`, {
+      headers: { ...bearer(t.keys.live), "X-Padding": "a".repeat(http.maxHeaderSize - 2048) },
+    });
     expect(response.status).to.equal(200);
   });
 

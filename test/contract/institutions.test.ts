@@ -12,7 +12,15 @@ describe("institutions: listInstitutions (GET /institutions), getInstitution (GE
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
     await loadInstitutions(t.database.prisma, "sandbox", [
-      { ipedsId: "100654", name: "Alabama A & M University", city: "Normal", state: "AL", type: "four_year_public", system: null, source: "direct" },
+      {
+        ipedsId: "100654",
+        name: "Alabama A & M University",
+        city: "Normal",
+        state: "AL",
+        type: "four_year_public",
+        system: null,
+        source: "direct",
+      },
     ]);
   });
   after(() => t.close());
@@ -23,7 +31,7 @@ describe("institutions: listInstitutions (GET /institutions), getInstitution (GE
     expect(response.body.pagination).to.deep.equal({ total: 6, limit: 2, offset: 0, returned: 2 });
     expect(ids(response)).to.deep.equal(["inst_166027", "inst_119216"]);
     expect(response.headers["x-total-count"]).to.equal("6");
-    expect(response.headers.link).to.contain('rel="next"').and.contain("offset=4>; rel=\"last\"");
+    expect(response.headers.link).to.contain('rel="next"').and.contain('offset=4>; rel="last"');
     const next = await get("/institutions?limit=2&offset=2");
     expect(ids(next)).to.deep.equal(["inst_227881", "inst_122977"]);
   });

@@ -10,7 +10,10 @@ describe("keys: listKeys (GET /keys), createKey (POST /keys), revokeKey (DELETE 
   after(() => t.close());
 
   it("createKey creates a key that works at once and is shown only in the 201 response", async () => {
-    const created = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ name: "ci", scopes: ["read:public"] });
+    const created = await t.http
+      .post("/api/v1/keys")
+      .set(bearer(t.keys.live))
+      .send({ name: "ci", scopes: ["read:public"] });
     await expectContract(created, 201);
     const { key, id, prefix } = created.body.data;
     expect(key).to.match(/^svc_live_[A-Za-z0-9_-]{40}$/);
@@ -39,13 +42,22 @@ describe("keys: listKeys (GET /keys), createKey (POST /keys), revokeKey (DELETE 
     const otherEnv = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ environment: "sandbox" });
     await expectContract(otherEnv, 403);
     expectProblem(otherEnv, "forbidden");
-    const readOnly = await t.http.post("/api/v1/keys").set(bearer(t.keys.liveReadOnly)).send({ scopes: ["read:public"] });
+    const readOnly = await t.http
+      .post("/api/v1/keys")
+      .set(bearer(t.keys.liveReadOnly))
+      .send({ scopes: ["read:public"] });
     await expectContract(readOnly, 403);
   });
 
   it("createKey validates the body (400) and writes nothing", async () => {
     const before = await t.database.prisma.apiKey.count();
-    for (const body of [{ scopes: [] }, { scopes: ["admin"] }, { name: "" }, { color: "blue" }, { environment: "test" }]) {
+    for (const body of [
+      { scopes: [] },
+      { scopes: ["admin"] },
+      { name: "" },
+      { color: "blue" },
+      { environment: "test" },
+    ]) {
       const response = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send(body);
       await expectContract(response, 400);
       expectProblem(response, "validation-failed");

@@ -18,7 +18,11 @@ describe("OAuth 2.0 client credentials", () => {
 
   before(async () => {
     t = await createTestApp();
-    const created = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live", name: "etl" });
+    const created = await t.app.context.services.oauthClients.createOAuthClient({
+      organizationId: t.organizationId,
+      environment: "live",
+      name: "etl",
+    });
     clientId = created.client.clientId;
     clientSecret = created.clientSecret;
   });
@@ -39,7 +43,12 @@ describe("OAuth 2.0 client credentials", () => {
   });
 
   it("accepts form-field authentication and narrows the scope on request", async () => {
-    const response = await token({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, scope: "read:public" });
+    const response = await token({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+      scope: "read:public",
+    });
     expect(response.body.scope).to.equal("read:public");
     const write = await t.http.post("/api/v1/keys").set(bearer(response.body.access_token)).send({});
     await expectContract(write, 403);
@@ -53,7 +62,12 @@ describe("OAuth 2.0 client credentials", () => {
     const grant = await token({ grant_type: "password", client_id: clientId, client_secret: clientSecret });
     expect(grant.status).to.equal(400);
     expect(grant.body.error).to.equal("unsupported_grant_type");
-    const scope = await token({ grant_type: "client_credentials", client_id: clientId, client_secret: clientSecret, scope: "admin" });
+    const scope = await token({
+      grant_type: "client_credentials",
+      client_id: clientId,
+      client_secret: clientSecret,
+      scope: "admin",
+    });
     expect(scope.body.error).to.equal("invalid_scope");
   });
 
@@ -69,7 +83,10 @@ describe("OAuth 2.0 client credentials", () => {
   /** A token signed with the service's own key, as the issuer would, with some claims left out. */
   async function signedByService(without: string[]): Promise<string> {
     const stored = await t.database.prisma.signingKey.findFirstOrThrow();
-    const key = await importJWK(JSON.parse(t.secrets.open(stored.privateJwk, signingKeyContext(stored.kid))) as JWK, "ES256");
+    const key = await importJWK(
+      JSON.parse(t.secrets.open(stored.privateJwk, signingKeyContext(stored.kid))) as JWK,
+      "ES256",
+    );
     const now = Math.floor(Date.now() / 1000);
     const claims: Record<string, unknown> = {
       iss: t.app.accessTokens.issuer,
@@ -99,7 +116,11 @@ describe("OAuth 2.0 client credentials", () => {
   });
 
   it("revocation (oauth-clients revoke) refuses new tokens and the tokens already issued, at once", async () => {
-    const { client, clientSecret: secret } = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live", name: "to revoke" });
+    const { client, clientSecret: secret } = await t.app.context.services.oauthClients.createOAuthClient({
+      organizationId: t.organizationId,
+      environment: "live",
+      name: "to revoke",
+    });
     const credentials = `${client.clientId}:${secret}`;
     const issued = await token({ grant_type: "client_credentials" }, credentials);
     expect(issued.status).to.equal(200);
@@ -116,7 +137,9 @@ describe("OAuth 2.0 client credentials", () => {
 
     const again = await t.app.context.services.oauthClients.revokeOAuthClient(client.clientId);
     expect(again.revokedAt).to.equal(revoked.revokedAt);
-    const listed = (await t.app.context.services.oauthClients.listOAuthClients(t.organizationId)).find((c) => c.id === client.id)!;
+    const listed = (await t.app.context.services.oauthClients.listOAuthClients(t.organizationId)).find(
+      (c) => c.id === client.id,
+    )!;
     expect(listed).to.include({ name: "to revoke", revokedAt: revoked.revokedAt });
     expect(listed.lastUsedAt).to.be.a("string");
     expect(JSON.stringify(listed)).to.not.contain(secret);

@@ -54,7 +54,10 @@ describe("platform: authentication", () => {
   it("every response carries X-Request-Id, echoing a safe client value", async () => {
     const response = await t.http.get("/api/v1/keys").set(bearer(t.keys.live)).set("X-Request-Id", "client-req-42");
     expect(response.headers["x-request-id"]).to.equal("client-req-42");
-    const generated = await t.http.get("/api/v1/keys").set(bearer(t.keys.live)).set("X-Request-Id", "bad value with spaces");
+    const generated = await t.http
+      .get("/api/v1/keys")
+      .set(bearer(t.keys.live))
+      .set("X-Request-Id", "bad value with spaces");
     expect(generated.headers["x-request-id"]).to.match(/^req_/);
   });
 });
@@ -88,20 +91,31 @@ describe("platform: errors as problem+json", () => {
   });
 
   it("415 for a body that is not JSON", async () => {
-    const response = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).set("Content-Type", "text/plain").send("name=x");
+    const response = await t.http
+      .post("/api/v1/keys")
+      .set(bearer(t.keys.live))
+      .set("Content-Type", "text/plain")
+      .send("name=x");
     await expectContract(response, 415);
     expectProblem(response, "unsupported-media-type");
   });
 
   it("400 malformed-request for broken JSON", async () => {
-    const response = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).set("Content-Type", "application/json").send('{"name": ');
+    const response = await t.http
+      .post("/api/v1/keys")
+      .set(bearer(t.keys.live))
+      .set("Content-Type", "application/json")
+      .send('{"name": ');
     await expectContract(response, 400);
     expectProblem(response, "malformed-request");
   });
 
   it("413 for a body over the limit, and nothing is written", async () => {
     const before = await t.database.prisma.apiKey.count();
-    const response = await t.http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ name: "x".repeat(5000) });
+    const response = await t.http
+      .post("/api/v1/keys")
+      .set(bearer(t.keys.live))
+      .send({ name: "x".repeat(5000) });
     await expectContract(response, 413);
     expectProblem(response, "payload-too-large");
     expect(await t.database.prisma.apiKey.count()).to.equal(before);
@@ -131,7 +145,10 @@ describe("platform: errors as problem+json", () => {
   it("501 problem for an operation of the contract without an implementation", async () => {
     const thrown: unknown = new NotImplementedError("exportData");
     expect(thrown).to.be.instanceOf(ProblemError);
-    expect((thrown as ProblemError).toProblem("req_1")).to.include({ status: 501, type: "https://course-equivalency.org/problems/not-implemented" });
+    expect((thrown as ProblemError).toProblem("req_1")).to.include({
+      status: 501,
+      type: "https://course-equivalency.org/problems/not-implemented",
+    });
   });
 });
 
@@ -169,7 +186,12 @@ describe("platform: 500s and logs", () => {
     const t = await createTestApp();
     try {
       const config = loadConfig({ SVC_LOG_LEVEL: "info" });
-      const app = await createApp({ config, database: t.database, log: createLogger("info", sink), secrets: t.secrets });
+      const app = await createApp({
+        config,
+        database: t.database,
+        log: createLogger("info", sink),
+        secrets: t.secrets,
+      });
       const http = supertest(app.koa.callback());
       await http.get("/api/v1/keys").set(bearer(t.keys.live));
       await http.post("/api/v1/keys").set(bearer(t.keys.live)).send({ name: "logged" });

@@ -15,21 +15,37 @@ const SLOW = "0.001";
 
 function expectRefused(response: Response, limit: string, retryAfter = "1000") {
   expectProblem(response, "rate-limited");
-  expect(response.headers).to.include({ "retry-after": retryAfter, "x-ratelimit-limit": limit, "x-ratelimit-remaining": "0" });
+  expect(response.headers).to.include({
+    "retry-after": retryAfter,
+    "x-ratelimit-limit": limit,
+    "x-ratelimit-remaining": "0",
+  });
 }
 
 describe("rate limits: POST /oauth/token per client address", () => {
   let t: TestApp;
   let basic: string;
   before(async () => {
-    t = await createTestApp({ SVC_TOKEN_ENDPOINT_BURST: "2", SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND: SLOW, SVC_TRUST_PROXY: "true" });
-    const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live" });
+    t = await createTestApp({
+      SVC_TOKEN_ENDPOINT_BURST: "2",
+      SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND: SLOW,
+      SVC_TRUST_PROXY: "true",
+    });
+    const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({
+      organizationId: t.organizationId,
+      environment: "live",
+    });
     basic = `Basic ${Buffer.from(`${client.clientId}:${clientSecret}`).toString("base64")}`;
   });
   after(() => t.close());
 
   const token = (address: string) =>
-    t.http.post("/oauth/token").type("form").set("Authorization", basic).set("X-Forwarded-For", address).send({ grant_type: "client_credentials" });
+    t.http
+      .post("/oauth/token")
+      .type("form")
+      .set("Authorization", basic)
+      .set("X-Forwarded-For", address)
+      .send({ grant_type: "client_credentials" });
 
   it("answers 429 with Retry-After once an address has spent its bucket, whatever the outcome of its requests", async () => {
     const first = await token("198.51.100.1");
@@ -59,7 +75,11 @@ describe("rate limits: failed authentications per client address", () => {
   let t: TestApp;
   let revoked: string;
   before(async () => {
-    t = await createTestApp({ SVC_AUTH_FAILURE_BURST: "3", SVC_AUTH_FAILURE_REFILL_PER_SECOND: SLOW, SVC_TRUST_PROXY: "true" });
+    t = await createTestApp({
+      SVC_AUTH_FAILURE_BURST: "3",
+      SVC_AUTH_FAILURE_REFILL_PER_SECOND: SLOW,
+      SVC_TRUST_PROXY: "true",
+    });
     revoked = await t.keyFor(t.organizationId, "live");
     await t.database.prisma.apiKey.update({ where: { hash: hashApiKey(revoked) }, data: { revokedAt: new Date() } });
   });
@@ -85,7 +105,9 @@ describe("rate limits: failed authentications per client address", () => {
     const stuffing = await get("203.0.113.1", "svc_live_anotherguessanotherguessanotherguess0");
     await expectContract(stuffing, 429);
     expectRefused(stuffing, "3");
-    expect(stuffing.body.detail).to.equal("Too many requests with failed authentication from this address; retry in 1000 s.");
+    expect(stuffing.body.detail).to.equal(
+      "Too many requests with failed authentication from this address; retry in 1000 s.",
+    );
     const valid = await get("203.0.113.1", t.keys.live);
     await expectContract(valid, 429);
     expectRefused(valid, "3");
@@ -127,11 +149,16 @@ describe("rate limits: one bucket per organization and environment", () => {
 describe("rate limits: the public sandbox key per client address", () => {
   let t: TestApp;
   before(async () => {
-    t = await createTestApp({ SVC_RATE_LIMIT_BURST: "2", SVC_RATE_LIMIT_REFILL_PER_SECOND: SLOW, SVC_TRUST_PROXY: "true" });
+    t = await createTestApp({
+      SVC_RATE_LIMIT_BURST: "2",
+      SVC_RATE_LIMIT_REFILL_PER_SECOND: SLOW,
+      SVC_TRUST_PROXY: "true",
+    });
   });
   after(() => t.close());
 
-  const read = (address: string) => t.http.get("/api/v1/institutions").set(bearer(DEFAULT_PUBLIC_SANDBOX_KEY)).set("X-Forwarded-For", address);
+  const read = (address: string) =>
+    t.http.get("/api/v1/institutions").set(bearer(DEFAULT_PUBLIC_SANDBOX_KEY)).set("X-Forwarded-For", address);
 
   it("gives each address its own bucket, so one heavy user does not empty the demo key for everyone", async () => {
     expect((await read("192.0.2.10")).headers).to.include({ "x-ratelimit-limit": "2", "x-ratelimit-remaining": "1" });
@@ -161,7 +188,8 @@ describe("rate limits: X-Forwarded-For without SVC_TRUST_PROXY", () => {
   after(() => t.close());
 
   it("is ignored: the socket's address counts", async () => {
-    const read = (address: string) => t.http.get("/api/v1/institutions").set(bearer(DEFAULT_PUBLIC_SANDBOX_KEY)).set("X-Forwarded-For", address);
+    const read = (address: string) =>
+      t.http.get("/api/v1/institutions").set(bearer(DEFAULT_PUBLIC_SANDBOX_KEY)).set("X-Forwarded-For", address);
     await expectContract(await read("192.0.2.20"), 200);
     await expectContract(await read("192.0.2.21"), 429);
   });

@@ -12,7 +12,13 @@ const UCB = institutionId("110635");
 const UCLA = institutionId("110662");
 const SHSU = institutionId("227881");
 
-const course = (institution: string, code: string, title = "Calculus I") => ({ institutionId: institution, code, title, credits: 4, level: "lower" });
+const course = (institution: string, code: string, title = "Calculus I") => ({
+  institutionId: institution,
+  code,
+  title,
+  credits: 4,
+  level: "lower",
+});
 
 describe("stewardship: who may write for which institution", () => {
   let t: TestApp;
@@ -28,7 +34,11 @@ describe("stewardship: who may write for which institution", () => {
   after(() => t.close());
 
   const post = (path: string, key: string, body: unknown, query: Record<string, string> = {}) =>
-    t.http.post(`/api/v1${path}`).query(query).set(bearer(key)).send(body as object);
+    t.http
+      .post(`/api/v1${path}`)
+      .query(query)
+      .set(bearer(key))
+      .send(body as object);
   const courseCount = () => t.database.prisma.course.count();
 
   describe("courses (upsertCourses)", () => {
@@ -47,17 +57,26 @@ describe("stewardship: who may write for which institution", () => {
       expectProblem(response, "not-steward");
       expect(response.body.institutionId).to.equal(UCB);
       expect(response.body.detail).to.contain(UCB).and.contain("beta");
-      expect(response.body.errors).to.deep.equal([{ pointer: "/institutionId", message: `the organization does not steward ${UCB}` }]);
+      expect(response.body.errors).to.deep.equal([
+        { pointer: "/institutionId", message: `the organization does not steward ${UCB}` },
+      ]);
       expect(await courseCount()).to.equal(before);
     });
 
     it("rejects a whole batch when one item is outside stewardship, pointing to each such item", async () => {
       const before = await courseCount();
-      const response = await post("/courses", beta.key, [course(SMC, "PHYS 21"), course(UCB, "PHYS 7A"), course(UCLA, "PHYS 1A")]);
+      const response = await post("/courses", beta.key, [
+        course(SMC, "PHYS 21"),
+        course(UCB, "PHYS 7A"),
+        course(UCLA, "PHYS 1A"),
+      ]);
       await expectContract(response, 403);
       expectProblem(response, "not-steward");
       expect(response.body.institutionId).to.equal(UCB);
-      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/1/institutionId", "/2/institutionId"]);
+      expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal([
+        "/1/institutionId",
+        "/2/institutionId",
+      ]);
       expect(await courseCount()).to.equal(before);
       expect(await t.database.prisma.course.findFirst({ where: { codeKey: "PHYS 21" } })).to.equal(null);
     });
@@ -88,17 +107,27 @@ describe("stewardship: who may write for which institution", () => {
     before(async () => {
       const created = await post("/courses", beta.key, course(SMC, "CS 55"));
       sourceCourseId = created.body.data[0].id;
-      const decided = await post("/equivalencies", t.keys.live, { sourceCourseId, targetInstitutionId: UCB, targetCode: "COMPSCI 61A" });
+      const decided = await post("/equivalencies", t.keys.live, {
+        sourceCourseId,
+        targetInstitutionId: UCB,
+        targetCode: "COMPSCI 61A",
+      });
       await expectContract(decided, 201);
       acmeDecision = decided.body.data.id;
     });
 
     it("403 when creating an equivalency whose target institution the caller does not steward", async () => {
-      const response = await post("/equivalencies", beta.key, { sourceCourseId, targetInstitutionId: UCLA, targetCode: "COM SCI 31" });
+      const response = await post("/equivalencies", beta.key, {
+        sourceCourseId,
+        targetInstitutionId: UCLA,
+        targetCode: "COM SCI 31",
+      });
       await expectContract(response, 403);
       expectProblem(response, "not-steward");
       expect(response.body.institutionId).to.equal(UCLA);
-      expect(response.body.errors).to.deep.equal([{ pointer: "/targetInstitutionId", message: `the organization does not steward ${UCLA}` }]);
+      expect(response.body.errors).to.deep.equal([
+        { pointer: "/targetInstitutionId", message: `the organization does not steward ${UCLA}` },
+      ]);
       expect(await t.database.prisma.equivalency.count({ where: { targetInstitutionId: UCLA } })).to.equal(0);
     });
 
@@ -114,7 +143,10 @@ describe("stewardship: who may write for which institution", () => {
     });
 
     it("403 when changing an equivalency of an institution the caller does not steward; the decision is unchanged", async () => {
-      const response = await t.http.patch(`/api/v1/equivalencies/${acmeDecision}`).set(bearer(beta.key)).send({ status: "conflict" });
+      const response = await t.http
+        .patch(`/api/v1/equivalencies/${acmeDecision}`)
+        .set(bearer(beta.key))
+        .send({ status: "conflict" });
       await expectContract(response, 403);
       expectProblem(response, "not-steward");
       expect(response.body.institutionId).to.equal(UCB);
@@ -124,10 +156,15 @@ describe("stewardship: who may write for which institution", () => {
 
     it("lets another steward of the target change it: provenance stays, the version records the actor", async () => {
       const gamma = await t.otherOrganization("gamma", "live", "direct", { institutionIds: [UCB] });
-      const response = await t.http.patch(`/api/v1/equivalencies/${acmeDecision}`).set(bearer(gamma.key)).send({ status: "accepted", note: "reviewed" });
+      const response = await t.http
+        .patch(`/api/v1/equivalencies/${acmeDecision}`)
+        .set(bearer(gamma.key))
+        .send({ status: "accepted", note: "reviewed" });
       await expectContract(response, 200);
       expect(response.body.data).to.include({ status: "accepted", version: 2, provenance: "channel_a" });
-      const version = await t.database.prisma.equivalencyVersion.findFirstOrThrow({ where: { equivalencyId: acmeDecision, version: 2 } });
+      const version = await t.database.prisma.equivalencyVersion.findFirstOrThrow({
+        where: { equivalencyId: acmeDecision, version: 2 },
+      });
       expect(version.actorOrganizationId).to.equal(gamma.id);
     });
   });
@@ -145,7 +182,17 @@ describe("stewardship: who may write for which institution", () => {
     it("a standing grant (--all) covers institutions imported after it", async () => {
       const office = await t.otherOrganization("system-office", "live", "direct", { all: true });
       async function* one() {
-        yield { row: { ipedsId: "228778", name: "The University of Texas at Austin", city: "Austin", state: "TX", type: "four_year_public" as const, system: null, source: "direct" as const } };
+        yield {
+          row: {
+            ipedsId: "228778",
+            name: "The University of Texas at Austin",
+            city: "Austin",
+            state: "TX",
+            type: "four_year_public" as const,
+            system: null,
+            source: "direct" as const,
+          },
+        };
       }
       await t.app.context.services.catalogImports.importInstitutions(one(), "live");
       await expectContract(await post("/courses", office.key, course(institutionId("228778"), "M 408C")), 201);

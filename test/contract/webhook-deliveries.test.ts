@@ -40,7 +40,12 @@ describe("webhook deliveries: contract", () => {
       events: ["equivalency.created", "course.updated"],
     });
     receiver.expectSecrets("/a", [endpoint.secret]);
-    dispatcher = new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets });
+    dispatcher = new Dispatcher({
+      deliveries: t.app.context.repositories.deliveries,
+      settings: t.config.webhooks,
+      log: createLogger("silent"),
+      secrets: t.secrets,
+    });
   });
   afterEach(async () => {
     await receiver.close();
@@ -60,8 +65,18 @@ describe("webhook deliveries: contract", () => {
       await expectContract(all, 200);
       expect(all.headers["x-total-count"]).to.equal("3");
       // The failed attempt and its queued retry are newer than the success.
-      expect(all.body.data.map((d: { status: string }) => d.status).sort()).to.deep.equal(["failed", "pending", "succeeded"]);
-      expect(all.body.data[2]).to.include({ status: "succeeded", eventType: "course.updated", attempt: 1, responseStatus: 200, error: null });
+      expect(all.body.data.map((d: { status: string }) => d.status).sort()).to.deep.equal([
+        "failed",
+        "pending",
+        "succeeded",
+      ]);
+      expect(all.body.data[2]).to.include({
+        status: "succeeded",
+        eventType: "course.updated",
+        attempt: 1,
+        responseStatus: 200,
+        error: null,
+      });
       expect(all.body.data[2].signature).to.match(/^t=\d+,v1=[0-9a-f]{64}$/);
       expect(all.body.data[2].requestBody).to.equal(receiver.requests[0].body);
       const created = [...all.body.data].map((d: { createdAt: string; id: string }) => `${d.createdAt}|${d.id}`);
@@ -85,7 +100,14 @@ describe("webhook deliveries: contract", () => {
       await expectContract(await get(`${base()}/deliveries?limit=101`), 400);
       await expectContract(await get(`${base()}/deliveries?status=lost`), 400);
       await expectContract(await t.http.get(`${base()}/deliveries`), 401);
-      const writeOnly = (await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"], name: "w" })).key;
+      const writeOnly = (
+        await t.app.context.services.keys.issueKey({
+          organizationId: t.organizationId,
+          environment: "live",
+          scopes: ["write:contribute"],
+          name: "w",
+        })
+      ).key;
       await expectContract(await get(`${base()}/deliveries`, writeOnly), 403);
     });
 
@@ -107,11 +129,22 @@ describe("webhook deliveries: contract", () => {
       await expectContract(one, 200);
       expect(one.body.data).to.deep.equal(delivery);
 
-      const second = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: receiver.url("/b"), events: ["course.updated"] });
+      const second = await insertEndpoint(t.database.prisma, t.secrets, {
+        organizationId: t.organizationId,
+        url: receiver.url("/b"),
+        events: ["course.updated"],
+      });
       await expectContract(await get(`/api/v1/webhooks/${second.id}/deliveries/${delivery.id}`), 404);
       await expectContract(await get(`${base()}/deliveries/dlv_missing`), 404);
       await expectContract(await t.http.get(`${base()}/deliveries/${delivery.id}`), 401);
-      const writeOnly = (await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"], name: "w" })).key;
+      const writeOnly = (
+        await t.app.context.services.keys.issueKey({
+          organizationId: t.organizationId,
+          environment: "live",
+          scopes: ["write:contribute"],
+          name: "w",
+        })
+      ).key;
       await expectContract(await get(`${base()}/deliveries/${delivery.id}`, writeOnly), 403);
     });
   });
@@ -125,7 +158,14 @@ describe("webhook deliveries: contract", () => {
       receiver.behave("/a", "ok");
       const response = await post(`${base()}/deliveries/${first.id}/redeliver`);
       await expectContract(response, 202);
-      expect(response.body.data).to.include({ status: "pending", attempt: 3, eventId: first.eventId, requestBody: first.requestBody, signature: null, attemptedAt: null });
+      expect(response.body.data).to.include({
+        status: "pending",
+        attempt: 3,
+        eventId: first.eventId,
+        requestBody: first.requestBody,
+        signature: null,
+        attemptedAt: null,
+      });
       expect(response.body.data.id).to.not.equal(first.id);
 
       const counts = await dispatcher.runOnce();
@@ -154,7 +194,13 @@ describe("webhook deliveries: contract", () => {
     it("200: sends a signed test event of the first subscribed type and answers the recorded attempt", async () => {
       const response = await post(`${base()}/test`);
       await expectContract(response, 200);
-      expect(response.body.data).to.include({ status: "succeeded", eventType: "equivalency.created", attempt: 1, responseStatus: 200, nextRetryAt: null });
+      expect(response.body.data).to.include({
+        status: "succeeded",
+        eventType: "equivalency.created",
+        attempt: 1,
+        responseStatus: 200,
+        nextRetryAt: null,
+      });
       const [sent] = receiver.to("/a");
       expect(sent.verifiedWith).to.deep.equal([endpoint.secret]);
       expect(sent.body).to.equal(response.body.data.requestBody);
@@ -171,7 +217,12 @@ describe("webhook deliveries: contract", () => {
       await t.database.prisma.webhookEndpoint.update({ where: { id: endpoint.id }, data: { status: "disabled" } });
       const response = await post(`${base()}/test`);
       await expectContract(response, 200);
-      expect(response.body.data).to.include({ status: "failed", responseStatus: 500, responseExcerpt: "receiver is broken", nextRetryAt: null });
+      expect(response.body.data).to.include({
+        status: "failed",
+        responseStatus: 500,
+        responseExcerpt: "receiver is broken",
+        nextRetryAt: null,
+      });
       expect((await dispatcher.runOnce()).attempted).to.equal(0);
       const health = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } });
       expect(health.failingSince).to.equal(null);
@@ -196,7 +247,11 @@ describe("webhook deliveries: rate limit", () => {
   after(() => t.close());
 
   it("429 when the bucket is empty", async () => {
-    const endpoint = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: "http://127.0.0.1:9/x", events: ["course.updated"] });
+    const endpoint = await insertEndpoint(t.database.prisma, t.secrets, {
+      organizationId: t.organizationId,
+      url: "http://127.0.0.1:9/x",
+      events: ["course.updated"],
+    });
     await t.http.get(`/api/v1/webhooks/${endpoint.id}/deliveries`).set(bearer(t.keys.live));
     for (const request of [
       t.http.get(`/api/v1/webhooks/${endpoint.id}/deliveries`),

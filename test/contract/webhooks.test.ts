@@ -3,7 +3,12 @@ import { expect } from "chai";
 import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createWebhooksService, OWNER_DISABLED_REASON, webhookView, type TargetPolicy } from "../../src/services/webhooks.ts";
+import {
+  createWebhooksService,
+  OWNER_DISABLED_REASON,
+  webhookView,
+  type TargetPolicy,
+} from "../../src/services/webhooks.ts";
 import { createWebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { storedSecrets } from "../helpers/webhooks.ts";
 
@@ -11,7 +16,12 @@ const ANY_TARGET: TargetPolicy = { allowPrivateTargets: true };
 
 /** The webhooks service over the test app's database, with a target policy and clock of the test's choosing. */
 function webhookService(t: TestApp, targetPolicy: TargetPolicy, now?: () => Date) {
-  return createWebhooksService({ webhooks: createWebhooksRepository(t.database.prisma), secrets: t.secrets, targetPolicy, now });
+  return createWebhooksService({
+    webhooks: createWebhooksRepository(t.database.prisma),
+    secrets: t.secrets,
+    targetPolicy,
+    now,
+  });
 }
 
 const HOUR_MS = 3_600_000;
@@ -46,7 +56,13 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
       const data = response.body.data;
       expect(data.id).to.match(/^wh_/);
       const { events, ...scalars } = registration;
-      expect(data).to.include({ ...scalars, status: "enabled", disabledReason: null, environment: "live", previousSecretExpiresAt: null });
+      expect(data).to.include({
+        ...scalars,
+        status: "enabled",
+        disabledReason: null,
+        environment: "live",
+        previousSecretExpiresAt: null,
+      });
       expect(data.events).to.deep.equal(events);
       expect(data.secret).to.match(/^whsec_[A-Za-z0-9_-]{20,}$/);
       expect(data.secret.startsWith(data.secretPrefix)).to.equal(true);
@@ -55,21 +71,34 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
     });
 
     it("description is optional and null when absent; the endpoint belongs to the caller's environment", async () => {
-      const data = await register(t.keys.sandbox, { url: "http://receiver.example.org/hook", events: ["dataset.published"] });
+      const data = await register(t.keys.sandbox, {
+        url: "http://receiver.example.org/hook",
+        events: ["dataset.published"],
+      });
       const fetched = await t.http.get(`/api/v1/webhooks/${data.id}`).set(bearer(t.keys.sandbox));
       await expectContract(fetched, 200);
-      expect(fetched.body.data).to.include({ description: null, environment: "sandbox", url: "http://receiver.example.org/hook" });
+      expect(fetched.body.data).to.include({
+        description: null,
+        environment: "sandbox",
+        url: "http://receiver.example.org/hook",
+      });
     });
 
     it("400 for a URL that is not http(s), with pointer /url and the reason; nothing written", async () => {
       const before = await t.database.prisma.webhookEndpoint.count();
-      const ftp = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url: "ftp://files.example.edu/drop" });
+      const ftp = await t.http
+        .post("/api/v1/webhooks")
+        .set(bearer(t.keys.live))
+        .send({ ...registration, url: "ftp://files.example.edu/drop" });
       await expectContract(ftp, 400);
       expectProblem(ftp, "validation-failed");
       expect(ftp.body.errors).to.deep.equal([{ pointer: "/url", message: "url must use http or https" }]);
 
       for (const url of ["not a url", "https://user:pass@example.edu/hook", ""]) {
-        const response = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url });
+        const response = await t.http
+          .post("/api/v1/webhooks")
+          .set(bearer(t.keys.live))
+          .send({ ...registration, url });
         await expectContract(response, 400);
         expect(pointers(response), url).to.include("/url");
       }
@@ -97,7 +126,11 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
       const readOnly = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.liveReadOnly)).send(registration);
       await expectContract(readOnly, 403);
       expectProblem(readOnly, "forbidden");
-      const text = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).set("Content-Type", "text/plain").send("url=x");
+      const text = await t.http
+        .post("/api/v1/webhooks")
+        .set(bearer(t.keys.live))
+        .set("Content-Type", "text/plain")
+        .send("url=x");
       await expectContract(text, 415);
       expectProblem(text, "unsupported-media-type");
     });
@@ -107,7 +140,8 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
     it("lists the caller's endpoints in createdAt, id order with X-Total-Count and Link", async () => {
       const other = await t.otherOrganization("paging-hooks");
       const ids: string[] = [];
-      for (let i = 0; i < 3; i += 1) ids.push((await register(other.key, { ...registration, description: `hook ${i}` })).id);
+      for (let i = 0; i < 3; i += 1)
+        ids.push((await register(other.key, { ...registration, description: `hook ${i}` })).id);
 
       const first = await t.http.get("/api/v1/webhooks?limit=2").set(bearer(other.key));
       await expectContract(first, 200);
@@ -145,7 +179,11 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
     });
 
     it("403 for a credential without the read scope", async () => {
-      const { key } = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", scopes: ["write:contribute"] });
+      const { key } = await t.app.context.services.keys.issueKey({
+        organizationId: t.organizationId,
+        environment: "live",
+        scopes: ["write:contribute"],
+      });
       const response = await t.http.get("/api/v1/webhooks").set(bearer(key));
       await expectContract(response, 403);
       await expectContract(await t.http.get("/api/v1/webhooks/wh_nope").set(bearer(key)), 403);
@@ -160,7 +198,11 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
         .set(bearer(t.keys.live))
         .send({ url: "https://new.example.edu/hook", events: ["course.updated"], description: null });
       await expectContract(response, 200);
-      expect(response.body.data).to.include({ url: "https://new.example.edu/hook", description: null, secretPrefix: created.secretPrefix });
+      expect(response.body.data).to.include({
+        url: "https://new.example.edu/hook",
+        description: null,
+        secretPrefix: created.secretPrefix,
+      });
       expect(response.body.data.events).to.deep.equal(["course.updated"]);
       expect(response.body.data).to.not.have.property("secret");
       const stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
@@ -170,16 +212,25 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
 
     it("disabling records the owner as reason; re-enabling clears reason, disabledAt and failingSince", async () => {
       const created = await register();
-      const disabled = await t.http.patch(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.live)).send({ status: "disabled" });
+      const disabled = await t.http
+        .patch(`/api/v1/webhooks/${created.id}`)
+        .set(bearer(t.keys.live))
+        .send({ status: "disabled" });
       await expectContract(disabled, 200);
       expect(disabled.body.data).to.include({ status: "disabled", disabledReason: OWNER_DISABLED_REASON });
 
       // As the dispatcher leaves an endpoint it disabled after a run of failures.
       await t.database.prisma.webhookEndpoint.update({
         where: { id: created.id },
-        data: { disabledReason: "Deliveries failed for 5 days in a row", failingSince: new Date(Date.now() - 5 * DAY_MS) },
+        data: {
+          disabledReason: "Deliveries failed for 5 days in a row",
+          failingSince: new Date(Date.now() - 5 * DAY_MS),
+        },
       });
-      const enabled = await t.http.patch(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.live)).send({ status: "enabled" });
+      const enabled = await t.http
+        .patch(`/api/v1/webhooks/${created.id}`)
+        .set(bearer(t.keys.live))
+        .send({ status: "enabled" });
       await expectContract(enabled, 200);
       expect(enabled.body.data).to.include({ status: "enabled", disabledReason: null });
       const stored = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
@@ -188,7 +239,10 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
 
     it("400 for an ftp URL, an empty or unknown event list, an unknown field or an empty body", async () => {
       const created = await register();
-      const ftp = await t.http.patch(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.live)).send({ url: "ftp://files.example.edu/" });
+      const ftp = await t.http
+        .patch(`/api/v1/webhooks/${created.id}`)
+        .set(bearer(t.keys.live))
+        .send({ url: "ftp://files.example.edu/" });
       await expectContract(ftp, 400);
       expect(ftp.body.errors).to.deep.equal([{ pointer: "/url", message: "url must use http or https" }]);
       for (const body of [{ events: [] }, { events: ["nope"] }, { status: "paused" }, { secret: "x" }, {}]) {
@@ -203,9 +257,15 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
     it("401, 403 for a read-only key, 404 for an unknown id, 415 for a body that is not JSON", async () => {
       const created = await register();
       await expectContract(await t.http.patch(`/api/v1/webhooks/${created.id}`).send({ status: "disabled" }), 401);
-      const readOnly = await t.http.patch(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.liveReadOnly)).send({ status: "disabled" });
+      const readOnly = await t.http
+        .patch(`/api/v1/webhooks/${created.id}`)
+        .set(bearer(t.keys.liveReadOnly))
+        .send({ status: "disabled" });
       await expectContract(readOnly, 403);
-      const unknown = await t.http.patch("/api/v1/webhooks/wh_nope").set(bearer(t.keys.live)).send({ status: "disabled" });
+      const unknown = await t.http
+        .patch("/api/v1/webhooks/wh_nope")
+        .set(bearer(t.keys.live))
+        .send({ status: "disabled" });
       await expectContract(unknown, 404);
       const text = await t.http
         .patch(`/api/v1/webhooks/${created.id}`)
@@ -253,15 +313,23 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
       const after = Date.now();
       await expectContract(first, 200);
       const rotated = first.body.data;
-      expect(rotated.secret).to.match(/^whsec_/).and.not.equal(created.secret);
+      expect(rotated.secret)
+        .to.match(/^whsec_/)
+        .and.not.equal(created.secret);
       expect(rotated.secret.startsWith(rotated.secretPrefix)).to.equal(true);
       const expires = Date.parse(rotated.previousSecretExpiresAt);
       expect(expires).to.be.within(before + DAY_MS, after + DAY_MS);
-      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({ secret: rotated.secret, previousSecret: created.secret });
+      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({
+        secret: rotated.secret,
+        previousSecret: created.secret,
+      });
 
       const second = await t.http.post(path).set(bearer(t.keys.live));
       await expectContract(second, 200);
-      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({ secret: second.body.data.secret, previousSecret: rotated.secret });
+      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({
+        secret: second.body.data.secret,
+        previousSecret: rotated.secret,
+      });
       expect(Date.parse(second.body.data.previousSecretExpiresAt)).to.be.at.least(expires);
 
       const fetched = await t.http.get(`/api/v1/webhooks/${created.id}`).set(bearer(t.keys.live));
@@ -274,7 +342,10 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
       await expectContract(await t.http.post(path), 401);
       await expectContract(await t.http.post(path).set(bearer(t.keys.liveReadOnly)), 403);
       await expectContract(await t.http.post("/api/v1/webhooks/wh_nope/rotate-secret").set(bearer(t.keys.live)), 404);
-      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({ secret: created.secret, previousSecret: null });
+      expect(await storedSecrets(t.database.prisma, t.secrets, created.id)).to.deep.equal({
+        secret: created.secret,
+        previousSecret: null,
+      });
     });
   });
 
@@ -327,11 +398,22 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
   after(() => t.close());
 
   const caller = () => ({ organizationId: t.organizationId, environment: "live" as const });
-  const strict = (addresses: string[]): TargetPolicy => ({ allowPrivateTargets: false, resolve: async () => addresses });
+  const strict = (addresses: string[]): TargetPolicy => ({
+    allowPrivateTargets: false,
+    resolve: async () => addresses,
+  });
 
   it("400 with pointer /url for loopback, private, link-local and metadata addresses", async () => {
-    for (const url of ["http://127.0.0.1:8080/hook", "https://10.0.0.5/hook", "http://169.254.169.254/latest", "http://[::1]/hook"]) {
-      const response = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url });
+    for (const url of [
+      "http://127.0.0.1:8080/hook",
+      "https://10.0.0.5/hook",
+      "http://169.254.169.254/latest",
+      "http://[::1]/hook",
+    ]) {
+      const response = await t.http
+        .post("/api/v1/webhooks")
+        .set(bearer(t.keys.live))
+        .send({ ...registration, url });
       await expectContract(response, 400);
       expectProblem(response, "validation-failed");
       expect(pointers(response), url).to.deep.equal(["/url"]);
@@ -341,13 +423,23 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
   });
 
   it("400 with pointer /url for IPv6 forms carrying a private or loopback IPv4 address, and for this host's own addresses", async () => {
-    const transitionForms = ["http://[::127.0.0.1]/hook", "http://[::ffff:127.0.0.1]/hook", "http://[64:ff9b::10.0.0.1]/hook", "https://[2002:c0a8:101::1]/hook"];
+    const transitionForms = [
+      "http://[::127.0.0.1]/hook",
+      "http://[::ffff:127.0.0.1]/hook",
+      "http://[64:ff9b::10.0.0.1]/hook",
+      "https://[2002:c0a8:101::1]/hook",
+    ];
     const ownAddresses = Object.values(os.networkInterfaces())
       .flatMap((entries) => entries ?? [])
-      .map((entry) => (entry.family === "IPv6" ? `http://[${entry.address}]:8080/hook` : `http://${entry.address}:8080/hook`));
+      .map((entry) =>
+        entry.family === "IPv6" ? `http://[${entry.address}]:8080/hook` : `http://${entry.address}:8080/hook`,
+      );
     expect(ownAddresses).to.have.length.above(0);
     for (const url of [...transitionForms, ...ownAddresses]) {
-      const response = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url });
+      const response = await t.http
+        .post("/api/v1/webhooks")
+        .set(bearer(t.keys.live))
+        .send({ ...registration, url });
       await expectContract(response, 400);
       expectProblem(response, "validation-failed");
       expect(pointers(response), url).to.deep.equal(["/url"]);
@@ -357,31 +449,48 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
 
   it("refuses an address of this host's interfaces, read at each registration, on POST and PATCH", async () => {
     const own: string[] = [];
-    const policy: TargetPolicy = { allowPrivateTargets: false, resolve: async () => ["93.184.216.34"], interfaceAddresses: () => own };
-    const accepted = await webhookService(t, policy).createWebhook(caller(), { ...registration, url: "https://hooks.example.edu/in" });
+    const policy: TargetPolicy = {
+      allowPrivateTargets: false,
+      resolve: async () => ["93.184.216.34"],
+      interfaceAddresses: () => own,
+    };
+    const accepted = await webhookService(t, policy).createWebhook(caller(), {
+      ...registration,
+      url: "https://hooks.example.edu/in",
+    });
     own.push("93.184.216.34");
     const refusals = [
       {
-        attempt: () => webhookService(t, policy).createWebhook(caller(), { ...registration, url: "https://hooks.example.edu/in" }),
+        attempt: () =>
+          webhookService(t, policy).createWebhook(caller(), { ...registration, url: "https://hooks.example.edu/in" }),
         message: "url resolves to 93.184.216.34, an address of this server's own network interfaces",
       },
       {
-        attempt: () => webhookService(t, policy).updateWebhook(caller(), accepted.id, { url: "https://[::ffff:93.184.216.34]/in" }),
-        message: "url resolves to ::ffff:5db8:d822, an IPv6 form of 93.184.216.34, an address of this server's own network interfaces",
+        attempt: () =>
+          webhookService(t, policy).updateWebhook(caller(), accepted.id, { url: "https://[::ffff:93.184.216.34]/in" }),
+        message:
+          "url resolves to ::ffff:5db8:d822, an IPv6 form of 93.184.216.34, an address of this server's own network interfaces",
       },
     ];
     for (const { attempt, message } of refusals) {
       await attempt().then(
         () => expect.fail("a target on this host's own address was accepted"),
-        (error: { extensions: unknown }) => expect(error.extensions).to.deep.equal({ errors: [{ pointer: "/url", message }] }),
+        (error: { extensions: unknown }) =>
+          expect(error.extensions).to.deep.equal({ errors: [{ pointer: "/url", message }] }),
       );
     }
   });
 
   it("updateWebhook checks a new URL the same way", async () => {
-    const created = await t.http.post("/api/v1/webhooks").set(bearer(t.keys.live)).send({ ...registration, url: "https://93.184.216.34/hook" });
+    const created = await t.http
+      .post("/api/v1/webhooks")
+      .set(bearer(t.keys.live))
+      .send({ ...registration, url: "https://93.184.216.34/hook" });
     await expectContract(created, 201);
-    const response = await t.http.patch(`/api/v1/webhooks/${created.body.data.id}`).set(bearer(t.keys.live)).send({ url: "http://192.168.1.10/" });
+    const response = await t.http
+      .patch(`/api/v1/webhooks/${created.body.data.id}`)
+      .set(bearer(t.keys.live))
+      .send({ url: "http://192.168.1.10/" });
     await expectContract(response, 400);
     expect(pointers(response)).to.deep.equal(["/url"]);
   });
@@ -393,12 +502,16 @@ describe("webhooks: createWebhook and updateWebhook refuse private targets when 
       expect.fail("a host resolving to 10.0.0.5 was accepted");
     } catch (error) {
       expect((error as { extensions: unknown }).extensions).to.deep.equal({
-        errors: [{ pointer: "/url", message: "url resolves to 10.0.0.5, a loopback, private, link-local or metadata address" }],
+        errors: [
+          { pointer: "/url", message: "url resolves to 10.0.0.5, a loopback, private, link-local or metadata address" },
+        ],
       });
     }
     const accepted = await webhookService(t, strict(["93.184.216.34"])).createWebhook(caller(), input);
     expect(accepted.url).to.equal(input.url);
-    const moved = webhookService(t, strict(["10.0.0.5"])).updateWebhook(caller(), accepted.id, { url: "https://moved.example.edu/" });
+    const moved = webhookService(t, strict(["10.0.0.5"])).updateWebhook(caller(), accepted.id, {
+      url: "https://moved.example.edu/",
+    });
     await moved.then(
       () => expect.fail("PATCH to a private target was accepted"),
       (error: Error) => expect(error.message).to.contain("10.0.0.5"),
@@ -421,12 +534,20 @@ describe("webhooks: secret rotation over time (service, injected clock)", () => 
 
     const first = await webhookService(t, ANY_TARGET, () => t0).rotateWebhookSecret(caller, created.id);
     expect(first.previousSecretExpiresAt).to.equal("2030-01-02T00:00:00.000Z");
-    const second = await webhookService(t, ANY_TARGET, () => new Date(t0.getTime() + HOUR_MS)).rotateWebhookSecret(caller, created.id);
+    const second = await webhookService(t, ANY_TARGET, () => new Date(t0.getTime() + HOUR_MS)).rotateWebhookSecret(
+      caller,
+      created.id,
+    );
     expect(second.previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
     const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } });
-    expect(await storedSecrets(db, t.secrets, created.id)).to.deep.equal({ secret: second.secret, previousSecret: first.secret });
+    expect(await storedSecrets(db, t.secrets, created.id)).to.deep.equal({
+      secret: second.secret,
+      previousSecret: first.secret,
+    });
 
-    expect(webhookView(stored, new Date(t0.getTime() + 24 * HOUR_MS)).previousSecretExpiresAt).to.equal("2030-01-02T01:00:00.000Z");
+    expect(webhookView(stored, new Date(t0.getTime() + 24 * HOUR_MS)).previousSecretExpiresAt).to.equal(
+      "2030-01-02T01:00:00.000Z",
+    );
     expect(webhookView(stored, new Date(t0.getTime() + 25 * HOUR_MS)).previousSecretExpiresAt).to.equal(null);
   });
 
@@ -435,16 +556,23 @@ describe("webhooks: secret rotation over time (service, injected clock)", () => 
     const created = await webhookService(t, { allowPrivateTargets: true }).createWebhook(caller, registration);
     expect((await webhookService(t, ANY_TARGET).findWebhook(caller, created.id)).id).to.equal(created.id);
     const other = await t.otherOrganization("finder");
-    for (const scope of [{ ...caller, organizationId: other.id }, { ...caller, environment: "sandbox" as const }]) {
-      await webhookService(t, ANY_TARGET).findWebhook(scope, created.id).then(
-        () => expect.fail("found across a boundary"),
-        (error: Error) => expect(error.name).to.equal("NotFoundError"),
-      );
+    for (const scope of [
+      { ...caller, organizationId: other.id },
+      { ...caller, environment: "sandbox" as const },
+    ]) {
+      await webhookService(t, ANY_TARGET)
+        .findWebhook(scope, created.id)
+        .then(
+          () => expect.fail("found across a boundary"),
+          (error: Error) => expect(error.name).to.equal("NotFoundError"),
+        );
     }
     await webhookService(t, ANY_TARGET).deleteWebhook(caller, created.id);
-    await webhookService(t, ANY_TARGET).findWebhook(caller, created.id).then(
-      () => expect.fail("found a deleted endpoint"),
-      (error: Error) => expect(error.name).to.equal("NotFoundError"),
-    );
+    await webhookService(t, ANY_TARGET)
+      .findWebhook(caller, created.id)
+      .then(
+        () => expect.fail("found a deleted endpoint"),
+        (error: Error) => expect(error.name).to.equal("NotFoundError"),
+      );
   });
 });

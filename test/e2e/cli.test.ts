@@ -57,7 +57,9 @@ describe("CLI commands", () => {
   });
 
   it("creates organizations and refuses a duplicate slug", async () => {
-    const out = JSON.parse(await cli("--json", "orgs", "create", "--slug", "ccc", "--name", "CCC Articulation", "--source", "channel_b"));
+    const out = JSON.parse(
+      await cli("--json", "orgs", "create", "--slug", "ccc", "--name", "CCC Articulation", "--source", "channel_b"),
+    );
     expect(out).to.include({ slug: "ccc", source: "channel_b" });
     let error: unknown;
     try {
@@ -70,7 +72,18 @@ describe("CLI commands", () => {
   });
 
   it("creates a key, printing it alone on the last line, stores only its hash, lists and revokes it", async () => {
-    const text = await cli("keys", "create", "--org", "ccc", "--env", "sandbox", "--scopes", "read:public", "--name", "reader");
+    const text = await cli(
+      "keys",
+      "create",
+      "--org",
+      "ccc",
+      "--env",
+      "sandbox",
+      "--scopes",
+      "read:public",
+      "--name",
+      "reader",
+    );
     const key = text.trim().split("\n").at(-1)!;
     expect(key).to.match(/^svc_sandbox_[A-Za-z0-9_-]{40}$/);
     const stored = await db.prisma.apiKey.findUniqueOrThrow({ where: { hash: hashApiKey(key) } });
@@ -86,8 +99,14 @@ describe("CLI commands", () => {
 
   it("refuses bad scopes and environments", async () => {
     const refusals: [string[], RegExp][] = [
-      [["--env", "staging"], /option '--env <environment>' argument 'staging' is invalid\. Allowed choices are live, sandbox\./],
-      [["--env", "live", "--scopes", "admin"], /option '--scopes <scopes>' argument 'admin' is invalid\. expected a comma-separated list of /],
+      [
+        ["--env", "staging"],
+        /option '--env <environment>' argument 'staging' is invalid\. Allowed choices are live, sandbox\./,
+      ],
+      [
+        ["--env", "live", "--scopes", "admin"],
+        /option '--scopes <scopes>' argument 'admin' is invalid\. expected a comma-separated list of /,
+      ],
     ];
     for (const [args, message] of refusals) {
       let error: unknown;
@@ -107,8 +126,22 @@ describe("CLI commands", () => {
     fs.writeFileSync(
       file,
       JSON.stringify([
-        { ipedsId: "110635", name: "University of California-Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: "University of California" },
-        { ipedsId: "122977", name: "Santa Monica College", city: "Santa Monica", state: "CA", type: "community_college", system: null },
+        {
+          ipedsId: "110635",
+          name: "University of California-Berkeley",
+          city: "Berkeley",
+          state: "CA",
+          type: "four_year_public",
+          system: "University of California",
+        },
+        {
+          ipedsId: "122977",
+          name: "Santa Monica College",
+          city: "Santa Monica",
+          state: "CA",
+          type: "community_college",
+          system: null,
+        },
       ]),
     );
     return file;
@@ -119,16 +152,39 @@ describe("CLI commands", () => {
     fs.writeFileSync(
       file,
       JSON.stringify([
-        { ipedsId: "110635", name: "University of California-Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: "University of California" },
-        { UNITID: "122977", INSTNM: "Santa Monica College", CITY: "Santa Monica", STABBR: "CA", SECTOR: "4", F1SYSNAM: "-2" },
-        { UNITID: "479974", INSTNM: "Advance Beauty Techs Academy", CITY: "San Jacinto", STABBR: "CA", SECTOR: "9", F1SYSNAM: "-2" },
+        {
+          ipedsId: "110635",
+          name: "University of California-Berkeley",
+          city: "Berkeley",
+          state: "CA",
+          type: "four_year_public",
+          system: "University of California",
+        },
+        {
+          UNITID: "122977",
+          INSTNM: "Santa Monica College",
+          CITY: "Santa Monica",
+          STABBR: "CA",
+          SECTOR: "4",
+          F1SYSNAM: "-2",
+        },
+        {
+          UNITID: "479974",
+          INSTNM: "Advance Beauty Techs Academy",
+          CITY: "San Jacinto",
+          STABBR: "CA",
+          SECTOR: "9",
+          F1SYSNAM: "-2",
+        },
       ]),
     );
     const first = JSON.parse(await cli("--json", "institutions", "import", file, "--env", "live"));
     expect(first).to.include({ read: 3, created: 2, updated: 0, skipped: 1 });
     const again = JSON.parse(await cli("--json", "institutions", "import", file, "--env", "live"));
     expect(again).to.include({ created: 0, updated: 0, unchanged: 2 });
-    const institution = await db.prisma.institution.findUniqueOrThrow({ where: { environment_id: { environment: "live", id: "inst_122977" } } });
+    const institution = await db.prisma.institution.findUniqueOrThrow({
+      where: { environment_id: { environment: "live", id: "inst_122977" } },
+    });
     expect(institution).to.include({ type: "community_college", system: null });
   });
 
@@ -143,18 +199,32 @@ describe("CLI commands", () => {
       updated: 1,
       unchanged: 1,
       skipped: 5,
-      skippedReasons: { "not currently active (CYACTIVE)": 3, "sector 0 is outside the mapping": 1, "sector 9 is outside the mapping": 1 },
+      skippedReasons: {
+        "not currently active (CYACTIVE)": 3,
+        "sector 0 is outside the mapping": 1,
+        "sector 9 is outside the mapping": 1,
+      },
     });
     expect(await db.prisma.institution.count({ where: { environment: "live" } })).to.equal(29);
     const again = JSON.parse(await cli("--json", "institutions", "import", file, "--env", "live"));
     expect(again).to.include({ read: 34, created: 0, updated: 0, unchanged: 29, skipped: 5 });
 
-    const institution = (id: string) => db.prisma.institution.findUniqueOrThrow({ where: { environment_id: { environment: "live", id } } });
+    const institution = (id: string) =>
+      db.prisma.institution.findUniqueOrThrow({ where: { environment_id: { environment: "live", id } } });
     expect(await institution("inst_122977")).to.include({ type: "four_year_public", system: null });
-    expect(await institution("inst_100760")).to.include({ name: "Central Alabama Community College", type: "community_college", system: "Alabama Community College System" });
+    expect(await institution("inst_100760")).to.include({
+      name: "Central Alabama Community College",
+      type: "community_college",
+      system: "Alabama Community College System",
+    });
     expect(await institution("inst_100654")).to.include({ type: "four_year_public", system: null });
-    expect(await institution("inst_101365")).to.include({ type: "four_year_private", system: "Herzing University, LTD." });
-    expect(await db.prisma.institution.findUnique({ where: { environment_id: { environment: "live", id: "inst_100733" } } })).to.equal(null);
+    expect(await institution("inst_101365")).to.include({
+      type: "four_year_private",
+      system: "Herzing University, LTD.",
+    });
+    expect(
+      await db.prisma.institution.findUnique({ where: { environment_id: { environment: "live", id: "inst_100733" } } }),
+    ).to.equal(null);
   });
 
   it("imports CIP 2020 in the shared format and in NCES's own", async () => {
@@ -166,17 +236,34 @@ describe("CLI commands", () => {
     );
     const fromNces = JSON.parse(await cli("--json", "cip", "import", nces));
     expect(fromNces).to.deep.include({ read: 3, imported: 2, skipped: 1 });
-    expect((await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "11.0701" } })).title).to.equal("Computer Science");
+    expect((await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "11.0701" } })).title).to.equal(
+      "Computer Science",
+    );
     const summary = JSON.parse(await cli("--json", "cip", "import", shared));
     expect(summary).to.deep.include({ read: 41, imported: 41, skipped: 0, byDigits: { 2: 2, 4: 7, 6: 32 } });
-    expect(await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "01.0101" } })).to.include({ title: "Agricultural Business and Management, General", digits: 6 });
-    expect(await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "01.02" } })).to.include({ title: "Agricultural Mechanization", digits: 4 });
+    expect(await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "01.0101" } })).to.include({
+      title: "Agricultural Business and Management, General",
+      digits: 6,
+    });
+    expect(await db.prisma.cipCode.findUniqueOrThrow({ where: { code: "01.02" } })).to.include({
+      title: "Agricultural Mechanization",
+      digits: 4,
+    });
   });
 
   it("grants, shows and revokes stewardship (orgs grant / revoke-grant / show)", async () => {
     await cli("--json", "institutions", "import", writeInstitutions("stewarded.json"), "--env", "live");
     await cli("orgs", "create", "--slug", "district", "--name", "District Office");
-    const granted = await cli("orgs", "grant", "--org", "district", "--env", "live", "--institution", "inst_110635,inst_122977");
+    const granted = await cli(
+      "orgs",
+      "grant",
+      "--org",
+      "district",
+      "--env",
+      "live",
+      "--institution",
+      "inst_110635,inst_122977",
+    );
     expect(granted).to.contain("Granted district stewardship of inst_110635, inst_122977 in live.");
     await cli("orgs", "grant", "--org", "district", "--env", "sandbox", "--all");
 
@@ -186,7 +273,9 @@ describe("CLI commands", () => {
       { environment: "sandbox", allInstitutions: true, institutionIds: [] },
     ]);
     const text = await cli("orgs", "show", "--org", "district");
-    expect(text).to.contain("live: inst_110635, inst_122977").and.contain("sandbox: every institution (standing grant)");
+    expect(text)
+      .to.contain("live: inst_110635, inst_122977")
+      .and.contain("sandbox: every institution (standing grant)");
 
     await cli("orgs", "revoke-grant", "--org", "district", "--env", "live", "--institution", "inst_122977");
     await cli("orgs", "revoke-grant", "--org", "district", "--env", "sandbox", "--all");
@@ -206,7 +295,10 @@ describe("CLI commands", () => {
     ];
     const messages = [];
     for (const args of failures) {
-      const error = await cli(...args).then(() => undefined, (caught: unknown) => caught);
+      const error = await cli(...args).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(error, args.join(" ")).to.be.instanceOf(Error);
       messages.push(String(error));
     }
@@ -219,34 +311,67 @@ describe("CLI commands", () => {
   });
 
   it("lists an organization's OAuth clients without secrets and revokes one (oauth-clients list / revoke)", async () => {
-    const text = await cli("oauth-clients", "create", "--org", "ccc", "--env", "live", "--scopes", "read:public", "--name", "etl");
+    const text = await cli(
+      "oauth-clients",
+      "create",
+      "--org",
+      "ccc",
+      "--env",
+      "live",
+      "--scopes",
+      "read:public",
+      "--name",
+      "etl",
+    );
     const secret = text.trim().split("\n").at(-1)!;
     expect(secret).to.match(/^svcsec_/);
-    const created = JSON.parse(await cli("--json", "oauth-clients", "create", "--org", "ccc", "--env", "sandbox", "--name", "nightly"));
+    const created = JSON.parse(
+      await cli("--json", "oauth-clients", "create", "--org", "ccc", "--env", "sandbox", "--name", "nightly"),
+    );
 
     const listed = JSON.parse(await cli("oauth-clients", "list", "--org", "ccc", "--json"));
     expect(listed.map((c: { name: string }) => c.name)).to.deep.equal(["etl", "nightly"]);
-    expect(listed[0]).to.have.all.keys("id", "clientId", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt");
+    expect(listed[0]).to.have.all.keys(
+      "id",
+      "clientId",
+      "name",
+      "environment",
+      "scopes",
+      "createdAt",
+      "lastUsedAt",
+      "revokedAt",
+    );
     expect(listed[0]).to.include({ environment: "live", lastUsedAt: null, revokedAt: null });
     expect(listed[0].scopes).to.deep.equal(["read:public"]);
     const table = await cli("oauth-clients", "list", "--org", "ccc");
     expect(table.split("\n")[0]).to.match(/^id\s+name\s+environment\s+scopes\s+createdAt\s+lastUsedAt\s+revokedAt$/);
     expect(table).to.contain(created.id).and.contain("nightly");
-    for (const output of [table, JSON.stringify(listed)]) expect(output).to.not.contain(secret).and.not.contain(created.clientSecret);
+    for (const output of [table, JSON.stringify(listed)])
+      expect(output).to.not.contain(secret).and.not.contain(created.clientSecret);
 
     expect(await cli("oauth-clients", "revoke", created.id)).to.contain(`Revoked OAuth client ${created.id} (nightly)`);
     const after = JSON.parse(await cli("--json", "oauth-clients", "list", "--org", "ccc"));
     expect(after[1].revokedAt).to.be.a("string");
     expect(after[0].revokedAt).to.equal(null);
-    const unknown = await cli("oauth-clients", "revoke", "oac_nope").then(() => undefined, (error: unknown) => error);
+    const unknown = await cli("oauth-clients", "revoke", "oac_nope").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(String(unknown)).to.contain('No OAuth client with id "oac_nope"');
   });
 
   it("re-seals every stored secret under a new key file key and drops the old key (secrets rotate, key file)", async () => {
     const { box: before } = keyring();
     const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "ccc" } });
-    const webhooks = createWebhooksService({ webhooks: createWebhooksRepository(db.prisma), secrets: before, targetPolicy: { allowPrivateTargets: true } });
-    const hook = await webhooks.createWebhook({ organizationId: org.id, environment: "live" }, { url: "https://h.example.edu/", events: ["course.updated"] });
+    const webhooks = createWebhooksService({
+      webhooks: createWebhooksRepository(db.prisma),
+      secrets: before,
+      targetPolicy: { allowPrivateTargets: true },
+    });
+    const hook = await webhooks.createWebhook(
+      { organizationId: org.id, environment: "live" },
+      { url: "https://h.example.edu/", events: ["course.updated"] },
+    );
     const tokens = await createAccessTokens(createRepositories(db.prisma), loadConfig({}), before);
     const status = JSON.parse(await cli("--json", "secrets", "status"));
     expect(status).to.include({ currentKeyId: before.keyId, source: keyFilePath(tmp) });
@@ -259,9 +384,13 @@ describe("CLI commands", () => {
     expect(after.keyIds).to.deep.equal([rotated.keyId]);
     expect(readKeyFile(keyFilePath(tmp))).to.have.length(1);
     expect(fs.statSync(keyFilePath(tmp)).mode & 0o777).to.equal(0o600);
-    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [rotated.keyId]: 2 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({
+      [rotated.keyId]: 2,
+    });
     expect((await storedSecrets(db.prisma, after, hook.id)).secret).to.equal(hook.secret);
-    expect((await createAccessTokens(createRepositories(db.prisma), loadConfig({}), after)).jwks).to.deep.equal(tokens.jwks);
+    expect((await createAccessTokens(createRepositories(db.prisma), loadConfig({}), after)).jwks).to.deep.equal(
+      tokens.jwks,
+    );
     expect(await cli("secrets", "status")).to.contain(`${rotated.keyId}: 2 value(s), current key`);
   });
 
@@ -270,15 +399,32 @@ describe("CLI commands", () => {
     const next = await cli("secrets", "generate-key");
     const nextKey = parseSecretsKey(next)!;
     expect(nextKey).to.have.length(32);
-    keyring = () => ({ box: new SecretBox(nextKey, [readKeyFile(keyFilePath(tmp))[0]]), keyFile: null, source: "SVC_SECRETS_KEY" });
+    keyring = () => ({
+      box: new SecretBox(nextKey, [readKeyFile(keyFilePath(tmp))[0]]),
+      keyFile: null,
+      source: "SVC_SECRETS_KEY",
+    });
     expect(await cli("secrets", "status")).to.contain(`${old.keyId}: 2 value(s), older key`);
     const text = await cli("secrets", "rotate");
-    expect(text).to.contain(`Re-sealed 2 stored secret(s) under key id ${keyring().box.keyId}`).and.contain("SVC_SECRETS_OLD_KEYS can be removed");
-    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [keyring().box.keyId]: 2 });
-    expect(await cli("secrets", "rotate")).to.contain("Re-sealed 0 stored secret(s)").and.contain("put a new key");
+    expect(text)
+      .to.contain(`Re-sealed 2 stored secret(s) under key id ${keyring().box.keyId}`)
+      .and.contain("SVC_SECRETS_OLD_KEYS can be removed");
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({
+      [keyring().box.keyId]: 2,
+    });
+    expect(await cli("secrets", "rotate"))
+      .to.contain("Re-sealed 0 stored secret(s)")
+      .and.contain("put a new key");
 
-    keyring = () => ({ box: new SecretBox(parseSecretsKey(next)!.reverse()), keyFile: null, source: "SVC_SECRETS_KEY" });
-    const refused = await cli("secrets", "rotate").then(() => undefined, (error: unknown) => error);
+    keyring = () => ({
+      box: new SecretBox(parseSecretsKey(next)!.reverse()),
+      keyFile: null,
+      source: "SVC_SECRETS_KEY",
+    });
+    const refused = await cli("secrets", "rotate").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(String(refused)).to.contain("which the configured keys (SVC_SECRETS_KEY) do not include");
   });
 
@@ -286,7 +432,9 @@ describe("CLI commands", () => {
     const seeded = JSON.parse(await cli("--json", "seed", "--env", "sandbox"));
     expect(seeded.equivalencies).to.be.greaterThan(199);
     // The seed's records belong to the seed organization, which stewards every seeded institution.
-    const seedGrants = await db.prisma.stewardship.count({ where: { organizationId: "org_sandbox_seed", environment: "sandbox" } });
+    const seedGrants = await db.prisma.stewardship.count({
+      where: { organizationId: "org_sandbox_seed", environment: "sandbox" },
+    });
     expect(seedGrants).to.equal(seeded.institutions);
     const again = JSON.parse(await cli("--json", "seed", "--env", "sandbox"));
     expect(again).to.deep.equal({ seeded: false });

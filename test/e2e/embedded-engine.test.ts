@@ -79,7 +79,12 @@ describe("the embedded database's own thread", () => {
   it("answers /healthz while a long query runs", async function () {
     this.timeout(120_000);
     const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false" });
-    const app = await createApp({ config, database: db, log: createLogger("silent"), secrets: new SecretBox(crypto.randomBytes(32)) });
+    const app = await createApp({
+      config,
+      database: db,
+      log: createLogger("silent"),
+      secrets: new SecretBox(crypto.randomBytes(32)),
+    });
     const koa = app.koa;
     const server = koa.listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
@@ -129,7 +134,15 @@ describe("the embedded database's own thread", () => {
 
     it("passes parameters of every kind the schema uses the same way", async () => {
       const sql = `SELECT $1::timestamptz AS at, $2::int8 AS big, $3::bytea AS bytes, $4::text[] AS texts, $5::jsonb AS doc, $6::float8 AS x, $7::int4 AS n`;
-      const params = [new Date("2026-03-01T10:00:00.123Z"), 9007199254740993n, new Uint8Array([1, 2, 3]), ["a", "b"], JSON.stringify({ k: [1, 2] }), 2.5, 7];
+      const params = [
+        new Date("2026-03-01T10:00:00.123Z"),
+        9007199254740993n,
+        new Uint8Array([1, 2, 3]),
+        ["a", "b"],
+        JSON.stringify({ k: [1, 2] }),
+        2.5,
+        7,
+      ];
       const [viaWorker] = await db.prisma.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
       const [direct] = await inProcess.$queryRawUnsafe<Record<string, unknown>[]>(sql, ...params);
       expect(viaWorker).to.deep.equal(direct);
@@ -138,23 +151,42 @@ describe("the embedded database's own thread", () => {
     });
 
     it("round-trips models with BigInt, DateTime, Json and String[] fields", async () => {
-      const organization = await db.prisma.organization.create({ data: { id: "org_types", slug: "types", name: "Types", source: "direct" } });
+      const organization = await db.prisma.organization.create({
+        data: { id: "org_types", slug: "types", name: "Types", source: "direct" },
+      });
       const key = await db.prisma.apiKey.create({
-        data: { id: "key_types", organizationId: organization.id, environment: "live", hash: "ab".repeat(32), prefix: "svc_live_types", scopes: ["read:public", "write:records"] },
+        data: {
+          id: "key_types",
+          organizationId: organization.id,
+          environment: "live",
+          hash: "ab".repeat(32),
+          prefix: "svc_live_types",
+          scopes: ["read:public", "write:records"],
+        },
       });
       const event = await db.prisma.outboxEvent.create({
-        data: { id: "evt_types", environment: "live", type: "course.updated", payload: { nested: { list: [1, "two", null] }, big: "9007199254740993" } },
+        data: {
+          id: "evt_types",
+          environment: "live",
+          type: "course.updated",
+          payload: { nested: { list: [1, "two", null] }, big: "9007199254740993" },
+        },
       });
       expect(typeof event.sequence).to.equal("bigint");
       expect(await db.prisma.apiKey.findUniqueOrThrow({ where: { id: key.id } })).to.deep.equal(key);
-      expect(await db.prisma.outboxEvent.findUniqueOrThrow({ where: { sequence: event.sequence } })).to.deep.equal(event);
+      expect(await db.prisma.outboxEvent.findUniqueOrThrow({ where: { sequence: event.sequence } })).to.deep.equal(
+        event,
+      );
       expect(key.createdAt).to.be.instanceOf(Date);
     });
 
     it("maps database errors to Prisma's known errors", async () => {
       const data = { id: "org_dup", slug: "dup", name: "Dup", source: "direct" as const };
       await db.prisma.organization.create({ data });
-      const error = await db.prisma.organization.create({ data }).then(() => null, (caught: unknown) => caught);
+      const error = await db.prisma.organization.create({ data }).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
       expect(error).to.have.property("code", "P2002");
     });
   });
@@ -192,7 +224,10 @@ describe("the embedded database's own thread", () => {
         Array.from({ length: 20 }, () =>
           db.prisma.$transaction(async (tx) => {
             const current = await tx.organization.findUniqueOrThrow({ where: { id: "org_tx3" } });
-            await tx.organization.update({ where: { id: "org_tx3" }, data: { name: String(Number(current.name) + 1) } });
+            await tx.organization.update({
+              where: { id: "org_tx3" },
+              data: { name: String(Number(current.name) + 1) },
+            });
           }),
         ),
       );
@@ -202,7 +237,9 @@ describe("the embedded database's own thread", () => {
 
   it("runs session scripts, parameters and advisory locks, and reports their errors", async () => {
     const rows = await db.session(async (sql) => {
-      await sql.exec("CREATE TEMPORARY TABLE scratch (n int8, at timestamptz); INSERT INTO scratch VALUES (1, '2026-01-01T00:00:00Z')");
+      await sql.exec(
+        "CREATE TEMPORARY TABLE scratch (n int8, at timestamptz); INSERT INTO scratch VALUES (1, '2026-01-01T00:00:00Z')",
+      );
       await sql.query("SELECT pg_advisory_lock($1)", [42]);
       try {
         return await sql.query<{ n: number; at: Date }>("SELECT n, at FROM scratch WHERE n = $1", [1]);
@@ -211,13 +248,23 @@ describe("the embedded database's own thread", () => {
       }
     });
     expect(rows).to.deep.equal([{ n: 1, at: new Date("2026-01-01T00:00:00Z") }]);
-    const error = await db.session((sql) => sql.exec("SELECT * FROM no_such_table")).then(() => null, (caught: Error & { code?: string }) => caught);
+    const error = await db
+      .session((sql) => sql.exec("SELECT * FROM no_such_table"))
+      .then(
+        () => null,
+        (caught: Error & { code?: string }) => caught,
+      );
     expect(error?.message).to.contain("no_such_table");
     expect(error?.code).to.equal("42P01");
   });
 
   it("refuses a value that cannot cross to the thread, and keeps working", async () => {
-    const refused = await db.session((sql) => sql.query("SELECT $1::text AS x", [() => "a function"])).then(() => null, (error: Error) => error);
+    const refused = await db
+      .session((sql) => sql.query("SELECT $1::text AS x", [() => "a function"]))
+      .then(
+        () => null,
+        (error: Error) => error,
+      );
     expect(refused?.name).to.equal("DataCloneError");
     expect(await db.session((sql) => sql.query("SELECT $1::text AS x", ["text"]))).to.deep.equal([{ x: "text" }]);
   });
@@ -227,10 +274,19 @@ describe("the embedded database's own thread", () => {
     const engine = await EmbeddedEngine.open({ kind: "memory", dump: await buildEmbeddedTemplate() });
     const pending = engine.call({ op: "query", sql: HEAVY_QUERY, params: [] });
     await engine.kill();
-    const [settled, stopped] = await Promise.all([pending.then(() => null, (error: unknown) => error), engine.stopped]);
+    const [settled, stopped] = await Promise.all([
+      pending.then(
+        () => null,
+        (error: unknown) => error,
+      ),
+      engine.stopped,
+    ]);
     expect(settled).to.be.instanceOf(EmbeddedEngineStoppedError);
     expect(stopped).to.be.instanceOf(EmbeddedEngineStoppedError);
-    const later = await engine.call({ op: "exec", sql: "SELECT 1" }).then(() => null, (error: unknown) => error);
+    const later = await engine.call({ op: "exec", sql: "SELECT 1" }).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(later).to.be.instanceOf(EmbeddedEngineStoppedError);
   });
 
@@ -240,7 +296,9 @@ describe("the embedded database's own thread", () => {
     try {
       const first = await openDatabase({ databaseUrl: null, dataDir });
       await first.session((sql) => applyMigrations(sql));
-      await first.prisma.organization.create({ data: { id: "org_kept", slug: "kept", name: "Kept", source: "direct" } });
+      await first.prisma.organization.create({
+        data: { id: "org_kept", slug: "kept", name: "Kept", source: "direct" },
+      });
       expect(fs.existsSync(path.join(dataDir, "svc.lock"))).to.equal(true);
       let lost = false;
       void first.lost.then(() => (lost = true));
@@ -265,7 +323,14 @@ describe("the embedded database's own thread", () => {
     const port = String(22_000 + (process.pid % 20_000));
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "info", SVC_SEED_SANDBOX: "false" },
+      env: {
+        ...process.env,
+        PORT: port,
+        SVC_DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        SVC_LOG_LEVEL: "info",
+        SVC_SEED_SANDBOX: "false",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     try {

@@ -46,7 +46,12 @@ describe("immutable version snapshots", () => {
         if (entry.isDirectory()) walk(file);
         else if (/\.(ts|js)$/.test(entry.name)) {
           const text = fs.readFileSync(file, "utf8");
-          if (/equivalencyVersion\.(update|updateMany|upsert|delete|deleteMany)\b|(UPDATE|DELETE FROM)\s+"?equivalency_versions/i.test(text)) offenders.push(file);
+          if (
+            /equivalencyVersion\.(update|updateMany|upsert|delete|deleteMany)\b|(UPDATE|DELETE FROM)\s+"?equivalency_versions/i.test(
+              text,
+            )
+          )
+            offenders.push(file);
         }
       }
     };

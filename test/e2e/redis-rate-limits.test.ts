@@ -8,7 +8,12 @@ import supertest from "supertest";
 import type { Credential } from "../../src/auth/credential.ts";
 import { MemoryRateLimitStore, type Bucket } from "../../src/auth/rate-limit-store.ts";
 import { RedisRateLimitStore } from "../../src/auth/redis-rate-limit-store.ts";
-import { RateLimiter, createRateLimiter, type RateLimitDecision, type RateLimitRules } from "../../src/auth/rate-limiter.ts";
+import {
+  RateLimiter,
+  createRateLimiter,
+  type RateLimitDecision,
+  type RateLimitRules,
+} from "../../src/auth/rate-limiter.ts";
 import { createApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -90,10 +95,18 @@ class RedisProxy {
 }
 
 function credential(id: string, organizationId: string): Credential {
-  return { kind: "api_key", id, organizationId, organizationSlug: organizationId, channel: "direct", environment: "live", scopes: ["read:public"] };
+  return {
+    kind: "api_key",
+    id,
+    organizationId,
+    organizationSlug: organizationId,
+    channel: "direct",
+    environment: "live",
+    scopes: ["read:public"],
+  };
 }
 
-describe("rate limits in Redis", function () {
+describe("rate limits in Redis", () => {
   let redis: TestRedis;
   before(async () => {
     redis = await connectTestRedis();
@@ -106,13 +119,24 @@ describe("rate limits in Redis", function () {
     try {
       expect(await first.connected(5_000)).to.equal(true);
       expect(await second.connected(5_000)).to.equal(true);
-      const buckets: Bucket[] = [{ key: "key:k1", rule: rule(5, 0.001) }, { key: "org:o1", rule: rule(6, 0.001) }];
+      const buckets: Bucket[] = [
+        { key: "key:k1", rule: rule(5, 0.001) },
+        { key: "org:o1", rule: rule(6, 0.001) },
+      ];
       const seen: Array<[boolean, number]> = [];
       for (let i = 0; i < 7; i++) {
         const result = await (i % 2 ? second : first).take(buckets, 1_000);
         seen.push([result.allowed, result.readings[0].remaining]);
       }
-      expect(seen).to.deep.equal([[true, 4], [true, 3], [true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+      expect(seen).to.deep.equal([
+        [true, 4],
+        [true, 3],
+        [true, 2],
+        [true, 1],
+        [true, 0],
+        [false, 0],
+        [false, 0],
+      ]);
       // A refused request took nothing from the organization's bucket.
       expect(await redis.client.hget(`${prefix}org:o1`, "level")).to.equal(String(1 * 1_000_000));
     } finally {
@@ -121,14 +145,22 @@ describe("rate limits in Redis", function () {
   });
 
   it("answers with the same numbers, so the same headers, as the memory store for the same requests and times", async () => {
-    const rules: RateLimitRules = { credential: rule(4, 1 / 3), organization: rule(7, 0.7), authFailures: rule(3, 0.1), tokenEndpoint: rule(2, 7.5) };
+    const rules: RateLimitRules = {
+      credential: rule(4, 1 / 3),
+      organization: rule(7, 0.7),
+      authFailures: rule(3, 0.1),
+      tokenEndpoint: rule(2, 7.5),
+    };
     let now = 1_780_000_000_000;
     const clock = () => now;
     const prefix = redis.prefix();
     const store = redisStore(prefix);
     expect(await store.connected(5_000)).to.equal(true);
     const inRedis = new RateLimiter(rules, store, { publicSandboxKeyId: "key_public", clock });
-    const inMemory = new RateLimiter(rules, new MemoryRateLimitStore(clock), { publicSandboxKeyId: "key_public", clock });
+    const inMemory = new RateLimiter(rules, new MemoryRateLimitStore(clock), {
+      publicSandboxKeyId: "key_public",
+      clock,
+    });
     // A fixed pseudo-random walk: bursts, pauses and every kind of bucket.
     let seed = 42;
     const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
@@ -160,7 +192,10 @@ describe("rate limits in Redis", function () {
     try {
       expect(await store.connected(5_000)).to.equal(true);
       const result = await store.take([{ key: "k", rule: rule(10, 2) }]);
-      expect(result).to.deep.equal({ allowed: true, readings: [{ remaining: 9, resetSeconds: 1, retryAfterSeconds: 0 }] });
+      expect(result).to.deep.equal({
+        allowed: true,
+        readings: [{ remaining: 9, resetSeconds: 1, retryAfterSeconds: 0 }],
+      });
       const ttl = await redis.client.pttl(`${prefix}k`);
       expect(ttl).to.be.within(1, 501);
     } finally {
@@ -212,7 +247,10 @@ describe("rate limits in Redis", function () {
       expect(await store.connected(5_000)).to.equal(true);
       proxy.stall();
       const result = await store.take([{ key: "k", rule: rule(5, 0.001) }], 0);
-      expect(result).to.deep.equal({ allowed: true, readings: [{ remaining: 4, resetSeconds: 1000, retryAfterSeconds: 0 }] });
+      expect(result).to.deep.equal({
+        allowed: true,
+        readings: [{ remaining: 4, resetSeconds: 1000, retryAfterSeconds: 0 }],
+      });
       const warning = await sink.next("Redis unavailable");
       expect(warning.reason).to.match(/timed out/i);
       expect(await redis.client.exists(`${prefix}k`)).to.equal(0);
@@ -270,7 +308,12 @@ describe("rate limits in Redis, over HTTP", () => {
       SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND: "0.001",
     };
     t = await createTestApp(env);
-    const other = await createApp({ config: loadConfig({ SVC_LOG_LEVEL: "silent", ...env }), database: t.database, log: silent, secrets: t.secrets });
+    const other = await createApp({
+      config: loadConfig({ SVC_LOG_LEVEL: "silent", ...env }),
+      database: t.database,
+      log: silent,
+      secrets: t.secrets,
+    });
     try {
       const otherHttp = supertest(other.koa.callback());
       const first = await t.http.get("/api/v1/institutions").set(bearer(t.keys.live));
@@ -300,7 +343,8 @@ describe("rate limits in Redis, over HTTP", () => {
     try {
       const http = supertest(app.koa.callback());
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await http.get("/api/v1/institutions").set(bearer(t.keys.sandbox))).status);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await http.get("/api/v1/institutions").set(bearer(t.keys.sandbox))).status);
       expect(statuses).to.deep.equal([200, 200, 429]);
       expect(sink.lines.some((line) => String(line.msg).includes("Redis unavailable"))).to.equal(true);
     } finally {

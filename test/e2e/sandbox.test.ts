@@ -37,7 +37,10 @@ describe("sandbox seed", () => {
     const withHistory = equivalencies.filter((e) => e.version > 1);
     expect(withHistory.length).to.be.at.least(20);
     for (const e of withHistory.slice(0, 5)) {
-      const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: e.id }, orderBy: { version: "asc" } });
+      const versions = await t.database.prisma.equivalencyVersion.findMany({
+        where: { equivalencyId: e.id },
+        orderBy: { version: "asc" },
+      });
       expect(versions.map((v) => v.version)).to.deep.equal(Array.from({ length: e.version }, (_, i) => i + 1));
     }
   });
@@ -47,7 +50,9 @@ describe("sandbox seed", () => {
     const list = await t.http.get("/api/v1/equivalencies?status=accepted&expand=course&limit=5").set(bearer(key));
     await expectContract(list, 200);
     expect(list.body.data).to.have.length(5);
-    const withHistory = await t.database.prisma.equivalency.findFirstOrThrow({ where: { environment: "sandbox", version: { gt: 1 } } });
+    const withHistory = await t.database.prisma.equivalency.findFirstOrThrow({
+      where: { environment: "sandbox", version: { gt: 1 } },
+    });
     const history = await t.http.get(`/api/v1/equivalencies/${withHistory.id}/versions`).set(bearer(key));
     await expectContract(history, 200);
     expect(history.body.data.versions).to.have.length(withHistory.version);

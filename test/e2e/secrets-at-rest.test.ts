@@ -27,7 +27,12 @@ async function dumpEverything(db: Db): Promise<string> {
   const tables = await db.$queryRawUnsafe<{ name: string }[]>(
     `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1`,
   );
-  expect(tables.map((t) => t.name)).to.include.members(["webhook_endpoints", "signing_keys", "webhook_deliveries", "oauth_clients"]);
+  expect(tables.map((t) => t.name)).to.include.members([
+    "webhook_endpoints",
+    "signing_keys",
+    "webhook_deliveries",
+    "oauth_clients",
+  ]);
   const parts = [];
   for (const { name } of tables) {
     const rows = await db.$queryRawUnsafe<{ row: string }[]>(`SELECT row_to_json(t)::text AS row FROM "${name}" AS t`);
@@ -49,12 +54,20 @@ describe("secrets at rest: the database alone reveals no secret", () => {
       .set(bearer(t.keys.live))
       .send({ url: "https://hooks.example.edu/in", events: ["course.updated"] });
     expect(created.status).to.equal(201);
-    const rotated = await t.http.post(`/api/v1/webhooks/${created.body.data.id}/rotate-secret`).set(bearer(t.keys.live));
+    const rotated = await t.http
+      .post(`/api/v1/webhooks/${created.body.data.id}/rotate-secret`)
+      .set(bearer(t.keys.live));
     expect(rotated.status).to.equal(200);
     const secrets = [created.body.data.secret, rotated.body.data.secret];
 
-    const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live" });
-    const token = await t.http.post("/oauth/token").type("form").send({ grant_type: "client_credentials", client_id: client.clientId, client_secret: clientSecret });
+    const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({
+      organizationId: t.organizationId,
+      environment: "live",
+    });
+    const token = await t.http
+      .post("/oauth/token")
+      .type("form")
+      .send({ grant_type: "client_credentials", client_id: client.clientId, client_secret: clientSecret });
     expect(token.status).to.equal(200);
     const jwks = await t.http.get("/.well-known/jwks.json");
     await jwtVerify(token.body.access_token, createLocalJWKSet(jwks.body));
@@ -67,7 +80,8 @@ describe("secrets at rest: the database alone reveals no secret", () => {
     for (const secret of [...secrets, privateJwk.d!, clientSecret]) expect(dump).to.not.contain(secret);
     expect(dump).to.not.contain('"d":');
     const endpoint = await t.database.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: created.body.data.id } });
-    for (const value of [endpoint.secret, endpoint.previousSecret!, stored.privateJwk]) expect(value.startsWith(`v1:${t.secrets.keyId}:`)).to.equal(true);
+    for (const value of [endpoint.secret, endpoint.previousSecret!, stored.privateJwk])
+      expect(value.startsWith(`v1:${t.secrets.keyId}:`)).to.equal(true);
     expect(endpoint.secretPrefix).to.equal(rotated.body.data.secretPrefix);
     expect(await t.app.context.services.storedSecrets.countByKeyId()).to.deep.equal({ [t.secrets.keyId]: 3 });
   });
@@ -86,22 +100,29 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
   before(async () => {
     db = await emptyDatabase();
     const all = readMigrations();
-    await db.session((sql) => applyMigrations(sql, all.filter((m) => m.name < SECRETS_AT_REST)));
+    await db.session((sql) =>
+      applyMigrations(
+        sql,
+        all.filter((m) => m.name < SECRETS_AT_REST),
+      ),
+    );
     const pair = await generateKeyPair("ES256", { extractable: true });
     privateJwk = { ...(await exportJWK(pair.privateKey)), kid: "kid-before", alg: "ES256" };
     publicJwk = { ...(await exportJWK(pair.publicKey)), kid: "kid-before", alg: "ES256", use: "sig" };
     await db.session(async (sql) => {
-      await sql.exec(`INSERT INTO organizations (id, slug, name, source) VALUES ('org_a', 'alpha', 'Alpha', 'channel_a')`);
+      await sql.exec(
+        `INSERT INTO organizations (id, slug, name, source) VALUES ('org_a', 'alpha', 'Alpha', 'channel_a')`,
+      );
       await sql.query(
         `INSERT INTO webhook_endpoints (id, environment, organization_id, url, events, secret, previous_secret, previous_secret_expires_at)
          VALUES ('wh_old', 'live', 'org_a', 'https://hooks.example.edu/in', '{course.updated}', $1, $2, now() + interval '1 hour'),
                 ('wh_new', 'live', 'org_a', 'https://hooks.example.edu/two', '{course.updated}', $1, NULL, NULL)`,
         [secret, previous],
       );
-      await sql.query(`INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ('kid-before', $1::jsonb, $2::jsonb)`, [
-        JSON.stringify(privateJwk),
-        JSON.stringify(publicJwk),
-      ]);
+      await sql.query(
+        `INSERT INTO signing_keys (kid, private_jwk, public_jwk) VALUES ('kid-before', $1::jsonb, $2::jsonb)`,
+        [JSON.stringify(privateJwk), JSON.stringify(publicJwk)],
+      );
     });
     expect(await db.session((sql) => applyMigrations(sql))).to.include(SECRETS_AT_REST);
   });
@@ -110,14 +131,18 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
   it("the migration keeps the values and fills each webhook's secret prefix", async () => {
     const endpoint = await db.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: "wh_old" } });
     expect(endpoint).to.include({ secret, previousSecret: previous, secretPrefix: secret.slice(0, 10) });
-    expect(JSON.parse((await db.prisma.signingKey.findUniqueOrThrow({ where: { kid: "kid-before" } })).privateJwk)).to.deep.equal(privateJwk);
+    expect(
+      JSON.parse((await db.prisma.signingKey.findUniqueOrThrow({ where: { kid: "kid-before" } })).privateJwk),
+    ).to.deep.equal(privateJwk);
   });
 
   it("the start seals every value in the clear, once; deliveries and tokens keep their secrets", async () => {
     await prepareStoredSecrets(db, keyring, log);
     const sealed = await dumpEverything(db.prisma);
     for (const value of [secret, previous, privateJwk.d!]) expect(sealed).to.not.contain(value);
-    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [box.keyId]: 4 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({
+      [box.keyId]: 4,
+    });
 
     const before = await db.prisma.webhookEndpoint.findMany({ orderBy: { id: "asc" } });
     await prepareStoredSecrets(db, keyring, log);
@@ -129,16 +154,24 @@ describe(`secrets at rest: upgrading a database with secrets in the clear (migra
     const config = loadConfig({ SVC_OAUTH_ISSUER: "https://api.example.edu" });
     const tokens = await createAccessTokens(createRepositories(db.prisma), config, box);
     expect(tokens.jwks.keys.map((k) => k.kid)).to.deep.equal(["kid-before"]);
-    const { client, clientSecret } = await createOAuthClientsService(createRepositories(db.prisma)).createOAuthClient({ organizationId: "org_a", environment: "live" });
+    const { client, clientSecret } = await createOAuthClientsService(createRepositories(db.prisma)).createOAuthClient({
+      organizationId: "org_a",
+      environment: "live",
+    });
     const issued = await tokens.issue(client.clientId, clientSecret, undefined);
     await jwtVerify(issued.access_token, createLocalJWKSet({ keys: [publicJwk] }));
   });
 
   it("refuses to start with a key that did not seal the stored values, naming the key id", async () => {
     const other: Keyring = { box: new SecretBox(crypto.randomBytes(32)), keyFile: null, source: "SVC_SECRETS_KEY" };
-    const failure = await prepareStoredSecrets(db, other, log).then(() => null, (error: unknown) => error);
+    const failure = await prepareStoredSecrets(db, other, log).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(failure).to.be.instanceOf(StoredSecretsError);
     expect(String(failure)).to.contain(`sealed under key id ${box.keyId}`).and.contain("SVC_SECRETS_OLD_KEYS");
-    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({ [box.keyId]: 4 });
+    expect(await createStoredSecretsService(createRepositories(db.prisma)).countByKeyId()).to.deep.equal({
+      [box.keyId]: 4,
+    });
   });
 });

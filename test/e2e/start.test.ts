@@ -41,16 +41,23 @@ describe("npm start", () => {
     try {
       const url = await waitForListening(child);
       expect(url).to.equal(`http://127.0.0.1:${port}/api/v1`);
-      const response = await fetch(`${url}/institutions?limit=3`, { headers: { Authorization: `Bearer ${DEFAULT_PUBLIC_SANDBOX_KEY}` } });
+      const response = await fetch(`${url}/institutions?limit=3`, {
+        headers: { Authorization: `Bearer ${DEFAULT_PUBLIC_SANDBOX_KEY}` },
+      });
       expect(response.status).to.equal(200);
       const body = (await response.json()) as { pagination: { total: number } };
       expect(body.pagination.total).to.be.at.least(40);
       expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
       // The server main.ts builds answers the HTTP parser's refusals as problems too.
-      const oversized = await fetch(`${url}/institutions`, { headers: { "X-Padding": "a".repeat(http.maxHeaderSize + 1) } });
+      const oversized = await fetch(`${url}/institutions`, {
+        headers: { "X-Padding": "a".repeat(http.maxHeaderSize + 1) },
+      });
       expect(oversized.status).to.equal(431);
       expect(oversized.headers.get("content-type")).to.equal("application/problem+json");
-      expect(await oversized.json()).to.include({ type: "https://course-equivalency.org/problems/request-header-too-large", status: 431 });
+      expect(await oversized.json()).to.include({
+        type: "https://course-equivalency.org/problems/request-header-too-large",
+        status: 431,
+      });
 
       // The key that seals stored secrets: a key file of its own, readable by the owner only.
       expect(fs.statSync(path.join(dataDir, "secrets.key")).mode & 0o777).to.equal(0o600);
@@ -61,7 +68,14 @@ describe("npm start", () => {
       // Restarted with a key that did not seal the stored secrets: a clear refusal, the key file untouched.
       const wrongKey = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: ROOT,
-        env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "silent", SVC_SECRETS_KEY: "ab".repeat(32) },
+        env: {
+          ...process.env,
+          PORT: port,
+          SVC_DATA_DIR: dataDir,
+          DATABASE_URL: "",
+          SVC_LOG_LEVEL: "silent",
+          SVC_SECRETS_KEY: "ab".repeat(32),
+        },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let stderr = "";
@@ -80,7 +94,12 @@ describe("npm start", () => {
     this.timeout(60_000);
     const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres", NODE_ENV: "production", SVC_SECRETS_KEY: "" },
+      env: {
+        ...process.env,
+        DATABASE_URL: "postgresql://postgres@127.0.0.1:5432/postgres",
+        NODE_ENV: "production",
+        SVC_SECRETS_KEY: "",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

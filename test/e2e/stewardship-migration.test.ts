@@ -49,9 +49,16 @@ describe("migration 20261125000000_stewardship (upgrade of an existing database)
                 ($1, 'k3', 'upsertCourses', 'h', 400, '{"type":"x"}'::jsonb)`,
         [
           "key_b",
-          JSON.stringify({ data: [{ id: "crs_x", institutionId: "inst_4", code: "X", version: 1, result: "created" }, { institutionId: "inst_missing" }] }),
+          JSON.stringify({
+            data: [
+              { id: "crs_x", institutionId: "inst_4", code: "X", version: 1, result: "created" },
+              { institutionId: "inst_missing" },
+            ],
+          }),
           "oac_c",
-          JSON.stringify({ data: [{ id: "crs_y", institutionId: "inst_5", code: "Y", version: 1, result: "created" }] }),
+          JSON.stringify({
+            data: [{ id: "crs_y", institutionId: "inst_5", code: "Y", version: 1, result: "created" }],
+          }),
         ],
       );
     });

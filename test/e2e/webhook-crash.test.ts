@@ -49,21 +49,30 @@ describe("webhooks survive a crash", () => {
   });
 
   async function startServer(): Promise<ChildProcess> {
-    const started = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: ROOT, env: env(), stdio: ["ignore", "ignore", "pipe"] });
+    const started = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      cwd: ROOT,
+      env: env(),
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     started.stderr!.on("data", (chunk) => (stderr += chunk));
     const deadline = Date.now() + 60_000;
     for (;;) {
       if (started.exitCode !== null) throw new Error(`server exited with ${started.exitCode}: ${stderr}`);
       if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
-      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+      const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) return started;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
   function exited(process: ChildProcess): Promise<void> {
-    return process.exitCode !== null || process.signalCode !== null ? Promise.resolve() : new Promise((resolve) => process.once("exit", () => resolve()));
+    return process.exitCode !== null || process.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => process.once("exit", () => resolve()));
   }
 
   before(async () => {
@@ -85,17 +94,30 @@ describe("webhooks survive a crash", () => {
     const config = loadConfig(env());
     const setup = await openMigratedDatabase(config, createLogger("silent"));
     const repositories = createRepositories(setup.prisma);
-    const organization = await createOrganizationsService(repositories).createOrganization({ slug: "acme", name: "Acme", source: "channel_a" });
-    const { key } = await createKeysService(repositories).issueKey({ organizationId: organization.id, environment: "live", name: "crash test" });
+    const organization = await createOrganizationsService(repositories).createOrganization({
+      slug: "acme",
+      name: "Acme",
+      source: "channel_a",
+    });
+    const { key } = await createKeysService(repositories).issueKey({
+      organizationId: organization.id,
+      environment: "live",
+      name: "crash test",
+    });
     await createStewardshipService(repositories).grantStewardship(organization.id, "live", { all: true });
     await loadInstitutions(setup.prisma, "live");
-    const endpoint = await insertEndpoint(setup.prisma, new SecretBox(parseSecretsKey(secretsKey)!), { organizationId: organization.id, url: receiver.url("/hook"), events: ["course.updated"] });
+    const endpoint = await insertEndpoint(setup.prisma, new SecretBox(parseSecretsKey(secretsKey)!), {
+      organizationId: organization.id,
+      url: receiver.url("/hook"),
+      events: ["course.updated"],
+    });
     receiver.expectSecrets("/hook", [endpoint.secret]);
     await setup.close();
 
     child = await startServer();
     const headers = { Authorization: `Bearer ${key}`, "Content-Type": "application/json" };
-    const course = (title: string) => JSON.stringify({ institutionId: "inst_122977", code: "MATH 7", title, credits: 5, level: "lower" });
+    const course = (title: string) =>
+      JSON.stringify({ institutionId: "inst_122977", code: "MATH 7", title, credits: 5, level: "lower" });
     const created = await fetch(`${api}/courses`, { method: "POST", headers, body: course("Calculus") });
     expect(created.status).to.equal(201);
 
@@ -114,11 +136,17 @@ describe("webhooks survive a crash", () => {
     expect(answered, "the crash interrupted the burst").to.be.below(BURST);
 
     child = await startServer();
-    const current = await fetch(`${api}/courses?limit=1`, { headers }).then((r) => r.json() as Promise<{ data: { version: number }[] }>);
+    const current = await fetch(`${api}/courses?limit=1`, { headers }).then(
+      (r) => r.json() as Promise<{ data: { version: number }[] }>,
+    );
     const committedChanges = current.data[0].version - 1;
     expect(committedChanges).to.be.at.least(answered);
     const delivered = () => new Set(receiver.to("/hook").map((r) => r.headers["x-svc-event-id"]));
-    await receiver.waitFor(() => delivered().size >= committedChanges, 60_000, `${committedChanges} distinct events delivered`);
+    await receiver.waitFor(
+      () => delivered().size >= committedChanges,
+      60_000,
+      `${committedChanges} distinct events delivered`,
+    );
     child.kill("SIGTERM");
     await exited(child);
 

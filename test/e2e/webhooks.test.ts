@@ -23,9 +23,25 @@ describe("webhooks end to end", () => {
   const clock = () => now;
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   const dispatcher = (concurrency = 16) =>
-    new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, clock, concurrency });
-  const endpoint = async (path: string, events: string[], environment: "live" | "sandbox" = "live"): Promise<TestEndpoint> => {
-    const created = await insertEndpoint(t.database.prisma, t.secrets, { organizationId: t.organizationId, url: receiver.url(path), events, environment });
+    new Dispatcher({
+      deliveries: t.app.context.repositories.deliveries,
+      settings: t.config.webhooks,
+      log: createLogger("silent"),
+      secrets: t.secrets,
+      clock,
+      concurrency,
+    });
+  const endpoint = async (
+    path: string,
+    events: string[],
+    environment: "live" | "sandbox" = "live",
+  ): Promise<TestEndpoint> => {
+    const created = await insertEndpoint(t.database.prisma, t.secrets, {
+      organizationId: t.organizationId,
+      url: receiver.url(path),
+      events,
+      environment,
+    });
     receiver.expectSecrets(path, [created.secret]);
     return created;
   };
@@ -33,14 +49,24 @@ describe("webhooks end to end", () => {
     t.database.prisma.$transaction((tx) =>
       createOutboxRepository(tx).recordEvents(
         environment,
-        Array.from({ length: count }, (_, i) => ({ type: "course.updated" as const, data: { courseId: `crs_${i}`, version: 2, changedFields: [] } })),
+        Array.from({ length: count }, (_, i) => ({
+          type: "course.updated" as const,
+          data: { courseId: `crs_${i}`, version: 2, changedFields: [] },
+        })),
       ),
     );
   const deliveriesOf = (webhookId: string) =>
-    t.database.prisma.webhookDelivery.findMany({ where: { webhookId }, orderBy: [{ createdAt: "asc" }, { attempt: "asc" }] });
+    t.database.prisma.webhookDelivery.findMany({
+      where: { webhookId },
+      orderBy: [{ createdAt: "asc" }, { attempt: "asc" }],
+    });
 
   beforeEach(async () => {
-    t = await createTestApp({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,2s,3s", SVC_WEBHOOK_TIMEOUT_MS: "1000", SVC_WEBHOOK_DISABLE_AFTER: "10s" });
+    t = await createTestApp({
+      SVC_WEBHOOK_RETRY_SCHEDULE: "1s,2s,3s",
+      SVC_WEBHOOK_TIMEOUT_MS: "1000",
+      SVC_WEBHOOK_DISABLE_AFTER: "10s",
+    });
     now = new Date();
     receiver = await Receiver.start({ clock });
   });
@@ -51,33 +77,71 @@ describe("webhooks end to end", () => {
 
   it("delivers all four event types from API writes, signed and valid against the contract; only to subscribers of that environment", async () => {
     await loadInstitutions(t.database.prisma, "live");
-    const all = await endpoint("/all", ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"]);
+    const all = await endpoint("/all", [
+      "equivalency.created",
+      "equivalency.updated",
+      "course.updated",
+      "dataset.published",
+    ]);
     await endpoint("/courses-only", ["course.updated"]);
-    await endpoint("/sandbox", ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"], "sandbox");
+    await endpoint(
+      "/sandbox",
+      ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"],
+      "sandbox",
+    );
     const api = (method: "post" | "patch", path: string, body: object, headers: Record<string, string> = {}) =>
       t.http[method](`/api/v1${path}`).set(bearer(t.keys.live)).set(headers).send(body);
 
-    const course = { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" };
-    const created = await api("post", "/courses", [course, { ...course, institutionId: "inst_110635", code: "CS 61B", title: "Data Structures" }]);
+    const course = {
+      institutionId: "inst_122977",
+      code: "CS 55",
+      title: "Java Programming",
+      credits: 3,
+      level: "lower",
+      cipCode: "11.0201",
+    };
+    const created = await api("post", "/courses", [
+      course,
+      { ...course, institutionId: "inst_110635", code: "CS 61B", title: "Data Structures" },
+    ]);
     const [source, target] = created.body.data.map((r: { id: string }) => r.id);
     expect((await api("post", "/courses", { ...course, title: "Java Programming I" })).status).to.equal(201);
-    const equivalency = await api("post", "/equivalencies", { sourceCourseId: source, targetInstitutionId: "inst_110635", targetCourseId: target });
+    const equivalency = await api("post", "/equivalencies", {
+      sourceCourseId: source,
+      targetInstitutionId: "inst_110635",
+      targetCourseId: target,
+    });
     expect(equivalency.status).to.equal(201);
     const id = equivalency.body.data.id;
-    const patched = await api("patch", `/equivalencies/${id}`, { status: "accepted", decidedBy: "UC Berkeley Admissions" }, { "If-Match": `"${id}.v1"` });
+    const patched = await api(
+      "patch",
+      `/equivalencies/${id}`,
+      { status: "accepted", decidedBy: "UC Berkeley Admissions" },
+      { "If-Match": `"${id}.v1"` },
+    );
     expect(patched.status).to.equal(200);
     const published = await api("post", "/datasets", { label: "Spring 2025" });
     if (published.status !== 201) {
       // Without the datasets API the event is recorded the way POST /datasets records it.
       await t.database.prisma.$transaction((tx) =>
-        createOutboxRepository(tx).recordEvents("live", [{ type: "dataset.published", data: { datasetVersionId: "ds_x", label: "Spring 2025", sequence: 1, recordCount: 1, issueCount: 0 } }]),
+        createOutboxRepository(tx).recordEvents("live", [
+          {
+            type: "dataset.published",
+            data: { datasetVersionId: "ds_x", label: "Spring 2025", sequence: 1, recordCount: 1, issueCount: 0 },
+          },
+        ]),
       );
     }
 
     const counts = await dispatcher().runOnce();
     expect(counts).to.include({ events: 4, deliveriesQueued: 5, attempted: 5, succeeded: 5 });
     const received = receiver.to("/all");
-    expect(received.map((r) => r.headers["x-svc-event"])).to.have.members(["course.updated", "equivalency.created", "equivalency.updated", "dataset.published"]);
+    expect(received.map((r) => r.headers["x-svc-event"])).to.have.members([
+      "course.updated",
+      "equivalency.created",
+      "equivalency.updated",
+      "dataset.published",
+    ]);
     const rows = await deliveriesOf(all.id);
     for (const request of received) {
       const type = String(request.headers["x-svc-event"]);
@@ -88,10 +152,21 @@ describe("webhooks end to end", () => {
       expect(envelope.type).to.equal(type);
       expect(request.headers["x-svc-event-id"]).to.equal(envelope.id);
       const row = rows.find((r) => r.id === request.headers["x-svc-delivery"])!;
-      expect(row).to.include({ eventId: envelope.id, requestBody: request.body, signature: request.headers["x-svc-signature"], status: "succeeded" });
+      expect(row).to.include({
+        eventId: envelope.id,
+        requestBody: request.body,
+        signature: request.headers["x-svc-signature"],
+        status: "succeeded",
+      });
     }
-    const equivalencyCreated = JSON.parse(received.find((r) => r.headers["x-svc-event"] === "equivalency.created")!.body);
-    expect(equivalencyCreated.data).to.deep.include({ equivalencyId: id, status: "pending", sourceCourse: { institution: "Santa Monica College", code: "CS 55" } });
+    const equivalencyCreated = JSON.parse(
+      received.find((r) => r.headers["x-svc-event"] === "equivalency.created")!.body,
+    );
+    expect(equivalencyCreated.data).to.deep.include({
+      equivalencyId: id,
+      status: "pending",
+      sourceCourse: { institution: "Santa Monica College", code: "CS 55" },
+    });
     expect(receiver.to("/courses-only").map((r) => r.headers["x-svc-event"])).to.deep.equal(["course.updated"]);
     expect(receiver.to("/sandbox")).to.have.length(0);
     expect(await t.database.prisma.outboxEvent.count({ where: { dispatchedAt: null } })).to.equal(0);
@@ -118,7 +193,12 @@ describe("webhooks end to end", () => {
     }
     expect((await run.runOnce()).attempted).to.equal(1);
     const rows = await deliveriesOf(failing.id);
-    expect(rows.map((r) => [r.attempt, r.status])).to.deep.equal([[1, "failed"], [2, "failed"], [3, "failed"], [4, "failed"]]);
+    expect(rows.map((r) => [r.attempt, r.status])).to.deep.equal([
+      [1, "failed"],
+      [2, "failed"],
+      [3, "failed"],
+      [4, "failed"],
+    ]);
     expect(rows[3].nextRetryAt).to.equal(null);
     advance(24 * 3600 * SECOND);
     expect((await run.runOnce()).attempted).to.equal(0);
@@ -137,7 +217,10 @@ describe("webhooks end to end", () => {
     receiver.behave("/flaky", "ok");
     advance(1.2 * SECOND);
     expect((await run.runOnce()).succeeded).to.equal(20);
-    const delivered = receiver.to("/flaky").filter((_, i) => i >= 20).map((r) => r.headers["x-svc-event-id"]);
+    const delivered = receiver
+      .to("/flaky")
+      .filter((_, i) => i >= 20)
+      .map((r) => r.headers["x-svc-event-id"]);
     expect(delivered).to.have.members(events.map((e) => e.id));
   });
 
@@ -206,12 +289,16 @@ describe("webhooks end to end", () => {
       if (state.status === "enabled") expect(now.getTime() - start).to.be.below(10 * SECOND);
     }
     expect(now.getTime() - start).to.be.at.least(10 * SECOND);
-    expect(state.disabledReason).to.equal("Deliveries failed for 10 seconds in a row; re-enable with PATCH status=enabled");
+    expect(state.disabledReason).to.equal(
+      "Deliveries failed for 10 seconds in a row; re-enable with PATCH status=enabled",
+    );
     expect(state.disabledAt!.getTime()).to.equal(now.getTime());
     // Disabled: new events are not queued, and a redelivery queued meanwhile waits.
     await emit(1);
     const [last] = (await deliveriesOf(failing.id)).slice(-1);
-    const queued = await t.http.post(`/api/v1/webhooks/${failing.id}/deliveries/${last.id}/redeliver`).set(bearer(t.keys.live));
+    const queued = await t.http
+      .post(`/api/v1/webhooks/${failing.id}/deliveries/${last.id}/redeliver`)
+      .set(bearer(t.keys.live));
     expect(queued.status).to.equal(202);
     advance(60 * SECOND);
     const sent = receiver.to("/failing").length;
@@ -219,7 +306,10 @@ describe("webhooks end to end", () => {
     expect(receiver.to("/failing")).to.have.length(sent);
 
     receiver.behave("/failing", "ok");
-    await t.database.prisma.webhookEndpoint.update({ where: { id: failing.id }, data: { status: "enabled", disabledReason: null, disabledAt: null, failingSince: null } });
+    await t.database.prisma.webhookEndpoint.update({
+      where: { id: failing.id },
+      data: { status: "enabled", disabledReason: null, disabledAt: null, failingSince: null },
+    });
     expect((await run.runOnce()).succeeded).to.equal(1);
     const resumed = await t.database.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: queued.body.data.id } });
     expect(resumed.status).to.equal("succeeded");
@@ -259,7 +349,13 @@ describe("webhooks end to end", () => {
   it("start() delivers in the background and stop() waits for attempts in flight", async () => {
     await endpoint("/background", ["course.updated"]);
     receiver.behave("/background", "slow");
-    const background = new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets, pollIntervalMs: 20 });
+    const background = new Dispatcher({
+      deliveries: t.app.context.repositories.deliveries,
+      settings: t.config.webhooks,
+      log: createLogger("silent"),
+      secrets: t.secrets,
+      pollIntervalMs: 20,
+    });
     background.start();
     try {
       await emit(3);

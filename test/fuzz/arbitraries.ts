@@ -25,9 +25,30 @@ export interface Mutation {
 // Keywords the generator understands; any other one in the document stops the
 // fuzzer loudly instead of silently generating values it cannot vouch for.
 const UNDERSTOOD = new Set([
-  "type", "enum", "pattern", "format", "minLength", "maxLength", "minimum", "maximum",
-  "properties", "required", "additionalProperties", "minProperties", "items", "minItems", "maxItems",
-  "uniqueItems", "oneOf", "allOf", "$ref", "default", "description", "examples", "example", "title",
+  "type",
+  "enum",
+  "pattern",
+  "format",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "properties",
+  "required",
+  "additionalProperties",
+  "minProperties",
+  "items",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "oneOf",
+  "allOf",
+  "$ref",
+  "default",
+  "description",
+  "examples",
+  "example",
+  "title",
 ]);
 
 /** Generated strings and arrays stay this much above their minimum, except at the maximum boundary. */
@@ -46,12 +67,35 @@ const jsonCharacter = fc.oneof(
 );
 /** What an HTTP header value may carry without being trimmed or refused by the client. */
 const headerCharacter = fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code));
-const CHARACTER: Record<Wire, fc.Arbitrary<string>> = { json: jsonCharacter, text: textCharacter, header: headerCharacter };
+const CHARACTER: Record<Wire, fc.Arbitrary<string>> = {
+  json: jsonCharacter,
+  text: textCharacter,
+  header: headerCharacter,
+};
 
 /** Text Number() reads as an integer, but not written in decimal digits or not a safe integer. */
-const NOT_DECIMAL_INTEGERS = ["0x10", "1e1", "+5", " 5", "5 ", "5.0", "0b1", "9007199254740992", "99999999999999999999", "-99999999999999999999"];
+const NOT_DECIMAL_INTEGERS = [
+  "0x10",
+  "1e1",
+  "+5",
+  " 5",
+  "5 ",
+  "5.0",
+  "0b1",
+  "9007199254740992",
+  "99999999999999999999",
+  "-99999999999999999999",
+];
 
-const SAMPLE_OF_TYPE: Record<string, unknown> = { string: "x", integer: 7, number: 1.5, boolean: true, null: null, object: {}, array: [] };
+const SAMPLE_OF_TYPE: Record<string, unknown> = {
+  string: "x",
+  integer: 7,
+  number: 1.5,
+  boolean: true,
+  null: null,
+  object: {},
+  array: [],
+};
 
 export function jsonType(value: unknown): string {
   if (value === null) return "null";
@@ -77,7 +121,10 @@ export class SchemaArbitraries {
    */
   constructor(
     private readonly document: JsonSchema,
-    private readonly hint: (name: string, fromSchema: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown> = (_name, fromSchema) => fromSchema,
+    private readonly hint: (name: string, fromSchema: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown> = (
+      _name,
+      fromSchema,
+    ) => fromSchema,
   ) {}
 
   /** Follows `$ref` and folds `allOf` into one schema (the document uses allOf to annotate a $ref). */
@@ -91,7 +138,10 @@ export class SchemaArbitraries {
       return (allOf as JsonSchema[]).map((member) => this.resolve(member)).reduce(mergeSchemas, siblings);
     }
     const unknown = Object.keys(schema).filter((keyword) => !UNDERSTOOD.has(keyword));
-    if (unknown.length) throw new Error(`The fuzzer does not understand the keyword(s) ${unknown.join(", ")} in ${JSON.stringify(schema)}`);
+    if (unknown.length)
+      throw new Error(
+        `The fuzzer does not understand the keyword(s) ${unknown.join(", ")} in ${JSON.stringify(schema)}`,
+      );
     return schema;
   }
 
@@ -108,7 +158,8 @@ export class SchemaArbitraries {
   /** Values that validate against the schema. */
   valid(raw: JsonSchema, wire: Wire = "json"): fc.Arbitrary<unknown> {
     const schema = this.resolve(raw);
-    if (Array.isArray(schema.oneOf)) return fc.oneof(...(schema.oneOf as JsonSchema[]).map((branch) => this.valid(branch, wire)));
+    if (Array.isArray(schema.oneOf))
+      return fc.oneof(...(schema.oneOf as JsonSchema[]).map((branch) => this.valid(branch, wire)));
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
     return fc.oneof(...this.typesOf(schema).map((type) => this.validOfType(schema, type, wire)));
   }
@@ -125,7 +176,12 @@ export class SchemaArbitraries {
           max: Math.floor((schema.maximum as number) ?? Number.MAX_SAFE_INTEGER),
         });
       case "number":
-        return fc.double({ min: schema.minimum as number, max: schema.maximum as number, noNaN: true, noDefaultInfinity: true });
+        return fc.double({
+          min: schema.minimum as number,
+          max: schema.maximum as number,
+          noNaN: true,
+          noDefaultInfinity: true,
+        });
       case "string":
         return this.validString(schema, wire);
       case "array":
@@ -144,14 +200,21 @@ export class SchemaArbitraries {
     if (schema.format === "uri") {
       return fc.webUrl({ withQueryParameters: true, withFragments: true }).filter((text) => withinLength(text, schema));
     }
-    if (schema.format !== undefined) throw new Error(`The fuzzer does not generate the format ${String(schema.format)}`);
+    if (schema.format !== undefined)
+      throw new Error(`The fuzzer does not generate the format ${String(schema.format)}`);
     const unit = CHARACTER[wire];
     const min = (schema.minLength as number) ?? 0;
     const max = schema.maxLength as number | undefined;
-    const typical = fc.string({ unit, minLength: min, maxLength: Math.min(max ?? Infinity, min + TYPICAL_EXTRA_LENGTH) });
+    const typical = fc.string({
+      unit,
+      minLength: min,
+      maxLength: Math.min(max ?? Infinity, min + TYPICAL_EXTRA_LENGTH),
+    });
     const atMaximum = max === undefined ? typical : fc.string({ unit, minLength: max, maxLength: max });
     // A lone high and a lone low surrogate side by side make one code point: recount.
-    return fc.oneof({ weight: 9, arbitrary: typical }, { weight: 1, arbitrary: atMaximum }).filter((text) => withinLength(text, schema));
+    return fc
+      .oneof({ weight: 9, arbitrary: typical }, { weight: 1, arbitrary: atMaximum })
+      .filter((text) => withinLength(text, schema));
   }
 
   private validArray(schema: JsonSchema, wire: Wire): fc.Arbitrary<unknown[]> {
@@ -167,9 +230,15 @@ export class SchemaArbitraries {
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     if (Object.keys(properties).length === 0 && schema.additionalProperties !== false) {
       // A free-form object (metadata): any JSON members.
-      return fc.dictionary(fc.string({ unit: jsonCharacter, maxLength: 20 }), fc.jsonValue({ maxDepth: 2, stringUnit: jsonCharacter }), { maxKeys: 5 });
+      return fc.dictionary(
+        fc.string({ unit: jsonCharacter, maxLength: 20 }),
+        fc.jsonValue({ maxDepth: 2, stringUnit: jsonCharacter }),
+        { maxKeys: 5 },
+      );
     }
-    const members = Object.fromEntries(Object.entries(properties).map(([name, member]) => [name, this.hint(name, this.valid(member, wire))]));
+    const members = Object.fromEntries(
+      Object.entries(properties).map(([name, member]) => [name, this.hint(name, this.valid(member, wire))]),
+    );
     const minProperties = (schema.minProperties as number) ?? 0;
     return fc
       .record(members, { requiredKeys: (schema.required as string[]) ?? [] })
@@ -192,12 +261,16 @@ export class SchemaArbitraries {
     if (wrongType.length) breaking("type", fc.constantFrom(...wrongType));
     if (Array.isArray(schema.enum)) {
       const allowed = new Set(schema.enum as unknown[]);
-      breaking("enum", this.validString({ minLength: 1, maxLength: 30 }, wire).filter((text) => !allowed.has(text)));
+      breaking(
+        "enum",
+        this.validString({ minLength: 1, maxLength: 30 }, wire).filter((text) => !allowed.has(text)),
+      );
     }
     if (typeof value === "string") found.push(...this.stringMutations(schema, at, wire));
     if (typeof value === "number") found.push(...this.numberMutations(schema, at));
     if (Array.isArray(value)) found.push(...this.arrayMutations(schema, value, at, wire));
-    if (jsonType(value) === "object") found.push(...this.memberMutations(schema, value as Record<string, unknown>, at, wire));
+    if (jsonType(value) === "object")
+      found.push(...this.memberMutations(schema, value as Record<string, unknown>, at, wire));
     return found;
   }
 
@@ -206,7 +279,8 @@ export class SchemaArbitraries {
     const admitted = branches.flatMap((branch) => this.typesOf(branch));
     const found: fc.Arbitrary<Mutation>[] = [];
     const wrongType = this.wrongTypeValues(admitted, wire);
-    if (wrongType.length) found.push(fc.constantFrom(...wrongType).map((replaced) => ({ at, breaks: "type", value: replaced })));
+    if (wrongType.length)
+      found.push(fc.constantFrom(...wrongType).map((replaced) => ({ at, breaks: "type", value: replaced })));
     // Breaking the value inside the branch of its own type leaves every other branch failing on type.
     const own = branches.filter((branch) => allows(this.typesOf(branch), value));
     if (own.length === 1) found.push(...this.mutations(own[0], value, at, wire));
@@ -231,11 +305,15 @@ export class SchemaArbitraries {
     const unit = CHARACTER[wire];
     if (typeof schema.pattern === "string") {
       const pattern = new RegExp(schema.pattern, "u");
-      const text = this.validString({ minLength: min, maxLength: max }, wire).filter((candidate) => !pattern.test(candidate));
+      const text = this.validString({ minLength: min, maxLength: max }, wire).filter(
+        (candidate) => !pattern.test(candidate),
+      );
       found.push(text.map((value) => ({ at, breaks: "pattern", value })));
     }
     if (max !== undefined) {
-      const tooLong = fc.string({ unit, minLength: max + 1, maxLength: max + 1 }).filter((text) => [...text].length > max);
+      const tooLong = fc
+        .string({ unit, minLength: max + 1, maxLength: max + 1 })
+        .filter((text) => [...text].length > max);
       found.push(tooLong.map((value) => ({ at, breaks: "maxLength", value })));
     }
     if (min > 0) {
@@ -264,29 +342,48 @@ export class SchemaArbitraries {
     const maxItems = schema.maxItems as number | undefined;
     if (minItems > 0) found.push(fc.constant({ at, breaks: "minItems", value: value.slice(0, minItems - 1) }));
     if (maxItems !== undefined) {
-      const extra = fc.array(this.valid(schema.items as JsonSchema, wire), { minLength: maxItems + 1 - value.length, maxLength: maxItems + 1 - value.length });
+      const extra = fc.array(this.valid(schema.items as JsonSchema, wire), {
+        minLength: maxItems + 1 - value.length,
+        maxLength: maxItems + 1 - value.length,
+      });
       found.push(extra.map((more) => ({ at, breaks: "maxItems", value: [...value, ...more] })));
     }
     if (schema.uniqueItems && value.length > 0 && value.length < (maxItems ?? Infinity)) {
       found.push(fc.constant({ at, breaks: "uniqueItems", value: [...value, value[0]] }));
     }
-    value.forEach((item, index) => found.push(...this.mutations(schema.items as JsonSchema, item, [...at, String(index)], wire)));
+    value.forEach((item, index) =>
+      found.push(...this.mutations(schema.items as JsonSchema, item, [...at, String(index)], wire)),
+    );
     return found;
   }
 
   /** The mutations of an object's members (not of the object as a whole). */
-  memberMutations(schema: JsonSchema, value: Record<string, unknown>, at: string[], wire: Wire): fc.Arbitrary<Mutation>[] {
+  memberMutations(
+    schema: JsonSchema,
+    value: Record<string, unknown>,
+    at: string[],
+    wire: Wire,
+  ): fc.Arbitrary<Mutation>[] {
     const found: fc.Arbitrary<Mutation>[] = [];
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     const required = (schema.required as string[]) ?? [];
-    for (const name of required) found.push(fc.constant({ at: [...at, name], breaks: "required", remove: true as const }));
+    for (const name of required)
+      found.push(fc.constant({ at: [...at, name], breaks: "required", remove: true as const }));
     if (schema.additionalProperties === false) {
       // Query names stay plain: the query parser reads brackets and dots as structure, and
       // drops names of Object.prototype members ("constructor") rather than passing them on.
-      const names = wire === "json" ? fc.string({ unit: jsonCharacter, minLength: 1, maxLength: 20 }) : fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,15}$/).filter((name) => !(name in Object.prototype));
+      const names =
+        wire === "json"
+          ? fc.string({ unit: jsonCharacter, minLength: 1, maxLength: 20 })
+          : fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,15}$/).filter((name) => !(name in Object.prototype));
       const unknown = names.filter((name) => !Object.hasOwn(properties, name));
-      const member = wire === "json" ? fc.jsonValue({ maxDepth: 1 }) : fc.string({ unit: headerCharacter, maxLength: 10 });
-      found.push(fc.tuple(unknown, member).map(([name, extra]) => ({ at: [...at, name], breaks: "additionalProperties", value: extra })));
+      const member =
+        wire === "json" ? fc.jsonValue({ maxDepth: 1 }) : fc.string({ unit: headerCharacter, maxLength: 10 });
+      found.push(
+        fc
+          .tuple(unknown, member)
+          .map(([name, extra]) => ({ at: [...at, name], breaks: "additionalProperties", value: extra })),
+      );
     }
     if (((schema.minProperties as number) ?? 0) > 0 && required.length === 0) {
       found.push(fc.constant({ at, breaks: "minProperties", value: {} }));
@@ -299,8 +396,14 @@ export class SchemaArbitraries {
 
   private lookup(ref: string): JsonSchema {
     if (!ref.startsWith("#/")) throw new Error(`The fuzzer resolves local references only, not ${ref}`);
-    const segments = ref.slice(2).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
-    const target = segments.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], this.document);
+    const segments = ref
+      .slice(2)
+      .split("/")
+      .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const target = segments.reduce<unknown>(
+      (node, segment) => (node as Record<string, unknown> | undefined)?.[segment],
+      this.document,
+    );
     if (!target || typeof target !== "object") throw new Error(`Unresolvable reference ${ref}`);
     return target as JsonSchema;
   }
@@ -308,8 +411,10 @@ export class SchemaArbitraries {
 
 function mergeSchemas(into: JsonSchema, member: JsonSchema): JsonSchema {
   const merged: JsonSchema = { ...member, ...into };
-  if (into.required || member.required) merged.required = [...((member.required as string[]) ?? []), ...((into.required as string[]) ?? [])];
-  if (into.properties || member.properties) merged.properties = { ...(member.properties as object), ...(into.properties as object) };
+  if (into.required || member.required)
+    merged.required = [...((member.required as string[]) ?? []), ...((into.required as string[]) ?? [])];
+  if (into.properties || member.properties)
+    merged.properties = { ...(member.properties as object), ...(into.properties as object) };
   return merged;
 }
 
@@ -346,10 +451,21 @@ export function toPointer(segments: string[]): string {
 export function applyMutation<T>(root: T, mutation: Mutation): T {
   if (mutation.at.length === 0) return mutation.value as T;
   const copy = structuredClone(root);
-  const parent = mutation.at.slice(0, -1).reduce<Record<string, unknown>>((node, segment) => node[segment] as Record<string, unknown>, copy as Record<string, unknown>);
+  const parent = mutation.at
+    .slice(0, -1)
+    .reduce<Record<string, unknown>>(
+      (node, segment) => node[segment] as Record<string, unknown>,
+      copy as Record<string, unknown>,
+    );
   const last = mutation.at[mutation.at.length - 1];
   if (mutation.remove) delete parent[last];
   // An own member even when named "__proto__", as JSON.parse on the server will make it.
-  else Object.defineProperty(parent, last, { value: mutation.value, enumerable: true, writable: true, configurable: true });
+  else
+    Object.defineProperty(parent, last, {
+      value: mutation.value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   return copy;
 }

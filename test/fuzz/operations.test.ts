@@ -41,38 +41,132 @@ function explainedRefusal(request: RequestParts, pointer: string): boolean {
 }
 
 function valueAt(request: RequestParts, pointer: string): unknown {
-  const [first, ...rest] = pointer.split("/").slice(1).map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const [first, ...rest] = pointer
+    .split("/")
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
   const start = first === "path" || first === "query" ? request[first] : request.body;
   const segments = first === "path" || first === "query" ? rest : [first, ...rest];
   return segments.reduce<unknown>((node, segment) => (node as Record<string, unknown> | undefined)?.[segment], start);
 }
 
 /** Requests that were answered 500 or pointed elsewhere before their fix; raw JSON bodies. */
-const FOUND_BY_FUZZING: { name: string; method: "get" | "post" | "patch"; path: string; body?: string; pointer: string }[] = [
+const FOUND_BY_FUZZING: {
+  name: string;
+  method: "get" | "post" | "patch";
+  path: string;
+  body?: string;
+  pointer: string;
+}[] = [
   { name: "U+0000 in a query parameter", method: "get", path: "/courses?q=a%00b", pointer: "/query/q" },
   { name: "U+0000 in a path id", method: "get", path: "/institutions/a%00b", pointer: "/path/id" },
-  { name: "U+0000 in free-form metadata", method: "post", path: "/datasets", body: '{"label":"x","metadata":{"a":"\\u0000"}}', pointer: "/metadata/a" },
-  { name: "a lone surrogate in a body string", method: "post", path: "/datasets", body: '{"label":"\\ud800x"}', pointer: "/label" },
-  { name: "malformed percent-encoding in a path id", method: "get", path: "/institutions/%E0%A4%A", pointer: "/path/id" },
+  {
+    name: "U+0000 in free-form metadata",
+    method: "post",
+    path: "/datasets",
+    body: '{"label":"x","metadata":{"a":"\\u0000"}}',
+    pointer: "/metadata/a",
+  },
+  {
+    name: "a lone surrogate in a body string",
+    method: "post",
+    path: "/datasets",
+    body: '{"label":"\\ud800x"}',
+    pointer: "/label",
+  },
+  {
+    name: "malformed percent-encoding in a path id",
+    method: "get",
+    path: "/institutions/%E0%A4%A",
+    pointer: "/path/id",
+  },
   { name: "no body where one is required", method: "post", path: "/webhooks", pointer: "" },
-  { name: "an unknown member named with / and ~", method: "post", path: "/datasets", body: '{"label":"x","a/b~c":1}', pointer: "/a~1b~0c" },
-  { name: "a recordCount beyond the database's integer", method: "post", path: "/datasets", body: '{"label":"x","recordCount":2147483648}', pointer: "/recordCount" },
-  { name: "an empty sourceCourseId", method: "post", path: "/equivalencies", body: '{"sourceCourseId":"","targetInstitutionId":"inst_110635"}', pointer: "/sourceCourseId" },
-  { name: "an empty targetCourseId", method: "patch", path: "/equivalencies/{equivalency}", body: '{"targetCourseId":""}', pointer: "/targetCourseId" },
+  {
+    name: "an unknown member named with / and ~",
+    method: "post",
+    path: "/datasets",
+    body: '{"label":"x","a/b~c":1}',
+    pointer: "/a~1b~0c",
+  },
+  {
+    name: "a recordCount beyond the database's integer",
+    method: "post",
+    path: "/datasets",
+    body: '{"label":"x","recordCount":2147483648}',
+    pointer: "/recordCount",
+  },
+  {
+    name: "an empty sourceCourseId",
+    method: "post",
+    path: "/equivalencies",
+    body: '{"sourceCourseId":"","targetInstitutionId":"inst_110635"}',
+    pointer: "/sourceCourseId",
+  },
+  {
+    name: "an empty targetCourseId",
+    method: "patch",
+    path: "/equivalencies/{equivalency}",
+    body: '{"targetCourseId":""}',
+    pointer: "/targetCourseId",
+  },
   { name: "limit in hexadecimal", method: "get", path: "/institutions?limit=0x10", pointer: "/query/limit" },
   { name: "limit with an exponent", method: "get", path: "/courses?limit=1e1", pointer: "/query/limit" },
   { name: "limit with a plus sign", method: "get", path: "/equivalencies?limit=%2B5", pointer: "/query/limit" },
   { name: "limit with a leading space", method: "get", path: "/datasets?limit=%205", pointer: "/query/limit" },
   { name: "limit with a decimal point", method: "get", path: "/webhooks?limit=5.0", pointer: "/query/limit" },
-  { name: "an offset beyond the largest safe integer", method: "get", path: "/institutions?offset=99999999999999999999", pointer: "/query/offset" },
-  { name: "an offset that Number() rounds", method: "get", path: "/courses?offset=9007199254740993", pointer: "/query/offset" },
-  { name: "a version in exponent notation", method: "get", path: "/equivalencies/{equivalency}/versions/1e3", pointer: "/path/version" },
-  { name: "a version beyond the largest safe integer", method: "get", path: "/equivalencies/{equivalency}/versions/99999999999999999999", pointer: "/path/version" },
+  {
+    name: "an offset beyond the largest safe integer",
+    method: "get",
+    path: "/institutions?offset=99999999999999999999",
+    pointer: "/query/offset",
+  },
+  {
+    name: "an offset that Number() rounds",
+    method: "get",
+    path: "/courses?offset=9007199254740993",
+    pointer: "/query/offset",
+  },
+  {
+    name: "a version in exponent notation",
+    method: "get",
+    path: "/equivalencies/{equivalency}/versions/1e3",
+    pointer: "/path/version",
+  },
+  {
+    name: "a version beyond the largest safe integer",
+    method: "get",
+    path: "/equivalencies/{equivalency}/versions/99999999999999999999",
+    pointer: "/path/version",
+  },
   { name: "a megabyte of [", method: "post", path: "/courses", body: "[".repeat(1_000_000), pointer: "/0".repeat(64) },
-  { name: "free-form metadata nested 100 deep", method: "post", path: "/datasets", body: `{"label":"x","metadata":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`, pointer: `/metadata/a${"/0".repeat(62)}` },
-  { name: "a number beyond the range of a double", method: "post", path: "/datasets", body: '{"label":"x","metadata":{"a":[1,-1e400]}}', pointer: "/metadata/a/1" },
-  { name: "a course code of white space alone", method: "post", path: "/courses", body: '{"institutionId":"inst_122977","code":" \\t ","title":"x","credits":1,"level":"lower"}', pointer: "/code" },
-  { name: "a target code of white space alone", method: "patch", path: "/equivalencies/{equivalency}", body: '{"targetCode":"   "}', pointer: "/targetCode" },
+  {
+    name: "free-form metadata nested 100 deep",
+    method: "post",
+    path: "/datasets",
+    body: `{"label":"x","metadata":{"a":${"[".repeat(100)}${"]".repeat(100)}}}`,
+    pointer: `/metadata/a${"/0".repeat(62)}`,
+  },
+  {
+    name: "a number beyond the range of a double",
+    method: "post",
+    path: "/datasets",
+    body: '{"label":"x","metadata":{"a":[1,-1e400]}}',
+    pointer: "/metadata/a/1",
+  },
+  {
+    name: "a course code of white space alone",
+    method: "post",
+    path: "/courses",
+    body: '{"institutionId":"inst_122977","code":" \\t ","title":"x","credits":1,"level":"lower"}',
+    pointer: "/code",
+  },
+  {
+    name: "a target code of white space alone",
+    method: "patch",
+    path: "/equivalencies/{equivalency}",
+    body: '{"targetCode":"   "}',
+    pointer: "/targetCode",
+  },
 ];
 
 describe("fuzz: every operation against the document", function () {
@@ -85,7 +179,11 @@ describe("fuzz: every operation against the document", function () {
 
   before(async () => {
     // No rate limit and no dispatcher: the fuzzer sends thousands of requests and registers random URLs.
-    t = await createTestApp({ SVC_RATE_LIMIT_BURST: "1000000", SVC_RATE_LIMIT_ORG_BURST: "1000000", SVC_WEBHOOK_DISPATCHER: "off" });
+    t = await createTestApp({
+      SVC_RATE_LIMIT_BURST: "1000000",
+      SVC_RATE_LIMIT_ORG_BURST: "1000000",
+      SVC_WEBHOOK_DISPATCHER: "off",
+    });
     receiver = await Receiver.start();
     records = await seedRecords(t, receiver);
     requests = new RequestArbitraries(document, recordHints(records));
@@ -143,12 +241,25 @@ describe("fuzz: every operation against the document", function () {
   describe("afterwards", () => {
     it("every list and every export of what the fuzzing wrote is on the document", async () => {
       const get = (path: string) => t.http.get(`/api/v1${path}`).set(bearer(t.keys.live));
-      for (const list of ["institutions", "courses", "equivalencies", "datasets", "webhooks", "keys", `webhooks/${records.receiverWebhook}/deliveries`]) {
+      for (const list of [
+        "institutions",
+        "courses",
+        "equivalencies",
+        "datasets",
+        "webhooks",
+        "keys",
+        `webhooks/${records.receiverWebhook}/deliveries`,
+      ]) {
         await expectContract(await get(`/${list}?limit=100`), 200);
       }
       await expectContract(await get("/equivalencies?limit=100&expand=course"), 200);
-      for (const [resource, formats] of [["equivalencies", ["csv", "json", "ctdl"]], ["courses", ["csv", "json"]], ["institutions", ["csv", "json"]]] as const) {
-        for (const format of formats) await expectContract(await get(`/exports?resource=${resource}&format=${format}`), 200);
+      for (const [resource, formats] of [
+        ["equivalencies", ["csv", "json", "ctdl"]],
+        ["courses", ["csv", "json"]],
+        ["institutions", ["csv", "json"]],
+      ] as const) {
+        for (const format of formats)
+          await expectContract(await get(`/exports?resource=${resource}&format=${format}`), 200);
       }
     });
   });

@@ -12,7 +12,8 @@ export async function assertProperty<T>(name: string, property: fc.IAsyncPropert
   try {
     await fc.assert(property, { numRuns: runs, seed: seedFor(name) });
   } catch (error) {
-    (error as Error).message += `\nReplay: SVC_FUZZ_SEED=${baseSeed} SVC_FUZZ_RUNS=${runs} (same seed, same runs, the whole file).`;
+    (error as Error).message +=
+      `\nReplay: SVC_FUZZ_SEED=${baseSeed} SVC_FUZZ_RUNS=${runs} (same seed, same runs, the whole file).`;
     throw error;
   }
 }

@@ -27,31 +27,87 @@ const EVERY_EVENT = ["equivalency.created", "equivalency.updated", "course.updat
 export async function seedRecords(t: TestApp, receiver: Receiver): Promise<Records> {
   const call = async (method: "post" | "patch", path: string, body: object, status: number) => {
     const response = await t.http[method](`/api/v1${path}`).set(bearer(t.keys.live)).send(body);
-    if (response.status !== status) throw new Error(`seeding ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== status)
+      throw new Error(`seeding ${method} ${path}: ${response.status} ${JSON.stringify(response.body)}`);
     return response.body.data;
   };
   await loadInstitutions(t.database.prisma, "live");
-  const courses: { id: string; code: string }[] = await call("post", "/courses", [
-    { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" },
-    { institutionId: "inst_122977", code: "MATH 7", title: "Calculus 1", credits: 5, level: "lower", cipCode: "27.0101" },
-    { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
-    { institutionId: "inst_110662", code: "MATH 31A", title: "Differential Calculus", credits: 4, level: "lower" },
-  ], 201);
+  const courses: { id: string; code: string }[] = await call(
+    "post",
+    "/courses",
+    [
+      {
+        institutionId: "inst_122977",
+        code: "CS 55",
+        title: "Java Programming",
+        credits: 3,
+        level: "lower",
+        cipCode: "11.0201",
+      },
+      {
+        institutionId: "inst_122977",
+        code: "MATH 7",
+        title: "Calculus 1",
+        credits: 5,
+        level: "lower",
+        cipCode: "27.0101",
+      },
+      {
+        institutionId: "inst_110635",
+        code: "CS 61B",
+        title: "Data Structures",
+        credits: 4,
+        level: "lower",
+        cipCode: "11.0701",
+      },
+      { institutionId: "inst_110662", code: "MATH 31A", title: "Differential Calculus", credits: 4, level: "lower" },
+    ],
+    201,
+  );
   const course = (code: string) => courses.find((c) => c.code === code)!.id;
   const equivalencies = [
-    await call("post", "/equivalencies", { sourceCourseId: course("CS 55"), targetInstitutionId: "inst_110635", targetCourseId: course("CS 61B") }, 201),
-    await call("post", "/equivalencies", { sourceCourseId: course("MATH 7"), targetInstitutionId: "inst_110662", targetCourseId: course("MATH 31A") }, 201),
-    await call("post", "/equivalencies", { sourceCourseId: course("MATH 7"), targetInstitutionId: "inst_110635", targetCode: "MATH 1XX" }, 201),
+    await call(
+      "post",
+      "/equivalencies",
+      { sourceCourseId: course("CS 55"), targetInstitutionId: "inst_110635", targetCourseId: course("CS 61B") },
+      201,
+    ),
+    await call(
+      "post",
+      "/equivalencies",
+      { sourceCourseId: course("MATH 7"), targetInstitutionId: "inst_110662", targetCourseId: course("MATH 31A") },
+      201,
+    ),
+    await call(
+      "post",
+      "/equivalencies",
+      { sourceCourseId: course("MATH 7"), targetInstitutionId: "inst_110635", targetCode: "MATH 1XX" },
+      201,
+    ),
   ].map((equivalency: { id: string }) => equivalency.id);
-  for (const id of equivalencies) await call("patch", `/equivalencies/${id}`, { status: "conflict", note: "Seeded second version." }, 200);
+  for (const id of equivalencies)
+    await call("patch", `/equivalencies/${id}`, { status: "conflict", note: "Seeded second version." }, 200);
   const dataset = await call("post", "/datasets", { label: "Fuzz baseline" }, 201);
-  const webhook = (description: string, url: string) => call("post", "/webhooks", { url, events: EVERY_EVENT, description }, 201);
+  const webhook = (description: string, url: string) =>
+    call("post", "/webhooks", { url, events: EVERY_EVENT, description }, 201);
   const webhooks = [1, 2, 3].map((n) => webhook("fuzz", `https://hooks.example.edu/fuzz/${n}`));
   const doomedWebhooks = [1, 2, 3, 4, 5].map((n) => webhook("doomed", `https://hooks.example.edu/doomed/${n}`));
   const receiverWebhook = (await webhook("receiver", receiver.url("/fuzz"))).id as string;
-  const deliveries = [await call("post", `/webhooks/${receiverWebhook}/test`, {}, 200), await call("post", `/webhooks/${receiverWebhook}/test`, {}, 200)];
+  const deliveries = [
+    await call("post", `/webhooks/${receiverWebhook}/test`, {}, 200),
+    await call("post", `/webhooks/${receiverWebhook}/test`, {}, 200),
+  ];
   const doomedKeys = await Promise.all(
-    [1, 2, 3, 4, 5].map(async (n) => (await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", name: `doomed ${n}` })).view.id),
+    [1, 2, 3, 4, 5].map(
+      async (n) =>
+        (
+          await t.app.context.services.keys.issueKey({
+            organizationId: t.organizationId,
+            environment: "live",
+            name: `doomed ${n}`,
+          })
+        ).view.id,
+    ),
   );
   return {
     institutions: INSTITUTIONS.map((institution) => `inst_${institution.ipedsId}`),
@@ -75,11 +131,14 @@ export function recordHints(records: Records): RequestHints {
 }
 
 function mostly<T>(known: T[], fromSchema: fc.Arbitrary<T>): fc.Arbitrary<T> {
-  return known.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fromSchema }) : fromSchema;
+  return known.length
+    ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: fromSchema })
+    : fromSchema;
 }
 
 function referencesNamed(records: Records, name: string): unknown[] {
-  if (["institutionId", "targetInstitutionId", "institution", "targetInstitution"].includes(name)) return records.institutions;
+  if (["institutionId", "targetInstitutionId", "institution", "targetInstitution"].includes(name))
+    return records.institutions;
   if (["sourceCourseId", "targetCourseId", "sourceCourse"].includes(name)) return records.courses;
   if (name === "If-Match") return ["*"];
   return [];
@@ -98,7 +157,9 @@ function knownPaths(records: Records, operation: OperationModel): Record<string,
       return ids(records.equivalencies);
     case "getEquivalencyVersion":
       // Beyond the column's 32-bit range too: no such version, a 404 (it once was a 500).
-      return records.equivalencies.flatMap((id) => [1, 2, 3, 2_147_483_648, 99_999_999_999, Number.MAX_SAFE_INTEGER].map((version) => ({ id, version })));
+      return records.equivalencies.flatMap((id) =>
+        [1, 2, 3, 2_147_483_648, 99_999_999_999, Number.MAX_SAFE_INTEGER].map((version) => ({ id, version })),
+      );
     case "getDataset":
       return ids(records.datasets);
     case "getWebhook":

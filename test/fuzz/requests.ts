@@ -6,7 +6,15 @@ import type { Document } from "openapi-backend";
 import { API_ROOT } from "../../src/api.ts";
 import { bearer, type TestApp } from "../helpers/app.ts";
 import { MAX_JSON_DEPTH } from "../../src/http/json-depth.ts";
-import { SchemaArbitraries, applyMutation, toPointer, tooDeep, type JsonSchema, type Mutation, type Wire } from "./arbitraries.ts";
+import {
+  SchemaArbitraries,
+  applyMutation,
+  toPointer,
+  tooDeep,
+  type JsonSchema,
+  type Mutation,
+  type Wire,
+} from "./arbitraries.ts";
 
 type Location = "path" | "query" | "header";
 
@@ -66,17 +74,24 @@ const METHODS = ["get", "post", "patch", "put", "delete"] as const;
 export function operationsOf(document: Document): OperationModel[] {
   const resolve = (item: unknown) => {
     const ref = (item as { $ref?: string }).$ref;
-    return ref ? (ref.slice(2).split("/").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Record<string, unknown>) : (item as Record<string, unknown>);
+    return ref
+      ? (ref
+          .slice(2)
+          .split("/")
+          .reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], document) as Record<string, unknown>)
+      : (item as Record<string, unknown>);
   };
   return Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     METHODS.filter((method) => item?.[method]).map((method) => {
       const operation = item![method]!;
-      const parameters = [...(item!.parameters ?? []), ...(operation.parameters ?? [])].map(resolve).map((parameter) => ({
-        name: parameter.name as string,
-        in: parameter.in as Location,
-        required: Boolean(parameter.required),
-        schema: parameter.schema as JsonSchema,
-      }));
+      const parameters = [...(item!.parameters ?? []), ...(operation.parameters ?? [])]
+        .map(resolve)
+        .map((parameter) => ({
+          name: parameter.name as string,
+          in: parameter.in as Location,
+          required: Boolean(parameter.required),
+          schema: parameter.schema as JsonSchema,
+        }));
       const requestBody = operation.requestBody ? resolve(operation.requestBody) : undefined;
       const content = requestBody?.content as Record<string, { schema: JsonSchema }> | undefined;
       return {
@@ -84,7 +99,9 @@ export function operationsOf(document: Document): OperationModel[] {
         method,
         path,
         parameters,
-        body: content ? { schema: content["application/json"].schema, required: Boolean(requestBody!.required) } : undefined,
+        body: content
+          ? { schema: content["application/json"].schema, required: Boolean(requestBody!.required) }
+          : undefined,
       };
     }),
   );
@@ -93,7 +110,10 @@ export function operationsOf(document: Document): OperationModel[] {
 export class RequestArbitraries {
   private readonly schemas: SchemaArbitraries;
 
-  constructor(document: Document, private readonly hints: RequestHints = {}) {
+  constructor(
+    document: Document,
+    private readonly hints: RequestHints = {},
+  ) {
     this.schemas = new SchemaArbitraries(document as unknown as JsonSchema, hints.member);
   }
 
@@ -101,11 +121,17 @@ export class RequestArbitraries {
   valid(operation: OperationModel): fc.Arbitrary<RequestParts> {
     const group = (location: Location) => {
       const parameters = operation.parameters.filter((parameter) => parameter.in === location);
-      const members = Object.fromEntries(parameters.map((parameter) => [parameter.name, this.parameterValue(parameter)]));
-      return fc.record(members, { requiredKeys: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name) });
+      const members = Object.fromEntries(
+        parameters.map((parameter) => [parameter.name, this.parameterValue(parameter)]),
+      );
+      return fc.record(members, {
+        requiredKeys: parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name),
+      });
     };
     const known = this.hints.knownPaths?.(operation) ?? [];
-    const path = known.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: group("path") }) : group("path");
+    const path = known.length
+      ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: group("path") })
+      : group("path");
     let body: fc.Arbitrary<unknown> = fc.constant(undefined);
     if (operation.body) {
       const value = this.schemas.valid(operation.body.schema);
@@ -133,7 +159,10 @@ export class RequestArbitraries {
   }
 
   private mutations(operation: OperationModel, request: RequestParts): fc.Arbitrary<Mutation>[] {
-    const within = (location: keyof RequestParts) => (mutation: Mutation) => ({ ...mutation, at: [location, ...mutation.at] });
+    const within = (location: keyof RequestParts) => (mutation: Mutation) => ({
+      ...mutation,
+      at: [location, ...mutation.at],
+    });
     const found: fc.Arbitrary<Mutation>[] = [];
     // Path parameters can only be broken in value (or encoding): a missing or extra one routes elsewhere.
     for (const parameter of operation.parameters.filter((p) => p.in === "path")) {
@@ -147,11 +176,18 @@ export class RequestArbitraries {
       found.push(...[...inPath, encoding].map((mutation) => mutation.map(within("path"))));
     }
     for (const location of ["query", "header"] as const) {
-      const members = this.schemas.memberMutations(groupSchema(operation, location), request[location], [], WIRE[location]);
+      const members = this.schemas.memberMutations(
+        groupSchema(operation, location),
+        request[location],
+        [],
+        WIRE[location],
+      );
       found.push(...members.map((mutation) => mutation.map(within(location))));
     }
     if (operation.body && request.body !== undefined) {
-      found.push(...this.schemas.mutations(operation.body.schema, request.body).map((mutation) => mutation.map(within("body"))));
+      found.push(
+        ...this.schemas.mutations(operation.body.schema, request.body).map((mutation) => mutation.map(within("body"))),
+      );
       found.push(tooDeep(request.body, MAX_JSON_DEPTH).map(within("body")));
     }
     if (operation.body?.required) found.push(fc.constant({ at: ["body"], breaks: "required", remove: true as const }));
@@ -182,16 +218,23 @@ export function describeRequest(operation: OperationModel, request: RequestParts
 }
 
 function urlOf(operation: OperationModel, request: RequestParts): string {
-  const segment = (value: unknown) => (value instanceof RawPathSegment ? value.text : encodeURIComponent(String(value)));
+  const segment = (value: unknown) =>
+    value instanceof RawPathSegment ? value.text : encodeURIComponent(String(value));
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(request.path[name]));
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(request.query)) query.append(name, String(value));
   return `${API_ROOT}${path}${query.size ? `?${query}` : ""}`;
 }
 
-export async function send(t: TestApp, operation: OperationModel, request: RequestParts, key: string): Promise<Response> {
+export async function send(
+  t: TestApp,
+  operation: OperationModel,
+  request: RequestParts,
+  key: string,
+): Promise<Response> {
   let call = t.http[operation.method](urlOf(operation, request)).set(bearer(key));
   for (const [name, value] of Object.entries(request.header)) call = call.set(name, String(value));
-  if (request.body !== undefined) call = call.set("Content-Type", "application/json").send(JSON.stringify(request.body));
+  if (request.body !== undefined)
+    call = call.set("Content-Type", "application/json").send(JSON.stringify(request.body));
   return await call;
 }

@@ -21,7 +21,12 @@ export interface TestApp {
   keys: { live: string; sandbox: string; liveReadOnly: string };
   organizationId: string;
   /** Creates another organization with a key, for isolation tests; it stewards only what `grant` names. */
-  otherOrganization(slug: string, environment?: Environment, source?: Channel, grant?: GrantTarget): Promise<{ id: string; key: string }>;
+  otherOrganization(
+    slug: string,
+    environment?: Environment,
+    source?: Channel,
+    grant?: GrantTarget,
+  ): Promise<{ id: string; key: string }>;
   /** A new key of any organization. */
   keyFor(organizationId: string, environment: Environment, scopes?: string[]): Promise<string>;
   close(): Promise<void>;
@@ -39,18 +44,38 @@ export interface TestAppOptions {
 const PER_ADDRESS_LIMITS_LIFTED = { SVC_TOKEN_ENDPOINT_BURST: "100000", SVC_AUTH_FAILURE_BURST: "100000" };
 
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ SVC_LOG_LEVEL: "silent", SVC_SEED_SANDBOX: "false", ...PER_ADDRESS_LIMITS_LIFTED, ...env });
+  const config = loadConfig({
+    SVC_LOG_LEVEL: "silent",
+    SVC_SEED_SANDBOX: "false",
+    ...PER_ADDRESS_LIMITS_LIFTED,
+    ...env,
+  });
   const database = await freshDatabase();
   const secrets = new SecretBox(crypto.randomBytes(32));
-  const app = await createApp({ config, database, log: createLogger(config.logLevel), secrets, validateResponses: true });
+  const app = await createApp({
+    config,
+    database,
+    log: createLogger(config.logLevel),
+    secrets,
+    validateResponses: true,
+  });
   const { organizations, keys: apiKeys, stewardship, sandbox } = app.context.services;
   await sandbox.ensurePublicSandboxKey(config.publicSandboxKey);
-  const org = await organizations.createOrganization({ slug: "acme", name: "Acme Community College District", source: "channel_a" });
+  const org = await organizations.createOrganization({
+    slug: "acme",
+    name: "Acme Community College District",
+    source: "channel_a",
+  });
   const key = async (environment: Environment, scopes?: string[]) =>
     (await apiKeys.issueKey({ organizationId: org.id, environment, scopes, name: `${environment} test key` })).key;
-  const keys = { live: await key("live"), sandbox: await key("sandbox"), liveReadOnly: await key("live", ["read:public"]) };
+  const keys = {
+    live: await key("live"),
+    sandbox: await key("sandbox"),
+    liveReadOnly: await key("live", ["read:public"]),
+  };
   if (options.acmeStewardsAll !== false) {
-    for (const environment of ["live", "sandbox"] as const) await stewardship.grantStewardship(org.id, environment, { all: true });
+    for (const environment of ["live", "sandbox"] as const)
+      await stewardship.grantStewardship(org.id, environment, { all: true });
   }
   return {
     app,

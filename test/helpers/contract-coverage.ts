@@ -46,7 +46,11 @@ export function parseWaivers(text: string, source = WAIVERS_PATH): Waiver[] {
   if (!Array.isArray(entries)) throw new Error(`${source}: "waivers" must be a list`);
   const seen = new Set<string>();
   return entries.map((entry: Record<string, unknown>, index) => {
-    const waiver = { operationId: entry?.operationId, status: entry?.status === undefined ? undefined : String(entry.status), reason: entry?.reason };
+    const waiver = {
+      operationId: entry?.operationId,
+      status: entry?.status === undefined ? undefined : String(entry.status),
+      reason: entry?.reason,
+    };
     for (const field of ["operationId", "status", "reason"] as const) {
       if (typeof waiver[field] !== "string" || !(waiver[field] as string).trim()) {
         throw new Error(`${source}: waiver ${index + 1} needs a non-empty ${field}`);
@@ -59,12 +63,21 @@ export function parseWaivers(text: string, source = WAIVERS_PATH): Waiver[] {
   });
 }
 
-export function evaluateCoverage(documented: ContractPair[], recorded: ReadonlySet<string>, waivers: Waiver[]): CoverageResult {
+export function evaluateCoverage(
+  documented: ContractPair[],
+  recorded: ReadonlySet<string>,
+  waivers: Waiver[],
+): CoverageResult {
   const waiverByKey = new Map(waivers.map((w) => [pairKey(w), w]));
   const documentedKeys = new Set(documented.map(pairKey));
   const operations = new Map<string, OperationCoverage>();
   for (const pair of documented) {
-    const operation = operations.get(pair.operationId) ?? { operationId: pair.operationId, covered: [], waived: [], missing: [] };
+    const operation = operations.get(pair.operationId) ?? {
+      operationId: pair.operationId,
+      covered: [],
+      waived: [],
+      missing: [],
+    };
     operations.set(pair.operationId, operation);
     const waiver = waiverByKey.get(pairKey(pair));
     if (recorded.has(pairKey(pair))) operation.covered.push(pair.status);
@@ -120,7 +133,8 @@ export function renderConsoleReport(result: CoverageResult): string {
 export function renderMarkdownReport(result: CoverageResult): string {
   const cell = (items: string[]) => items.join(", ") || "—";
   const rows = result.operations.map(
-    (o) => `| \`${o.operationId}\` | ${cell(o.covered)} | ${cell(o.waived.map((w) => w.status))} | ${cell(o.missing)} |`,
+    (o) =>
+      `| \`${o.operationId}\` | ${cell(o.covered)} | ${cell(o.waived.map((w) => w.status))} | ${cell(o.missing)} |`,
   );
   const waived = result.operations.flatMap((o) => o.waived.map((w) => `- \`${pairKey(w)}\`: ${w.reason.trim()}`));
   const stale = result.staleWaivers.map(({ waiver, why }) => `- \`${pairKey(waiver)}\`: ${why}`);
@@ -169,12 +183,15 @@ const TITLE_CALL = /\b(?:describe|context|it|specify)(?:\.only)?\(\s*(["'`])((?:
 
 /** The literal text of every describe/it title in one test file's source. */
 export function literalTitles(source: string): string[] {
-  return [...source.matchAll(TITLE_CALL)].map(([, quote, title]) => (quote === "`" ? title.replace(/\$\{[^}]*\}/g, " ") : title));
+  return [...source.matchAll(TITLE_CALL)].map(([, quote, title]) =>
+    quote === "`" ? title.replace(/\$\{[^}]*\}/g, " ") : title,
+  );
 }
 
 /** Every test file under a directory, recursively. */
 export function testFiles(directory = path.join(ROOT, "test")): string[] {
-  return fs.readdirSync(directory, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(directory, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith(".test.ts"))
     .map((entry) => path.join(entry.parentPath, entry.name));
 }

@@ -23,7 +23,9 @@ export async function expectContract(response: Response, expectedStatus?: number
   const request = (response as unknown as { req: { method: string; path: string } }).req;
   const path = new URL(request.path, "http://localhost").pathname;
   if (expectedStatus !== undefined) {
-    expect(response.status, `status of ${request.method} ${path}: ${JSON.stringify(response.body)}`).to.equal(expectedStatus);
+    expect(response.status, `status of ${request.method} ${path}: ${JSON.stringify(response.body)}`).to.equal(
+      expectedStatus,
+    );
   }
   expect(response.headers["x-request-id"], "X-Request-Id").to.be.a("string").and.not.empty;
   const operation = backend.router.matchOperation({ method: request.method, path, headers: {} } as never);
@@ -54,11 +56,20 @@ function expectDocumentedResponse(response: Response, operation: Operation, docu
     expect(errors, `${operation.operationId} ${response.status} body: ${JSON.stringify(errors)}`).to.deep.equal([]);
   }
   // Headers that are present must validate; those marked required must be present.
-  const headers = backend.validateResponseHeaders(response.headers, operation, { statusCode: response.status, setMatchType: "any" as never });
-  expect(headers.errors ?? [], `${operation.operationId} ${response.status} headers: ${JSON.stringify(headers.errors)}`).to.deep.equal([]);
+  const headers = backend.validateResponseHeaders(response.headers, operation, {
+    statusCode: response.status,
+    setMatchType: "any" as never,
+  });
+  expect(
+    headers.errors ?? [],
+    `${operation.operationId} ${response.status} headers: ${JSON.stringify(headers.errors)}`,
+  ).to.deep.equal([]);
   const declared = documented.headers ?? {};
   for (const [name, header] of Object.entries(declared)) {
-    if (header.required) expect(response.headers, `${operation.operationId} ${response.status} must send ${name}`).to.have.property(name.toLowerCase());
+    if (header.required)
+      expect(response.headers, `${operation.operationId} ${response.status} must send ${name}`).to.have.property(
+        name.toLowerCase(),
+      );
   }
 }
 

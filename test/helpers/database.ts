@@ -48,7 +48,10 @@ function buildServerTemplate(): Promise<string> {
   serverTemplate ??= (async () => {
     const name = `svc_test_template_${process.pid}_${crypto.randomBytes(3).toString("hex")}`;
     await adminQuery(`CREATE DATABASE "${name}"`);
-    const database = await openDatabase({ databaseUrl: withDatabaseName(testEnv.SVC_TEST_DATABASE_URL!, name), dataDir: "" });
+    const database = await openDatabase({
+      databaseUrl: withDatabaseName(testEnv.SVC_TEST_DATABASE_URL!, name),
+      dataDir: "",
+    });
     await database.session((sql) => applyMigrations(sql));
     await database.close();
     return name;
@@ -63,7 +66,11 @@ export interface TestDatabase extends Database {
 
 /** A freshly migrated embedded database whichever database the suite runs on (tests of the embedded engine). */
 export async function freshEmbeddedDatabase(): Promise<TestDatabase> {
-  const database = await openDatabase({ databaseUrl: null, dataDir: "", inMemory: { dump: await buildEmbeddedTemplate() } });
+  const database = await openDatabase({
+    databaseUrl: null,
+    dataDir: "",
+    inMemory: { dump: await buildEmbeddedTemplate() },
+  });
   return { ...database, url: null };
 }
 

@@ -16,16 +16,30 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   const credential = await t.app.context.authenticator.authenticate(`Bearer ${t.keys.live}`);
   await loadInstitutions(db, "live");
   const [source, target] = [institutionId("122977"), institutionId("110635")];
-  const courses = await t.app.context.services.courses.upsertCourses(credential, [{ institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" }]);
+  const courses = await t.app.context.services.courses.upsertCourses(credential, [
+    { institutionId: source, code: "CS 3", title: "Introduction to Computer Science", credits: 3, level: "lower" },
+  ]);
   const course = courses.data[0].id!;
-  const equivalency = await t.app.context.services.equivalencies.createEquivalency(credential, { sourceCourseId: course, targetInstitutionId: target, targetCode: "COMPSCI 10" });
+  const equivalency = await t.app.context.services.equivalencies.createEquivalency(credential, {
+    sourceCourseId: course,
+    targetInstitutionId: target,
+    targetCode: "COMPSCI 10",
+  });
   if (equivalency.kind !== "created") throw new Error("the equivalency was not created");
   const dataset = await t.app.context.services.datasets.publishDataset(credential, { label: "Path records" });
-  const key = await t.app.context.services.keys.issueKey({ organizationId: t.organizationId, environment: "live", name: "path record" });
+  const key = await t.app.context.services.keys.issueKey({
+    organizationId: t.organizationId,
+    environment: "live",
+    name: "path record",
+  });
 
   const receiver = await Receiver.start();
   try {
-    const webhook = await insertEndpoint(db, t.secrets, { organizationId: t.organizationId, url: receiver.url("/hook"), events: ["course.updated"] });
+    const webhook = await insertEndpoint(db, t.secrets, {
+      organizationId: t.organizationId,
+      url: receiver.url("/hook"),
+      events: ["course.updated"],
+    });
     receiver.expectSecrets("/hook", [webhook.secret]);
     const delivery = await t.app.context.services.webhookDeliveries.testWebhook(credential, webhook.id);
     const ids: Record<string, string> = {

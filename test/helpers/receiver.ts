@@ -87,7 +87,9 @@ export class Receiver {
       const body = Buffer.concat(chunks).toString("utf8");
       const header = String(request.headers["x-svc-signature"] ?? "");
       const nowSeconds = Math.floor(this.clock().getTime() / 1000);
-      const verifiedWith = (this.secrets.get(path) ?? []).filter((secret) => verifySignature(body, header, secret, { nowSeconds }));
+      const verifiedWith = (this.secrets.get(path) ?? []).filter((secret) =>
+        verifySignature(body, header, secret, { nowSeconds }),
+      );
       this.requests.push({ path, headers: request.headers, body, arrivedAt: Date.now(), verifiedWith });
       this.answer(this.behaviors.get(path) ?? "ok", response);
     });

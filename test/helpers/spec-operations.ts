@@ -61,13 +61,17 @@ export function specOperations(document: Document = loadSpec() as Document): Spe
     for (const method of METHODS) {
       const operation = pathItem[method] as (Operation & Node) | undefined;
       if (!operation?.operationId) continue;
-      const parameters = [...((pathItem.parameters as unknown[]) ?? []), ...((operation.parameters as unknown[]) ?? [])].map((p) => {
+      const parameters = [
+        ...((pathItem.parameters as unknown[]) ?? []),
+        ...((operation.parameters as unknown[]) ?? []),
+      ].map((p) => {
         const parameter = resolve<SpecParameter>(document, p);
         return { ...parameter, schema: resolve<Schema>(document, parameter.schema ?? {}) };
       });
-      const json = resolve<{ content?: Record<string, { examples?: Record<string, unknown> }> }>(document, operation.requestBody ?? {}).content?.[
-        "application/json"
-      ];
+      const json = resolve<{ content?: Record<string, { examples?: Record<string, unknown> }> }>(
+        document,
+        operation.requestBody ?? {},
+      ).content?.["application/json"];
       const firstExample = Object.values(json?.examples ?? {})[0];
       operations.push({
         operationId: operation.operationId,
@@ -78,7 +82,8 @@ export function specOperations(document: Document = loadSpec() as Document): Spe
         scopes: operationScopes(operation),
         parameters,
         hasBody: Boolean(operation.requestBody),
-        exampleBody: firstExample === undefined ? undefined : resolve<{ value?: unknown }>(document, firstExample).value,
+        exampleBody:
+          firstExample === undefined ? undefined : resolve<{ value?: unknown }>(document, firstExample).value,
       });
     }
   }

@@ -15,7 +15,10 @@ ajv.addSchema(spec, "openapi");
 type Ref = { $ref: string };
 const resolve = <T>(node: T | Ref): T =>
   (node as Ref).$ref
-    ? ((node as Ref).$ref.slice(2).split("/").reduce((at: Record<string, unknown>, key) => at[key] as Record<string, unknown>, spec) as T)
+    ? ((node as Ref).$ref
+        .slice(2)
+        .split("/")
+        .reduce((at: Record<string, unknown>, key) => at[key] as Record<string, unknown>, spec) as T)
     : (node as T);
 const schemaFor = (ref: Ref | object) => ajv.compile((ref as Ref).$ref ? { $ref: `openapi${(ref as Ref).$ref}` } : ref);
 

@@ -14,7 +14,13 @@ export interface TestEndpoint {
 export async function insertEndpoint(
   db: Db,
   secrets: SecretBox,
-  values: { organizationId: string; url: string; events: string[]; environment?: Environment; status?: "enabled" | "disabled" },
+  values: {
+    organizationId: string;
+    url: string;
+    events: string[];
+    environment?: Environment;
+    status?: "enabled" | "disabled";
+  },
 ): Promise<TestEndpoint> {
   const secret = newWebhookSecret();
   const id = newId("wh");
@@ -34,7 +40,11 @@ export async function insertEndpoint(
 }
 
 /** What the database holds for an endpoint, its secrets opened. */
-export async function storedSecrets(db: Db, secrets: SecretBox, id: string): Promise<{ secret: string; previousSecret: string | null }> {
+export async function storedSecrets(
+  db: Db,
+  secrets: SecretBox,
+  id: string,
+): Promise<{ secret: string; previousSecret: string | null }> {
   const endpoint = await db.webhookEndpoint.findUniqueOrThrow({ where: { id } });
   const open = (value: string | null) => (value === null ? null : secrets.open(value, webhookSecretContext(id)));
   return { secret: open(endpoint.secret)!, previousSecret: open(endpoint.previousSecret) };

@@ -9,7 +9,13 @@ const CSV = "id,name\ninst_110635,UC Berkeley\n";
 
 function setup(answers: Response[]) {
   const server = fakeServer(answers);
-  const client = createClient({ baseUrl: BASE_URL, apiKey: "svc_live_test", fetch: server.fetch, clock: fakeClock(), maxRetries: 0 });
+  const client = createClient({
+    baseUrl: BASE_URL,
+    apiKey: "svc_live_test",
+    fetch: server.fetch,
+    clock: fakeClock(),
+    maxRetries: 0,
+  });
   return { server, client };
 }
 

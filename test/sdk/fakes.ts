@@ -18,7 +18,12 @@ export function fakeServer(answers: Answer[] = []) {
     requests,
     answer: (...more: Answer[]) => queue.push(...more),
     fetch: async (request: Request): Promise<Response> => {
-      const recorded = { method: request.method, url: new URL(request.url), headers: request.headers, body: await request.text() };
+      const recorded = {
+        method: request.method,
+        url: new URL(request.url),
+        headers: request.headers,
+        body: await request.text(),
+      };
       requests.push(recorded);
       const next = queue.shift();
       if (!next) throw new Error(`No answer scripted for ${request.method} ${request.url}`);
@@ -44,10 +49,28 @@ export function fakeClock(start = Date.UTC(2026, 0, 1)): Clock & { slept: number
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+  return new Response(status === 204 ? null : JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 }
 
-export function problem(status: number, slug: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
-  const body = { type: `https://course-equivalency.org/problems/${slug}`, title: slug, status, detail: `a ${slug} problem`, requestId: `req_${slug}`, ...extra };
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/problem+json", "X-Request-Id": `req_${slug}`, ...headers } });
+export function problem(
+  status: number,
+  slug: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Response {
+  const body = {
+    type: `https://course-equivalency.org/problems/${slug}`,
+    title: slug,
+    status,
+    detail: `a ${slug} problem`,
+    requestId: `req_${slug}`,
+    ...extra,
+  };
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/problem+json", "X-Request-Id": `req_${slug}`, ...headers },
+  });
 }

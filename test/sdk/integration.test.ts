@@ -53,8 +53,22 @@ describe("SDK against the running app", () => {
   it("upserts courses, creates and updates an equivalency and reads its versions", async () => {
     const upserted = await client.courses.upsert(
       [
-        { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" },
-        { institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4, level: "lower", cipCode: "11.0701" },
+        {
+          institutionId: "inst_122977",
+          code: "CS 55",
+          title: "Java Programming",
+          credits: 3,
+          level: "lower",
+          cipCode: "11.0201",
+        },
+        {
+          institutionId: "inst_110635",
+          code: "CS 61B",
+          title: "Data Structures",
+          credits: 4,
+          level: "lower",
+          cipCode: "11.0701",
+        },
       ],
       { idempotencyKey: "sdk-upsert-1" },
     );
@@ -64,9 +78,17 @@ describe("SDK against the running app", () => {
     const courses = await client.courses.list({ institution: "inst_110635" }).all();
     expect(courses.map((c) => c.id)).to.deep.equal([target]);
 
-    const created = await client.equivalencies.create({ sourceCourseId: source, targetInstitutionId: "inst_110635", targetCourseId: target });
+    const created = await client.equivalencies.create({
+      sourceCourseId: source,
+      targetInstitutionId: "inst_110635",
+      targetCourseId: target,
+    });
     expect(created).to.include({ status: "pending", version: 1 });
-    const updated = await client.equivalencies.update(created.id, { status: "accepted", note: "reviewed" }, { ifMatch: `"${created.id}.v1"` });
+    const updated = await client.equivalencies.update(
+      created.id,
+      { status: "accepted", note: "reviewed" },
+      { ifMatch: `"${created.id}.v1"` },
+    );
     expect(updated).to.include({ status: "accepted", version: 2 });
 
     const history = await client.equivalencies.versions(created.id);
@@ -79,9 +101,13 @@ describe("SDK against the running app", () => {
     for await (const e of client.equivalencies.list({ status: "accepted" })) accepted.push(e.id);
     expect(accepted).to.deep.equal([created.id]);
 
-    const stale = await client.equivalencies.update(created.id, { status: "conflict" }, { ifMatch: `"${created.id}.v1"` }).catch((e) => e);
+    const stale = await client.equivalencies
+      .update(created.id, { status: "conflict" }, { ifMatch: `"${created.id}.v1"` })
+      .catch((e) => e);
     expect(stale).to.be.instanceOf(PreconditionFailedError);
-    const duplicate = await client.equivalencies.create({ sourceCourseId: source, targetInstitutionId: "inst_110635", targetCourseId: target }).catch((e) => e);
+    const duplicate = await client.equivalencies
+      .create({ sourceCourseId: source, targetInstitutionId: "inst_110635", targetCourseId: target })
+      .catch((e) => e);
     expect(duplicate).to.be.instanceOf(ConflictError).and.to.include({ existingId: created.id, code: "conflict" });
   });
 
@@ -91,11 +117,16 @@ describe("SDK against the running app", () => {
     expect(missing).to.include({ status: 404, code: "not-found" });
     expect(missing.requestId).to.be.a("string").and.not.equal("");
 
-    const invalid = await client.courses.upsert({ institutionId: "inst_000000", code: "X 1", title: "X", credits: 3, level: "lower" }).catch((e) => e);
+    const invalid = await client.courses
+      .upsert({ institutionId: "inst_000000", code: "X 1", title: "X", credits: 3, level: "lower" })
+      .catch((e) => e);
     expect(invalid).to.be.instanceOf(ValidationError);
     expect(invalid.errors.map((e: { pointer: string }) => e.pointer)).to.include("/institutionId");
 
-    const badLimit = await client.institutions.list({ limit: 1000 }).then(() => null, (e) => e);
+    const badLimit = await client.institutions.list({ limit: 1000 }).then(
+      () => null,
+      (e) => e,
+    );
     expect(badLimit).to.be.instanceOf(ValidationError);
     expect(badLimit.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/query/limit"]);
   });
@@ -108,10 +139,14 @@ describe("SDK against the running app", () => {
 
     const outsider = await t.otherOrganization("sdk-outsider");
     const other = createClient({ baseUrl, apiKey: outsider.key });
-    const refused = await other.courses.upsert({ institutionId: "inst_110635", code: "X 1", title: "X", credits: 3, level: "lower" }).catch((e) => e);
+    const refused = await other.courses
+      .upsert({ institutionId: "inst_110635", code: "X 1", title: "X", credits: 3, level: "lower" })
+      .catch((e) => e);
     expect(refused).to.be.instanceOf(NotStewardError).and.instanceOf(PermissionError);
     expect(refused).to.include({ status: 403, code: "not-steward", institutionId: "inst_110635" });
-    expect(refused.errors).to.deep.equal([{ pointer: "/institutionId", message: "the organization does not steward inst_110635" }]);
+    expect(refused.errors).to.deep.equal([
+      { pointer: "/institutionId", message: "the organization does not steward inst_110635" },
+    ]);
   });
 
   it("creates and revokes an API key", async () => {
@@ -124,8 +159,15 @@ describe("SDK against the running app", () => {
   });
 
   it("authenticates with OAuth client credentials from the origin's token endpoint", async () => {
-    const created = await t.app.context.services.oauthClients.createOAuthClient({ organizationId: t.organizationId, environment: "live", name: "sdk" });
-    const machine = createClient({ baseUrl, oauth: { clientId: created.client.clientId, clientSecret: created.clientSecret, scope: "read:public" } });
+    const created = await t.app.context.services.oauthClients.createOAuthClient({
+      organizationId: t.organizationId,
+      environment: "live",
+      name: "sdk",
+    });
+    const machine = createClient({
+      baseUrl,
+      oauth: { clientId: created.client.clientId, clientSecret: created.clientSecret, scope: "read:public" },
+    });
     expect((await machine.institutions.list({ limit: 1 })).pagination.total).to.equal(INSTITUTIONS.length);
     const write = await machine.keys.create({ name: "not allowed" }).catch((e) => e);
     expect(write.name).to.equal("PermissionError");

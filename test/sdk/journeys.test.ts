@@ -9,7 +9,13 @@ import { Receiver } from "../helpers/receiver.ts";
 import { createLogger } from "../../src/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { serve } from "./serve.ts";
-import { createClient, verifyWebhook, type Course, type CourseEquivalencyClient, type Event } from "../../sdk/src/index.ts";
+import {
+  createClient,
+  verifyWebhook,
+  type Course,
+  type CourseEquivalencyClient,
+  type Event,
+} from "../../sdk/src/index.ts";
 
 const ALL_EVENTS = ["equivalency.created", "equivalency.updated", "course.updated", "dataset.published"] as const;
 
@@ -50,23 +56,54 @@ describe("SDK journeys against the running app", () => {
 
     it("registers an endpoint, receives its writes as verifiable typed events and reads the delivery log", async () => {
       const { client, t } = journey;
-      const endpoint = await client.webhooks.create({ url: receiver.url("/hooks"), events: [...ALL_EVENTS], description: "journey" });
+      const endpoint = await client.webhooks.create({
+        url: receiver.url("/hooks"),
+        events: [...ALL_EVENTS],
+        description: "journey",
+      });
       expect(endpoint.secret).to.match(/^whsec_/);
 
       // Writes through the SDK; creating a course emits nothing, re-upserting it does.
-      const course = { institutionId: "inst_122977", code: "CS 55", title: "Java Programming", credits: 3, level: "lower", cipCode: "11.0201" } as const;
-      const created = await client.courses.upsert([course, { ...course, institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4 }]);
+      const course = {
+        institutionId: "inst_122977",
+        code: "CS 55",
+        title: "Java Programming",
+        credits: 3,
+        level: "lower",
+        cipCode: "11.0201",
+      } as const;
+      const created = await client.courses.upsert([
+        course,
+        { ...course, institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4 },
+      ]);
       const [sourceId, targetId] = created.data.map((result) => result.id!);
       await client.courses.upsert({ ...course, title: "Java Programming I" });
-      const equivalency = await client.equivalencies.create({ sourceCourseId: sourceId, targetInstitutionId: "inst_110635", targetCourseId: targetId });
-      await client.equivalencies.update(equivalency.id, { status: "accepted", note: "articulated" }, { ifMatch: `"${equivalency.id}.v1"` });
+      const equivalency = await client.equivalencies.create({
+        sourceCourseId: sourceId,
+        targetInstitutionId: "inst_110635",
+        targetCourseId: targetId,
+      });
+      await client.equivalencies.update(
+        equivalency.id,
+        { status: "accepted", note: "articulated" },
+        { ifMatch: `"${equivalency.id}.v1"` },
+      );
       const dataset = await client.datasets.publish({ label: "Spring 2026" });
 
-      const counts = await new Dispatcher({ deliveries: t.app.context.repositories.deliveries, settings: t.config.webhooks, log: createLogger("silent"), secrets: t.secrets }).runOnce();
+      const counts = await new Dispatcher({
+        deliveries: t.app.context.repositories.deliveries,
+        settings: t.config.webhooks,
+        log: createLogger("silent"),
+        secrets: t.secrets,
+      }).runOnce();
       expect(counts).to.include({ events: 4, deliveriesQueued: 4, attempted: 4, succeeded: 4 });
 
       const received = receiver.to("/hooks");
-      const events = received.map((request) => verifyWebhook(request.body, String(request.headers["x-svc-signature"]), endpoint.secret, { toleranceSeconds: 300 }));
+      const events = received.map((request) =>
+        verifyWebhook(request.body, String(request.headers["x-svc-signature"]), endpoint.secret, {
+          toleranceSeconds: 300,
+        }),
+      );
       expect(events.map((event) => event.type)).to.have.members([...ALL_EVENTS]);
       for (const [index, event] of events.entries()) {
         expect(received[index].headers["x-svc-event-id"]).to.equal(event.id);
@@ -92,7 +129,9 @@ describe("SDK journeys against the running app", () => {
       }
       const courseUpdates = await client.webhooks.deliveries(endpoint.id, { eventType: "course.updated" }).all();
       expect(courseUpdates.map((d) => d.eventType)).to.deep.equal(["course.updated"]);
-      expect((await client.webhooks.delivery(endpoint.id, courseUpdates[0].id)).requestBody).to.equal(courseUpdates[0].requestBody);
+      expect((await client.webhooks.delivery(endpoint.id, courseUpdates[0].id)).requestBody).to.equal(
+        courseUpdates[0].requestBody,
+      );
     });
 
     it("rotates its secret and verifies a test event with the new secret and, during the overlap, the old one", async () => {
@@ -105,7 +144,9 @@ describe("SDK journeys against the running app", () => {
       const [request] = receiver.to("/rotating");
       expect(request.headers["x-svc-delivery"]).to.equal(attempt.id);
       for (const secret of [rotated.secret, endpoint.secret]) {
-        const event = verifyWebhook(request.body, String(request.headers["x-svc-signature"]), secret, { toleranceSeconds: 300 });
+        const event = verifyWebhook(request.body, String(request.headers["x-svc-signature"]), secret, {
+          toleranceSeconds: 300,
+        });
         expect(event).to.include({ test: true, type: "course.updated" });
       }
     });
@@ -166,7 +207,12 @@ function checkPayload(event: Event, ids: { sourceId: string; equivalencyId: stri
       expect(event.data.sourceCourse).to.include({ code: "CS 55" });
       return;
     case "equivalency.updated":
-      expect(event.data).to.include({ equivalencyId: ids.equivalencyId, version: 2, previousStatus: "pending", status: "accepted" });
+      expect(event.data).to.include({
+        equivalencyId: ids.equivalencyId,
+        version: 2,
+        previousStatus: "pending",
+        status: "accepted",
+      });
       expect(event.data.changedFields).to.include("status");
       return;
     case "dataset.published":

@@ -62,11 +62,29 @@ describe("SDK package (npm pack, offline install, ESM and CommonJS consumers)", 
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-consumer-"));
     const packed = await run("npm", ["pack", "--json", "--pack-destination", scratch], { cwd: PACKAGE_DIR });
     [tarball] = JSON.parse(packed.stdout);
-    fs.writeFileSync(path.join(scratch, "package.json"), JSON.stringify({ name: "sdk-consumer", version: "0.0.0", private: true }));
+    fs.writeFileSync(
+      path.join(scratch, "package.json"),
+      JSON.stringify({ name: "sdk-consumer", version: "0.0.0", private: true }),
+    );
     // `npm ci` caches tarballs but not registry metadata, so an offline install resolves the
     // package's dependencies only from tarballs handed to it: packed from this project's copies.
-    const dependencies = await packDependencies(JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")), scratch);
-    await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", path.join(scratch, tarball.filename), ...dependencies], { cwd: scratch });
+    const dependencies = await packDependencies(
+      JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, "package.json"), "utf8")),
+      scratch,
+    );
+    await run(
+      "npm",
+      [
+        "install",
+        "--offline",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        path.join(scratch, tarball.filename),
+        ...dependencies,
+      ],
+      { cwd: scratch },
+    );
     fs.writeFileSync(path.join(scratch, "esm.mts"), ESM_CONSUMER);
     fs.writeFileSync(path.join(scratch, "cjs.cts"), CJS_CONSUMER);
     const compilerOptions = {
@@ -80,7 +98,10 @@ describe("SDK package (npm pack, offline install, ESM and CommonJS consumers)", 
       typeRoots: [path.join(ROOT, "node_modules/@types")],
       outDir: "out",
     };
-    fs.writeFileSync(path.join(scratch, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["esm.mts", "cjs.cts"] }));
+    fs.writeFileSync(
+      path.join(scratch, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, files: ["esm.mts", "cjs.cts"] }),
+    );
   });
   after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
@@ -88,15 +109,31 @@ describe("SDK package (npm pack, offline install, ESM and CommonJS consumers)", 
     const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
     expect(tarball.filename).to.equal(`course-equivalency-client-${document.info.version}.tgz`);
     const files = tarball.files.map((file) => file.path);
-    expect(files).to.include.members(["package.json", "README.md", "dist/esm/index.js", "dist/esm/index.d.ts", "dist/cjs/index.js", "dist/cjs/index.d.ts", "dist/cjs/package.json"]);
-    expect(files.filter((file) => !file.startsWith("dist/") && file !== "package.json" && file !== "README.md")).to.deep.equal([]);
-    const installed = JSON.parse(fs.readFileSync(path.join(scratch, "node_modules/@course-equivalency/client/package.json"), "utf8"));
+    expect(files).to.include.members([
+      "package.json",
+      "README.md",
+      "dist/esm/index.js",
+      "dist/esm/index.d.ts",
+      "dist/cjs/index.js",
+      "dist/cjs/index.d.ts",
+      "dist/cjs/package.json",
+    ]);
+    expect(
+      files.filter((file) => !file.startsWith("dist/") && file !== "package.json" && file !== "README.md"),
+    ).to.deep.equal([]);
+    const installed = JSON.parse(
+      fs.readFileSync(path.join(scratch, "node_modules/@course-equivalency/client/package.json"), "utf8"),
+    );
     expect(installed.dependencies).to.deep.equal({ "openapi-fetch": "0.17.0" });
     expect(fs.existsSync(path.join(scratch, "node_modules/openapi-fetch/package.json"))).to.equal(true);
   });
 
   it("type-checks an ESM and a CommonJS consumer strictly, the package's declarations included", async () => {
-    await run(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(scratch, "tsconfig.json")], { cwd: scratch }).catch((error) => {
+    await run(
+      process.execPath,
+      [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(scratch, "tsconfig.json")],
+      { cwd: scratch },
+    ).catch((error) => {
       throw new Error(`tsc failed:\n${error.stdout}${error.stderr}`);
     });
     expect(fs.readdirSync(path.join(scratch, "out")).sort()).to.deep.equal(["cjs.cjs", "esm.mjs"]);
@@ -108,11 +145,15 @@ describe("SDK package (npm pack, offline install, ESM and CommonJS consumers)", 
     try {
       await loadInstitutions(t.database.prisma, "live");
       const env = { ...process.env, BASE_URL: served.baseUrl, API_KEY: t.keys.live };
-      const esm = JSON.parse((await run(process.execPath, [path.join(scratch, "out/esm.mjs")], { cwd: scratch, env })).stdout);
+      const esm = JSON.parse(
+        (await run(process.execPath, [path.join(scratch, "out/esm.mjs")], { cwd: scratch, env })).stdout,
+      );
       expect(esm.names).to.have.length(6);
       expect(esm).to.include({ first: "inst_166027", notFound: true, verify: "function", check: "function" });
       expect(esm.resolved).to.match(/node_modules\/@course-equivalency\/client\/dist\/esm\/index\.js$/);
-      const cjs = JSON.parse((await run(process.execPath, [path.join(scratch, "out/cjs.cjs")], { cwd: scratch, env })).stdout);
+      const cjs = JSON.parse(
+        (await run(process.execPath, [path.join(scratch, "out/cjs.cjs")], { cwd: scratch, env })).stdout,
+      );
       expect(cjs).to.include({ count: 4 });
       expect(cjs.pointers).to.deep.equal(["/query/limit"]);
       expect(cjs.resolved).to.match(/node_modules\/@course-equivalency\/client\/dist\/cjs\/index\.js$/);
@@ -129,13 +170,20 @@ interface Manifest {
 }
 
 /** Tarballs of the manifest's dependencies, and of theirs, packed from this project's node_modules. */
-async function packDependencies(manifest: Manifest, destination: string, packed = new Set<string>()): Promise<string[]> {
+async function packDependencies(
+  manifest: Manifest,
+  destination: string,
+  packed = new Set<string>(),
+): Promise<string[]> {
   const tarballs: string[] = [];
   for (const name of Object.keys(manifest.dependencies ?? {})) {
     if (packed.has(name)) continue;
     packed.add(name);
     const directory = path.join(ROOT, "node_modules", name);
-    const [result] = JSON.parse((await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd: directory })).stdout);
+    const [result] = JSON.parse(
+      (await run("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd: directory }))
+        .stdout,
+    );
     tarballs.push(path.join(destination, result.filename));
     const own = JSON.parse(fs.readFileSync(path.join(directory, "package.json"), "utf8")) as Manifest;
     tarballs.push(...(await packDependencies(own, destination, packed)));

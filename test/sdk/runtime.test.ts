@@ -16,7 +16,16 @@ import {
 import { fakeClock, fakeServer, json, problem, type Answer } from "./fakes.ts";
 
 const BASE_URL = "https://api.example.test/api/v1";
-const INSTITUTION = { id: "inst_110635", ipedsId: "110635", name: "UC Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: null, source: "direct" };
+const INSTITUTION = {
+  id: "inst_110635",
+  ipedsId: "110635",
+  name: "UC Berkeley",
+  city: "Berkeley",
+  state: "CA",
+  type: "four_year_public",
+  system: null,
+  source: "direct",
+};
 
 function setup(answers: Answer[] = [], options: { maxRetries?: number; maxRetryDelayMs?: number } = {}) {
   const server = fakeServer(answers);
@@ -61,7 +70,14 @@ describe("SDK runtime: requests and errors", () => {
       const error = (await rejection(client.institutions.get("inst_1"))) as ApiError;
       expect(error).to.be.instanceOf(ErrorClass).and.instanceOf(ApiError);
       expect(error.constructor).to.equal(ErrorClass);
-      expect(error).to.include({ status, type: `https://course-equivalency.org/problems/${slug}`, code: slug, title: slug, detail: `a ${slug} problem`, requestId: `req_${slug}` });
+      expect(error).to.include({
+        status,
+        type: `https://course-equivalency.org/problems/${slug}`,
+        code: slug,
+        title: slug,
+        detail: `a ${slug} problem`,
+        requestId: `req_${slug}`,
+      });
       expect(error.name).to.equal(ErrorClass.name);
       expect((error.body as { status: number }).status).to.equal(status);
     });
@@ -70,30 +86,60 @@ describe("SDK runtime: requests and errors", () => {
   it("carries the problem's extras: errors[], existingId, retryAfter", async () => {
     const errors = [{ pointer: "/0/cipCode", message: "unknown CIP code" }];
     const { client } = setup(
-      [problem(400, "validation-failed", { errors }), problem(409, "conflict", { existingId: "eq_1" }), problem(429, "rate-limited", {}, { "Retry-After": "7" })],
+      [
+        problem(400, "validation-failed", { errors }),
+        problem(409, "conflict", { existingId: "eq_1" }),
+        problem(429, "rate-limited", {}, { "Retry-After": "7" }),
+      ],
       { maxRetries: 0 },
     );
     const validation = (await rejection(client.courses.upsert([]))) as ValidationError;
     expect(validation.errors).to.deep.equal(errors);
-    const conflict = (await rejection(client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" }))) as ConflictError;
+    const conflict = (await rejection(
+      client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" }),
+    )) as ConflictError;
     expect(conflict.existingId).to.equal("eq_1");
     const limited = (await rejection(client.institutions.get("inst_1"))) as RateLimitError;
     expect(limited.retryAfter).to.equal(7);
   });
 
   it("makes an ApiError of a non-JSON error page, with the request id from the header", async () => {
-    const { client } = setup([new Response("<h1>Bad gateway</h1>", { status: 502, statusText: "Bad Gateway", headers: { "X-Request-Id": "req_proxy" } })]);
+    const { client } = setup([
+      new Response("<h1>Bad gateway</h1>", {
+        status: 502,
+        statusText: "Bad Gateway",
+        headers: { "X-Request-Id": "req_proxy" },
+      }),
+    ]);
     const error = (await rejection(client.institutions.get("inst_1"))) as ApiError;
     expect(error.constructor).to.equal(ApiError);
-    expect(error).to.include({ status: 502, type: "about:blank", title: "Bad Gateway", detail: "<h1>Bad gateway</h1>", requestId: "req_proxy" });
+    expect(error).to.include({
+      status: 502,
+      type: "about:blank",
+      title: "Bad Gateway",
+      detail: "<h1>Bad gateway</h1>",
+      requestId: "req_proxy",
+    });
   });
 
   it("sends If-Match and Idempotency-Key when asked, and nothing else of the sort", async () => {
-    const { server, client } = setup([json(200, { data: { id: "eq_1" } }), json(201, { data: { id: "eq_2" } }), json(201, { data: [], summary: {} })]);
+    const { server, client } = setup([
+      json(200, { data: { id: "eq_1" } }),
+      json(201, { data: { id: "eq_2" } }),
+      json(201, { data: [], summary: {} }),
+    ]);
     await client.equivalencies.update("eq_1", { status: "accepted" }, { ifMatch: '"eq_1.v1"' });
-    await client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" }, { idempotencyKey: "k-1" });
-    await client.courses.upsert({ institutionId: "inst_1", code: "A 1", title: "A", credits: 3, level: "lower" }, { dryRun: true });
-    expect(server.requests.map((r) => [r.method, r.headers.get("if-match"), r.headers.get("idempotency-key")])).to.deep.equal([
+    await client.equivalencies.create(
+      { sourceCourseId: "crs_1", targetInstitutionId: "inst_1" },
+      { idempotencyKey: "k-1" },
+    );
+    await client.courses.upsert(
+      { institutionId: "inst_1", code: "A 1", title: "A", credits: 3, level: "lower" },
+      { dryRun: true },
+    );
+    expect(
+      server.requests.map((r) => [r.method, r.headers.get("if-match"), r.headers.get("idempotency-key")]),
+    ).to.deep.equal([
       ["PATCH", '"eq_1.v1"', null],
       ["POST", null, "k-1"],
       ["POST", null, null],
@@ -104,7 +150,9 @@ describe("SDK runtime: requests and errors", () => {
 
   it("keeps the raw openapi-fetch client, which answers { data, error, response } without throwing", async () => {
     const { client } = setup([problem(404, "not-found")]);
-    const { data, error, response } = await client.raw.GET("/institutions/{id}", { params: { path: { id: "inst_1" } } });
+    const { data, error, response } = await client.raw.GET("/institutions/{id}", {
+      params: { path: { id: "inst_1" } },
+    });
     expect(data).to.equal(undefined);
     expect(error?.type).to.match(/not-found$/);
     expect(response.status).to.equal(404);
@@ -113,7 +161,11 @@ describe("SDK runtime: requests and errors", () => {
 
 describe("SDK runtime: retries", () => {
   it("retries a GET on 429 and 503, waiting for Retry-After or backing off", async () => {
-    const { server, clock, client } = setup([problem(429, "rate-limited", {}, { "Retry-After": "3" }), problem(503, "unavailable"), json(200, { data: INSTITUTION })]);
+    const { server, clock, client } = setup([
+      problem(429, "rate-limited", {}, { "Retry-After": "3" }),
+      problem(503, "unavailable"),
+      json(200, { data: INSTITUTION }),
+    ]);
     expect(await client.institutions.get("inst_110635")).to.deep.equal(INSTITUTION);
     expect(server.requests).to.have.length(3);
     expect(clock.slept).to.deep.equal([3000, 1000]);
@@ -138,17 +190,31 @@ describe("SDK runtime: retries", () => {
   });
 
   it("never retries a POST, PATCH or DELETE without an Idempotency-Key", async () => {
-    const { server, clock, client } = setup([problem(503, "unavailable"), problem(429, "rate-limited", {}, { "Retry-After": "1" }), problem(503, "unavailable")]);
-    expect(await rejection(client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" }))).to.be.instanceOf(ApiError);
-    expect(await rejection(client.equivalencies.update("eq_1", { status: "accepted" }))).to.be.instanceOf(RateLimitError);
+    const { server, clock, client } = setup([
+      problem(503, "unavailable"),
+      problem(429, "rate-limited", {}, { "Retry-After": "1" }),
+      problem(503, "unavailable"),
+    ]);
+    expect(
+      await rejection(client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" })),
+    ).to.be.instanceOf(ApiError);
+    expect(await rejection(client.equivalencies.update("eq_1", { status: "accepted" }))).to.be.instanceOf(
+      RateLimitError,
+    );
     expect(await rejection(client.keys.revoke("key_1"))).to.be.instanceOf(ApiError);
     expect(server.requests.map((r) => r.method)).to.deep.equal(["POST", "PATCH", "DELETE"]);
     expect(clock.slept).to.deep.equal([]);
   });
 
   it("retries a POST that carries an Idempotency-Key, with the same key and body", async () => {
-    const { server, clock, client } = setup([problem(503, "unavailable", {}, { "Retry-After": "2" }), json(201, { data: { id: "eq_1" } })]);
-    const created = await client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" }, { idempotencyKey: "key-42" });
+    const { server, clock, client } = setup([
+      problem(503, "unavailable", {}, { "Retry-After": "2" }),
+      json(201, { data: { id: "eq_1" } }),
+    ]);
+    const created = await client.equivalencies.create(
+      { sourceCourseId: "crs_1", targetInstitutionId: "inst_1" },
+      { idempotencyKey: "key-42" },
+    );
     expect(created.id).to.equal("eq_1");
     expect(server.requests.map((r) => [r.headers.get("idempotency-key"), JSON.parse(r.body)])).to.deep.equal([
       ["key-42", { sourceCourseId: "crs_1", targetInstitutionId: "inst_1" }],
@@ -159,17 +225,29 @@ describe("SDK runtime: retries", () => {
 });
 
 describe("SDK runtime: OAuth client credentials", () => {
-  const token = (value: string, expiresIn = 3600) => json(200, { access_token: value, token_type: "Bearer", expires_in: expiresIn, scope: "read:public" });
+  const token = (value: string, expiresIn = 3600) =>
+    json(200, { access_token: value, token_type: "Bearer", expires_in: expiresIn, scope: "read:public" });
 
   function oauthSetup(answers: Answer[]) {
     const server = fakeServer(answers);
     const clock = fakeClock();
-    const client = createClient({ baseUrl: BASE_URL, oauth: { clientId: "cli_1", clientSecret: "s3cret", scope: "read:public" }, fetch: server.fetch, clock });
+    const client = createClient({
+      baseUrl: BASE_URL,
+      oauth: { clientId: "cli_1", clientSecret: "s3cret", scope: "read:public" },
+      fetch: server.fetch,
+      clock,
+    });
     return { server, clock, client };
   }
 
   it("fetches a token from the origin with HTTP Basic, reuses it, and renews it before expiry", async () => {
-    const { server, clock, client } = oauthSetup([token("tok_1"), json(200, { data: INSTITUTION }), json(200, { data: INSTITUTION }), token("tok_2"), json(200, { data: INSTITUTION })]);
+    const { server, clock, client } = oauthSetup([
+      token("tok_1"),
+      json(200, { data: INSTITUTION }),
+      json(200, { data: INSTITUTION }),
+      token("tok_2"),
+      json(200, { data: INSTITUTION }),
+    ]);
     await client.institutions.get("inst_1");
     await client.institutions.get("inst_1");
     clock.advance(3600_000 - 30_000); // inside the renewal margin
@@ -177,8 +255,13 @@ describe("SDK runtime: OAuth client credentials", () => {
     const [tokenRequest] = server.requests;
     expect(tokenRequest.method).to.equal("POST");
     expect(tokenRequest.url.href).to.equal("https://api.example.test/oauth/token");
-    expect(tokenRequest.headers.get("authorization")).to.equal(`Basic ${Buffer.from("cli_1:s3cret").toString("base64")}`);
-    expect(Object.fromEntries(new URLSearchParams(tokenRequest.body))).to.deep.equal({ grant_type: "client_credentials", scope: "read:public" });
+    expect(tokenRequest.headers.get("authorization")).to.equal(
+      `Basic ${Buffer.from("cli_1:s3cret").toString("base64")}`,
+    );
+    expect(Object.fromEntries(new URLSearchParams(tokenRequest.body))).to.deep.equal({
+      grant_type: "client_credentials",
+      scope: "read:public",
+    });
     expect(server.requests.map((r) => r.headers.get("authorization"))).to.deep.equal([
       tokenRequest.headers.get("authorization"),
       "Bearer tok_1",
@@ -189,10 +272,19 @@ describe("SDK runtime: OAuth client credentials", () => {
   });
 
   it("renews the token on a 401 and sends the request once more, POST included", async () => {
-    const { server, client } = oauthSetup([token("tok_old"), problem(401, "unauthenticated"), token("tok_new"), json(201, { data: { id: "eq_1" } })]);
+    const { server, client } = oauthSetup([
+      token("tok_old"),
+      problem(401, "unauthenticated"),
+      token("tok_new"),
+      json(201, { data: { id: "eq_1" } }),
+    ]);
     const created = await client.equivalencies.create({ sourceCourseId: "crs_1", targetInstitutionId: "inst_1" });
     expect(created.id).to.equal("eq_1");
-    expect(server.requests.map((r) => `${r.method} ${r.url.pathname} ${r.headers.get("authorization")?.split(" ")[1].slice(0, 7)}`)).to.deep.equal([
+    expect(
+      server.requests.map(
+        (r) => `${r.method} ${r.url.pathname} ${r.headers.get("authorization")?.split(" ")[1].slice(0, 7)}`,
+      ),
+    ).to.deep.equal([
       "POST /oauth/token Y2xpXzE",
       "POST /api/v1/equivalencies tok_old",
       "POST /oauth/token Y2xpXzE",
@@ -203,13 +295,23 @@ describe("SDK runtime: OAuth client credentials", () => {
   it("throws AuthenticationError when the client credentials are refused, and when a fresh token is refused too", async () => {
     const refused = oauthSetup([problem(401, "unauthenticated", { error: "invalid_client" })]);
     expect(await rejection(refused.client.institutions.get("inst_1"))).to.be.instanceOf(AuthenticationError);
-    const revoked = oauthSetup([token("a"), problem(401, "unauthenticated"), token("b"), problem(401, "unauthenticated")]);
+    const revoked = oauthSetup([
+      token("a"),
+      problem(401, "unauthenticated"),
+      token("b"),
+      problem(401, "unauthenticated"),
+    ]);
     expect(await rejection(revoked.client.institutions.get("inst_1"))).to.be.instanceOf(AuthenticationError);
     expect(revoked.server.requests).to.have.length(4);
   });
 
   it("shares one token request between concurrent calls", async () => {
-    const { server, client } = oauthSetup([token("tok_1"), json(200, { data: INSTITUTION }), json(200, { data: INSTITUTION }), json(200, { data: INSTITUTION })]);
+    const { server, client } = oauthSetup([
+      token("tok_1"),
+      json(200, { data: INSTITUTION }),
+      json(200, { data: INSTITUTION }),
+      json(200, { data: INSTITUTION }),
+    ]);
     await Promise.all([client.institutions.get("a"), client.institutions.get("b"), client.institutions.get("c")]);
     expect(server.requests.filter((r) => r.url.pathname === "/oauth/token")).to.have.length(1);
   });
@@ -237,7 +339,11 @@ describe("SDK runtime: paging", () => {
     const seen: string[] = [];
     for await (const institution of client.institutions.list({ state: "CA", limit: 2 })) seen.push(institution.id);
     expect(seen).to.deep.equal(["inst_0", "inst_1", "inst_2", "inst_3", "inst_4"]);
-    expect(server.requests.map((r) => r.url.search)).to.deep.equal(["?state=CA&limit=2&offset=0", "?state=CA&limit=2&offset=2", "?state=CA&limit=2&offset=4"]);
+    expect(server.requests.map((r) => r.url.search)).to.deep.equal([
+      "?state=CA&limit=2&offset=0",
+      "?state=CA&limit=2&offset=2",
+      "?state=CA&limit=2&offset=4",
+    ]);
   });
 
   it("collects with all(), walks pages with pages(), and stops early when the loop breaks", async () => {

@@ -12,13 +12,13 @@ describe("API key format", () => {
   it("parses its own keys and refuses other shapes", () => {
     const key = generateApiKey("sandbox");
     expect(parseApiKey(key)).to.deep.equal({ environment: "sandbox", hash: hashApiKey(key) });
-    for (const bad of ["svc_test_" + "a".repeat(40), "svc_live_short", "sk_live_" + "a".repeat(40), ""]) {
+    for (const bad of [`svc_test_${"a".repeat(40)}`, "svc_live_short", `sk_live_${"a".repeat(40)}`, ""]) {
       expect(parseApiKey(bad), bad).to.equal(null);
     }
   });
 
   it("keeps a recognisable prefix, never the secret part", () => {
-    const key = "svc_live_ABCDEFGH" + "x".repeat(32);
+    const key = `svc_live_ABCDEFGH${"x".repeat(32)}`;
     expect(keyPrefix(key)).to.equal("svc_live_ABCDEFGH");
   });
 

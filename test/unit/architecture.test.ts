@@ -44,14 +44,14 @@ function areaOf(file: string): string {
 }
 
 /** The areas of src/ (and bare packages such as koa) that a source text imports. */
-export function importedAreas(file: string, text: string): string[] {
+function importedAreas(file: string, text: string): string[] {
   const specifiers = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"/gm)].map((match) => match[1]);
   return specifiers.map((specifier) =>
     specifier.startsWith(".") ? areaOf(path.resolve(path.dirname(file), specifier)) : specifier.split("/")[0],
   );
 }
 
-export function violations(file: string, text: string): string[] {
+function violations(file: string, text: string): string[] {
   const area = areaOf(file);
   const found: string[] = [];
   for (const imported of importedAreas(file, text)) {
@@ -78,12 +78,16 @@ describe("architecture: the layers of src/", () => {
 
   it("would catch a service that imports a handler, uses Prisma or imports Koa", () => {
     const file = path.join(SRC, "services", "example.ts");
-    expect(violations(file, 'import { x } from "../handlers/courses.ts";\n')).to.deep.equal(["services imports handlers"]);
+    expect(violations(file, 'import { x } from "../handlers/courses.ts";\n')).to.deep.equal([
+      "services imports handlers",
+    ]);
     expect(violations(file, "const rows = await db.$queryRaw`SELECT 1`;\n")).to.deep.equal([
       "services reaches the database directly",
     ]);
     expect(violations(file, 'import type { Context } from "koa";\n')).to.deep.equal(["services imports koa"]);
-    expect(violations(file, 'import type { Environment } from "../../generated/prisma/client.ts";\n')).to.deep.equal([]);
+    expect(violations(file, 'import type { Environment } from "../../generated/prisma/client.ts";\n')).to.deep.equal(
+      [],
+    );
   });
 
   it("would catch a repository that imports a service", () => {

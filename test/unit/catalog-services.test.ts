@@ -35,11 +35,14 @@ function only<T extends object>(given: Partial<T>): T {
 
 /** A fake that fails the test as soon as the service reads anything of it. */
 function untouchable<T>(): T {
-  return new Proxy({}, {
-    get(_target, name) {
-      throw new Error(`the service read ${String(name)}, which this test says it must not`);
+  return new Proxy(
+    {},
+    {
+      get(_target, name) {
+        throw new Error(`the service read ${String(name)}, which this test says it must not`);
+      },
     },
-  }) as T;
+  ) as T;
 }
 
 describe("institutions service (getInstitution, listInstitutions)", () => {
@@ -58,7 +61,9 @@ describe("institutions service (getInstitution, listInstitutions)", () => {
   it("getInstitution asks for the caller's environment and names the id and environment when nothing is found", async () => {
     const asked: string[] = [];
     const service = createInstitutionsService({
-      institutions: only<InstitutionsRepository>({ findById: async (environment, id) => (asked.push(`${environment}/${id}`), null) }),
+      institutions: only<InstitutionsRepository>({
+        findById: async (environment, id) => (asked.push(`${environment}/${id}`), null),
+      }),
     });
     const error = await service.getInstitution(caller, "inst_1").catch((thrown: unknown) => thrown);
     expect(asked).to.deep.equal(["sandbox/inst_1"]);
@@ -67,11 +72,22 @@ describe("institutions service (getInstitution, listInstitutions)", () => {
   });
 
   it("listInstitutions answers the API representation of the repository's page and its total", async () => {
-    const service = createInstitutionsService({ institutions: only<InstitutionsRepository>({ listPage: async () => ({ items: [berkeley], total: 41 }) }) });
+    const service = createInstitutionsService({
+      institutions: only<InstitutionsRepository>({ listPage: async () => ({ items: [berkeley], total: 41 }) }),
+    });
     const page = await service.listInstitutions(caller, {}, { limit: 1, offset: 0 });
     expect(page.total).to.equal(41);
     expect(page.items).to.deep.equal([
-      { id: "inst_110635", ipedsId: "110635", name: "University of California-Berkeley", city: "Berkeley", state: "CA", type: "four_year_public", system: null, source: "direct" },
+      {
+        id: "inst_110635",
+        ipedsId: "110635",
+        name: "University of California-Berkeley",
+        city: "Berkeley",
+        state: "CA",
+        type: "four_year_public",
+        system: null,
+        source: "direct",
+      },
     ]);
   });
 });
@@ -80,22 +96,42 @@ describe("equivalency history (listEquivalencyVersions, getEquivalencyVersion)",
   const current = { id: "eqv_1", environment: "sandbox", version: 3 } as Equivalency;
 
   it("getEquivalencyVersion beyond a 32-bit integer is not found without asking the repository", async () => {
-    const service = createEquivalencyVersionsService({ equivalencies: only<EquivalenciesRepository>({ findById: async () => current }) });
-    const error = await service.getEquivalencyVersion(caller, "eqv_1", 2_147_483_648).catch((thrown: unknown) => thrown);
+    const service = createEquivalencyVersionsService({
+      equivalencies: only<EquivalenciesRepository>({ findById: async () => current }),
+    });
+    const error = await service
+      .getEquivalencyVersion(caller, "eqv_1", 2_147_483_648)
+      .catch((thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(NotFoundError);
-    expect((error as NotFoundError).message).to.equal("Equivalency eqv_1 has no version 2147483648; its current version is 3.");
+    expect((error as NotFoundError).message).to.equal(
+      "Equivalency eqv_1 has no version 2147483648; its current version is 3.",
+    );
   });
 
   it("getEquivalencyVersion of an equivalency of another environment is not found before any version is read", async () => {
-    const service = createEquivalencyVersionsService({ equivalencies: only<EquivalenciesRepository>({ findById: async () => null }) });
+    const service = createEquivalencyVersionsService({
+      equivalencies: only<EquivalenciesRepository>({ findById: async () => null }),
+    });
     const error = await service.getEquivalencyVersion(caller, "eqv_9", 1).catch((thrown: unknown) => thrown);
     expect((error as NotFoundError).message).to.equal('No equivalency with id "eqv_9" in the sandbox environment.');
   });
 
   it("getEquivalencyVersion marks the version that is the current one", async () => {
-    const version = (n: number) => ({ equivalencyId: "eqv_1", version: n, state: {}, changeNote: null, actorKind: null, changedFields: [], recordedAt: new Date(0) }) as unknown as EquivalencyVersion;
+    const version = (n: number) =>
+      ({
+        equivalencyId: "eqv_1",
+        version: n,
+        state: {},
+        changeNote: null,
+        actorKind: null,
+        changedFields: [],
+        recordedAt: new Date(0),
+      }) as unknown as EquivalencyVersion;
     const service = createEquivalencyVersionsService({
-      equivalencies: only<EquivalenciesRepository>({ findById: async () => current, findVersion: async (_id, n) => version(n) }),
+      equivalencies: only<EquivalenciesRepository>({
+        findById: async () => current,
+        findVersion: async (_id, n) => version(n),
+      }),
     });
     expect(await service.getEquivalencyVersion(caller, "eqv_1", 3)).to.include({ version: 3, current: true });
     expect(await service.getEquivalencyVersion(caller, "eqv_1", 2)).to.include({ version: 2, current: false });
@@ -123,7 +159,11 @@ describe("courses service (upsertCourses)", () => {
   it("upsertCourses refuses a batch naming an unknown institution, a CIP code outside a loaded catalog and a repeated course, writing nothing", async () => {
     const service = serviceKnowing({ institutions: ["inst_1"], cipCodes: [], catalogLoaded: true });
     const error = await validationErrorOf(
-      service.upsertCourses(caller, [course, { ...course, institutionId: "inst_2", code: "X 1" }, { ...course, code: " cs  1 ", cipCode: "99.9999" }]),
+      service.upsertCourses(caller, [
+        course,
+        { ...course, institutionId: "inst_2", code: "X 1" },
+        { ...course, code: " cs  1 ", cipCode: "99.9999" },
+      ]),
     );
     expect(error.message).to.equal("3 problem(s) in the batch; nothing was written.");
     expect(error.errors).to.deep.equal([
@@ -135,7 +175,9 @@ describe("courses service (upsertCourses)", () => {
 
   it("upsertCourses of one object points at its fields without an item index", async () => {
     const service = serviceKnowing({ institutions: [], cipCodes: [], catalogLoaded: false });
-    const error = await validationErrorOf(service.upsertCourses(caller, [{ ...course, code: "   " }], { single: true }));
+    const error = await validationErrorOf(
+      service.upsertCourses(caller, [{ ...course, code: "   " }], { single: true }),
+    );
     expect(error.errors).to.deep.equal([
       { pointer: "/institutionId", message: 'no institution "inst_1" in the sandbox environment' },
       { pointer: "/code", message: "must contain a character other than white space" },
@@ -145,7 +187,9 @@ describe("courses service (upsertCourses)", () => {
   it("upsertCourses accepts any CIP code while no catalog is loaded (it cannot be checked)", async () => {
     const service = serviceKnowing({ institutions: ["inst_1"], cipCodes: [], catalogLoaded: false });
     // Validation passes, so the service goes on to the stewardship check, which this fake refuses to answer.
-    const error = await service.upsertCourses(caller, [{ ...course, cipCode: "99.9999" }]).catch((thrown: unknown) => thrown);
+    const error = await service
+      .upsertCourses(caller, [{ ...course, cipCode: "99.9999" }])
+      .catch((thrown: unknown) => thrown);
     expect(error).to.not.be.instanceOf(ValidationError);
     expect((error as Error).message).to.match(/^the service read \w+, which this test says it must not$/);
   });

@@ -21,7 +21,13 @@ describe("configuration", () => {
       SVC_PUBLIC_SANDBOX_KEY: "svc_sandbox_abcdefghijklmnopqrstuvwxyz0123456789",
       SVC_LOG_LEVEL: "debug",
     });
-    expect(config).to.include({ port: 8080, host: "0.0.0.0", dataDir: "/var/lib/svc", databaseUrl: "postgresql://svc@db:5432/svc", logLevel: "debug" });
+    expect(config).to.include({
+      port: 8080,
+      host: "0.0.0.0",
+      dataDir: "/var/lib/svc",
+      databaseUrl: "postgresql://svc@db:5432/svc",
+      logLevel: "debug",
+    });
     expect(config.publicSandboxKey).to.equal("svc_sandbox_abcdefghijklmnopqrstuvwxyz0123456789");
   });
 
@@ -56,15 +62,26 @@ describe("configuration: webhooks and datasets", () => {
   it("defaults to the decisions' retry schedule and allows private targets outside production", () => {
     const config = loadConfig({});
     expect(config.webhooks.retrySchedule).to.deep.equal([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
-    expect(config.webhooks).to.include({ allowPrivateTargets: true, timeoutMs: 5000, dispatcher: "inline", disableAfterMs: 5 * 86_400_000 });
+    expect(config.webhooks).to.include({
+      allowPrivateTargets: true,
+      timeoutMs: 5000,
+      dispatcher: "inline",
+      disableAfterMs: 5 * 86_400_000,
+    });
     expect(loadConfig({ NODE_ENV: "production" }).webhooks.allowPrivateTargets).to.equal(false);
     expect(config.datasets.stalePendingDays).to.equal(90);
   });
 
   it("reads SVC_WEBHOOK_RETRY_SCHEDULE as comma-separated durations", () => {
-    expect(loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s, 2s,500ms" }).webhooks.retrySchedule).to.deep.equal([1000, 2000, 500]);
-    expect(() => loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,soon" })).to.throw(ConfigError).with.property("variable", "SVC_WEBHOOK_RETRY_SCHEDULE");
-    expect(() => loadConfig({ SVC_WEBHOOK_DISPATCHER: "cron" })).to.throw(ConfigError).with.property("variable", "SVC_WEBHOOK_DISPATCHER");
+    expect(loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s, 2s,500ms" }).webhooks.retrySchedule).to.deep.equal([
+      1000, 2000, 500,
+    ]);
+    expect(() => loadConfig({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,soon" }))
+      .to.throw(ConfigError)
+      .with.property("variable", "SVC_WEBHOOK_RETRY_SCHEDULE");
+    expect(() => loadConfig({ SVC_WEBHOOK_DISPATCHER: "cron" }))
+      .to.throw(ConfigError)
+      .with.property("variable", "SVC_WEBHOOK_DISPATCHER");
     expect(() => loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "sometimes" })).to.throw(ConfigError);
   });
 });
@@ -84,25 +101,36 @@ describe("configuration: secrets at rest", () => {
     [{ SVC_SECRETS_KEY: "too-short" }, "SVC_SECRETS_KEY", /32-byte key/],
     [{ SVC_SECRETS_KEY: "ab".repeat(32), SVC_SECRETS_OLD_KEYS: "nope" }, "SVC_SECRETS_OLD_KEYS", /32-byte key/],
     [{ SVC_SECRETS_OLD_KEYS: "ab".repeat(32) }, "SVC_SECRETS_OLD_KEYS", /only read together with SVC_SECRETS_KEY/],
-    [{ DATABASE_URL: "postgresql://db/svc", NODE_ENV: "production" }, "SVC_SECRETS_KEY", /must be set on PostgreSQL in production/],
+    [
+      { DATABASE_URL: "postgresql://db/svc", NODE_ENV: "production" },
+      "SVC_SECRETS_KEY",
+      /must be set on PostgreSQL in production/,
+    ],
   ];
   for (const [env, variable, message] of invalid) {
     it(`refuses ${JSON.stringify(env)} naming ${variable}`, () => {
-      expect(() => loadConfig(env)).to.throw(ConfigError, message).with.property("variable", variable);
+      expect(() => loadConfig(env))
+        .to.throw(ConfigError, message)
+        .with.property("variable", variable);
     });
   }
 
   it("allows the key file on PostgreSQL outside production and on the embedded database in production", () => {
     expect(loadConfig({ DATABASE_URL: "postgresql://db/svc" }).secrets.key).to.equal(null);
     expect(loadConfig({ NODE_ENV: "production" }).secrets.key).to.equal(null);
-    expect(loadConfig({ DATABASE_URL: "postgresql://db/svc", NODE_ENV: "production", SVC_SECRETS_KEY: hexKey }).secrets.key).to.have.length(32);
+    expect(
+      loadConfig({ DATABASE_URL: "postgresql://db/svc", NODE_ENV: "production", SVC_SECRETS_KEY: hexKey }).secrets.key,
+    ).to.have.length(32);
   });
 });
 
 describe("configuration: external token issuer", () => {
   it("is off by default; on with both variables, with the documented defaults", () => {
     expect(loadConfig({}).oauth.external).to.equal(null);
-    const config = loadConfig({ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks" });
+    const config = loadConfig({
+      SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
+      SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks",
+    });
     expect(config.oauth.external).to.deep.equal({
       issuer: "https://idp.example.edu/",
       jwksUrl: "https://idp.example.edu/jwks",
@@ -117,20 +145,34 @@ describe("configuration: external token issuer", () => {
       SVC_OAUTH_EXTERNAL_ORG_CLAIM: "https://example.edu/org",
       SVC_OAUTH_EXTERNAL_ENV_CLAIM: "svc_env",
     });
-    expect(custom.oauth.external).to.include({ audience: "api://equivalency", orgClaim: "https://example.edu/org", envClaim: "svc_env" });
+    expect(custom.oauth.external).to.include({
+      audience: "api://equivalency",
+      orgClaim: "https://example.edu/org",
+      envClaim: "svc_env",
+    });
   });
 
   it("refuses one variable without the other, a bad URL and a claim name with spaces", () => {
     const cases: [Record<string, string>, string][] = [
       [{ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/" }, "SVC_OAUTH_EXTERNAL_JWKS_URL"],
       [{ SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks" }, "SVC_OAUTH_EXTERNAL_ISSUER"],
-      [{ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "ftp://idp/jwks" }, "SVC_OAUTH_EXTERNAL_JWKS_URL"],
       [
-        { SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks", SVC_OAUTH_EXTERNAL_ORG_CLAIM: "my org" },
+        { SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/", SVC_OAUTH_EXTERNAL_JWKS_URL: "ftp://idp/jwks" },
+        "SVC_OAUTH_EXTERNAL_JWKS_URL",
+      ],
+      [
+        {
+          SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
+          SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks",
+          SVC_OAUTH_EXTERNAL_ORG_CLAIM: "my org",
+        },
         "SVC_OAUTH_EXTERNAL_ORG_CLAIM",
       ],
     ];
-    for (const [env, variable] of cases) expect(() => loadConfig(env), variable).to.throw(ConfigError).with.property("variable", variable);
+    for (const [env, variable] of cases)
+      expect(() => loadConfig(env), variable)
+        .to.throw(ConfigError)
+        .with.property("variable", variable);
   });
 });
 
@@ -173,7 +215,9 @@ describe("configuration: rate limits", () => {
   });
 
   it("refuses SVC_RATE_LIMIT_REDIS_TIMEOUT_MS out of range", () => {
-    expect(() => loadConfig({ SVC_RATE_LIMIT_REDIS_URL: "redis://127.0.0.1:6379", SVC_RATE_LIMIT_REDIS_TIMEOUT_MS: "1" }))
+    expect(() =>
+      loadConfig({ SVC_RATE_LIMIT_REDIS_URL: "redis://127.0.0.1:6379", SVC_RATE_LIMIT_REDIS_TIMEOUT_MS: "1" }),
+    )
       .to.throw(ConfigError)
       .with.property("variable", "SVC_RATE_LIMIT_REDIS_TIMEOUT_MS");
   });

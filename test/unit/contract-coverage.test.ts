@@ -16,7 +16,10 @@ const document = {
   paths: {
     "/things/{id}": {
       parameters: [{ $ref: "#/components/parameters/Id" }],
-      get: { operationId: "getThing", responses: { "200": { content: { "application/json": {} } }, "404": {}, default: {} } },
+      get: {
+        operationId: "getThing",
+        responses: { "200": { content: { "application/json": {} } }, "404": {}, default: {} },
+      },
       delete: { operationId: "deleteThing", responses: { "204": {}, default: {} } },
     },
   },
@@ -24,7 +27,11 @@ const document = {
 };
 const documented = documentedPairs(document);
 const recorded = (...keys: string[]) => new Set(keys);
-const waiver = (operationId: string, status: string, reason = "cannot be produced") => ({ operationId, status, reason });
+const waiver = (operationId: string, status: string, reason = "cannot be produced") => ({
+  operationId,
+  status,
+  reason,
+});
 
 describe("contract coverage gate", () => {
   it("lists every documented response of every operation, `default` included, in document order", () => {
@@ -48,12 +55,18 @@ describe("contract coverage gate", () => {
       [waiver("deleteThing", "default")],
     );
     expect(result).to.include({ passed: true, documented: 5, covered: 4, waived: 1, missing: 0 });
-    expect(renderConsoleReport(result)).to.contain("PASS: 4 of 5 documented pairs covered (80.0%; 100.0% with waivers)");
+    expect(renderConsoleReport(result)).to.contain(
+      "PASS: 4 of 5 documented pairs covered (80.0%; 100.0% with waivers)",
+    );
     expect(renderMarkdownReport(result)).to.contain("- `deleteThing default`: cannot be produced");
   });
 
   it("fails and names the pair when a documented pair is neither covered nor waived", () => {
-    const result = evaluateCoverage(documented, recorded("getThing 200", "getThing default", "deleteThing 204", "deleteThing default"), []);
+    const result = evaluateCoverage(
+      documented,
+      recorded("getThing 200", "getThing default", "deleteThing 204", "deleteThing default"),
+      [],
+    );
     expect(result).to.include({ passed: false, missing: 1 });
     expect(result.operations.find((o) => o.operationId === "getThing")?.missing).to.deep.equal(["404"]);
     expect(renderConsoleReport(result)).to.match(/getThing\s+2\/3 {2}MISSING 404/);
@@ -63,15 +76,20 @@ describe("contract coverage gate", () => {
     const all = recorded(...documented.map((p) => `${p.operationId} ${p.status}`));
     const result = evaluateCoverage(documented, all, [waiver("getThing", "404"), waiver("getThing", "409")]);
     expect(result).to.include({ passed: false, missing: 0, covered: 5, waived: 0 });
-    expect(result.staleWaivers.map((s) => s.why)).to.deep.equal(["a test now produces this pair", "the document does not list this pair"]);
+    expect(result.staleWaivers.map((s) => s.why)).to.deep.equal([
+      "a test now produces this pair",
+      "the document does not list this pair",
+    ]);
   });
 
   it("reads waivers and refuses entries without a reason, or a pair waived twice", () => {
     const text = 'waivers:\n  - operationId: getThing\n    status: 404\n    reason: "only on a Tuesday"\n';
     expect(parseWaivers(text, "w.yaml")).to.deep.equal([waiver("getThing", "404", "only on a Tuesday")]);
     expect(parseWaivers("waivers: []\n", "w.yaml")).to.deep.equal([]);
-    expect(() => parseWaivers("waivers:\n  - {operationId: getThing, status: '404'}\n", "w.yaml")).to.throw("w.yaml: waiver 1 needs a non-empty reason");
-    const twice = "waivers:\n" + "  - {operationId: getThing, status: '404', reason: r}\n".repeat(2);
+    expect(() => parseWaivers("waivers:\n  - {operationId: getThing, status: '404'}\n", "w.yaml")).to.throw(
+      "w.yaml: waiver 1 needs a non-empty reason",
+    );
+    const twice = `waivers:\n${"  - {operationId: getThing, status: '404', reason: r}\n".repeat(2)}`;
     expect(() => parseWaivers(twice, "w.yaml")).to.throw("getThing 404 is waived twice");
   });
 });
@@ -96,11 +114,14 @@ describe("test titles name their operationId", () => {
   });
 
   it("names each operationId without a test title, matching whole words only", () => {
-    const titles = ["getThing answers 404", "courses: upsertCoursesInBulk is not upsertCourses's test", "  answers 401"];
-    expect(operationsWithoutTitledTest(["getThing", "deleteThing", "upsertCourses", "listThings"], titles)).to.deep.equal([
-      "deleteThing",
-      "listThings",
-    ]);
+    const titles = [
+      "getThing answers 404",
+      "courses: upsertCoursesInBulk is not upsertCourses's test",
+      "  answers 401",
+    ];
+    expect(
+      operationsWithoutTitledTest(["getThing", "deleteThing", "upsertCourses", "listThings"], titles),
+    ).to.deep.equal(["deleteThing", "listThings"]);
   });
 
   it("every operationId of the document is named by a literal test title under test/, so grep finds its tests", () => {

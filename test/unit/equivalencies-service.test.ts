@@ -4,9 +4,19 @@
 import { expect } from "chai";
 import type { Credential } from "../../src/auth/credential.ts";
 import type { Equivalency } from "../../generated/prisma/client.ts";
-import { ConflictError, InvalidTransitionError, NotStewardError, PreconditionFailedError, type ProblemError } from "../../src/errors.ts";
+import {
+  ConflictError,
+  InvalidTransitionError,
+  NotStewardError,
+  PreconditionFailedError,
+  type ProblemError,
+} from "../../src/errors.ts";
 import type { Repositories, TransactionRepositories } from "../../src/repositories/index.ts";
-import type { EquivalenciesRepository, EquivalencyChange, ExpandedEquivalency } from "../../src/repositories/equivalencies.ts";
+import type {
+  EquivalenciesRepository,
+  EquivalencyChange,
+  ExpandedEquivalency,
+} from "../../src/repositories/equivalencies.ts";
 import type { OutboxRepository } from "../../src/repositories/outbox.ts";
 import type { StewardshipRepository } from "../../src/repositories/stewardship.ts";
 import { createEquivalenciesService, ifMatchSatisfied } from "../../src/services/equivalencies.ts";
@@ -52,16 +62,29 @@ function stored(fields: Partial<Equivalency> = {}): Equivalency {
 function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesToLose?: number } = {}) {
   let current = initial;
   let racesToLose = options.racesToLose ?? 0;
-  const written = { changes: [] as EquivalencyChange[], versions: [] as { version: number; changedFields: string[] }[], events: [] as PendingEvent[], transactions: 0, totalsForgotten: 0 };
+  const written = {
+    changes: [] as EquivalencyChange[],
+    versions: [] as { version: number; changedFields: string[] }[],
+    events: [] as PendingEvent[],
+    transactions: 0,
+    totalsForgotten: 0,
+  };
   const expanded = (): ExpandedEquivalency =>
     ({
       ...current,
-      sourceCourse: { id: "crs_1", code: "MATH 1A", institutionId: "inst_1", updatedAt: CREATED, institution: { id: "inst_1" } },
+      sourceCourse: {
+        id: "crs_1",
+        code: "MATH 1A",
+        institutionId: "inst_1",
+        updatedAt: CREATED,
+        institution: { id: "inst_1" },
+      },
       targetInstitution: { id: "inst_2" },
       targetCourse: null,
     }) as unknown as ExpandedEquivalency;
   const equivalencies = {
-    findByIdForUpdate: async (environment: string, id: string) => (environment === current.environment && id === current.id ? current : null),
+    findByIdForUpdate: async (environment: string, id: string) =>
+      environment === current.environment && id === current.id ? current : null,
     findExpandedWritten: async () => expanded(),
     findIdByTarget: async () => null,
     async updateIfVersion(_id: string, expectedVersion: number, change: EquivalencyChange) {
@@ -74,13 +97,17 @@ function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesTo
       current = { ...current, ...change };
       return true;
     },
-    insertVersion: async (record: { version: number; changedFields: string[] }) => void written.versions.push({ version: record.version, changedFields: record.changedFields }),
+    insertVersion: async (record: { version: number; changedFields: string[] }) =>
+      void written.versions.push({ version: record.version, changedFields: record.changedFields }),
     forgetTotals: () => void (written.totalsForgotten += 1),
   } as unknown as EquivalenciesRepository;
   const stewardship = {
-    stewardedAmong: async (_organizationId: string, _environment: string, ids: string[]) => new Set(options.stewarded === false ? [] : ids),
+    stewardedAmong: async (_organizationId: string, _environment: string, ids: string[]) =>
+      new Set(options.stewarded === false ? [] : ids),
   } as unknown as StewardshipRepository;
-  const outbox = { recordEvents: async (_environment: string, events: PendingEvent[]) => void written.events.push(...events) } as unknown as OutboxRepository;
+  const outbox = {
+    recordEvents: async (_environment: string, events: PendingEvent[]) => void written.events.push(...events),
+  } as unknown as OutboxRepository;
   const inTransaction = { equivalencies, stewardship, outbox } as unknown as TransactionRepositories;
   const repositories = {
     equivalencies,
@@ -110,7 +137,16 @@ describe("equivalencies service (updateEquivalency)", () => {
     expect(written.changes[0]).to.include({ status: "accepted", version: 5, decidedAt: NOW, updatedAt: NOW });
     expect(written.versions).to.deep.equal([{ version: 5, changedFields: ["status", "decidedAt"] }]);
     expect(written.events).to.deep.equal([
-      { type: "equivalency.updated", data: { equivalencyId: "eq_1", version: 5, previousStatus: "pending", status: "accepted", changedFields: ["status", "decidedAt"] } },
+      {
+        type: "equivalency.updated",
+        data: {
+          equivalencyId: "eq_1",
+          version: 5,
+          previousStatus: "pending",
+          status: "accepted",
+          changedFields: ["status", "decidedAt"],
+        },
+      },
     ]);
     expect(written.totalsForgotten).to.equal(1);
   });
@@ -119,7 +155,9 @@ describe("equivalencies service (updateEquivalency)", () => {
     const { service, written } = fakeStore(stored({ status: "accepted", decidedAt: CREATED }));
     const error = await problemOf(service.updateEquivalency(caller, "eq_1", { status: "pending" }));
     expect(error).to.be.instanceOf(InvalidTransitionError);
-    expect(error.message).to.equal("The status transition accepted -> pending is not allowed (allowed from accepted: conflict).");
+    expect(error.message).to.equal(
+      "The status transition accepted -> pending is not allowed (allowed from accepted: conflict).",
+    );
     expect(written.changes).to.deep.equal([]);
     expect(written.events).to.deep.equal([]);
   });

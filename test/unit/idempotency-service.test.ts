@@ -39,14 +39,23 @@ function fakeRepository() {
   return { idempotency, records, sweeps };
 }
 
-const request = (body: unknown, key: string | undefined = "k1") => ({ key, operationId: "upsertCourses", query: { dryRun: false }, body });
+const request = (body: unknown, key: string | undefined = "k1") => ({
+  key,
+  operationId: "upsertCourses",
+  query: { dryRun: false },
+  body,
+});
 
 describe("idempotency service (withIdempotency, for upsertCourses and createEquivalency)", () => {
   it("runs a request without a key every time and stores nothing", async () => {
     const { idempotency, records } = fakeRepository();
     const service = createIdempotencyService({ idempotency });
     let runs = 0;
-    for (let i = 0; i < 2; i++) await service.withIdempotency(caller, { ...request({ a: 1 }), key: undefined }, async () => ({ status: 201, body: ++runs }));
+    for (let i = 0; i < 2; i++)
+      await service.withIdempotency(caller, { ...request({ a: 1 }), key: undefined }, async () => ({
+        status: 201,
+        body: ++runs,
+      }));
     expect(runs).to.equal(2);
     expect(records.size).to.equal(0);
   });
@@ -61,27 +70,39 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     const again = await service.withIdempotency(caller, request({ b: 2, a: 1 }), run);
     expect(runs).to.equal(1);
     expect(first).to.deep.equal({ status: 201, body: { run: 1 }, headers: { ETag: '"x"' } });
-    expect(again).to.deep.equal({ status: 201, body: { run: 1 }, headers: { ETag: '"x"', "Idempotent-Replayed": "true" } });
+    expect(again).to.deep.equal({
+      status: 201,
+      body: { run: 1 },
+      headers: { ETag: '"x"', "Idempotent-Replayed": "true" },
+    });
   });
 
   it("refuses the key with a different request (idempotency-key-reused) and while the first is in progress (conflict)", async () => {
     const { idempotency, records } = fakeRepository();
     const service = createIdempotencyService({ idempotency });
     await service.withIdempotency(caller, request({ a: 1 }), async () => ({ status: 201, body: null }));
-    const reused = await service.withIdempotency(caller, request({ a: 2 }), async () => ({ status: 201, body: null })).catch((e: unknown) => e);
+    const reused = await service
+      .withIdempotency(caller, request({ a: 2 }), async () => ({ status: 201, body: null }))
+      .catch((e: unknown) => e);
     expect(reused).to.be.instanceOf(ProblemError);
     expect((reused as ProblemError).slug).to.equal("idempotency-key-reused");
 
     records.set(`key_1\u0000k2`, { ...records.get(`key_1\u0000k1`)!, key: "k2", responseStatus: IN_PROGRESS });
-    const busy = await service.withIdempotency(caller, request({ a: 1 }, "k2"), async () => ({ status: 201, body: null })).catch((e: unknown) => e);
+    const busy = await service
+      .withIdempotency(caller, request({ a: 1 }, "k2"), async () => ({ status: 201, body: null }))
+      .catch((e: unknown) => e);
     expect((busy as ProblemError).slug).to.equal("conflict");
-    expect((busy as ProblemError).message).to.equal('A request with the Idempotency-Key "k2" is still in progress; retry shortly.');
+    expect((busy as ProblemError).message).to.equal(
+      'A request with the Idempotency-Key "k2" is still in progress; retry shortly.',
+    );
   });
 
   it("forgets the key of a request that failed, so a corrected retry runs", async () => {
     const { idempotency, records } = fakeRepository();
     const service = createIdempotencyService({ idempotency });
-    const failure = await service.withIdempotency(caller, request({ a: 1 }), async () => Promise.reject(new Error("invalid"))).catch((e: unknown) => e);
+    const failure = await service
+      .withIdempotency(caller, request({ a: 1 }), async () => Promise.reject(new Error("invalid")))
+      .catch((e: unknown) => e);
     expect((failure as Error).message).to.equal("invalid");
     expect(records.size).to.equal(0);
     const retried = await service.withIdempotency(caller, request({ a: 1 }), async () => ({ status: 201, body: "ok" }));
@@ -98,6 +119,9 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     await service.withIdempotency(caller, request({}, "b"), run);
     now += 1;
     await service.withIdempotency(caller, request({}, "c"), run);
-    expect(sweeps.map((cutoff) => cutoff.getTime())).to.deep.equal([10 * 3_600_000 - RETENTION_MS, 11 * 3_600_000 - RETENTION_MS]);
+    expect(sweeps.map((cutoff) => cutoff.getTime())).to.deep.equal([
+      10 * 3_600_000 - RETENTION_MS,
+      11 * 3_600_000 - RETENTION_MS,
+    ]);
   });
 });

@@ -36,7 +36,9 @@ function memoryCredentials() {
       return keys.get(id) ?? null;
     },
     async listApiKeysPage(organizationId: string, environment: Environment | undefined, page: Page) {
-      const all = [...keys.values()].filter((key) => key.organizationId === organizationId && (!environment || key.environment === environment));
+      const all = [...keys.values()].filter(
+        (key) => key.organizationId === organizationId && (!environment || key.environment === environment),
+      );
       return { items: all.slice(page.offset, page.offset + page.limit), total: all.length };
     },
     async markApiKeyRevoked(id: string, revokedAt: Date) {
@@ -75,7 +77,11 @@ describe("keys service (createKey, listKeys, revokeKey)", () => {
   function setup(clock: () => Date = () => REVOKED_AT) {
     const store = memoryCredentials();
     const forgotten: string[] = [];
-    const service = createKeysService({ credentials: store.repository, forgetCredential: (id) => forgotten.push(id), now: clock });
+    const service = createKeysService({
+      credentials: store.repository,
+      forgetCredential: (id) => forgotten.push(id),
+      now: clock,
+    });
     return { ...store, forgotten, service };
   }
 
@@ -105,7 +111,9 @@ describe("keys service (createKey, listKeys, revokeKey)", () => {
     for (const scopes of [[], ["admin"]]) {
       const problem = await rejection(service.issueKey({ organizationId: "org_acme", environment: "live", scopes }));
       expect(problem.slug).to.equal("validation-failed");
-      expect(problem.extensions.errors).to.deep.equal([{ pointer: "/scopes", message: "scopes must be a non-empty list of read:public, write:contribute" }]);
+      expect(problem.extensions.errors).to.deep.equal([
+        { pointer: "/scopes", message: "scopes must be a non-empty list of read:public, write:contribute" },
+      ]);
     }
   });
 

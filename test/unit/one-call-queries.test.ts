@@ -40,8 +40,19 @@ describe("the embedded engine's statements in one call", () => {
   });
 
   it("answers what query() answers: rows, fields and affected rows, with the caller's parsers and row mode", async () => {
-    const insert = "INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, NULL, NULL, NULL, NULL, NULL, NULL, NULL)";
-    const params = [1, "one", new Date("2026-01-02T03:04:05.678Z"), ["a", "b,c"], JSON.stringify({ k: [1] }), 9007199254740993n, new Uint8Array([0, 255]), "busy", 2];
+    const insert =
+      "INSERT INTO items VALUES ($1, $2, $3, $4, $5, $6, $7, $8), ($9, NULL, NULL, NULL, NULL, NULL, NULL, NULL)";
+    const params = [
+      1,
+      "one",
+      new Date("2026-01-02T03:04:05.678Z"),
+      ["a", "b,c"],
+      JSON.stringify({ k: [1] }),
+      9007199254740993n,
+      new Uint8Array([0, 255]),
+      "busy",
+      2,
+    ];
     const inOneCall = await client.query(insert, params);
     await pglite.exec("TRUNCATE items");
     expect(inOneCall).to.deep.equal(await pglite.query(insert, params));
@@ -52,7 +63,8 @@ describe("the embedded engine's statements in one call", () => {
       ["SELECT * FROM items WHERE id = $1", [1], ARRAY_PARSERS],
       ["SELECT $1::text IS NULL AS missing", [null]],
     ];
-    for (const [sql, args, options] of reads) expect(await client.query(sql, args, options), sql).to.deep.equal(await pglite.query(sql, args, options));
+    for (const [sql, args, options] of reads)
+      expect(await client.query(sql, args, options), sql).to.deep.equal(await pglite.query(sql, args, options));
     // Writes are compared inside transactions that roll back, so that both see the same rows.
     const writes: [string, unknown[], QueryOptions?][] = [
       ["UPDATE items SET name = $1 WHERE id > $2", ["many", 0]],
@@ -85,7 +97,8 @@ describe("the embedded engine's statements in one call", () => {
 
   it("plans each execution for its values, as query() does: a schema change shows at once", async () => {
     await pglite.exec("CREATE TABLE shapes (a int); INSERT INTO shapes VALUES (1)");
-    for (let run = 0; run < 6; run++) expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1 }]);
+    for (let run = 0; run < 6; run++)
+      expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1 }]);
     await pglite.exec("ALTER TABLE shapes ADD COLUMN b int DEFAULT 2");
     expect((await client.query("SELECT * FROM shapes")).rows).to.deep.equal([{ a: 1, b: 2 }]);
     await pglite.exec("DROP TABLE shapes");
@@ -93,10 +106,16 @@ describe("the embedded engine's statements in one call", () => {
 
   it("reports errors as PGlite's DatabaseError, with the statement", async () => {
     await client.query("INSERT INTO items (id) VALUES ($1)", [7]);
-    const error = await client.query("INSERT INTO items (id) VALUES ($1)", [7]).then(() => null, (caught: unknown) => caught);
+    const error = await client.query("INSERT INTO items (id) VALUES ($1)", [7]).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
     expect(error).to.be.instanceOf(messages.DatabaseError);
     expect(error).to.include({ code: "23505", query: "INSERT INTO items (id) VALUES ($1)" });
-    const syntax = await client.query("SELEKT 1").then(() => null, (caught: { code?: string }) => caught);
+    const syntax = await client.query("SELEKT 1").then(
+      () => null,
+      (caught: { code?: string }) => caught,
+    );
     expect(syntax?.code).to.equal("42601");
     expect((await client.query("SELECT count(*)::int AS n FROM items")).rows).to.deep.equal([{ n: 1 }]);
   });

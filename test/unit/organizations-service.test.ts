@@ -26,7 +26,10 @@ function memoryOrganizations(grants: { standing: boolean; institutionIds: string
       return grants.standing;
     },
     async stewardedInstitutionIdsPage(_organizationId, _environment, page) {
-      return { items: grants.institutionIds.slice(page.offset, page.offset + page.limit), total: grants.institutionIds.length };
+      return {
+        items: grants.institutionIds.slice(page.offset, page.offset + page.limit),
+        total: grants.institutionIds.length,
+      };
     },
   };
   return repository;
@@ -44,10 +47,16 @@ async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
 
 describe("organizations service (getCurrentOrganization, CLI's createOrganization)", () => {
   it("createOrganization names every invalid field, and refuses a taken slug with the existing id", async () => {
-    const service = createOrganizationsService({ organizations: memoryOrganizations({ standing: false, institutionIds: [] }) });
+    const service = createOrganizationsService({
+      organizations: memoryOrganizations({ standing: false, institutionIds: [] }),
+    });
     const invalid = await rejection(service.createOrganization({ slug: "-Bad", name: "  ", source: "fax" as never }));
     expect(invalid.slug).to.equal("validation-failed");
-    expect((invalid.extensions.errors as { pointer: string }[]).map((error) => error.pointer)).to.deep.equal(["/slug", "/name", "/source"]);
+    expect((invalid.extensions.errors as { pointer: string }[]).map((error) => error.pointer)).to.deep.equal([
+      "/slug",
+      "/name",
+      "/source",
+    ]);
     const first = await service.createOrganization({ slug: "acme", name: " Acme " });
     expect(first).to.include({ slug: "acme", name: "Acme", source: "direct" });
     const taken = await rejection(service.createOrganization({ slug: "acme", name: "Other" }));
@@ -56,7 +65,9 @@ describe("organizations service (getCurrentOrganization, CLI's createOrganizatio
   });
 
   it("getOrganizationBySlug answers not-found with the slug", async () => {
-    const service = createOrganizationsService({ organizations: memoryOrganizations({ standing: false, institutionIds: [] }) });
+    const service = createOrganizationsService({
+      organizations: memoryOrganizations({ standing: false, institutionIds: [] }),
+    });
     const missing = await rejection(service.getOrganizationBySlug("nobody"));
     expect(missing.message).to.equal('No organization has the slug "nobody".');
   });

@@ -6,7 +6,12 @@ import path from "node:path";
 import { expect } from "chai";
 import YAML from "yaml";
 import { PROBLEM_TYPES, ProblemError, type ProblemSlug } from "../../src/errors.ts";
-import { checkDescriptionTable, checkSdkCoversOperations, operationsOf, problemTypesOf } from "../../scripts/generated-lists.ts";
+import {
+  checkDescriptionTable,
+  checkSdkCoversOperations,
+  operationsOf,
+  problemTypesOf,
+} from "../../scripts/generated-lists.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
@@ -34,14 +39,23 @@ function slugsThrownBy(files: string[]): Map<string, string[]> {
 describe("problem types: one catalogue in openapi.yaml", () => {
   it("the server's table is the spec's catalogue, in order, with each status and title", () => {
     const fromSpec = catalogue.map(({ slug, status, title }) => [slug, status, title]);
-    expect(Object.entries(PROBLEM_TYPES).map(([slug, type]) => [slug, type.status, type.title])).to.deep.equal(fromSpec);
+    expect(Object.entries(PROBLEM_TYPES).map(([slug, type]) => [slug, type.status, type.title])).to.deep.equal(
+      fromSpec,
+    );
   });
 
   it("every problem slug the server's code throws is in the spec's catalogue", () => {
     const thrown = slugsThrownBy(sourceFiles(path.join(ROOT, "src")));
     // The scan sees the throws it is meant to see (so it cannot pass by finding nothing).
-    expect([...thrown.keys()]).to.include.members(["validation-failed", "not-steward", "invalid-transition", "request-header-too-large"]);
-    const missing = [...thrown].filter(([slug]) => !specSlugs.includes(slug)).map(([slug, files]) => `${slug} (${files.join(", ")})`);
+    expect([...thrown.keys()]).to.include.members([
+      "validation-failed",
+      "not-steward",
+      "invalid-transition",
+      "request-header-too-large",
+    ]);
+    const missing = [...thrown]
+      .filter(([slug]) => !specSlugs.includes(slug))
+      .map(([slug, files]) => `${slug} (${files.join(", ")})`);
     expect(missing, "problem slugs thrown but missing from x-problem-types in openapi.yaml").to.deep.equal([]);
   });
 
@@ -77,6 +91,8 @@ describe("generated lists: what `npm run generate:check` refuses", () => {
     const operations = operationsOf(document);
     expect(() => checkSdkCoversOperations(resources, operations)).to.not.throw();
     const added = [...operations, { operationId: "deleteCourse", method: "DELETE", path: "/courses/{id}" }];
-    expect(() => checkSdkCoversOperations(resources, added)).to.throw("sdk/src/resources.ts has no method for: deleteCourse");
+    expect(() => checkSdkCoversOperations(resources, added)).to.throw(
+      "sdk/src/resources.ts has no method for: deleteCourse",
+    );
   });
 });

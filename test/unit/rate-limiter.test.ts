@@ -7,7 +7,15 @@ import { clientAddressKey } from "../../src/auth/client-address.ts";
 const rule = (burst: number, refillPerSecond: number) => ({ burst, refillPerSecond });
 
 function credential(id: string, organizationId = "org_a", environment: Credential["environment"] = "live"): Credential {
-  return { kind: "api_key", id, organizationId, organizationSlug: organizationId, channel: "direct", environment, scopes: ["read:public"] };
+  return {
+    kind: "api_key",
+    id,
+    organizationId,
+    organizationSlug: organizationId,
+    channel: "direct",
+    environment,
+    scopes: ["read:public"],
+  };
 }
 
 function sync(decision: RateLimitDecision | Promise<RateLimitDecision>): RateLimitDecision {
@@ -21,11 +29,17 @@ describe("rate limits: memory store (token buckets)", () => {
     const store = new MemoryRateLimitStore(() => now);
     const bucket: Bucket[] = [{ key: "k", rule: rule(3, 1) }];
     expect([1, 2, 3].map(() => store.take(bucket).allowed)).to.deep.equal([true, true, true]);
-    expect(store.take(bucket)).to.deep.equal({ allowed: false, readings: [{ remaining: 0, resetSeconds: 3, retryAfterSeconds: 1 }] });
+    expect(store.take(bucket)).to.deep.equal({
+      allowed: false,
+      readings: [{ remaining: 0, resetSeconds: 3, retryAfterSeconds: 1 }],
+    });
     now = 999;
     expect(store.take(bucket).allowed).to.equal(false);
     now = 1000;
-    expect(store.take(bucket)).to.deep.equal({ allowed: true, readings: [{ remaining: 0, resetSeconds: 3, retryAfterSeconds: 1 }] });
+    expect(store.take(bucket)).to.deep.equal({
+      allowed: true,
+      readings: [{ remaining: 0, resetSeconds: 3, retryAfterSeconds: 1 }],
+    });
   });
 
   it("keeps one bucket per key and reports seconds until full", () => {
@@ -97,18 +111,30 @@ describe("rate limits: which buckets a request draws from", () => {
     expect(first).to.include({ limit: 5, remaining: 4 });
     for (let i = 0; i < 5; i++) sync(limiter.forCredential(credential("key_2"), "10.0.0.1"));
     // key_1: 3 left of 5; the organization: 8 - 7 = 1 left.
-    expect(sync(limiter.forCredential(credential("key_1"), "10.0.0.1"))).to.include({ limit: 8, remaining: 1, resetSeconds: 700 });
+    expect(sync(limiter.forCredential(credential("key_1"), "10.0.0.1"))).to.include({
+      limit: 8,
+      remaining: 1,
+      resetSeconds: 700,
+    });
   });
 
   it("keeps the public sandbox key's bucket per client address, outside any organization's", () => {
     const publicKey = credential("key_public", "org_public");
     for (let i = 0; i < 5; i++) expect(sync(limiter.forCredential(publicKey, "10.0.0.1")).allowed).to.equal(true);
-    expect(sync(limiter.forCredential(publicKey, "10.0.0.1"))).to.include({ allowed: false, subject: "for this key from this address" });
+    expect(sync(limiter.forCredential(publicKey, "10.0.0.1"))).to.include({
+      allowed: false,
+      subject: "for this key from this address",
+    });
     expect(sync(limiter.forCredential(publicKey, "10.0.0.2"))).to.include({ allowed: true, remaining: 4 });
   });
 
   it("throttles token requests per address", () => {
-    expect([1, 2, 3, 4].map(() => sync(limiter.tokenRequest("10.0.0.1")).allowed)).to.deep.equal([true, true, true, false]);
+    expect([1, 2, 3, 4].map(() => sync(limiter.tokenRequest("10.0.0.1")).allowed)).to.deep.equal([
+      true,
+      true,
+      true,
+      false,
+    ]);
     expect(sync(limiter.tokenRequest("10.0.0.2")).allowed).to.equal(true);
   });
 

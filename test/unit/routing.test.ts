@@ -14,7 +14,8 @@ describe("routing", () => {
     notFound: record("notFound") as never,
     methodNotAllowed: record("methodNotAllowed") as never,
     // Also called, without an operation, before notFound and methodNotAllowed.
-    postRoutingHandler: ((context: { operation?: unknown }) => (context.operation ? record("operation")(context as never) : undefined)) as never,
+    postRoutingHandler: ((context: { operation?: unknown }) =>
+      context.operation ? record("operation")(context as never) : undefined) as never,
   });
   before(() => backend.init());
 
@@ -28,7 +29,9 @@ describe("routing", () => {
     ];
     for (const [method, path, expected] of cases) {
       outcomes.length = 0;
-      await backend.handleRequest({ method, path: `${API_ROOT}${path}`, headers: {} } as never, { state: { credential: {} } });
+      await backend.handleRequest({ method, path: `${API_ROOT}${path}`, headers: {} } as never, {
+        state: { credential: {} },
+      });
       expect(outcomes[0], `${method} ${path}`).to.equal(expected);
     }
   });
@@ -41,7 +44,9 @@ describe("routing", () => {
   it("lists, for every path template, every method the document gives it", () => {
     const document = loadSpec();
     for (const [template, item] of Object.entries(document.paths ?? {})) {
-      const defined = ["get", "post", "put", "patch", "delete"].filter((method) => method in (item ?? {})).map((m) => m.toUpperCase());
+      const defined = ["get", "post", "put", "patch", "delete"]
+        .filter((method) => method in (item ?? {}))
+        .map((m) => m.toUpperCase());
       const concrete = template.replace(/\{[^}]+\}/g, "x_1");
       expect(allowedMethods(backend, `${API_ROOT}${concrete}`), template).to.include.members(defined);
     }

@@ -3,8 +3,22 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { SecretBox, SecretBoxError, generateSecretsKey, parseSecretsKey, sealedKeyId, secretsKeyId } from "../../src/auth/secret-box.ts";
-import { addKeyToFile, keyFilePath, KeyFileError, openKeyring, pruneKeyFile, readKeyFile } from "../../src/auth/secrets-keyring.ts";
+import {
+  SecretBox,
+  SecretBoxError,
+  generateSecretsKey,
+  parseSecretsKey,
+  sealedKeyId,
+  secretsKeyId,
+} from "../../src/auth/secret-box.ts";
+import {
+  addKeyToFile,
+  keyFilePath,
+  KeyFileError,
+  openKeyring,
+  pruneKeyFile,
+  readKeyFile,
+} from "../../src/auth/secrets-keyring.ts";
 
 const key = () => crypto.randomBytes(32);
 
@@ -28,7 +42,9 @@ describe("secret box (AES-256-GCM, key id with every value)", () => {
     const parts = sealed.split(":");
     const flipped = Buffer.from(parts[4], "base64url");
     flipped[0] ^= 1;
-    expect(() => box.open([...parts.slice(0, 4), flipped.toString("base64url")].join(":"), "webhook-secret:wh_1")).to.throw(SecretBoxError);
+    expect(() =>
+      box.open([...parts.slice(0, 4), flipped.toString("base64url")].join(":"), "webhook-secret:wh_1"),
+    ).to.throw(SecretBoxError);
     expect(() => box.open("whsec_abc", "webhook-secret:wh_1")).to.throw(SecretBoxError, /not a sealed secret/);
   });
 
@@ -42,7 +58,10 @@ describe("secret box (AES-256-GCM, key id with every value)", () => {
     expect(rotated.needsSealing(before)).to.equal(true);
     expect(rotated.needsSealing(rotated.seal("secret", "ctx"))).to.equal(false);
     expect(rotated.needsSealing("in the clear")).to.equal(true);
-    expect(() => new SecretBox(current).open(before, "ctx")).to.throw(SecretBoxError, new RegExp(`key id ${secretsKeyId(old)}`));
+    expect(() => new SecretBox(current).open(before, "ctx")).to.throw(
+      SecretBoxError,
+      new RegExp(`key id ${secretsKeyId(old)}`),
+    );
   });
 
   it("reads a key as 64 hex digits, base64 or base64url, and nothing else", () => {
@@ -51,7 +70,13 @@ describe("secret box (AES-256-GCM, key id with every value)", () => {
     expect(parseSecretsKey(bytes.toString("base64"))!.equals(bytes)).to.equal(true);
     expect(parseSecretsKey(bytes.toString("base64url"))!.equals(bytes)).to.equal(true);
     expect(parseSecretsKey(` ${generateSecretsKey()}\n`)).to.have.length(32);
-    for (const bad of ["", "short", crypto.randomBytes(16).toString("hex"), crypto.randomBytes(48).toString("base64"), "g".repeat(64)]) {
+    for (const bad of [
+      "",
+      "short",
+      crypto.randomBytes(16).toString("hex"),
+      crypto.randomBytes(48).toString("base64"),
+      "g".repeat(64),
+    ]) {
       expect(parseSecretsKey(bad), bad).to.equal(null);
     }
   });

@@ -30,14 +30,23 @@ const addRequiredBodyProperty = (d: Mutable) => {
   d.components.schemas.EquivalencyCreate.required.push("priority");
 };
 const narrowEnum = (d: Mutable) => (d.components.schemas.EquivalencyStatus.enum = ["accepted", "pending"]);
-const addOptionalResponseProperty = (d: Mutable) => (d.components.schemas.Course.properties.syllabusUrl = { type: "string", format: "uri", description: "Syllabus." });
+const addOptionalResponseProperty = (d: Mutable) =>
+  (d.components.schemas.Course.properties.syllabusUrl = { type: "string", format: "uri", description: "Syllabus." });
 const addOperation = (d: Mutable) =>
-  (d.paths["/courses/{id}"].delete = { operationId: "deleteCourse", tags: ["Courses"], summary: "Delete a course", responses: { "204": { description: "Deleted." } } });
+  (d.paths["/courses/{id}"].delete = {
+    operationId: "deleteCourse",
+    tags: ["Courses"],
+    summary: "Delete a course",
+    responses: { "204": { description: "Deleted." } },
+  });
 
 const summary = (changes: Change[]) => changes.map((c) => [c.severity, c.direction ?? null, c.location, c.message]);
 
 function runCli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/spec-diff.ts"), ...args], { cwd: ROOT, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/spec-diff.ts"), ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -59,13 +68,20 @@ describe("spec:diff", () => {
     });
 
     it("removing an operation is breaking", () => {
-      expect(summary(diffDocuments(released, derive(removeOperation)))).to.deep.equal([["breaking", null, "DELETE /keys/{id} (revokeKey)", "operation removed"]]);
+      expect(summary(diffDocuments(released, derive(removeOperation)))).to.deep.equal([
+        ["breaking", null, "DELETE /keys/{id} (revokeKey)", "operation removed"],
+      ]);
     });
 
     it("a new required request body property is breaking, once, at the component, with the operation using it", () => {
       const [change, ...rest] = diffDocuments(released, derive(addRequiredBodyProperty));
       expect(rest).to.deep.equal([]);
-      expect(change).to.deep.include({ kind: "property-added-required", severity: "breaking", direction: "input", location: "EquivalencyCreate.priority" });
+      expect(change).to.deep.include({
+        kind: "property-added-required",
+        severity: "breaking",
+        direction: "input",
+        location: "EquivalencyCreate.priority",
+      });
       expect(change.usedBy).to.deep.equal(["POST /equivalencies (createEquivalency)"]);
     });
 
@@ -75,23 +91,44 @@ describe("spec:diff", () => {
         ["breaking", "input", "EquivalencyStatus", 'value "conflict" removed'],
         ["breaking", "output", "EquivalencyStatus", 'value "conflict" removed'],
       ]);
-      expect(changes[0].usedBy).to.include.members(["GET /equivalencies (listEquivalencies)", "PATCH /equivalencies/{id} (updateEquivalency)"]);
+      expect(changes[0].usedBy).to.include.members([
+        "GET /equivalencies (listEquivalencies)",
+        "PATCH /equivalencies/{id} (updateEquivalency)",
+      ]);
       expect(changes[1].usedBy).to.include("GET /equivalencies/{id} (getEquivalency)");
     });
 
     it("a new optional response property is not breaking, and is reported once for every schema embedding it", () => {
       const [change, ...rest] = diffDocuments(released, derive(addOptionalResponseProperty));
       expect(rest).to.deep.equal([]);
-      expect(change).to.deep.include({ kind: "property-added-optional", severity: "non-breaking", direction: "output", location: "Course.syllabusUrl" });
-      expect(change.usedBy).to.include.members(["GET /courses (listCourses)", "GET /courses/{id} (getCourse)", "GET /equivalencies/{id} (getEquivalency)"]);
+      expect(change).to.deep.include({
+        kind: "property-added-optional",
+        severity: "non-breaking",
+        direction: "output",
+        location: "Course.syllabusUrl",
+      });
+      expect(change.usedBy).to.include.members([
+        "GET /courses (listCourses)",
+        "GET /courses/{id} (getCourse)",
+        "GET /equivalencies/{id} (getEquivalency)",
+      ]);
     });
 
     it("a new operation is not breaking", () => {
-      expect(summary(diffDocuments(released, derive(addOperation)))).to.deep.equal([["non-breaking", null, "DELETE /courses/{id} (deleteCourse)", "operation added"]]);
+      expect(summary(diffDocuments(released, derive(addOperation)))).to.deep.equal([
+        ["non-breaking", null, "DELETE /courses/{id} (deleteCourse)", "operation added"],
+      ]);
     });
 
     it("lists breaking changes first, whatever order they were made in", () => {
-      const changes = diffDocuments(released, derive((d) => [addOptionalResponseProperty, addOperation, removeOperation, narrowEnum, addRequiredBodyProperty].forEach((f) => f(d))));
+      const changes = diffDocuments(
+        released,
+        derive((d) =>
+          [addOptionalResponseProperty, addOperation, removeOperation, narrowEnum, addRequiredBodyProperty].forEach(
+            (f) => f(d),
+          ),
+        ),
+      );
       const severities = changes.map((c) => c.severity);
       expect(severities).to.deep.equal([...Array(4).fill("breaking"), ...Array(2).fill("non-breaking")]);
     });
@@ -126,7 +163,10 @@ describe("spec:diff", () => {
         ["breaking", "output", "CourseUpdatedData.changedFields", "property removed"],
         ["breaking", null, "POST webhook dataset.published (onDatasetPublished)", "webhook event removed"],
       ]);
-      const added = diffDocuments(released, derive((d) => d.components.schemas.EventType.enum.push("course.deleted")));
+      const added = diffDocuments(
+        released,
+        derive((d) => d.components.schemas.EventType.enum.push("course.deleted")),
+      );
       expect(added.map((c) => [c.severity, c.direction])).to.deep.equal([
         ["non-breaking", "output"],
         ["non-breaking", "input"],
@@ -149,7 +189,8 @@ describe("spec:diff", () => {
         ["0.3.1", "0.4.0", 1, true],
         ["1.0.0", "v2", 0, false],
       ];
-      for (const [base, head, breaking, ok] of cases) expect(checkVersionRule(base, head, breaking).ok, `${base} → ${head} with ${breaking} breaking`).to.equal(ok);
+      for (const [base, head, breaking, ok] of cases)
+        expect(checkVersionRule(base, head, breaking).ok, `${base} → ${head} with ${breaking} breaking`).to.equal(ok);
     });
   });
 
@@ -161,19 +202,31 @@ describe("spec:diff", () => {
     });
 
     it("fails on a breaking change without a version change, listing breaking changes first", () => {
-      const head = writeYaml("breaking.yaml", derive((d) => [addOptionalResponseProperty, removeOperation, addRequiredBodyProperty].forEach((f) => f(d))));
+      const head = writeYaml(
+        "breaking.yaml",
+        derive((d) => [addOptionalResponseProperty, removeOperation, addRequiredBodyProperty].forEach((f) => f(d))),
+      );
       const run = runCli(["--head", head]);
       expect(run.status).to.equal(1);
       const lines = run.stdout.split("\n");
       expect(lines[0]).to.match(/: 2 breaking, 1 non-breaking change\(s\)\.$/);
-      expect(lines.indexOf("Breaking changes (2):")).to.be.above(0).and.below(lines.indexOf("Non-breaking changes (1):"));
+      expect(lines.indexOf("Breaking changes (2):"))
+        .to.be.above(0)
+        .and.below(lines.indexOf("Non-breaking changes (1):"));
       expect(run.stdout).to.contain("  - DELETE /keys/{id} (revokeKey): operation removed");
       expect(run.stdout).to.contain("  - EquivalencyCreate.priority [sent by clients]: required property added");
       expect(run.stdout).to.match(/Version rule: FAILED: 2 breaking change\(s\) need a later prerelease of 1\.0\.0/);
     });
 
     it("passes the same change with a new prerelease tag, and says so in Markdown and JSON", () => {
-      const head = writeYaml("bumped.yaml", derive((d) => [removeOperation, addRequiredBodyProperty, (x: Mutable) => (x.info.version = "1.0.0-pilot.2")].forEach((f) => f(d))));
+      const head = writeYaml(
+        "bumped.yaml",
+        derive((d) =>
+          [removeOperation, addRequiredBodyProperty, (x: Mutable) => (x.info.version = "1.0.0-pilot.2")].forEach((f) =>
+            f(d),
+          ),
+        ),
+      );
       const markdown = runCli(["--head", head, "--format", "markdown"]);
       expect(markdown.status, markdown.stdout + markdown.stderr).to.equal(0);
       expect(markdown.stdout).to.contain("**Breaking changes (2)**").and.contain("✅ **Version rule:**");
@@ -181,7 +234,11 @@ describe("spec:diff", () => {
       expect(json.status).to.equal(0);
       const parsed = JSON.parse(json.stdout);
       expect(parsed.verdict.ok).to.equal(true);
-      expect(parsed.changes.map((c: Change) => c.kind)).to.deep.equal(["property-added-required", "operation-removed", "version"]);
+      expect(parsed.changes.map((c: Change) => c.kind)).to.deep.equal([
+        "property-added-required",
+        "operation-removed",
+        "version",
+      ]);
     });
 
     it("release refuses a breaking change without a new version and records one with it", () => {
@@ -190,7 +247,10 @@ describe("spec:diff", () => {
       const unchanged = writeYaml("unbumped.yaml", derive(removeOperation));
       expect(runCli(["release", "--head", unchanged, "--to", target]).status).to.equal(1);
       expect(fs.readFileSync(target, "utf8")).to.equal(fs.readFileSync(RELEASED, "utf8"));
-      const bumped = writeYaml("released-next.yaml", derive((d) => [removeOperation, (x: Mutable) => (x.info.version = "2.0.0")].forEach((f) => f(d))));
+      const bumped = writeYaml(
+        "released-next.yaml",
+        derive((d) => [removeOperation, (x: Mutable) => (x.info.version = "2.0.0")].forEach((f) => f(d))),
+      );
       const run = runCli(["release", "--head", bumped, "--to", target]);
       expect(run.status, run.stdout + run.stderr).to.equal(0);
       const recorded = JSON.parse(fs.readFileSync(target, "utf8"));

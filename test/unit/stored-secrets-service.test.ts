@@ -13,18 +13,24 @@ const notUsed = async (): Promise<never> => {
 function memorySecrets(values: Map<string, string>, interfere: (key: string) => void = () => {}) {
   const keyOf = (column: SealedColumn, id: string) => `${column.column}:${id}`;
   const ofColumn = (column: SealedColumn) =>
-    [...values.entries()].filter(([key]) => key.startsWith(`${column.column}:`)).map(([key, value]) => ({ id: key.slice(column.column.length + 1), value }));
+    [...values.entries()]
+      .filter(([key]) => key.startsWith(`${column.column}:`))
+      .map(([key, value]) => ({ id: key.slice(column.column.length + 1), value }));
   const repository: SecretsRepository = {
     findNewestSigningKey: notUsed,
     createSigningKey: notUsed,
     async countByKeyId(column) {
       const counts = new Map<string, number>();
-      for (const { value } of ofColumn(column)) counts.set(sealedKeyId(value) ?? CLEAR, (counts.get(sealedKeyId(value) ?? CLEAR) ?? 0) + 1);
+      for (const { value } of ofColumn(column))
+        counts.set(sealedKeyId(value) ?? CLEAR, (counts.get(sealedKeyId(value) ?? CLEAR) ?? 0) + 1);
       return [...counts].map(([keyId, count]) => ({ keyId, count }));
     },
     async findValuesToSeal(column, after, exceptKeyId, limit) {
       return ofColumn(column)
-        .filter(({ id, value }) => id > after && (exceptKeyId === null ? sealedKeyId(value) === null : sealedKeyId(value) !== exceptKeyId))
+        .filter(
+          ({ id, value }) =>
+            id > after && (exceptKeyId === null ? sealedKeyId(value) === null : sealedKeyId(value) !== exceptKeyId),
+        )
         .sort((a, b) => a.id.localeCompare(b.id))
         .slice(0, limit);
     },
@@ -75,8 +81,13 @@ describe("stored-secrets service (countByKeyId, assertEverySecretOpens, sealStor
     const values = new Map([["secret:wh_1", current.seal("whsec_one", "webhook-secret:wh_1")]]);
     const service = createStoredSecretsService({ secrets: memorySecrets(values) });
     await service.assertEverySecretOpens(current, "test keys");
-    const refusal = await service.assertEverySecretOpens(old, "test keys").then(() => null, (error: unknown) => error);
+    const refusal = await service.assertEverySecretOpens(old, "test keys").then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(refusal).to.be.instanceOf(StoredSecretsError);
-    expect((refusal as Error).message).to.contain(`sealed under key id ${current.keyId}`).and.contain("(test keys)");
+    expect((refusal as Error).message)
+      .to.contain(`sealed under key id ${current.keyId}`)
+      .and.contain("(test keys)");
   });
 });

@@ -18,7 +18,15 @@ const notUsed = async (): Promise<never> => {
 };
 
 function caller(organizationId: string): Credential {
-  return { kind: "api_key", id: `key_${organizationId}`, organizationId, organizationSlug: organizationId, channel: "direct", environment: "live", scopes: ["read:public", "write:contribute"] };
+  return {
+    kind: "api_key",
+    id: `key_${organizationId}`,
+    organizationId,
+    organizationSlug: organizationId,
+    channel: "direct",
+    environment: "live",
+    scopes: ["read:public", "write:contribute"],
+  };
 }
 
 function endpoint(id: string, organizationId: string): WebhookEndpoint {
@@ -73,7 +81,15 @@ function setup() {
     create: notUsed,
     findById: notUsed,
     async findVisible(owner, id) {
-      return endpoints.find((e) => e.id === id && e.organizationId === owner.organizationId && e.environment === owner.environment && !e.deletedAt) ?? null;
+      return (
+        endpoints.find(
+          (e) =>
+            e.id === id &&
+            e.organizationId === owner.organizationId &&
+            e.environment === owner.environment &&
+            !e.deletedAt,
+        ) ?? null
+      );
     },
     listPage: notUsed,
     updateVisible: notUsed,
@@ -90,7 +106,15 @@ function setup() {
     createAttempted: notUsed,
     async queueNextAttempt(original, id, now) {
       queued.push({ original: original.id, id, now });
-      return { ...original, id, attempt: original.attempt + 1, status: "pending", createdAt: now, nextRetryAt: now, attemptedAt: null };
+      return {
+        ...original,
+        id,
+        attempt: original.attempt + 1,
+        status: "pending",
+        createdAt: now,
+        nextRetryAt: now,
+        attemptedAt: null,
+      };
     },
     fanOutEvents: notUsed,
     claimDue: notUsed,
@@ -140,7 +164,13 @@ describe("webhook deliveries service (listWebhookDeliveries, getWebhookDelivery,
     expect(queued).to.have.length(1);
     expect(queued[0]).to.include({ original: "dlv_ours", now: NOW });
     expect(queued[0].id).to.match(/^dlv_/);
-    expect(view).to.include({ id: queued[0].id, webhookId: "wh_ours", attempt: 2, status: "pending", nextRetryAt: NOW.toISOString() });
+    expect(view).to.include({
+      id: queued[0].id,
+      webhookId: "wh_ours",
+      attempt: 2,
+      status: "pending",
+      nextRetryAt: NOW.toISOString(),
+    });
   });
 
   it("listWebhookDeliveries: lists only through a visible endpoint", async () => {

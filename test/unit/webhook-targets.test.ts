@@ -5,7 +5,12 @@ import http from "node:http";
 import os from "node:os";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { assertSafeTarget, hostInterfaceAddresses, isPrivateAddress, targetRefusal } from "../../src/webhooks/target-safety.ts";
+import {
+  assertSafeTarget,
+  hostInterfaceAddresses,
+  isPrivateAddress,
+  targetRefusal,
+} from "../../src/webhooks/target-safety.ts";
 import { sendDelivery, type LookupAll, type SendRequest } from "../../src/webhooks/sender.ts";
 
 const PUBLIC_V4 = "93.184.216.34";
@@ -35,8 +40,12 @@ describe("webhook targets: IPv6 forms that carry an IPv4 address", () => {
   }
 
   it("names the IPv4 address such a form carries", () => {
-    expect(targetRefusal("64:ff9b::a00:5", none)).to.equal("an IPv6 form of 10.0.0.5, a loopback, private, link-local or metadata address");
-    expect(targetRefusal("2002:c0a8:101::1", none)).to.equal("an IPv6 form of 192.168.1.1, a loopback, private, link-local or metadata address");
+    expect(targetRefusal("64:ff9b::a00:5", none)).to.equal(
+      "an IPv6 form of 10.0.0.5, a loopback, private, link-local or metadata address",
+    );
+    expect(targetRefusal("2002:c0a8:101::1", none)).to.equal(
+      "an IPv6 form of 192.168.1.1, a loopback, private, link-local or metadata address",
+    );
   });
 
   it("refuses local-use NAT64 (64:ff9b:1::/48) whatever it carries", () => {
@@ -44,7 +53,14 @@ describe("webhook targets: IPv6 forms that carry an IPv4 address", () => {
   });
 
   it("accepts the same forms of a public IPv4 address, and public addresses", () => {
-    for (const address of [PUBLIC_V4, PUBLIC_V6, "::ffff:93.184.216.34", "64:ff9b::93.184.216.34", "2002:5db8:d822::1", "8.8.8.8"]) {
+    for (const address of [
+      PUBLIC_V4,
+      PUBLIC_V6,
+      "::ffff:93.184.216.34",
+      "64:ff9b::93.184.216.34",
+      "2002:5db8:d822::1",
+      "8.8.8.8",
+    ]) {
       expect(targetRefusal(address, none), address).to.equal(null);
     }
   });
@@ -53,7 +69,14 @@ describe("webhook targets: IPv6 forms that carry an IPv4 address", () => {
 describe("webhook targets: this host's own interface addresses", () => {
   it("refuses every address of the injected interface list, and IPv6 forms of its IPv4 ones", () => {
     const own = () => [PUBLIC_V4, PUBLIC_V6];
-    for (const address of [PUBLIC_V4, PUBLIC_V6, "2606:2800:220:1:248:1893:25C8:1946", "::ffff:93.184.216.34", "64:ff9b::5db8:d822", "2002:5db8:d822::"]) {
+    for (const address of [
+      PUBLIC_V4,
+      PUBLIC_V6,
+      "2606:2800:220:1:248:1893:25C8:1946",
+      "::ffff:93.184.216.34",
+      "64:ff9b::5db8:d822",
+      "2002:5db8:d822::",
+    ]) {
       expect(targetRefusal(address, own), address).to.match(/an address of this server's own network interfaces$/);
     }
     expect(targetRefusal("93.184.216.35", own)).to.equal(null);
@@ -97,7 +120,9 @@ describe("webhook targets: this host's own interface addresses", () => {
     );
     expect(await refusal("http://[::ffff:7f00:1]/", [])).to.contain("::ffff:7f00:1");
     expect(await refusal("https://nowhere.example.org/", [])).to.equal("resolves to no address");
-    const accepted = await assertSafeTarget("https://hooks.example.org/", false, resolveTo([PUBLIC_V6]), () => [PUBLIC_V4]);
+    const accepted = await assertSafeTarget("https://hooks.example.org/", false, resolveTo([PUBLIC_V6]), () => [
+      PUBLIC_V4,
+    ]);
     expect(accepted.hostname).to.equal("hooks.example.org");
   });
 });
@@ -118,7 +143,10 @@ describe("webhook targets: checked again at connect time", () => {
   });
   after(() => new Promise((resolve) => server.close(resolve)));
 
-  const lookupTo = (address: string): LookupAll => (_hostname, _options, callback) => callback(null, [{ address, family: address.includes(":") ? 6 : 4 }]);
+  const lookupTo =
+    (address: string): LookupAll =>
+    (_hostname, _options, callback) =>
+      callback(null, [{ address, family: address.includes(":") ? 6 : 4 }]);
   const send = (url: string, extra: Partial<SendRequest> = {}) =>
     sendDelivery({ url, body: "{}", headers: {}, timeoutMs: 2000, allowPrivateTargets: false, ...extra });
 
@@ -131,11 +159,18 @@ describe("webhook targets: checked again at connect time", () => {
   it("refuses a host name that resolves to a transition form of loopback, or to an own address", async () => {
     const before = received;
     const viaMapped = await send(`http://hooks.example.test:${port}/`, { lookup: lookupTo("::ffff:127.0.0.1") });
-    expect(viaMapped.error).to.equal("refused: hooks.example.test resolves to ::ffff:127.0.0.1, a loopback, private, link-local or metadata address");
+    expect(viaMapped.error).to.equal(
+      "refused: hooks.example.test resolves to ::ffff:127.0.0.1, a loopback, private, link-local or metadata address",
+    );
     const viaNat64 = await send(`http://hooks.example.test:${port}/`, { lookup: lookupTo("64:ff9b::7f00:1") });
     expect(viaNat64.error).to.contain("an IPv6 form of 127.0.0.1");
-    const viaOwn = await send(`http://hooks.example.test:${port}/`, { lookup: lookupTo(PUBLIC_V4), interfaceAddresses: () => [PUBLIC_V4] });
-    expect(viaOwn.error).to.equal(`refused: hooks.example.test resolves to ${PUBLIC_V4}, an address of this server's own network interfaces`);
+    const viaOwn = await send(`http://hooks.example.test:${port}/`, {
+      lookup: lookupTo(PUBLIC_V4),
+      interfaceAddresses: () => [PUBLIC_V4],
+    });
+    expect(viaOwn.error).to.equal(
+      `refused: hooks.example.test resolves to ${PUBLIC_V4}, an address of this server's own network interfaces`,
+    );
     for (const result of [viaMapped, viaNat64, viaOwn]) expect(result).to.include({ ok: false, responseStatus: null });
     expect(received).to.equal(before);
   });

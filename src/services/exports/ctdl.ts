@@ -60,7 +60,15 @@ function course(record: Course, institution: Institution) {
     ...(record.description ? { "ceterms:description": text(record.description) } : {}),
     "ceterms:creditValue": creditValue(record.credits),
     ...(record.cipCode
-      ? { "ceterms:instructionalProgramType": [{ "@type": "ceterms:CredentialAlignmentObject", "ceterms:codedNotation": record.cipCode, "ceterms:frameworkName": text("CIP 2020") }] }
+      ? {
+          "ceterms:instructionalProgramType": [
+            {
+              "@type": "ceterms:CredentialAlignmentObject",
+              "ceterms:codedNotation": record.cipCode,
+              "ceterms:frameworkName": text("CIP 2020"),
+            },
+          ],
+        }
       : {}),
     "ceterms:ownedBy": [organization(institution)],
   };
@@ -69,7 +77,11 @@ function course(record: Course, institution: Institution) {
 function target(record: EquivalencyWithCourses) {
   if (record.targetCourse) return course(record.targetCourse, record.targetInstitution);
   if (!record.targetCode) return null;
-  return { "@type": "ceterms:Course", "ceterms:codedNotation": record.targetCode, "ceterms:ownedBy": [organization(record.targetInstitution)] };
+  return {
+    "@type": "ceterms:Course",
+    "ceterms:codedNotation": record.targetCode,
+    "ceterms:ownedBy": [organization(record.targetInstitution)],
+  };
 }
 
 function title(record: EquivalencyWithCourses): string {
@@ -85,7 +97,13 @@ export function transferValueProfile(record: EquivalencyWithCourses) {
   return {
     "@id": `urn:course-equivalency:${record.id}`,
     "@type": "ceterms:TransferValueProfile",
-    "ceterms:identifier": [{ "@type": "ceterms:IdentifierValue", "ceterms:identifierTypeName": "course-equivalency id", "ceterms:identifierValueCode": record.id }],
+    "ceterms:identifier": [
+      {
+        "@type": "ceterms:IdentifierValue",
+        "ceterms:identifierTypeName": "course-equivalency id",
+        "ceterms:identifierValueCode": record.id,
+      },
+    ],
     "ceterms:name": text(title(record)),
     ...(record.policyBasis ? { "ceterms:description": text(record.policyBasis) } : {}),
     "ceterms:ownedBy": [organization(record.targetInstitution)],

@@ -34,10 +34,33 @@ export interface Export {
 /** CSV columns: the fields of each resource's API representation (src/services/views.ts), in order. */
 export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
   institutions: ["id", "ipedsId", "name", "city", "state", "type", "system", "source"],
-  courses: ["id", "institutionId", "code", "title", "credits", "level", "description", "cipCode", "version", "updatedAt"],
+  courses: [
+    "id",
+    "institutionId",
+    "code",
+    "title",
+    "credits",
+    "level",
+    "description",
+    "cipCode",
+    "version",
+    "updatedAt",
+  ],
   equivalencies: [
-    "id", "sourceCourseId", "targetInstitutionId", "targetCourseId", "targetCode", "status", "decidedBy",
-    "decidedAt", "policyBasis", "version", "provenance", "datasetVersionId", "createdAt", "updatedAt",
+    "id",
+    "sourceCourseId",
+    "targetInstitutionId",
+    "targetCourseId",
+    "targetCode",
+    "status",
+    "decidedBy",
+    "decidedAt",
+    "policyBasis",
+    "version",
+    "provenance",
+    "datasetVersionId",
+    "createdAt",
+    "updatedAt",
   ],
 };
 
@@ -47,7 +70,10 @@ const MEDIA_TYPES: Record<ExportFormat, { contentType: string; extension: string
   ctdl: { contentType: "application/ld+json", extension: "jsonld" },
 };
 
-export function createExportsService({ exports, batchSize = DEFAULT_BATCH_SIZE }: Pick<Repositories, "exports"> & ExportOptions) {
+export function createExportsService({
+  exports,
+  batchSize = DEFAULT_BATCH_SIZE,
+}: Pick<Repositories, "exports"> & ExportOptions) {
   return {
     /** A whole resource of the caller's environment, as a stream in the format asked for. */
     async exportData(caller: Credential, resource: ExportResource, format: ExportFormat): Promise<Export> {
@@ -79,7 +105,12 @@ async function renderedChunks(
   return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
 }
 
-async function viewBatches(exports: ExportsRepository, environment: Environment, resource: ExportResource, batchSize: number) {
+async function viewBatches(
+  exports: ExportsRepository,
+  environment: Environment,
+  resource: ExportResource,
+  batchSize: number,
+) {
   switch (resource) {
     case "institutions":
       return viewsOf(exports.institutionBatches(environment), institutionView, batchSize);

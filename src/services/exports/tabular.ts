@@ -35,15 +35,25 @@ const CSV_OPTIONS = {
 } as const;
 
 /** The header row, then each batch's rows; nulls are empty cells. */
-export async function* csvChunks(columns: readonly string[], batches: AsyncIterable<Representation[]>): AsyncGenerator<string> {
+export async function* csvChunks(
+  columns: readonly string[],
+  batches: AsyncIterable<Representation[]>,
+): AsyncGenerator<string> {
   yield stringify([], { ...CSV_OPTIONS, header: true, columns: [...columns] });
   for await (const batch of batches) {
-    yield stringify(batch.map((record) => flatten(record)), { ...CSV_OPTIONS, columns: [...columns] });
+    yield stringify(
+      batch.map((record) => flatten(record)),
+      { ...CSV_OPTIONS, columns: [...columns] },
+    );
   }
 }
 
 /** One JSON array whose elements arrive batch by batch. */
-export async function* jsonArrayChunks(batches: AsyncIterable<unknown[]>, open = "[", close = "]\n"): AsyncGenerator<string> {
+export async function* jsonArrayChunks(
+  batches: AsyncIterable<unknown[]>,
+  open = "[",
+  close = "]\n",
+): AsyncGenerator<string> {
   yield open;
   let separator = "\n";
   for await (const batch of batches) {

@@ -10,7 +10,6 @@ const CODE = /^(\d{2})(?:\.(\d{2})(\d{2})?)?$/;
 /** NCES actions that mean a code is not part of CIP 2020. */
 const RETIRED_ACTION = /^(deleted|moved to)/i;
 
-
 export interface CipImportSummary {
   read: number;
   imported: number;
@@ -20,7 +19,11 @@ export interface CipImportSummary {
 
 /** Normalises `="01.0101"`, `1.0101` (spreadsheet-mangled) or `01.0101` to `01.0101`. */
 export function normalizeCipCode(raw: string): string | null {
-  let code = raw.trim().replace(/^="?|"$/g, "").replace(/"/g, "").trim();
+  let code = raw
+    .trim()
+    .replace(/^="?|"$/g, "")
+    .replace(/"/g, "")
+    .trim();
   if (/^\d\./.test(code) || /^\d$/.test(code)) code = `0${code}`;
   return CODE.test(code) ? code : null;
 }
@@ -38,7 +41,9 @@ export function cipEntryFrom(record: Record<string, string>): CipEntry | null {
 }
 
 export async function readCipFile(file: string): Promise<{ entries: CipEntry[]; read: number }> {
-  const parser = fs.createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }));
+  const parser = fs
+    .createReadStream(file)
+    .pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }));
   const entries = new Map<string, CipEntry>();
   let read = 0;
   for await (const record of parser) {

@@ -23,7 +23,6 @@ const TYPES: readonly InstitutionType[] = Object.values(InstitutionType);
 const CHANNELS: readonly Channel[] = Object.values(Channel);
 const BATCH_SIZE = 500;
 
-
 export interface ImportSummary {
   read: number;
   created: number;
@@ -40,7 +39,8 @@ type Mapped = { row: InstitutionRow } | { skip: string };
 export function mapIpedsRecord(record: Record<string, string>, source: Channel): Mapped {
   const ipedsId = record.UNITID?.trim();
   if (!IPEDS_ID.test(ipedsId ?? "")) return { skip: "invalid UNITID" };
-  if (record.CYACTIVE !== undefined && record.CYACTIVE.trim() !== "1") return { skip: "not currently active (CYACTIVE)" };
+  if (record.CYACTIVE !== undefined && record.CYACTIVE.trim() !== "1")
+    return { skip: "not currently active (CYACTIVE)" };
   const type = SECTOR_TYPES[record.SECTOR?.trim()];
   if (!type) return { skip: `sector ${record.SECTOR?.trim() || "missing"} is outside the mapping` };
   const state = record.STABBR?.trim().toUpperCase();
@@ -54,12 +54,15 @@ export function mapIpedsRecord(record: Record<string, string>, source: Channel):
 
 /** One object of a JSON import: the service's own field names, or IPEDS column names. */
 export function mapJsonRecord(record: Record<string, unknown>, source: Channel): Mapped {
-  if ("UNITID" in record) return mapIpedsRecord(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, String(v ?? "")])), source);
+  if ("UNITID" in record)
+    return mapIpedsRecord(Object.fromEntries(Object.entries(record).map(([k, v]) => [k, String(v ?? "")])), source);
   const ipedsId = String(record.ipedsId ?? "").trim();
   if (!IPEDS_ID.test(ipedsId)) return { skip: "invalid ipedsId" };
   const type = record.type as InstitutionType;
   if (!TYPES.includes(type)) return { skip: "type is outside the mapping" };
-  const state = String(record.state ?? "").trim().toUpperCase();
+  const state = String(record.state ?? "")
+    .trim()
+    .toUpperCase();
   if (!STATE.test(state)) return { skip: "invalid state" };
   const name = String(record.name ?? "").trim();
   const city = String(record.city ?? "").trim();
@@ -76,7 +79,9 @@ export async function* readInstitutionFile(file: string, source: Channel): Async
     for (const record of records) yield mapJsonRecord((record ?? {}) as Record<string, unknown>, source);
     return;
   }
-  const parser = fs.createReadStream(file).pipe(parse({ columns: true, bom: true, skip_empty_lines: true, trim: true }));
+  const parser = fs
+    .createReadStream(file)
+    .pipe(parse({ columns: true, bom: true, skip_empty_lines: true, trim: true }));
   for await (const record of parser) yield mapIpedsRecord(record as Record<string, string>, source);
 }
 
@@ -92,7 +97,11 @@ export function startsWithJsonArray(file: string): boolean {
   try {
     const buffer = Buffer.alloc(256);
     const length = fs.readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.toString("utf8", 0, length).replace(/^\uFEFF/, "").trimStart().startsWith("[");
+    return buffer
+      .toString("utf8", 0, length)
+      .replace(/^\uFEFF/, "")
+      .trimStart()
+      .startsWith("[");
   } finally {
     fs.closeSync(fd);
   }
