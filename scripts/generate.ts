@@ -79,12 +79,18 @@ function listCommitted(dir: string, prefix = ""): string[] {
     });
 }
 
+/** Source text as the project's formatter (Biome) writes it, so a generated region stays stable under `npm run format`. */
+function formatted(file: string, text: string): string {
+  if (!file.endsWith(".ts")) return text;
+  const biome = path.join(ROOT, "node_modules", ".bin", "biome");
+  return execFileSync(biome, ["format", `--stdin-file-path=${file}`], { cwd: ROOT, input: text, encoding: "utf8" });
+}
+
 /** Rewrites (or, with check, compares) the generated regions of hand-written files; returns the stale ones. */
 function syncFenced(check: boolean): string[] {
   const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
-  const stale = [...fencedOutputs(ROOT, document)].filter(
-    ([file, text]) => fs.readFileSync(path.join(ROOT, file), "utf8") !== text,
-  );
+  const outputs = [...fencedOutputs(ROOT, document)].map(([file, text]) => [file, formatted(file, text)] as const);
+  const stale = outputs.filter(([file, text]) => fs.readFileSync(path.join(ROOT, file), "utf8") !== text);
   if (!check) for (const [file, text] of stale) fs.writeFileSync(path.join(ROOT, file), text);
   return stale.map(([file]) => file);
 }

@@ -5,7 +5,7 @@ export { ListRequest, type Page, type PageQuery, type Pagination } from "./pagin
 export type { IdempotencyOptions, Resources, UpdateOptions } from "./resources.js";
 export type { OAuthCredentials } from "./auth.js";
 export type { Clock, FetchFunction } from "./transport.js";
-export { verifyWebhook, WebhookVerificationError, type Event, type EventType, type VerifyWebhookOptions, type WebhookVerificationFailure } from "./webhooks.js";
+export { verifyWebhook, WebhookVerificationError, type Event, type EventType, type VerifyWebhookOptions, type WebhookVerificationFailure, } from "./webhooks.js";
 export type { components, operations, paths, webhooks } from "./api-types.js";
 import type { components } from "./api-types.js";
 export type Institution = components["schemas"]["Institution"];

@@ -73,7 +73,10 @@ function resources(raw) {
             list: (query = {}) => new paging_js_1.ListRequest((q) => body(raw.GET(OPERATIONS.listEquivalencies.path, { params: { query: q } })), query),
             get: (id) => record(raw.GET(OPERATIONS.getEquivalency.path, { params: path(id) })),
             create: async (equivalency, options = {}) => {
-                const created = await body(raw.POST(OPERATIONS.createEquivalency.path, { params: { header: idempotencyHeader(options) }, body: equivalency }));
+                const created = await body(raw.POST(OPERATIONS.createEquivalency.path, {
+                    params: { header: idempotencyHeader(options) },
+                    body: equivalency,
+                }));
                 return created.data;
             },
             update: (id, changes, options = {}) => record(raw.PATCH(OPERATIONS.updateEquivalency.path, {

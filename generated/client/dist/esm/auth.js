@@ -20,7 +20,11 @@ export function oauthAuthenticator(credentials, baseUrl, fetch, clock) {
             form.set("scope", credentials.scope);
         const response = await fetch(new Request(tokenUrl, {
             method: "POST",
-            headers: { Authorization: `Basic ${basic}`, "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+            headers: {
+                Authorization: `Basic ${basic}`,
+                "Content-Type": "application/x-www-form-urlencoded",
+                Accept: "application/json",
+            },
             body: form.toString(),
         }));
         if (!response.ok)

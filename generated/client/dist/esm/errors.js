@@ -96,13 +96,13 @@ const BY_STATUS = {
 const BY_CODE = {
     "validation-failed": ValidationError,
     "malformed-request": ValidationError,
-    "unauthenticated": AuthenticationError,
-    "forbidden": PermissionError,
+    unauthenticated: AuthenticationError,
+    forbidden: PermissionError,
     "not-steward": NotStewardError,
     "not-found": NotFoundError,
     "method-not-allowed": ApiError,
     "not-acceptable": ApiError,
-    "conflict": ConflictError,
+    conflict: ConflictError,
     "invalid-transition": ConflictError,
     "idempotency-key-reused": ConflictError,
     "precondition-failed": PreconditionFailedError,
@@ -116,8 +116,12 @@ const BY_CODE = {
 // @generated end
 /** The typed error for a failed response whose body has already been parsed. */
 export function apiErrorFrom(response, body) {
-    const problem = isObject(body) ? body : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
-    const code = problem.type?.startsWith(PROBLEM_BASE) ? problem.type.slice(PROBLEM_BASE.length) : undefined;
+    const problem = isObject(body)
+        ? body
+        : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
+    const code = problem.type?.startsWith(PROBLEM_BASE)
+        ? problem.type.slice(PROBLEM_BASE.length)
+        : undefined;
     const ErrorType = (code && BY_CODE[code]) || BY_STATUS[response.status] || ApiError;
     return new ErrorType(response.status, { title: response.statusText || undefined, ...problem }, body, response.headers);
 }

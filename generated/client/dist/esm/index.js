@@ -3,4 +3,4 @@
 export { createClient } from "./client.js";
 export { ApiError, AuthenticationError, ConflictError, NotFoundError, NotStewardError, PermissionError, PreconditionFailedError, RateLimitError, ValidationError, } from "./errors.js";
 export { ListRequest } from "./paging.js";
-export { verifyWebhook, WebhookVerificationError } from "./webhooks.js";
+export { verifyWebhook, WebhookVerificationError, } from "./webhooks.js";

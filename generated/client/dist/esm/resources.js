@@ -70,7 +70,10 @@ export function resources(raw) {
             list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listEquivalencies.path, { params: { query: q } })), query),
             get: (id) => record(raw.GET(OPERATIONS.getEquivalency.path, { params: path(id) })),
             create: async (equivalency, options = {}) => {
-                const created = await body(raw.POST(OPERATIONS.createEquivalency.path, { params: { header: idempotencyHeader(options) }, body: equivalency }));
+                const created = await body(raw.POST(OPERATIONS.createEquivalency.path, {
+                    params: { header: idempotencyHeader(options) },
+                    body: equivalency,
+                }));
                 return created.data;
             },
             update: (id, changes, options = {}) => record(raw.PATCH(OPERATIONS.updateEquivalency.path, {

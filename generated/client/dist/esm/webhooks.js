@@ -24,7 +24,9 @@ export function verifyWebhook(rawBody, signatureHeader, secret, options = {}) {
     if (Math.abs(now - timestamp) > tolerance) {
         throw new WebhookVerificationError("timestamp-outside-tolerance", `The signature timestamp is more than ${tolerance} s from now.`);
     }
-    const body = typeof rawBody === "string" ? Buffer.from(rawBody, "utf8") : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+    const body = typeof rawBody === "string"
+        ? Buffer.from(rawBody, "utf8")
+        : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
     const expected = crypto.createHmac("sha256", secret).update(`${timestamp}.`, "utf8").update(body).digest();
     // Compare against every candidate, matching or not, so timing says nothing.
     let matched = false;
