@@ -23,9 +23,16 @@ import {
 // clock (TIME); then, per bucket, its capacity in micro-tokens and its refill
 // in micro-tokens per millisecond. Replies {allowed, then per bucket:
 // remaining, resetSeconds, retryAfterSeconds}. A bucket is a hash {level,
-// stamp} that expires once it would be full anyway.
+// stamp} that expires a margin after it would be full anyway: the expiry runs on
+// Redis's clock while the stamps may come from the caller's, and a key that
+// outlives its refill reads as full, exactly like a missing one, whereas one
+// that expired early would hand out tokens the bucket has not earned yet.
+/** How long a full bucket's key outlives the moment it became full (see the script's header). */
+const EXPIRY_MARGIN_MS = 60_000;
+
 const SCRIPT = `
 local MICRO = ${MICRO}
+local EXPIRY_MARGIN_MS = ${EXPIRY_MARGIN_MS}
 local now = tonumber(ARGV[1])
 if not now then
   local time = redis.call('TIME')
@@ -51,7 +58,7 @@ for i = 1, #KEYS do
   if allowed == 1 then
     level = level - MICRO
     redis.call('HSET', KEYS[i], 'level', level, 'stamp', stamps[i])
-    redis.call('PEXPIRE', KEYS[i], math.ceil((capacity - level) / perMs) + 1)
+    redis.call('PEXPIRE', KEYS[i], math.ceil((capacity - level) / perMs) + EXPIRY_MARGIN_MS)
   end
   local retry = 0
   if level < MICRO then retry = math.ceil((MICRO - level) / (perMs * 1000)) end
