@@ -123,7 +123,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
               ))}
           </ul>
         </nav>
-        <main id="main" key={`${environment}${path}`}>
+        <main id="main" tabIndex={-1} key={`${environment}${path}`}>
           {page ?? (
             <>
               <h1>Not found</h1>

@@ -43,6 +43,7 @@ export function onLinkClick(event: MouseEvent) {
   if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
   const anchor = (event.target as Element).closest("a");
   if (!anchor || anchor.target || anchor.origin !== location.origin) return;
+  if (anchor.getAttribute("href")?.startsWith("#")) return;
   if (!anchor.pathname.startsWith(`${BASE}/`) || anchor.pathname.startsWith(`${BASE}/auth/`)) return;
   event.preventDefault();
   navigate(anchor.pathname.slice(BASE.length) + anchor.search);

@@ -201,13 +201,15 @@ function DeliveryRow({ delivery, onResend, busy }: { delivery: Delivery; onResen
             <>
               <dt>Response excerpt</dt>
               <dd>
-                <pre>{delivery.responseExcerpt}</pre>
+                <pre tabIndex={0}>{delivery.responseExcerpt}</pre>
               </dd>
             </>
           ) : null}
         </dl>
         <h4>Payload</h4>
-        <pre class="payload">{pretty(delivery.requestBody)}</pre>
+        <pre class="payload" tabIndex={0} aria-label="Payload">
+          {pretty(delivery.requestBody)}
+        </pre>
         <button type="button" class="secondary" disabled={busy} onClick={onResend}>
           Re-send this delivery
         </button>
@@ -288,7 +290,7 @@ export function WebhookDetail({ id }: { id: string }) {
           params: { path: { id, deliveryId } },
         }),
       );
-      setNotice(`Delivery re-sent: ${result.data.status}, response ${result.data.responseStatus ?? "none"}.`);
+      setNotice(`Re-send queued as attempt ${result.data.attempt}; refresh to see how the receiver answered.`);
       deliveries.reload();
     });
   const resendFailed = (event: Event) => {
