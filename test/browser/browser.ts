@@ -63,13 +63,10 @@ interface AxeViolation {
 
 /** axe-core, injected through the DevTools protocol (the page's CSP allows no inline script). */
 export async function expectAccessible(page: Page, name: string): Promise<void> {
-  const hasAxe = await page.evaluate(() => "axe" in window);
-  if (!hasAxe) await page.evaluate(`${axeSource}\n;0`);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<unknown> } }).axe;
-    const result = (await axe.run(document, { resultTypes: ["violations"] })) as { violations: AxeViolation[] };
-    return result.violations;
-  })) as AxeViolation[];
+  if (!(await page.evaluate('"axe" in window'))) await page.evaluate(`${axeSource}\n;0`);
+  const violations = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations)',
+  )) as AxeViolation[];
   const serious = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);

@@ -140,14 +140,14 @@ describe("dashboard in the browser", function () {
     // The skip link comes first in the tab order, before the environment switch; it moves to the content.
     await page.getByRole("radio", { name: "Live" }).focus();
     await page.keyboard.press("Shift+Tab");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal("Skip to content");
+    expect(await page.evaluate("document.activeElement?.textContent")).to.equal("Skip to content");
     await page.keyboard.press("Enter");
     expect(page.url()).to.equal(`${origin}/dashboard/#main`);
     await nav("API keys").focus();
     await page.keyboard.press("Enter");
     await heading("API keys").waitFor();
     // The new page's heading takes the focus, so a screen reader announces it.
-    expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal("H1");
+    expect(await page.evaluate("document.activeElement?.tagName")).to.equal("H1");
   });
 
   it("creates an API key, shows it once with a copy button, lists its prefix and last use, revokes it", async () => {
@@ -377,7 +377,7 @@ describe("dashboard in the browser", function () {
     await heading("Not found").waitFor();
     await page.getByRole("button", { name: "Sign out" }).click();
     await heading("Sign in to the dashboard").waitFor();
-    const status = await page.evaluate(() => fetch("/dashboard/auth/session").then((r) => r.status));
+    const status = await page.evaluate('fetch("/dashboard/auth/session").then((r) => r.status)');
     expect(status).to.equal(401);
   });
 });

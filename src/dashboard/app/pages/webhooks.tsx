@@ -201,15 +201,13 @@ function DeliveryRow({ delivery, onResend, busy }: { delivery: Delivery; onResen
             <>
               <dt>Response excerpt</dt>
               <dd>
-                <pre tabIndex={0}>{delivery.responseExcerpt}</pre>
+                <pre>{delivery.responseExcerpt}</pre>
               </dd>
             </>
           ) : null}
         </dl>
         <h4>Payload</h4>
-        <pre class="payload" tabIndex={0} aria-label="Payload">
-          {pretty(delivery.requestBody)}
-        </pre>
+        <pre class="payload">{pretty(delivery.requestBody)}</pre>
         <button type="button" class="secondary" disabled={busy} onClick={onResend}>
           Re-send this delivery
         </button>
