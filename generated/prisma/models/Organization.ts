@@ -184,6 +184,7 @@ export type OrganizationWhereInput = {
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  users?: Prisma.UserListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
   standingGrants?: Prisma.StewardshipAllListRelationFilter
 }
@@ -196,6 +197,7 @@ export type OrganizationOrderByWithRelationInput = {
   createdAt?: Prisma.SortOrder
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   oauthClients?: Prisma.OAuthClientOrderByRelationAggregateInput
+  users?: Prisma.UserOrderByRelationAggregateInput
   stewardships?: Prisma.StewardshipOrderByRelationAggregateInput
   standingGrants?: Prisma.StewardshipAllOrderByRelationAggregateInput
 }
@@ -211,6 +213,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  users?: Prisma.UserListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
   standingGrants?: Prisma.StewardshipAllListRelationFilter
 }, "id" | "slug">
@@ -245,6 +248,7 @@ export type OrganizationCreateInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -257,6 +261,7 @@ export type OrganizationUncheckedCreateInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -269,6 +274,7 @@ export type OrganizationUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -281,6 +287,7 @@ export type OrganizationUncheckedUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -406,6 +413,20 @@ export type OrganizationUpdateOneRequiredWithoutStandingGrantsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStandingGrantsInput, Prisma.OrganizationUpdateWithoutStandingGrantsInput>, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutUsersInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutUsersInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutUsersNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutUsersInput
+  upsert?: Prisma.OrganizationUpsertWithoutUsersInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutUsersInput, Prisma.OrganizationUpdateWithoutUsersInput>, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+}
+
 export type OrganizationCreateWithoutApiKeysInput = {
   id: string
   slug: string
@@ -413,6 +434,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -424,6 +446,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -451,6 +474,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -462,6 +486,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -473,6 +498,7 @@ export type OrganizationCreateWithoutOauthClientsInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -484,6 +510,7 @@ export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
   source: $Enums.Channel
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -511,6 +538,7 @@ export type OrganizationUpdateWithoutOauthClientsInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -522,6 +550,7 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -534,6 +563,7 @@ export type OrganizationCreateWithoutStewardshipsInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
 
@@ -545,6 +575,7 @@ export type OrganizationUncheckedCreateWithoutStewardshipsInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
@@ -572,6 +603,7 @@ export type OrganizationUpdateWithoutStewardshipsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -583,6 +615,7 @@ export type OrganizationUncheckedUpdateWithoutStewardshipsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -594,6 +627,7 @@ export type OrganizationCreateWithoutStandingGrantsInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
 }
 
@@ -605,6 +639,7 @@ export type OrganizationUncheckedCreateWithoutStandingGrantsInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
@@ -632,6 +667,7 @@ export type OrganizationUpdateWithoutStandingGrantsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -643,7 +679,72 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutUsersInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutUsersInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutUsersInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+}
+
+export type OrganizationUpsertWithoutUsersInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutUsersInput, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutUsersInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutUsersInput, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+}
+
+export type OrganizationUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 
@@ -654,6 +755,7 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
 export type OrganizationCountOutputType = {
   apiKeys: number
   oauthClients: number
+  users: number
   stewardships: number
   standingGrants: number
 }
@@ -661,6 +763,7 @@ export type OrganizationCountOutputType = {
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | OrganizationCountOutputTypeCountApiKeysArgs
   oauthClients?: boolean | OrganizationCountOutputTypeCountOauthClientsArgs
+  users?: boolean | OrganizationCountOutputTypeCountUsersArgs
   stewardships?: boolean | OrganizationCountOutputTypeCountStewardshipsArgs
   standingGrants?: boolean | OrganizationCountOutputTypeCountStandingGrantsArgs
 }
@@ -692,6 +795,13 @@ export type OrganizationCountOutputTypeCountOauthClientsArgs<ExtArgs extends run
 /**
  * OrganizationCountOutputType without action
  */
+export type OrganizationCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UserWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
 export type OrganizationCountOutputTypeCountStewardshipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.StewardshipWhereInput
 }
@@ -712,6 +822,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   createdAt?: boolean
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
   standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
@@ -745,6 +856,7 @@ export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalAr
 export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
   standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
@@ -757,6 +869,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
   objects: {
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
     oauthClients: Prisma.$OAuthClientPayload<ExtArgs>[]
+    users: Prisma.$UserPayload<ExtArgs>[]
     stewardships: Prisma.$StewardshipPayload<ExtArgs>[]
     standingGrants: Prisma.$StewardshipAllPayload<ExtArgs>[]
   }
@@ -1162,6 +1275,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   readonly [Symbol.toStringTag]: "PrismaPromise"
   apiKeys<T extends Prisma.Organization$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   oauthClients<T extends Prisma.Organization$oauthClientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$oauthClientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  users<T extends Prisma.Organization$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   stewardships<T extends Prisma.Organization$stewardshipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$stewardshipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   standingGrants<T extends Prisma.Organization$standingGrantsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$standingGrantsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipAllPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -1636,6 +1750,30 @@ export type Organization$oauthClientsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.OAuthClientScalarFieldEnum | Prisma.OAuthClientScalarFieldEnum[]
+}
+
+/**
+ * Organization.users
+ */
+export type Organization$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the User
+   */
+  select?: Prisma.UserSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the User
+   */
+  omit?: Prisma.UserOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UserInclude<ExtArgs> | null
+  where?: Prisma.UserWhereInput
+  orderBy?: Prisma.UserOrderByWithRelationInput | Prisma.UserOrderByWithRelationInput[]
+  cursor?: Prisma.UserWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UserScalarFieldEnum | Prisma.UserScalarFieldEnum[]
 }
 
 /**
