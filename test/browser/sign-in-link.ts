@@ -6,10 +6,7 @@ export async function signInLink(
   origin: string,
   invite: { email: string; role: "viewer" | "contributor" | "admin" },
 ): Promise<string> {
-  const services = t.app.context.services as unknown as Record<string, Record<string, (...args: unknown[]) => unknown>>;
-  const result = (await services.users.inviteUser({ organizationId: t.organizationId, ...invite })) as {
-    signInUrl: string;
-  };
-  const url = new URL(result.signInUrl);
+  const { signInUrl } = await t.app.context.services.users.inviteUser({ organizationSlug: "acme", ...invite });
+  const url = new URL(signInUrl);
   return `${origin}${url.pathname}${url.search}`;
 }
