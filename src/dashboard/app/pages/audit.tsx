@@ -1,34 +1,17 @@
 // Audit log (admin): every change by any credential or user of the organization, paged.
 import { useState } from "preact/hooks";
-import { loose } from "../api.ts";
+import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
 import { Empty, ok, PageTitle, Pager, Show, useLoad, useQuery, When } from "../ui.tsx";
 
-interface AuditEvent {
-  id: string;
-  actor?: { kind: string; id: string | null; displayName?: string | null; name?: string | null };
-  actorKind?: string;
-  actorId?: string;
-  actorName?: string | null;
-  operationId: string;
-  target?: { type: string; id: string | null } | null;
-  targetType?: string | null;
-  targetId?: string | null;
-  environment?: string | null;
-  occurredAt?: string;
-  createdAt?: string;
-  requestId?: string | null;
-}
+type AuditEvent = components["schemas"]["AuditEvent"];
 
 const LIMIT = 50;
 
 function who(event: AuditEvent) {
-  const name = event.actor?.displayName ?? event.actor?.name ?? event.actorName;
-  const kind = (event.actor?.kind ?? event.actorKind ?? "").replace("_", " ");
-  const id = event.actor?.id ?? event.actorId;
   return (
     <>
-      {name ?? id ?? "unknown"} <span class="muted">({kind})</span>
+      {event.actor.displayName ?? event.actor.id} <span class="muted">({event.actor.kind.replace("_", " ")})</span>
     </>
   );
 }
@@ -44,14 +27,15 @@ export function AuditLog() {
   };
   const [draft, setDraft] = useState(filters);
   const list = useLoad(async () => {
-    const params: Record<string, string | number> = { limit: LIMIT, offset };
-    for (const [key, value] of Object.entries(filters))
-      if (value) params[key] = key === "since" ? new Date(value).toISOString() : value;
-    return ok(
-      await loose(api).GET<{ data: AuditEvent[]; pagination: { total: number } }>("/audit-events", {
-        params: { query: params },
-      }),
-    );
+    const since = filters.since ? new Date(filters.since).toISOString() : undefined;
+    const query = {
+      limit: LIMIT,
+      offset,
+      ...(filters.operationId ? { operationId: filters.operationId } : {}),
+      ...(filters.actorId ? { actorId: filters.actorId } : {}),
+      ...(since ? { since } : {}),
+    };
+    return ok(await api.raw.GET("/audit-events", { params: { query } }));
   }, [api, query.toString()]);
   return (
     <>
@@ -118,14 +102,12 @@ export function AuditLog() {
                   {data.map((event) => (
                     <tr key={event.id}>
                       <td>
-                        <When at={event.occurredAt ?? event.createdAt} />
+                        <When at={event.createdAt} />
                       </td>
                       <td>{who(event)}</td>
                       <td class="mono">{event.operationId}</td>
                       <td class="mono">
-                        {event.target
-                          ? `${event.target.type} ${event.target.id ?? ""}`
-                          : `${event.targetType ?? ""} ${event.targetId ?? ""}`}
+                        {event.target.type ?? ""} {event.target.id ?? ""}
                       </td>
                       <td>{event.environment ?? "–"}</td>
                       <td class="mono">{event.requestId ?? "–"}</td>

@@ -180,8 +180,8 @@ function show(value: unknown) {
 
 function actorText(actor: Version["actor"]) {
   if (!actor) return "unknown";
-  const named = actor as { kind: string; credentialId: string | null; displayName?: string | null };
-  return `${named.displayName ?? named.credentialId ?? "system"} (${named.kind.replace("_", " ")})`;
+  const kind = actor.kind === "user" ? "member" : actor.kind.replace("_", " ");
+  return `${actor.credentialId ?? "system"} (${kind})`;
 }
 
 function Timeline({ versions }: { versions: Version[] }) {

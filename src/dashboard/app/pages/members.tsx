@@ -1,52 +1,54 @@
 // Members (admin): list, change role, disable, invite (a one-time sign-in link); the
 // organization's stewarded institutions, read-only.
 import { useState } from "preact/hooks";
-import { loose } from "../api.ts";
+import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
 import type { Role } from "../session.ts";
-import { Badge, Empty, ErrorMessage, ok, PageTitle, SecretOnce, Show, useAction, useLoad, When } from "../ui.tsx";
+import {
+  Badge,
+  Empty,
+  ErrorMessage,
+  ok,
+  PageTitle,
+  Pager,
+  SecretOnce,
+  Show,
+  useAction,
+  useLoad,
+  When,
+} from "../ui.tsx";
 
-interface Member {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  disabled?: boolean;
-  disabledAt?: string | null;
-  lastSignInAt?: string | null;
-  createdAt?: string;
-}
-
+type Member = components["schemas"]["Member"];
+const LIMIT = 50;
 const ROLES: Role[] = ["viewer", "contributor", "admin"];
 
 export function Members() {
   const { api, session } = useDashboard();
-  const client = loose(api);
+  const [offset, setOffset] = useState(0);
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("viewer");
   const [invited, setInvited] = useState<{ email: string; url: string } | null>(null);
   const action = useAction();
-  const members = useLoad(async () => ok(await client.GET<{ data: Member[] }>("/members", {})).data, [api]);
+  const members = useLoad(
+    async () => ok(await api.raw.GET("/members", { params: { query: { limit: LIMIT, offset } } })),
+    [api, offset],
+  );
   const me = useLoad(async () => ok(await api.raw.GET("/organizations/me", {})).data, [api]);
   const invite = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const result = ok(
-        await client.POST<{ data?: { signInUrl: string }; signInUrl?: string }>("/members", {
-          body: { email: email.trim(), role },
-        }),
-      );
-      setInvited({ email: email.trim(), url: result.signInUrl ?? result.data?.signInUrl ?? "" });
+      const result = ok(await api.raw.POST("/members", { body: { email: email.trim(), role } })).data;
+      setInvited({ email: result.email, url: result.signInUrl });
       setEmail("");
       members.reload();
     });
   };
   const update = (id: string, body: { role?: Role; disabled?: boolean }) =>
     action.run(async () => {
-      ok(await client.PATCH("/members/{id}", { params: { path: { id } }, body }));
+      ok(await api.raw.PATCH("/members/{id}", { params: { path: { id } }, body }));
       members.reload();
     });
-  const isDisabled = (m: Member) => m.disabled ?? Boolean(m.disabledAt);
+  const isDisabled = (m: Member) => m.disabled;
   return (
     <>
       <PageTitle>Members</PageTitle>
@@ -74,64 +76,67 @@ export function Members() {
         />
       )}
       <Show value={members}>
-        {(data) =>
+        {({ data, pagination }) =>
           data.length === 0 ? (
             <Empty>No members yet.</Empty>
           ) : (
-            <table>
-              <caption class="sr-only">Members</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((m) => (
-                  <tr key={m.id}>
-                    <td>{m.name ?? <span class="muted">–</span>}</td>
-                    <td>{m.email}</td>
-                    <td>
-                      <label class="sr-only" for={`role-${m.id}`}>
-                        Role of {m.email}
-                      </label>
-                      <select
-                        id={`role-${m.id}`}
-                        value={m.role}
-                        disabled={action.busy || m.id === session.user.id}
-                        onChange={(e) => update(m.id, { role: e.currentTarget.value as Role })}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    </td>
-                    <td>
-                      <When at={m.lastSignInAt} />
-                    </td>
-                    <td>
-                      {isDisabled(m) ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}{" "}
-                      {m.id !== session.user.id && (
-                        <button
-                          type="button"
-                          class={isDisabled(m) ? "secondary" : "danger"}
-                          disabled={action.busy}
-                          onClick={() => update(m.id, { disabled: !isDisabled(m) })}
-                        >
-                          {isDisabled(m) ? "Enable" : "Disable"}
-                          <span class="sr-only"> {m.email}</span>
-                        </button>
-                      )}
-                    </td>
+            <>
+              <table>
+                <caption class="sr-only">Members</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Email</th>
+                    <th scope="col">Role</th>
+                    <th scope="col">Last sign-in</th>
+                    <th scope="col">State</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {data.map((m) => (
+                    <tr key={m.id}>
+                      <td>{m.name ?? <span class="muted">–</span>}</td>
+                      <td>{m.email}</td>
+                      <td>
+                        <label class="sr-only" for={`role-${m.id}`}>
+                          Role of {m.email}
+                        </label>
+                        <select
+                          id={`role-${m.id}`}
+                          value={m.role}
+                          disabled={action.busy || m.id === session.user.id}
+                          onChange={(e) => update(m.id, { role: e.currentTarget.value as Role })}
+                        >
+                          {ROLES.map((r) => (
+                            <option key={r} value={r}>
+                              {r}
+                            </option>
+                          ))}
+                        </select>
+                      </td>
+                      <td>
+                        <When at={m.lastSignInAt} />
+                      </td>
+                      <td>
+                        {isDisabled(m) ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}{" "}
+                        {m.id !== session.user.id && (
+                          <button
+                            type="button"
+                            class={isDisabled(m) ? "secondary" : "danger"}
+                            disabled={action.busy}
+                            onClick={() => update(m.id, { disabled: !isDisabled(m) })}
+                          >
+                            {isDisabled(m) ? "Enable" : "Disable"}
+                            <span class="sr-only"> {m.email}</span>
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
+            </>
           )
         }
       </Show>

@@ -1,38 +1,41 @@
 // OAuth clients: create (the secret shown once), list, revoke.
 import { useState } from "preact/hooks";
-import { loose } from "../api.ts";
 import { useDashboard } from "../context.ts";
-import { Badge, Empty, ErrorMessage, ok, PageTitle, SecretOnce, Show, useAction, useLoad, When } from "../ui.tsx";
+import {
+  Badge,
+  Empty,
+  ErrorMessage,
+  ok,
+  PageTitle,
+  Pager,
+  SecretOnce,
+  Show,
+  useAction,
+  useLoad,
+  When,
+} from "../ui.tsx";
 
-interface OAuthClient {
-  id: string;
-  name: string | null;
-  clientId?: string;
-  environment?: string;
-  scopes: string[];
-  createdAt: string;
-  lastUsedAt?: string | null;
-  revokedAt?: string | null;
-}
+const LIMIT = 25;
 
 export function OAuthClients() {
   const { api, environment } = useDashboard();
-  const client = loose(api);
+  const [offset, setOffset] = useState(0);
   const [name, setName] = useState("");
   const [writeScope, setWriteScope] = useState(false);
   const [created, setCreated] = useState<{ clientId: string; secret: string } | null>(null);
   const action = useAction();
-  const list = useLoad(async () => ok(await client.GET<{ data: OAuthClient[] }>("/oauth-clients", {})).data, [api]);
+  const list = useLoad(
+    async () => ok(await api.raw.GET("/oauth-clients", { params: { query: { limit: LIMIT, offset } } })),
+    [api, offset],
+  );
   const create = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      const scopes = writeScope ? ["read:public", "write:contribute"] : ["read:public"];
-      const result = ok(
-        await client.POST<{ data: OAuthClient & { clientSecret?: string; secret?: string } }>("/oauth-clients", {
-          body: { name: name.trim(), environment, scopes },
-        }),
-      ).data;
-      setCreated({ clientId: result.clientId ?? result.id, secret: result.clientSecret ?? result.secret ?? "" });
+      const scopes: ("read:public" | "write:contribute")[] = writeScope
+        ? ["read:public", "write:contribute"]
+        : ["read:public"];
+      const result = ok(await api.raw.POST("/oauth-clients", { body: { name: name.trim(), scopes } })).data;
+      setCreated({ clientId: result.clientId, secret: result.clientSecret });
       setName("");
       list.reload();
     });
@@ -40,8 +43,8 @@ export function OAuthClients() {
   const revoke = (id: string, label: string) =>
     action.run(async () => {
       if (!confirm(`Revoke ${label}? Its tokens stop working when they expire.`)) return;
-      const result = await client.POST("/oauth-clients/{id}/revoke", { params: { path: { id } } });
-      if (!result.response.ok) ok(result);
+      const result = await api.raw.DELETE("/oauth-clients/{id}", { params: { path: { id } } });
+      if (!result.response.ok) ok(result as never);
       list.reload();
     });
   return (
@@ -72,54 +75,57 @@ export function OAuthClients() {
         </>
       )}
       <Show value={list}>
-        {(data) =>
+        {({ data, pagination }) =>
           data.length === 0 ? (
-            <Empty>No OAuth clients yet.</Empty>
+            <Empty>No OAuth clients yet in {environment}.</Empty>
           ) : (
-            <table>
-              <caption class="sr-only">OAuth clients</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Client id</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((c) => (
-                  <tr key={c.id}>
-                    <td>{c.name ?? <span class="muted">unnamed</span>}</td>
-                    <td class="mono">{c.clientId ?? c.id}</td>
-                    <td>{c.scopes.join(", ")}</td>
-                    <td>
-                      <When at={c.createdAt} />
-                    </td>
-                    <td>
-                      <When at={c.lastUsedAt} />
-                    </td>
-                    <td>
-                      {c.revokedAt ? (
-                        <Badge tone="bad">revoked</Badge>
-                      ) : (
-                        <button
-                          type="button"
-                          class="danger"
-                          disabled={action.busy}
-                          onClick={() => revoke(c.id, c.name ?? c.id)}
-                        >
-                          Revoke<span class="sr-only"> {c.name ?? c.id}</span>
-                        </button>
-                      )}
-                    </td>
+            <>
+              <table>
+                <caption class="sr-only">OAuth clients</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Client id</th>
+                    <th scope="col">Scopes</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {data.map((c) => (
+                    <tr key={c.id}>
+                      <td>{c.name ?? <span class="muted">unnamed</span>}</td>
+                      <td class="mono">{c.clientId}</td>
+                      <td>{c.scopes.join(", ")}</td>
+                      <td>
+                        <When at={c.createdAt} />
+                      </td>
+                      <td>
+                        <When at={c.lastUsedAt} />
+                      </td>
+                      <td>
+                        {c.revokedAt ? (
+                          <Badge tone="bad">revoked</Badge>
+                        ) : (
+                          <button
+                            type="button"
+                            class="danger"
+                            disabled={action.busy}
+                            onClick={() => revoke(c.id, c.name ?? c.id)}
+                          >
+                            Revoke<span class="sr-only"> {c.name ?? c.id}</span>
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
+            </>
           )
         }
       </Show>

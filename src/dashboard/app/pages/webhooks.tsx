@@ -294,12 +294,8 @@ export function WebhookDetail({ id }: { id: string }) {
   const resendFailed = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
-      // listed in the contract as redeliverFailedWebhookDeliveries (h13-core)
-      const raw = api.raw as unknown as {
-        POST(path: string, init: unknown): Promise<{ data?: { count: number }; error?: unknown; response: Response }>;
-      };
       const result = ok(
-        await raw.POST("/webhooks/{id}/deliveries/redeliver-failed", {
+        await api.raw.POST("/webhooks/{id}/deliveries/redeliver-failed", {
           params: { path: { id } },
           body: { since: new Date(since).toISOString() },
         }),
