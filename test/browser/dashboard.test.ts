@@ -320,7 +320,7 @@ describe("dashboard in the browser", function () {
   it("lists members, invites one (a sign-in link), changes the role and disables, shows the stewardship", async () => {
     await go("/members");
     await heading("Members").waitFor();
-    await page.getByRole("cell", { name: "registrar@acme.example" }).waitFor();
+    await page.getByRole("cell", { name: "registrar@acme.example", exact: true }).waitFor();
     await page.getByLabel("Email").fill("analyst@acme.example");
     await page.getByLabel("Role", { exact: true }).selectOption("viewer");
     await page.getByRole("button", { name: "Invite" }).click();

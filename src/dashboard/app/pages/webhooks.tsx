@@ -226,7 +226,10 @@ export function WebhookDetail({ id }: { id: string }) {
   );
   const [statusFilter, setStatusFilter] = useState<"" | Delivery["status"]>("");
   const [offset, setOffset] = useState(0);
-  const [since, setSince] = useState(() => new Date(Date.now() - 24 * 3600_000).toISOString().slice(0, 16));
+  // A day ago, as the local time a datetime-local field shows.
+  const [since, setSince] = useState(() =>
+    new Date(Date.now() - 24 * 3600_000 - new Date().getTimezoneOffset() * 60_000).toISOString().slice(0, 16),
+  );
   const hook = useLoad(async () => {
     const data = ok(await api.raw.GET("/webhooks/{id}", { params: { path: { id } } })).data;
     setEdit({
