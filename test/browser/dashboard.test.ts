@@ -372,6 +372,30 @@ describe("dashboard in the browser", function () {
       .waitFor();
   });
 
+  it("shows a viewer only what a viewer may do: no admin pages, no status change", async () => {
+    const viewer = await openPage(browser);
+    try {
+      await viewer.page.goto(await signInLink(t, origin, { email: "reader@acme.example", role: "viewer" }));
+      await viewer.page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+      const links = viewer.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
+      expect(await links.allTextContents()).to.deep.equal([
+        "Overview",
+        "Equivalencies",
+        "Courses",
+        "Institutions",
+        "Datasets",
+      ]);
+      await viewer.page.goto(`${origin}/dashboard/equivalencies/${equivalencyId}`);
+      await viewer.page.getByRole("heading", { name: /Version 1/ }).waitFor();
+      expect(await viewer.page.getByRole("button", { name: "Change status" }).count()).to.equal(0);
+      await viewer.page.goto(`${origin}/dashboard/keys`);
+      await viewer.page.getByRole("heading", { level: 1, name: "Not found" }).waitFor();
+      expect(viewer.problems).to.deep.equal([]);
+    } finally {
+      await viewer.context.close();
+    }
+  });
+
   it("shows a not-found page for an unknown address, and signs out", async () => {
     await go("/no-such-page");
     await heading("Not found").waitFor();
