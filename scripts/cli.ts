@@ -17,6 +17,7 @@ import { SCOPES } from "../src/auth/credential.ts";
 import type { Database } from "../src/db/database.ts";
 import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
+import { addSsoCommands } from "./cli/sso.ts";
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -286,6 +287,7 @@ export function buildProgram(
     );
 
   addSecretsCommands(program, output, withServices, openKeys);
+  addSsoCommands(program, output, withServices);
 
   program
     .command("institutions")

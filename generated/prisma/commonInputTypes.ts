@@ -498,6 +498,23 @@ export type JsonNullableWithAggregatesFilterBase<$PrismaModel = never> = {
   _max?: Prisma.NestedJsonNullableFilter<$PrismaModel>
 }
 
+export type EnumSsoProtocolFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel> | $Enums.SsoProtocol
+}
+
+export type EnumSsoProtocolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel> | $Enums.SsoProtocol
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+}
+
 export type NestedStringFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel>
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
@@ -928,6 +945,23 @@ export type NestedJsonNullableFilterBase<$PrismaModel = never> = {
   gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
   gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
   not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+}
+
+export type NestedEnumSsoProtocolFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel> | $Enums.SsoProtocol
+}
+
+export type NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel> | $Enums.SsoProtocol
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
 }
 
 

@@ -76,3 +76,11 @@ export const DeliveryStatus = {
 } as const
 
 export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus]
+
+
+export const SsoProtocol = {
+  oidc: 'oidc',
+  saml: 'saml'
+} as const
+
+export type SsoProtocol = (typeof SsoProtocol)[keyof typeof SsoProtocol]

@@ -117,6 +117,7 @@ export type ProblemCode =
   | "forbidden"
   | "not-steward"
   | "not-found"
+  | "no-sign-in-connection"
   | "method-not-allowed"
   | "not-acceptable"
   | "conflict"
@@ -138,6 +139,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   forbidden: PermissionError,
   "not-steward": NotStewardError,
   "not-found": NotFoundError,
+  "no-sign-in-connection": NotFoundError,
   "method-not-allowed": ApiError,
   "not-acceptable": ApiError,
   conflict: ConflictError,

@@ -14,6 +14,7 @@ import { createOrganizationsRepository, type OrganizationsRepository } from "./o
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
+import { createSsoRepository, type SsoRepository } from "./sso.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 
@@ -33,6 +34,7 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   deliveries: DeliveriesRepository;
   secrets: SecretsRepository;
+  sso: SsoRepository;
   /** Runs `work` in one database transaction with repositories bound to it. */
   transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
 }
@@ -60,6 +62,7 @@ export function createRepositories(db: Db): Repositories {
     idempotency: createIdempotencyRepository(db),
     deliveries: createDeliveriesRepository(db),
     secrets: createSecretsRepository(db),
+    sso: createSsoRepository(db),
     transaction: (work) =>
       db.$transaction((tx) =>
         work({

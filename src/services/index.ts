@@ -18,6 +18,7 @@ import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
 import { createWebhookDeliveriesService } from "./webhook-deliveries.ts";
 import { createStoredSecretsService } from "./stored-secrets.ts";
+import { createSsoService } from "./sso.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
@@ -35,6 +36,7 @@ export interface Services {
   webhooks: ReturnType<typeof createWebhooksService>;
   webhookDeliveries: ReturnType<typeof createWebhookDeliveriesService>;
   storedSecrets: ReturnType<typeof createStoredSecretsService>;
+  sso: ReturnType<typeof createSsoService>;
 }
 
 export interface ServicesDependencies {
@@ -72,5 +74,6 @@ export function createServices(deps: ServicesDependencies): Services {
       settings: config.webhooks,
     }),
     storedSecrets: createStoredSecretsService(repositories),
+    sso: createSsoService(repositories, deps.secrets),
   };
 }

@@ -68,7 +68,10 @@ export const ModelName = {
   WebhookDelivery: 'WebhookDelivery',
   DatasetVersion: 'DatasetVersion',
   DatasetRecord: 'DatasetRecord',
-  DatasetIssue: 'DatasetIssue'
+  DatasetIssue: 'DatasetIssue',
+  SsoConnection: 'SsoConnection',
+  SsoSignInState: 'SsoSignInState',
+  SamlAssertionSeen: 'SamlAssertionSeen'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -353,6 +356,49 @@ export const DatasetIssueScalarFieldEnum = {
 } as const
 
 export type DatasetIssueScalarFieldEnum = (typeof DatasetIssueScalarFieldEnum)[keyof typeof DatasetIssueScalarFieldEnum]
+
+
+export const SsoConnectionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  protocol: 'protocol',
+  domain: 'domain',
+  oidcIssuer: 'oidcIssuer',
+  oidcClientId: 'oidcClientId',
+  oidcClientSecret: 'oidcClientSecret',
+  samlEntityId: 'samlEntityId',
+  samlSsoUrl: 'samlSsoUrl',
+  samlCertificates: 'samlCertificates',
+  roleClaim: 'roleClaim',
+  roleMap: 'roleMap',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoConnectionScalarFieldEnum = (typeof SsoConnectionScalarFieldEnum)[keyof typeof SsoConnectionScalarFieldEnum]
+
+
+export const SsoSignInStateScalarFieldEnum = {
+  state: 'state',
+  connectionId: 'connectionId',
+  codeVerifier: 'codeVerifier',
+  nonce: 'nonce',
+  samlRequestId: 'samlRequestId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoSignInStateScalarFieldEnum = (typeof SsoSignInStateScalarFieldEnum)[keyof typeof SsoSignInStateScalarFieldEnum]
+
+
+export const SamlAssertionSeenScalarFieldEnum = {
+  connectionId: 'connectionId',
+  assertionId: 'assertionId',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
 
 
 export const SortOrder = {

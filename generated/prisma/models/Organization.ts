@@ -182,6 +182,7 @@ export type OrganizationWhereInput = {
   name?: Prisma.StringFilter<"Organization"> | string
   source?: Prisma.EnumChannelFilter<"Organization"> | $Enums.Channel
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
+  ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
@@ -194,6 +195,7 @@ export type OrganizationOrderByWithRelationInput = {
   name?: Prisma.SortOrder
   source?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  ssoConnections?: Prisma.SsoConnectionOrderByRelationAggregateInput
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   oauthClients?: Prisma.OAuthClientOrderByRelationAggregateInput
   stewardships?: Prisma.StewardshipOrderByRelationAggregateInput
@@ -209,6 +211,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   name?: Prisma.StringFilter<"Organization"> | string
   source?: Prisma.EnumChannelFilter<"Organization"> | $Enums.Channel
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
+  ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
@@ -243,6 +246,7 @@ export type OrganizationCreateInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
@@ -255,6 +259,7 @@ export type OrganizationUncheckedCreateInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
@@ -267,6 +272,7 @@ export type OrganizationUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
@@ -279,6 +285,7 @@ export type OrganizationUncheckedUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -406,12 +413,27 @@ export type OrganizationUpdateOneRequiredWithoutStandingGrantsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStandingGrantsInput, Prisma.OrganizationUpdateWithoutStandingGrantsInput>, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutSsoConnectionsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutSsoConnectionsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
+  upsert?: Prisma.OrganizationUpsertWithoutSsoConnectionsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutSsoConnectionsInput, Prisma.OrganizationUpdateWithoutSsoConnectionsInput>, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+}
+
 export type OrganizationCreateWithoutApiKeysInput = {
   id: string
   slug: string
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
@@ -423,6 +445,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
@@ -450,6 +473,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
@@ -461,6 +485,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -472,6 +497,7 @@ export type OrganizationCreateWithoutOauthClientsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
@@ -483,6 +509,7 @@ export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
@@ -510,6 +537,7 @@ export type OrganizationUpdateWithoutOauthClientsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
@@ -521,6 +549,7 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -532,6 +561,7 @@ export type OrganizationCreateWithoutStewardshipsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
@@ -543,6 +573,7 @@ export type OrganizationUncheckedCreateWithoutStewardshipsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
@@ -570,6 +601,7 @@ export type OrganizationUpdateWithoutStewardshipsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
@@ -581,6 +613,7 @@ export type OrganizationUncheckedUpdateWithoutStewardshipsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -592,6 +625,7 @@ export type OrganizationCreateWithoutStandingGrantsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
@@ -603,6 +637,7 @@ export type OrganizationUncheckedCreateWithoutStandingGrantsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
@@ -630,6 +665,7 @@ export type OrganizationUpdateWithoutStandingGrantsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
@@ -641,9 +677,74 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutSsoConnectionsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutSsoConnectionsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutSsoConnectionsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+}
+
+export type OrganizationUpsertWithoutSsoConnectionsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutSsoConnectionsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+}
+
+export type OrganizationUpdateWithoutSsoConnectionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutSsoConnectionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 
@@ -652,6 +753,7 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
  */
 
 export type OrganizationCountOutputType = {
+  ssoConnections: number
   apiKeys: number
   oauthClients: number
   stewardships: number
@@ -659,6 +761,7 @@ export type OrganizationCountOutputType = {
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  ssoConnections?: boolean | OrganizationCountOutputTypeCountSsoConnectionsArgs
   apiKeys?: boolean | OrganizationCountOutputTypeCountApiKeysArgs
   oauthClients?: boolean | OrganizationCountOutputTypeCountOauthClientsArgs
   stewardships?: boolean | OrganizationCountOutputTypeCountStewardshipsArgs
@@ -673,6 +776,13 @@ export type OrganizationCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types
    * Select specific fields to fetch from the OrganizationCountOutputType
    */
   select?: Prisma.OrganizationCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountSsoConnectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SsoConnectionWhereInput
 }
 
 /**
@@ -710,6 +820,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   name?: boolean
   source?: boolean
   createdAt?: boolean
+  ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
@@ -743,6 +854,7 @@ export type OrganizationSelectScalar = {
 
 export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "slug" | "name" | "source" | "createdAt", ExtArgs["result"]["organization"]>
 export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
@@ -755,6 +867,7 @@ export type OrganizationIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types
 export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Organization"
   objects: {
+    ssoConnections: Prisma.$SsoConnectionPayload<ExtArgs>[]
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
     oauthClients: Prisma.$OAuthClientPayload<ExtArgs>[]
     stewardships: Prisma.$StewardshipPayload<ExtArgs>[]
@@ -1160,6 +1273,7 @@ readonly fields: OrganizationFieldRefs;
  */
 export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  ssoConnections<T extends Prisma.Organization$ssoConnectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$ssoConnectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SsoConnectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   apiKeys<T extends Prisma.Organization$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   oauthClients<T extends Prisma.Organization$oauthClientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$oauthClientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   stewardships<T extends Prisma.Organization$stewardshipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$stewardshipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -1588,6 +1702,30 @@ export type OrganizationDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.
    * Limit how many Organizations to delete.
    */
   limit?: number
+}
+
+/**
+ * Organization.ssoConnections
+ */
+export type Organization$ssoConnectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SsoConnection
+   */
+  select?: Prisma.SsoConnectionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SsoConnection
+   */
+  omit?: Prisma.SsoConnectionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SsoConnectionInclude<ExtArgs> | null
+  where?: Prisma.SsoConnectionWhereInput
+  orderBy?: Prisma.SsoConnectionOrderByWithRelationInput | Prisma.SsoConnectionOrderByWithRelationInput[]
+  cursor?: Prisma.SsoConnectionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SsoConnectionScalarFieldEnum | Prisma.SsoConnectionScalarFieldEnum[]
 }
 
 /**

@@ -115,6 +115,7 @@ const BY_CODE = {
     forbidden: PermissionError,
     "not-steward": NotStewardError,
     "not-found": NotFoundError,
+    "no-sign-in-connection": NotFoundError,
     "method-not-allowed": ApiError,
     "not-acceptable": ApiError,
     conflict: ConflictError,
