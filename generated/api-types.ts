@@ -1178,15 +1178,15 @@ export interface components {
          *     }
          */
         Actor: {
-            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, or null (system changes). */
+            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, the user's id for a dashboard user's token, or null (system changes). */
             credentialId: string | null;
             /** @description Id of the credential's organization, or null. */
             organizationId: string | null;
             /**
-             * @description Kind of credential.
+             * @description Kind of credential (`user`, a dashboard user's access token).
              * @enum {string}
              */
-            kind: "api_key" | "oauth_client" | "external_token" | "system";
+            kind: "api_key" | "oauth_client" | "external_token" | "user" | "system";
         };
         /** @description An equivalency's own fields at one version (immutable; no expansion). */
         EquivalencySnapshot: {
@@ -1773,13 +1773,13 @@ export interface components {
             environment: components["schemas"]["Environment"];
             /** @description The calling credential. */
             credential: {
-                /** @description The API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
+                /** @description The API key's or OAuth client's id, `ext:<sub>` for an external issuer's token, or the user's id for a dashboard user's token. */
                 id: string;
                 /**
-                 * @description Whether the caller is an API key, an OAuth client, or an access token of the configured external issuer.
+                 * @description Whether the caller is an API key, an OAuth client, an access token of the configured external issuer, or a dashboard user's access token.
                  * @enum {string}
                  */
-                kind: "api_key" | "oauth_client" | "external_token";
+                kind: "api_key" | "oauth_client" | "external_token" | "user";
             };
             /** @description Scopes the credential holds. */
             scopes: ("read:public" | "write:contribute")[];

@@ -29,6 +29,7 @@ import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
 import { createAppContext, type AppContext } from "./app-context.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
+import { mountDashboardAuth } from "./dashboard/auth-routes.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
@@ -159,6 +160,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const throttleTokenRequest = async (ctx: Context) =>
     applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
   koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
+  mountDashboardAuth(koa, context);
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();

@@ -17,6 +17,9 @@ import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
 import { createSsoRepository, type SsoRepository } from "./sso.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
+import { createUsersRepository, type UsersRepository } from "./users.ts";
+import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
+import { createAuditRepository, type AuditRepository } from "./audit.ts";
 
 export interface Repositories {
   institutions: InstitutionsRepository;
@@ -35,6 +38,9 @@ export interface Repositories {
   deliveries: DeliveriesRepository;
   secrets: SecretsRepository;
   sso: SsoRepository;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  audit: AuditRepository;
   /** Runs `work` in one database transaction with repositories bound to it. */
   transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
 }
@@ -63,6 +69,9 @@ export function createRepositories(db: Db): Repositories {
     deliveries: createDeliveriesRepository(db),
     secrets: createSecretsRepository(db),
     sso: createSsoRepository(db),
+    users: createUsersRepository(db),
+    sessions: createSessionsRepository(db),
+    audit: createAuditRepository(db),
     transaction: (work) =>
       db.$transaction((tx) =>
         work({

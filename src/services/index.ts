@@ -19,6 +19,9 @@ import { createOAuthClientsService } from "./oauth-clients.ts";
 import { createWebhookDeliveriesService } from "./webhook-deliveries.ts";
 import { createStoredSecretsService } from "./stored-secrets.ts";
 import { createSsoService } from "./sso.ts";
+import { createUsersService } from "./users.ts";
+import { createDashboardSessionsService } from "./dashboard-sessions.ts";
+import { createAuditService } from "./audit.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
@@ -37,6 +40,9 @@ export interface Services {
   webhookDeliveries: ReturnType<typeof createWebhookDeliveriesService>;
   storedSecrets: ReturnType<typeof createStoredSecretsService>;
   sso: ReturnType<typeof createSsoService>;
+  users: ReturnType<typeof createUsersService>;
+  dashboardSessions: ReturnType<typeof createDashboardSessionsService>;
+  audit: ReturnType<typeof createAuditService>;
 }
 
 export interface ServicesDependencies {
@@ -75,5 +81,8 @@ export function createServices(deps: ServicesDependencies): Services {
     }),
     storedSecrets: createStoredSecretsService(repositories),
     sso: createSsoService(repositories, deps.secrets),
+    users: createUsersService({ ...repositories, publicOrigin: config.publicOrigin }),
+    dashboardSessions: createDashboardSessionsService({ ...repositories, settings: config.dashboard }),
+    audit: createAuditService(repositories),
   };
 }

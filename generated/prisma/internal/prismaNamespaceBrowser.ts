@@ -69,6 +69,10 @@ export const ModelName = {
   DatasetVersion: 'DatasetVersion',
   DatasetRecord: 'DatasetRecord',
   DatasetIssue: 'DatasetIssue',
+  User: 'User',
+  SignInLink: 'SignInLink',
+  DashboardSession: 'DashboardSession',
+  AuditEntry: 'AuditEntry',
   SsoConnection: 'SsoConnection',
   SsoSignInState: 'SsoSignInState',
   SamlAssertionSeen: 'SamlAssertionSeen'
@@ -356,6 +360,63 @@ export const DatasetIssueScalarFieldEnum = {
 } as const
 
 export type DatasetIssueScalarFieldEnum = (typeof DatasetIssueScalarFieldEnum)[keyof typeof DatasetIssueScalarFieldEnum]
+
+
+export const UserScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  emailKey: 'emailKey',
+  name: 'name',
+  role: 'role',
+  disabledAt: 'disabledAt',
+  lastSignInAt: 'lastSignInAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
+
+
+export const SignInLinkScalarFieldEnum = {
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SignInLinkScalarFieldEnum = (typeof SignInLinkScalarFieldEnum)[keyof typeof SignInLinkScalarFieldEnum]
+
+
+export const DashboardSessionScalarFieldEnum = {
+  id: 'id',
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  csrfToken: 'csrfToken',
+  createdAt: 'createdAt',
+  lastSeenAt: 'lastSeenAt',
+  absoluteExpiresAt: 'absoluteExpiresAt'
+} as const
+
+export type DashboardSessionScalarFieldEnum = (typeof DashboardSessionScalarFieldEnum)[keyof typeof DashboardSessionScalarFieldEnum]
+
+
+export const AuditEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  actorKind: 'actorKind',
+  actorId: 'actorId',
+  actorName: 'actorName',
+  operationId: 'operationId',
+  targetType: 'targetType',
+  targetId: 'targetId',
+  environment: 'environment',
+  requestId: 'requestId',
+  createdAt: 'createdAt'
+} as const
+
+export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
 
 
 export const SsoConnectionScalarFieldEnum = {

@@ -185,6 +185,7 @@ export type OrganizationWhereInput = {
   ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  users?: Prisma.UserListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
   standingGrants?: Prisma.StewardshipAllListRelationFilter
 }
@@ -198,6 +199,7 @@ export type OrganizationOrderByWithRelationInput = {
   ssoConnections?: Prisma.SsoConnectionOrderByRelationAggregateInput
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   oauthClients?: Prisma.OAuthClientOrderByRelationAggregateInput
+  users?: Prisma.UserOrderByRelationAggregateInput
   stewardships?: Prisma.StewardshipOrderByRelationAggregateInput
   standingGrants?: Prisma.StewardshipAllOrderByRelationAggregateInput
 }
@@ -214,6 +216,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  users?: Prisma.UserListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
   standingGrants?: Prisma.StewardshipAllListRelationFilter
 }, "id" | "slug">
@@ -249,6 +252,7 @@ export type OrganizationCreateInput = {
   ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -262,6 +266,7 @@ export type OrganizationUncheckedCreateInput = {
   ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -275,6 +280,7 @@ export type OrganizationUpdateInput = {
   ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -288,6 +294,7 @@ export type OrganizationUncheckedUpdateInput = {
   ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -413,6 +420,20 @@ export type OrganizationUpdateOneRequiredWithoutStandingGrantsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStandingGrantsInput, Prisma.OrganizationUpdateWithoutStandingGrantsInput>, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutUsersInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutUsersInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutUsersNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutUsersInput
+  upsert?: Prisma.OrganizationUpsertWithoutUsersInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutUsersInput, Prisma.OrganizationUpdateWithoutUsersInput>, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+}
+
 export type OrganizationCreateNestedOneWithoutSsoConnectionsInput = {
   create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
   connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
@@ -435,6 +456,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   createdAt?: Date | string
   ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -447,6 +469,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   createdAt?: Date | string
   ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -475,6 +498,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -487,6 +511,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -499,6 +524,7 @@ export type OrganizationCreateWithoutOauthClientsInput = {
   createdAt?: Date | string
   ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -511,6 +537,7 @@ export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
   createdAt?: Date | string
   ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -539,6 +566,7 @@ export type OrganizationUpdateWithoutOauthClientsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -551,6 +579,7 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -564,6 +593,7 @@ export type OrganizationCreateWithoutStewardshipsInput = {
   ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
 
@@ -576,6 +606,7 @@ export type OrganizationUncheckedCreateWithoutStewardshipsInput = {
   ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
@@ -604,6 +635,7 @@ export type OrganizationUpdateWithoutStewardshipsInput = {
   ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -616,6 +648,7 @@ export type OrganizationUncheckedUpdateWithoutStewardshipsInput = {
   ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -628,6 +661,7 @@ export type OrganizationCreateWithoutStandingGrantsInput = {
   ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
 }
 
@@ -640,6 +674,7 @@ export type OrganizationUncheckedCreateWithoutStandingGrantsInput = {
   ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
@@ -668,6 +703,7 @@ export type OrganizationUpdateWithoutStandingGrantsInput = {
   ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -680,7 +716,76 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
   ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutUsersInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutUsersInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutUsersInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+}
+
+export type OrganizationUpsertWithoutUsersInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutUsersInput, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutUsersInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutUsersInput, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+}
+
+export type OrganizationUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 export type OrganizationCreateWithoutSsoConnectionsInput = {
@@ -691,6 +796,7 @@ export type OrganizationCreateWithoutSsoConnectionsInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -703,6 +809,7 @@ export type OrganizationUncheckedCreateWithoutSsoConnectionsInput = {
   createdAt?: Date | string
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -731,6 +838,7 @@ export type OrganizationUpdateWithoutSsoConnectionsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -743,6 +851,7 @@ export type OrganizationUncheckedUpdateWithoutSsoConnectionsInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -756,6 +865,7 @@ export type OrganizationCountOutputType = {
   ssoConnections: number
   apiKeys: number
   oauthClients: number
+  users: number
   stewardships: number
   standingGrants: number
 }
@@ -764,6 +874,7 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   ssoConnections?: boolean | OrganizationCountOutputTypeCountSsoConnectionsArgs
   apiKeys?: boolean | OrganizationCountOutputTypeCountApiKeysArgs
   oauthClients?: boolean | OrganizationCountOutputTypeCountOauthClientsArgs
+  users?: boolean | OrganizationCountOutputTypeCountUsersArgs
   stewardships?: boolean | OrganizationCountOutputTypeCountStewardshipsArgs
   standingGrants?: boolean | OrganizationCountOutputTypeCountStandingGrantsArgs
 }
@@ -802,6 +913,13 @@ export type OrganizationCountOutputTypeCountOauthClientsArgs<ExtArgs extends run
 /**
  * OrganizationCountOutputType without action
  */
+export type OrganizationCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UserWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
 export type OrganizationCountOutputTypeCountStewardshipsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.StewardshipWhereInput
 }
@@ -823,6 +941,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
   standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
@@ -857,6 +976,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
   standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
@@ -870,6 +990,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     ssoConnections: Prisma.$SsoConnectionPayload<ExtArgs>[]
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
     oauthClients: Prisma.$OAuthClientPayload<ExtArgs>[]
+    users: Prisma.$UserPayload<ExtArgs>[]
     stewardships: Prisma.$StewardshipPayload<ExtArgs>[]
     standingGrants: Prisma.$StewardshipAllPayload<ExtArgs>[]
   }
@@ -1276,6 +1397,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   ssoConnections<T extends Prisma.Organization$ssoConnectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$ssoConnectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SsoConnectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   apiKeys<T extends Prisma.Organization$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   oauthClients<T extends Prisma.Organization$oauthClientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$oauthClientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  users<T extends Prisma.Organization$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   stewardships<T extends Prisma.Organization$stewardshipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$stewardshipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   standingGrants<T extends Prisma.Organization$standingGrantsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$standingGrantsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipAllPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -1774,6 +1896,30 @@ export type Organization$oauthClientsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.OAuthClientScalarFieldEnum | Prisma.OAuthClientScalarFieldEnum[]
+}
+
+/**
+ * Organization.users
+ */
+export type Organization$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the User
+   */
+  select?: Prisma.UserSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the User
+   */
+  omit?: Prisma.UserOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UserInclude<ExtArgs> | null
+  where?: Prisma.UserWhereInput
+  orderBy?: Prisma.UserOrderByWithRelationInput | Prisma.UserOrderByWithRelationInput[]
+  cursor?: Prisma.UserWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UserScalarFieldEnum | Prisma.UserScalarFieldEnum[]
 }
 
 /**
