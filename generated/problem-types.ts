@@ -19,6 +19,7 @@ export const PROBLEM_TYPES = {
   "rate-limited": { status: 429, title: "Rate limit exceeded" },
   "request-header-too-large": { status: 431, title: "Request header fields too large" },
   "internal-error": { status: 500, title: "Internal server error" },
+  "identity-provider-unavailable": { status: 502, title: "Identity provider unavailable" },
   "not-implemented": { status: 501, title: "Not implemented" },
 } as const;
 

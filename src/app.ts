@@ -30,6 +30,7 @@ import type { OperationId, OperationResult, RequestContext } from "./handlers/ty
 import { createAppContext, type AppContext } from "./app-context.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
 import { mountDashboardAuth } from "./dashboard/auth-routes.ts";
+import { mountSsoRoutes } from "./dashboard/sso/routes.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
@@ -161,6 +162,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
   koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
   mountDashboardAuth(koa, context);
+  mountSsoRoutes(koa, context);
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();

@@ -129,6 +129,7 @@ export type ProblemCode =
   | "rate-limited"
   | "request-header-too-large"
   | "internal-error"
+  | "identity-provider-unavailable"
   | "not-implemented";
 
 /** The error class of each problem type. */
@@ -151,6 +152,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "rate-limited": RateLimitError,
   "request-header-too-large": ApiError,
   "internal-error": ApiError,
+  "identity-provider-unavailable": ApiError,
   "not-implemented": ApiError,
 };
 // @generated end

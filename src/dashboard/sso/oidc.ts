@@ -134,7 +134,12 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 function classify(error: unknown): SignInFailure {
-  const message = (error as Error).message ?? String(error);
+  // openid-client wraps oauth4webapi's error, which names the claim that failed.
+  const cause = (error as { cause?: unknown }).cause;
+  const message = [error, cause]
+    .map((e) => (e instanceof Error ? e.message : ""))
+    .filter(Boolean)
+    .join(": ");
   if (error instanceof client.AuthorizationResponseError) {
     const description = error.error_description ? `: ${error.error_description}` : "";
     return new SignInFailure(

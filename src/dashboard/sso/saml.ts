@@ -196,7 +196,7 @@ function classify(error: unknown, responseXml: string): SignInFailure {
       "The SAML assertion was meant for another service",
       "The assertion's audience is not this service (wrong audience). Ask your identity provider's administrator to check the service provider entity id.",
     );
-  if (/expired|NotOnOrAfter|NotBefore|not yet valid/i.test(message))
+  if (/expired|NotOnOrAfter|NotBefore|not yet valid|No valid subject confirmation/i.test(message))
     return fail(
       "assertion-expired",
       "The SAML assertion has expired",

@@ -112,6 +112,7 @@ const BY_CODE = {
     "rate-limited": RateLimitError,
     "request-header-too-large": ApiError,
     "internal-error": ApiError,
+    "identity-provider-unavailable": ApiError,
     "not-implemented": ApiError,
 };
 // @generated end
