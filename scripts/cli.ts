@@ -18,6 +18,7 @@ import type { Database } from "../src/db/database.ts";
 import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
 import { addUsersCommands } from "./cli/users.ts";
+import { addSsoCommands } from "./cli/sso.ts";
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -288,6 +289,7 @@ export function buildProgram(
 
   addSecretsCommands(program, output, withServices, openKeys);
   addUsersCommands(program, output, withServices);
+  addSsoCommands(program, output, withServices);
 
   program
     .command("institutions")

@@ -32,6 +32,7 @@ import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
 import { mountDashboardAuth } from "./dashboard/auth-routes.ts";
 import { auditTarget } from "./http/audit-target.ts";
 import { dashboardStatic } from "./dashboard/static.ts";
+import { mountSsoRoutes } from "./dashboard/sso/routes.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
@@ -190,6 +191,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
   mountDashboardAuth(koa, context);
   koa.use(dashboardStatic());
+  mountSsoRoutes(koa, context);
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();

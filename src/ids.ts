@@ -32,7 +32,8 @@ export type IdPrefix =
   | "req"
   | "usr"
   | "ses"
-  | "aud";
+  | "aud"
+  | "sso";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid()}`;

@@ -132,3 +132,18 @@ export type DashboardSession = Prisma.DashboardSessionModel
  * refuses UPDATE and DELETE on this table (see the migration's trigger).
  */
 export type AuditEntry = Prisma.AuditEntryModel
+/**
+ * Model SsoConnection
+ * One identity provider of an organization, chosen by the email domain of the person signing in.
+ */
+export type SsoConnection = Prisma.SsoConnectionModel
+/**
+ * Model SsoSignInState
+ * A sign-in sent to an identity provider and not yet come back.
+ */
+export type SsoSignInState = Prisma.SsoSignInStateModel
+/**
+ * Model SamlAssertionSeen
+ * SAML assertion ids already accepted, kept until the assertion expires, so none is accepted twice.
+ */
+export type SamlAssertionSeen = Prisma.SamlAssertionSeenModel

@@ -549,6 +549,23 @@ export type EnumEnvironmentNullableWithAggregatesFilter<$PrismaModel = never> = 
   _max?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
 }
 
+export type EnumSsoProtocolFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel> | $Enums.SsoProtocol
+}
+
+export type EnumSsoProtocolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel> | $Enums.SsoProtocol
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+}
+
 export type NestedStringFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel>
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
@@ -1030,6 +1047,23 @@ export type NestedEnumEnvironmentNullableWithAggregatesFilter<$PrismaModel = nev
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumSsoProtocolFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel> | $Enums.SsoProtocol
+}
+
+export type NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel> | $Enums.SsoProtocol
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
 }
 
 

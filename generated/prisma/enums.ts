@@ -86,3 +86,11 @@ export const UserRole = {
 } as const
 
 export type UserRole = (typeof UserRole)[keyof typeof UserRole]
+
+
+export const SsoProtocol = {
+  oidc: 'oidc',
+  saml: 'saml'
+} as const
+
+export type SsoProtocol = (typeof SsoProtocol)[keyof typeof SsoProtocol]

@@ -14,6 +14,7 @@ import { createOrganizationsRepository, type OrganizationsRepository } from "./o
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
+import { createSsoRepository, type SsoRepository } from "./sso.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 import { createUsersRepository, type UsersRepository } from "./users.ts";
@@ -36,6 +37,7 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   deliveries: DeliveriesRepository;
   secrets: SecretsRepository;
+  sso: SsoRepository;
   users: UsersRepository;
   sessions: SessionsRepository;
   audit: AuditRepository;
@@ -66,6 +68,7 @@ export function createRepositories(db: Db): Repositories {
     idempotency: createIdempotencyRepository(db),
     deliveries: createDeliveriesRepository(db),
     secrets: createSecretsRepository(db),
+    sso: createSsoRepository(db),
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     audit: createAuditRepository(db),

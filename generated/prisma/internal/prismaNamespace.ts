@@ -418,7 +418,10 @@ export const ModelName = {
   User: 'User',
   SignInLink: 'SignInLink',
   DashboardSession: 'DashboardSession',
-  AuditEntry: 'AuditEntry'
+  AuditEntry: 'AuditEntry',
+  SsoConnection: 'SsoConnection',
+  SsoSignInState: 'SsoSignInState',
+  SamlAssertionSeen: 'SamlAssertionSeen'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -434,7 +437,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2066,6 +2069,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SsoConnection: {
+      payload: Prisma.$SsoConnectionPayload<ExtArgs>
+      fields: Prisma.SsoConnectionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SsoConnectionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SsoConnectionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        findFirst: {
+          args: Prisma.SsoConnectionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SsoConnectionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        findMany: {
+          args: Prisma.SsoConnectionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>[]
+        }
+        create: {
+          args: Prisma.SsoConnectionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        createMany: {
+          args: Prisma.SsoConnectionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SsoConnectionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>[]
+        }
+        delete: {
+          args: Prisma.SsoConnectionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        update: {
+          args: Prisma.SsoConnectionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        deleteMany: {
+          args: Prisma.SsoConnectionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SsoConnectionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SsoConnectionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>[]
+        }
+        upsert: {
+          args: Prisma.SsoConnectionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        aggregate: {
+          args: Prisma.SsoConnectionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSsoConnection>
+        }
+        groupBy: {
+          args: Prisma.SsoConnectionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoConnectionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SsoConnectionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoConnectionCountAggregateOutputType> | number
+        }
+      }
+    }
+    SsoSignInState: {
+      payload: Prisma.$SsoSignInStatePayload<ExtArgs>
+      fields: Prisma.SsoSignInStateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SsoSignInStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SsoSignInStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        findFirst: {
+          args: Prisma.SsoSignInStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SsoSignInStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        findMany: {
+          args: Prisma.SsoSignInStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>[]
+        }
+        create: {
+          args: Prisma.SsoSignInStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        createMany: {
+          args: Prisma.SsoSignInStateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SsoSignInStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>[]
+        }
+        delete: {
+          args: Prisma.SsoSignInStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        update: {
+          args: Prisma.SsoSignInStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        deleteMany: {
+          args: Prisma.SsoSignInStateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SsoSignInStateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SsoSignInStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>[]
+        }
+        upsert: {
+          args: Prisma.SsoSignInStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        aggregate: {
+          args: Prisma.SsoSignInStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSsoSignInState>
+        }
+        groupBy: {
+          args: Prisma.SsoSignInStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoSignInStateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SsoSignInStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoSignInStateCountAggregateOutputType> | number
+        }
+      }
+    }
+    SamlAssertionSeen: {
+      payload: Prisma.$SamlAssertionSeenPayload<ExtArgs>
+      fields: Prisma.SamlAssertionSeenFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SamlAssertionSeenFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SamlAssertionSeenFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        findFirst: {
+          args: Prisma.SamlAssertionSeenFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SamlAssertionSeenFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        findMany: {
+          args: Prisma.SamlAssertionSeenFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>[]
+        }
+        create: {
+          args: Prisma.SamlAssertionSeenCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        createMany: {
+          args: Prisma.SamlAssertionSeenCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SamlAssertionSeenCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>[]
+        }
+        delete: {
+          args: Prisma.SamlAssertionSeenDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        update: {
+          args: Prisma.SamlAssertionSeenUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        deleteMany: {
+          args: Prisma.SamlAssertionSeenDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SamlAssertionSeenUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SamlAssertionSeenUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>[]
+        }
+        upsert: {
+          args: Prisma.SamlAssertionSeenUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        aggregate: {
+          args: Prisma.SamlAssertionSeenAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSamlAssertionSeen>
+        }
+        groupBy: {
+          args: Prisma.SamlAssertionSeenGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SamlAssertionSeenGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SamlAssertionSeenCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SamlAssertionSeenCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2430,6 +2655,49 @@ export const AuditEntryScalarFieldEnum = {
 export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
 
 
+export const SsoConnectionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  protocol: 'protocol',
+  domain: 'domain',
+  oidcIssuer: 'oidcIssuer',
+  oidcClientId: 'oidcClientId',
+  oidcClientSecret: 'oidcClientSecret',
+  samlEntityId: 'samlEntityId',
+  samlSsoUrl: 'samlSsoUrl',
+  samlCertificates: 'samlCertificates',
+  roleClaim: 'roleClaim',
+  roleMap: 'roleMap',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoConnectionScalarFieldEnum = (typeof SsoConnectionScalarFieldEnum)[keyof typeof SsoConnectionScalarFieldEnum]
+
+
+export const SsoSignInStateScalarFieldEnum = {
+  state: 'state',
+  connectionId: 'connectionId',
+  codeVerifier: 'codeVerifier',
+  nonce: 'nonce',
+  samlRequestId: 'samlRequestId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoSignInStateScalarFieldEnum = (typeof SsoSignInStateScalarFieldEnum)[keyof typeof SsoSignInStateScalarFieldEnum]
+
+
+export const SamlAssertionSeenScalarFieldEnum = {
+  connectionId: 'connectionId',
+  assertionId: 'assertionId',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2693,6 +2961,20 @@ export type EnumUserRoleFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaM
 export type ListEnumUserRoleFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'UserRole[]'>
     
 
+
+/**
+ * Reference to a field of type 'SsoProtocol'
+ */
+export type EnumSsoProtocolFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SsoProtocol'>
+    
+
+
+/**
+ * Reference to a field of type 'SsoProtocol[]'
+ */
+export type ListEnumSsoProtocolFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SsoProtocol[]'>
+    
+
 /**
  * Batch Payload for updateMany & deleteMany & createMany
  */
@@ -2866,6 +3148,9 @@ export type GlobalOmitConfig = {
   signInLink?: Prisma.SignInLinkOmit
   dashboardSession?: Prisma.DashboardSessionOmit
   auditEntry?: Prisma.AuditEntryOmit
+  ssoConnection?: Prisma.SsoConnectionOmit
+  ssoSignInState?: Prisma.SsoSignInStateOmit
+  samlAssertionSeen?: Prisma.SamlAssertionSeenOmit
 }
 
 /* Types for Logging */

@@ -72,7 +72,10 @@ export const ModelName = {
   User: 'User',
   SignInLink: 'SignInLink',
   DashboardSession: 'DashboardSession',
-  AuditEntry: 'AuditEntry'
+  AuditEntry: 'AuditEntry',
+  SsoConnection: 'SsoConnection',
+  SsoSignInState: 'SsoSignInState',
+  SamlAssertionSeen: 'SamlAssertionSeen'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -414,6 +417,49 @@ export const AuditEntryScalarFieldEnum = {
 } as const
 
 export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const SsoConnectionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  protocol: 'protocol',
+  domain: 'domain',
+  oidcIssuer: 'oidcIssuer',
+  oidcClientId: 'oidcClientId',
+  oidcClientSecret: 'oidcClientSecret',
+  samlEntityId: 'samlEntityId',
+  samlSsoUrl: 'samlSsoUrl',
+  samlCertificates: 'samlCertificates',
+  roleClaim: 'roleClaim',
+  roleMap: 'roleMap',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoConnectionScalarFieldEnum = (typeof SsoConnectionScalarFieldEnum)[keyof typeof SsoConnectionScalarFieldEnum]
+
+
+export const SsoSignInStateScalarFieldEnum = {
+  state: 'state',
+  connectionId: 'connectionId',
+  codeVerifier: 'codeVerifier',
+  nonce: 'nonce',
+  samlRequestId: 'samlRequestId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoSignInStateScalarFieldEnum = (typeof SsoSignInStateScalarFieldEnum)[keyof typeof SsoSignInStateScalarFieldEnum]
+
+
+export const SamlAssertionSeenScalarFieldEnum = {
+  connectionId: 'connectionId',
+  assertionId: 'assertionId',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
 
 
 export const SortOrder = {

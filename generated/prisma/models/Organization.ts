@@ -182,6 +182,7 @@ export type OrganizationWhereInput = {
   name?: Prisma.StringFilter<"Organization"> | string
   source?: Prisma.EnumChannelFilter<"Organization"> | $Enums.Channel
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
+  ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
   users?: Prisma.UserListRelationFilter
@@ -195,6 +196,7 @@ export type OrganizationOrderByWithRelationInput = {
   name?: Prisma.SortOrder
   source?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  ssoConnections?: Prisma.SsoConnectionOrderByRelationAggregateInput
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   oauthClients?: Prisma.OAuthClientOrderByRelationAggregateInput
   users?: Prisma.UserOrderByRelationAggregateInput
@@ -211,6 +213,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   name?: Prisma.StringFilter<"Organization"> | string
   source?: Prisma.EnumChannelFilter<"Organization"> | $Enums.Channel
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
+  ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
   users?: Prisma.UserListRelationFilter
@@ -246,6 +249,7 @@ export type OrganizationCreateInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
@@ -259,6 +263,7 @@ export type OrganizationUncheckedCreateInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
@@ -272,6 +277,7 @@ export type OrganizationUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
@@ -285,6 +291,7 @@ export type OrganizationUncheckedUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -427,12 +434,27 @@ export type OrganizationUpdateOneRequiredWithoutUsersNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutUsersInput, Prisma.OrganizationUpdateWithoutUsersInput>, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
 }
 
+export type OrganizationCreateNestedOneWithoutSsoConnectionsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutSsoConnectionsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
+  upsert?: Prisma.OrganizationUpsertWithoutSsoConnectionsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutSsoConnectionsInput, Prisma.OrganizationUpdateWithoutSsoConnectionsInput>, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+}
+
 export type OrganizationCreateWithoutApiKeysInput = {
   id: string
   slug: string
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
@@ -445,6 +467,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
@@ -473,6 +496,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
@@ -485,6 +509,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -497,6 +522,7 @@ export type OrganizationCreateWithoutOauthClientsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
@@ -509,6 +535,7 @@ export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
@@ -537,6 +564,7 @@ export type OrganizationUpdateWithoutOauthClientsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
@@ -549,6 +577,7 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -561,6 +590,7 @@ export type OrganizationCreateWithoutStewardshipsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
@@ -573,6 +603,7 @@ export type OrganizationUncheckedCreateWithoutStewardshipsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
@@ -601,6 +632,7 @@ export type OrganizationUpdateWithoutStewardshipsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
@@ -613,6 +645,7 @@ export type OrganizationUncheckedUpdateWithoutStewardshipsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -625,6 +658,7 @@ export type OrganizationCreateWithoutStandingGrantsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
@@ -637,6 +671,7 @@ export type OrganizationUncheckedCreateWithoutStandingGrantsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
@@ -665,6 +700,7 @@ export type OrganizationUpdateWithoutStandingGrantsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
@@ -677,6 +713,7 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
@@ -689,6 +726,7 @@ export type OrganizationCreateWithoutUsersInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
@@ -701,6 +739,7 @@ export type OrganizationUncheckedCreateWithoutUsersInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
@@ -729,6 +768,7 @@ export type OrganizationUpdateWithoutUsersInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
@@ -741,8 +781,77 @@ export type OrganizationUncheckedUpdateWithoutUsersInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutSsoConnectionsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutSsoConnectionsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutSsoConnectionsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+}
+
+export type OrganizationUpsertWithoutSsoConnectionsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutSsoConnectionsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+}
+
+export type OrganizationUpdateWithoutSsoConnectionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutSsoConnectionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -753,6 +862,7 @@ export type OrganizationUncheckedUpdateWithoutUsersInput = {
  */
 
 export type OrganizationCountOutputType = {
+  ssoConnections: number
   apiKeys: number
   oauthClients: number
   users: number
@@ -761,6 +871,7 @@ export type OrganizationCountOutputType = {
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  ssoConnections?: boolean | OrganizationCountOutputTypeCountSsoConnectionsArgs
   apiKeys?: boolean | OrganizationCountOutputTypeCountApiKeysArgs
   oauthClients?: boolean | OrganizationCountOutputTypeCountOauthClientsArgs
   users?: boolean | OrganizationCountOutputTypeCountUsersArgs
@@ -776,6 +887,13 @@ export type OrganizationCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types
    * Select specific fields to fetch from the OrganizationCountOutputType
    */
   select?: Prisma.OrganizationCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountSsoConnectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SsoConnectionWhereInput
 }
 
 /**
@@ -820,6 +938,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   name?: boolean
   source?: boolean
   createdAt?: boolean
+  ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
   users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
@@ -854,6 +973,7 @@ export type OrganizationSelectScalar = {
 
 export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "slug" | "name" | "source" | "createdAt", ExtArgs["result"]["organization"]>
 export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
   users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
@@ -867,6 +987,7 @@ export type OrganizationIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types
 export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Organization"
   objects: {
+    ssoConnections: Prisma.$SsoConnectionPayload<ExtArgs>[]
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
     oauthClients: Prisma.$OAuthClientPayload<ExtArgs>[]
     users: Prisma.$UserPayload<ExtArgs>[]
@@ -1273,6 +1394,7 @@ readonly fields: OrganizationFieldRefs;
  */
 export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  ssoConnections<T extends Prisma.Organization$ssoConnectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$ssoConnectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SsoConnectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   apiKeys<T extends Prisma.Organization$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   oauthClients<T extends Prisma.Organization$oauthClientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$oauthClientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   users<T extends Prisma.Organization$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -1702,6 +1824,30 @@ export type OrganizationDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.
    * Limit how many Organizations to delete.
    */
   limit?: number
+}
+
+/**
+ * Organization.ssoConnections
+ */
+export type Organization$ssoConnectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SsoConnection
+   */
+  select?: Prisma.SsoConnectionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SsoConnection
+   */
+  omit?: Prisma.SsoConnectionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SsoConnectionInclude<ExtArgs> | null
+  where?: Prisma.SsoConnectionWhereInput
+  orderBy?: Prisma.SsoConnectionOrderByWithRelationInput | Prisma.SsoConnectionOrderByWithRelationInput[]
+  cursor?: Prisma.SsoConnectionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SsoConnectionScalarFieldEnum | Prisma.SsoConnectionScalarFieldEnum[]
 }
 
 /**
