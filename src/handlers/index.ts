@@ -28,7 +28,11 @@ import {
   listWebhookDeliveries,
   redeliverWebhookDelivery,
   testWebhook,
+  redeliverFailedWebhookDeliveries,
 } from "./webhook-deliveries.ts";
+import { inviteMember, listMembers, updateMember } from "./members.ts";
+import { listAuditEvents } from "./audit-events.ts";
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
   listInstitutions,
@@ -60,4 +64,12 @@ export const handlers: HandlerRegistry = {
   createKey,
   revokeKey,
   getCurrentOrganization,
+  redeliverFailedWebhookDeliveries,
+  listMembers,
+  inviteMember,
+  updateMember,
+  listAuditEvents,
+  listOAuthClients,
+  createOAuthClient,
+  revokeOAuthClient,
 };
