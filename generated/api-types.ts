@@ -731,6 +731,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sso-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's single sign-on connections
+         * @description Lists the single sign-on connections of the caller's organization (read-only: they are
+         *     configured by the operator with the `sso` command-line group), oldest first (`createdAt`,
+         *     then `id`). Each connection serves one email domain through an OpenID Connect provider or
+         *     a SAML 2.0 identity provider; people of that domain sign in to the dashboard there and are
+         *     provisioned just in time with the role the connection's role map gives them (`viewer` by
+         *     default). Secrets are never shown: an OIDC connection lists its issuer and client id, a
+         *     SAML connection its identity provider's entity id, sign-on URL and the SHA-256
+         *     fingerprints of its signing certificates. **People only**: needs a dashboard user's access
+         *     token with the role `admin`.
+         */
+        get: operations["listSsoConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/oauth-clients": {
         parameters: {
             query?: never;
@@ -2111,6 +2139,64 @@ export interface components {
         AuditEventList: {
             /** @description The entries of this page. */
             data: components["schemas"]["AuditEvent"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A single sign-on connection as listed; its client secret is never shown. */
+        SsoConnection: {
+            /**
+             * @description Identifier (`sso_…`), as the `sso` command-line group names it.
+             * @example sso_01JD9C1D2E3F4G5H6J7K8M9N0P
+             */
+            id: string;
+            /**
+             * @description OpenID Connect (authorization code with PKCE) or SAML 2.0 (SP-initiated).
+             * @enum {string}
+             */
+            protocol: "oidc" | "saml";
+            /**
+             * @description The email domain whose people sign in through this connection (and its subdomains).
+             * @example example.edu
+             */
+            domain: string;
+            /**
+             * @description OIDC, the provider's issuer URL; SAML, the identity provider's entity id.
+             * @example https://login.example.edu/
+             */
+            issuer: string;
+            /** @description OIDC only, the client id registered at the provider. */
+            clientId: string | null;
+            /** @description SAML only, the identity provider's single sign-on URL (HTTP-Redirect binding). */
+            ssoUrl: string | null;
+            /** @description SAML only, the certificates assertions must be signed with (empty for OIDC). */
+            signingCertificates: {
+                /** @description SHA-256 fingerprint of the certificate, colon-separated hex. */
+                fingerprintSha256: string;
+                /**
+                 * Format: date-time
+                 * @description When the certificate expires.
+                 */
+                notAfter: string;
+            }[];
+            /**
+             * @description The ID token claim (OIDC) or assertion attribute (SAML) read for the role; null when none.
+             * @example groups
+             */
+            roleClaim: string | null;
+            /** @description Provider values and the role each gives; a person with no mapped value is a `viewer`. */
+            roleMap: {
+                [key: string]: "viewer" | "contributor" | "admin";
+            };
+            /**
+             * Format: date-time
+             * @description When the connection was added.
+             */
+            createdAt: string;
+        };
+        /** @description A page of single sign-on connections. */
+        SsoConnectionList: {
+            /** @description The connections of this page. */
+            data: components["schemas"]["SsoConnection"][];
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
@@ -3825,6 +3911,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listSsoConnections: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sign-in connections. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionList"];
                 };
             };
             400: components["responses"]["BadRequest"];

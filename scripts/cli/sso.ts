@@ -105,7 +105,7 @@ export function addSsoCommands(program: Command, output: Output, withServices: W
     .action((opts) =>
       withServices(async (services) => {
         const org = await services.organizations.getOrganizationBySlug(opts.org);
-        const connections = await services.sso.listSsoConnections(org.id);
+        const connections = await services.sso.listConnections(org.id);
         if (output.json) return output.table(connections, []);
         output.table(
           connections.map((c) => ({

@@ -80,6 +80,7 @@ const OPERATIONS = {
   inviteMember: { method: "POST", path: "/members" },
   updateMember: { method: "PATCH", path: "/members/{id}" },
   listAuditEvents: { method: "GET", path: "/audit-events" },
+  listSsoConnections: { method: "GET", path: "/sso-connections" },
   listOAuthClients: { method: "GET", path: "/oauth-clients" },
   createOAuthClient: { method: "POST", path: "/oauth-clients" },
   revokeOAuthClient: { method: "DELETE", path: "/oauth-clients/{id}" },
@@ -222,6 +223,14 @@ export function resources(raw: Client<paths>) {
     auditEvents: {
       list: (query: Query<"listAuditEvents"> = {}): ListRequest<Schemas["AuditEvent"], Query<"listAuditEvents">> =>
         new ListRequest((q) => body(raw.GET(OPERATIONS.listAuditEvents.path, { params: { query: q } })), query),
+    },
+
+    /** The organization's single sign-on connections (read-only, never secrets): a user's token with the admin role only. */
+    ssoConnections: {
+      list: (
+        query: Query<"listSsoConnections"> = {},
+      ): ListRequest<Schemas["SsoConnection"], Query<"listSsoConnections">> =>
+        new ListRequest((q) => body(raw.GET(OPERATIONS.listSsoConnections.path, { params: { query: q } })), query),
     },
 
     datasets: {

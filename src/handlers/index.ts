@@ -32,6 +32,7 @@ import {
 } from "./webhook-deliveries.ts";
 import { inviteMember, listMembers, updateMember } from "./members.ts";
 import { listAuditEvents } from "./audit-events.ts";
+import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
@@ -69,6 +70,7 @@ export const handlers: HandlerRegistry = {
   inviteMember,
   updateMember,
   listAuditEvents,
+  listSsoConnections,
   listOAuthClients,
   createOAuthClient,
   revokeOAuthClient,

@@ -3,6 +3,7 @@
 // already accepted (kept until the assertion expires, so none is accepted twice).
 import type { Prisma, SsoConnection, SsoProtocol, SsoSignInState } from "../../generated/prisma/client.ts";
 import type { Db } from "../db/database.ts";
+import { pageOf, type Page } from "./paging.ts";
 
 export type SsoConnectionRecord = SsoConnection;
 export type SsoSignInRecord = SsoSignInState;
@@ -55,6 +56,22 @@ export function createSsoRepository(db: Db) {
     /** An organization's connections, oldest first (then by id). */
     listByOrganization(organizationId: string): Promise<SsoConnection[]> {
       return db.ssoConnection.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    },
+
+    /** One page of an organization's connections, oldest first (then by id). */
+    listPage(organizationId: string, page: Page) {
+      const where = { organizationId };
+      return pageOf(
+        page,
+        () =>
+          db.ssoConnection.findMany({
+            where,
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            take: page.limit,
+            skip: page.offset,
+          }),
+        () => db.ssoConnection.count({ where }),
+      );
     },
 
     /** Deletes the connection with its pending sign-ins and remembered assertions; answers whether it existed. */

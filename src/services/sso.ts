@@ -7,6 +7,9 @@ import type { Repositories } from "../repositories/index.ts";
 import type { SsoConnectionRecord, SsoSignInRecord } from "../repositories/sso.ts";
 import { ssoClientSecretContext } from "../repositories/secrets.ts";
 import type { SecretBox } from "../auth/secret-box.ts";
+import type { Credential } from "../auth/credential.ts";
+import type { Page, PageResult } from "./types.ts";
+import { requireAdminUser } from "./users.ts";
 import { ConflictError, NotFoundError, ProblemError, ValidationError, type FieldError } from "../errors.ts";
 import { newId } from "../ids.ts";
 import { certificateFingerprint, type IdpMetadata } from "./sso-metadata.ts";
@@ -94,7 +97,6 @@ export interface SamlConnectionInput {
 /** What may be shown of a connection: never the client secret. */
 export interface SsoConnectionView {
   id: string;
-  organizationId: string;
   protocol: "oidc" | "saml";
   domain: string;
   /** OIDC: the issuer URL; SAML: the identity provider's entity id. */
@@ -106,14 +108,13 @@ export interface SsoConnectionView {
   /** SAML only. */
   signingCertificates: { fingerprintSha256: string; notAfter: string }[];
   roleClaim: string | null;
-  roleMap: Record<string, string>;
+  roleMap: Record<string, SsoRole>;
   createdAt: string;
 }
 
 export function connectionView(connection: SsoConnection): SsoConnectionView {
   return {
     id: connection.id,
-    organizationId: connection.organizationId,
     protocol: connection.protocol,
     domain: connection.domain,
     issuer: (connection.protocol === "oidc" ? connection.oidcIssuer : connection.samlEntityId) ?? "",
@@ -121,7 +122,7 @@ export function connectionView(connection: SsoConnection): SsoConnectionView {
     ssoUrl: connection.samlSsoUrl,
     signingCertificates: connection.samlCertificates.map(certificateFingerprint),
     roleClaim: connection.roleClaim,
-    roleMap: connection.roleMap as Record<string, string>,
+    roleMap: connection.roleMap as Record<string, SsoRole>,
     createdAt: connection.createdAt.toISOString(),
   };
 }
@@ -195,9 +196,16 @@ export function createSsoService({ sso }: Pick<Repositories, "sso">, secrets: Se
       return connectionView(connection);
     },
 
-    /** The organization's connections, oldest first; never a secret. */
-    async listSsoConnections(organizationId: string): Promise<SsoConnectionView[]> {
+    /** An organization's connections, oldest first; never a secret (the operator's CLI). */
+    async listConnections(organizationId: string): Promise<SsoConnectionView[]> {
       return (await sso.listByOrganization(organizationId)).map(connectionView);
+    },
+
+    /** A page of the caller's organization's connections (an admin user's token only); never a secret. */
+    async listSsoConnections(caller: Credential, page: Page): Promise<PageResult<SsoConnectionView>> {
+      requireAdminUser(caller);
+      const { items, total } = await sso.listPage(caller.organizationId, page);
+      return { items: items.map(connectionView), total };
     },
 
     async removeSsoConnection(id: string): Promise<void> {

@@ -79,6 +79,10 @@ export declare function resources(raw: Client<paths>): {
     auditEvents: {
         list: (query?: Query<"listAuditEvents">) => ListRequest<Schemas["AuditEvent"], Query<"listAuditEvents">>;
     };
+    /** The organization's single sign-on connections (read-only, never secrets): a user's token with the admin role only. */
+    ssoConnections: {
+        list: (query?: Query<"listSsoConnections">) => ListRequest<Schemas["SsoConnection"], Query<"listSsoConnections">>;
+    };
     datasets: {
         list: (query?: Query<"listDatasets">) => ListRequest<Schemas["DatasetVersion"], Query<"listDatasets">>;
         publish: (dataset: Schemas["DatasetPublish"]) => Promise<Schemas["DatasetVersionDetail"]>;

@@ -53,6 +53,7 @@ const OPERATIONS = {
     inviteMember: { method: "POST", path: "/members" },
     updateMember: { method: "PATCH", path: "/members/{id}" },
     listAuditEvents: { method: "GET", path: "/audit-events" },
+    listSsoConnections: { method: "GET", path: "/sso-connections" },
     listOAuthClients: { method: "GET", path: "/oauth-clients" },
     createOAuthClient: { method: "POST", path: "/oauth-clients" },
     revokeOAuthClient: { method: "DELETE", path: "/oauth-clients/{id}" },
@@ -134,6 +135,10 @@ export function resources(raw) {
         /** The organization's audit log, newest first: a dashboard user's token with the admin role only. */
         auditEvents: {
             list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listAuditEvents.path, { params: { query: q } })), query),
+        },
+        /** The organization's single sign-on connections (read-only, never secrets): a user's token with the admin role only. */
+        ssoConnections: {
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listSsoConnections.path, { params: { query: q } })), query),
         },
         datasets: {
             list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listDatasets.path, { params: { query: q } })), query),
