@@ -349,6 +349,13 @@ describe("dashboard in the browser", function () {
     await page.getByRole("cell", { name: "createWebhook" }).first().waitFor();
   });
 
+  it("shows the single sign-on connections read-only", async () => {
+    await go("/sso");
+    await heading("Single sign-on").waitFor();
+    await page.getByText(/No connection/).waitFor();
+    await checkPage(page, "sso");
+  });
+
   it("switches to the sandbox like a test mode: its own keys, and back", async () => {
     await go("/keys");
     await heading("API keys").waitFor();

@@ -34,18 +34,3 @@ export function problemText(error: unknown, fallback = "Something went wrong."):
   const details = problem.errors?.map((e) => `${e.pointer || "/"}: ${e.message}`).join("; ");
   return [problem.detail ?? problem.title ?? fallback, details].filter(Boolean).join(" — ");
 }
-
-interface LooseResult<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
-type LooseCall = <T>(path: string, init?: Record<string, unknown>) => Promise<LooseResult<T>>;
-
-/**
- * The same client without path typing, for an operation the generated types do not name yet
- * (listSsoConnections, until h13-sso adds it to openapi.yaml).
- */
-export function loose(api: Api): { GET: LooseCall; POST: LooseCall; PATCH: LooseCall; DELETE: LooseCall } {
-  return api.raw as never;
-}

@@ -1,27 +1,11 @@
 // Single sign-on connections (admin), read-only: they are configured with `npm run cli -- sso …`.
-import { loose } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { Empty, ok, PageTitle, Show, useLoad, When } from "../ui.tsx";
-
-interface SsoConnection {
-  id: string;
-  protocol?: string;
-  kind?: string;
-  type?: string;
-  domain?: string;
-  domains?: string[];
-  issuer?: string | null;
-  entityId?: string | null;
-  idpEntityId?: string | null;
-  roleMap?: Record<string, string> | null;
-  roleMapping?: Record<string, string> | null;
-  createdAt?: string;
-}
 
 export function SsoConnections() {
   const { api } = useDashboard();
   const list = useLoad(
-    async () => ok(await loose(api).GET<{ data: SsoConnection[] }>("/sso-connections", {})).data,
+    async () => ok(await api.raw.GET("/sso-connections", { params: { query: { limit: 100 } } })).data,
     [api],
   );
   return (
@@ -49,18 +33,23 @@ export function SsoConnections() {
               </thead>
               <tbody>
                 {data.map((c) => {
-                  const map = c.roleMap ?? c.roleMapping;
+                  const map = c.roleMap;
                   return (
                     <tr key={c.id}>
-                      <td>{(c.protocol ?? c.kind ?? c.type ?? "").toUpperCase()}</td>
-                      <td>{c.domain ?? c.domains?.join(", ")}</td>
-                      <td class="mono">{c.issuer ?? c.idpEntityId ?? c.entityId ?? "–"}</td>
+                      <td>{c.protocol.toUpperCase()}</td>
+                      <td>{c.domain}</td>
+                      <td class="mono">
+                        {c.issuer}
+                        {c.clientId && <div class="muted">client {c.clientId}</div>}
+                        {c.ssoUrl && <div class="muted">{c.ssoUrl}</div>}
+                      </td>
                       <td>
                         {map && Object.keys(map).length
                           ? Object.entries(map)
                               .map(([from, to]) => `${from} → ${to}`)
                               .join(", ")
                           : "everyone: viewer"}
+                        {c.roleClaim && <div class="muted">from {c.roleClaim}</div>}
                       </td>
                       <td>
                         <When at={c.createdAt} />
