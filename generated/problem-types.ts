@@ -7,6 +7,7 @@ export const PROBLEM_TYPES = {
   "forbidden": { status: 403, title: "Forbidden" },
   "not-steward": { status: 403, title: "Not a steward of the institution" },
   "not-found": { status: 404, title: "Not found" },
+  "no-sign-in-connection": { status: 404, title: "No sign-in connection" },
   "method-not-allowed": { status: 405, title: "Method not allowed" },
   "not-acceptable": { status: 406, title: "Not acceptable" },
   "conflict": { status: 409, title: "Conflict" },
@@ -18,6 +19,7 @@ export const PROBLEM_TYPES = {
   "rate-limited": { status: 429, title: "Rate limit exceeded" },
   "request-header-too-large": { status: 431, title: "Request header fields too large" },
   "internal-error": { status: 500, title: "Internal server error" },
+  "identity-provider-unavailable": { status: 502, title: "Identity provider unavailable" },
   "not-implemented": { status: 501, title: "Not implemented" },
 } as const;
 

@@ -119,7 +119,9 @@ function packageJson(input: SdkBuildInput): string {
     },
     files: ["dist", "README.md"],
     sideEffects: false,
-    dependencies: { "openapi-fetch": project.devDependencies["openapi-fetch"] },
+    dependencies: {
+      "openapi-fetch": project.dependencies["openapi-fetch"] ?? project.devDependencies["openapi-fetch"],
+    },
   };
   return `${JSON.stringify(manifest, null, 2)}\n`;
 }

@@ -17,6 +17,8 @@ import { SCOPES } from "../src/auth/credential.ts";
 import type { Database } from "../src/db/database.ts";
 import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
+import { addUsersCommands } from "./cli/users.ts";
+import { addSsoCommands } from "./cli/sso.ts";
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -286,6 +288,8 @@ export function buildProgram(
     );
 
   addSecretsCommands(program, output, withServices, openKeys);
+  addUsersCommands(program, output, withServices);
+  addSsoCommands(program, output, withServices);
 
   program
     .command("institutions")

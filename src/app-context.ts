@@ -33,7 +33,11 @@ export async function createAppContext(deps: {
 }): Promise<AppContext> {
   const { config, database, log, secrets } = deps;
   const repositories = repositoriesOf(database);
-  const accessTokens = await createAccessTokens(repositories, config, secrets);
+  // Services are built after the token issuer; a user token's session is looked up through them.
+  let services: Services | null = null;
+  const accessTokens = await createAccessTokens(repositories, config, secrets, (sessionId) =>
+    services ? services.dashboardSessions.sessionForToken(sessionId) : Promise.resolve(null),
+  );
   const externalTokens = config.oauth.external
     ? createExternalTokens(repositories.organizations, config.oauth.external)
     : null;
@@ -42,7 +46,7 @@ export async function createAppContext(deps: {
     bearerTokenVerifier(accessTokens, externalTokens),
     (error) => log.warn({ err: error }, "background write failed"),
   );
-  const services = createServices({
+  services = createServices({
     repositories,
     config,
     secrets,

@@ -29,6 +29,10 @@ import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
 import { createAppContext, type AppContext } from "./app-context.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
+import { mountDashboardAuth } from "./dashboard/auth-routes.ts";
+import { auditTarget } from "./http/audit-target.ts";
+import { dashboardStatic } from "./dashboard/static.ts";
+import { mountSsoRoutes } from "./dashboard/sso/routes.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
@@ -125,6 +129,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     if (decision instanceof Promise) decision = await decision;
     applyRateLimit(ctx, decision);
     requireScopes(operation, credential);
+    requireCredentialKindAndRole(operation, credential);
     // openapi-backend validates, and hands the handler, the body of the request object it was given.
     if (operation.requestBody) request.body = await readJsonBody(ctx, config.bodyLimitBytes);
     rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
@@ -150,7 +155,32 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       r: typeof request,
       c: RequestContext,
     ) => Promise<OperationResult<OperationId>>;
-    return handler(request, requestContext);
+    const result = await handler(request, requestContext);
+    if (isChange(context.operation, request.query, result)) {
+      await recordChange(context.operation, requestContext, request.params, result as HandlerResponse);
+    }
+    return result;
+  }
+
+  /**
+   * The audit log: one entry per successful change, written right after it (outside the change's
+   * transaction). A failure to write it is logged as an error, and the change's answer stands.
+   */
+  async function recordChange(
+    operation: Operation,
+    requestContext: RequestContext,
+    params: Record<string, unknown>,
+    result: HandlerResponse,
+  ) {
+    try {
+      await services.audit.recordChange(requestContext.caller, {
+        operationId: operation.operationId as string,
+        target: auditTarget(operation.path, params, result.body),
+        requestId: requestContext.requestId,
+      });
+    } catch (error) {
+      requestContext.log.error({ err: error }, "audit entry could not be written");
+    }
   }
 
   // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
@@ -159,6 +189,9 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const throttleTokenRequest = async (ctx: Context) =>
     applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
   koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
+  mountDashboardAuth(koa, context);
+  koa.use(dashboardStatic());
+  mountSsoRoutes(koa, context);
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
@@ -222,6 +255,33 @@ function requireScopes(operation: Operation, credential: Credential) {
     throw new ForbiddenError(
       `This operation needs the scope ${missing.join(", ")}, which the credential does not hold.`,
     );
+  }
+}
+
+/** A write that succeeded and changed something: not a read, a dry run, or a replayed idempotent answer. */
+function isChange(operation: Operation, query: unknown, result: unknown): boolean {
+  const { status, headers } = result as HandlerResponse;
+  if (operation.method === "get" || status < 200 || status >= 300) return false;
+  if (headers?.["Idempotent-Replayed"] === "true") return false;
+  const dryRun = (query as Record<string, unknown> | undefined)?.dryRun;
+  return dryRun !== true && dryRun !== "true";
+}
+
+/**
+ * Role rules for people (the spec's extensions): `x-credential-kinds` lists the credential kinds an
+ * operation serves (members and the audit log: users only), and `x-user-role: admin` refuses a
+ * user's token of another role. API keys and OAuth clients are governed by their scopes alone.
+ */
+function requireCredentialKindAndRole(operation: Operation, credential: Credential) {
+  const kinds = (operation as { "x-credential-kinds"?: string[] })["x-credential-kinds"];
+  if (kinds && !kinds.includes(credential.kind)) {
+    throw new ForbiddenError(
+      "This operation is for people: it needs a dashboard user's access token with the admin role, not an API key or OAuth client.",
+    );
+  }
+  const role = (operation as { "x-user-role"?: string })["x-user-role"];
+  if (role && credential.kind === "user" && credential.user?.role !== role) {
+    throw new ForbiddenError(`This operation needs the ${role} role; the user's role is ${credential.user?.role}.`);
   }
 }
 

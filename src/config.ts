@@ -56,6 +56,16 @@ export interface Config {
     /** An identity provider whose access tokens are accepted too, or null. */
     external: ExternalIssuerConfig | null;
   };
+  /** The origin browsers reach the service at (https://… behind a proxy); links and redirect URIs derive from it. */
+  publicOrigin: string;
+  dashboard: {
+    /** A session unused this long ends (SVC_DASHBOARD_SESSION_IDLE). */
+    sessionIdleMs: number;
+    /** A session ends this long after sign-in, however active (SVC_DASHBOARD_SESSION_ABSOLUTE). */
+    sessionAbsoluteMs: number;
+    /** Lifetime of the access tokens a session obtains for the API (SVC_DASHBOARD_TOKEN_TTL_SECONDS). */
+    tokenTtlSeconds: number;
+  };
   secrets: {
     /** SVC_SECRETS_KEY: seals stored secrets; null means the key file in dataDir. */
     key: Buffer | null;
@@ -238,6 +248,38 @@ export function parseDurations(name: string, raw: string): number[] {
 /** The decisions' schedule: roughly 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (about 28 h). */
 export const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h";
 
+/** An origin (scheme, host, port; no path): SVC_PUBLIC_ORIGIN, or the listening address. */
+function readPublicOrigin(env: Env, host: string, port: number): string {
+  const raw = readUrl(env, "SVC_PUBLIC_ORIGIN", ["http:", "https:"]);
+  if (!raw) return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const url = new URL(raw);
+  if ((url.pathname !== "/" && url.pathname !== "") || url.search || url.hash || url.username) {
+    throw new ConfigError("SVC_PUBLIC_ORIGIN", "must be an origin such as https://equivalency.example.edu (no path)");
+  }
+  return url.origin;
+}
+
+function readDuration(env: Env, name: string, fallback: string, minMs: number, maxMs: number): number {
+  const value = parseDurations(name, env[name] || fallback)[0];
+  if (value === undefined || value < minMs || value > maxMs) {
+    throw new ConfigError(name, `must be a duration from ${minMs / 1000} s to ${maxMs / 3_600_000} h`);
+  }
+  return value;
+}
+
+function readDashboard(env: Env): Config["dashboard"] {
+  const sessionIdleMs = readDuration(env, "SVC_DASHBOARD_SESSION_IDLE", "30m", 60_000, 7 * 86_400_000);
+  const sessionAbsoluteMs = readDuration(env, "SVC_DASHBOARD_SESSION_ABSOLUTE", "12h", 60_000, 30 * 86_400_000);
+  if (sessionAbsoluteMs < sessionIdleMs) {
+    throw new ConfigError("SVC_DASHBOARD_SESSION_ABSOLUTE", "must not be shorter than SVC_DASHBOARD_SESSION_IDLE");
+  }
+  return {
+    sessionIdleMs,
+    sessionAbsoluteMs,
+    tokenTtlSeconds: readInteger(env, "SVC_DASHBOARD_TOKEN_TTL_SECONDS", 300, 30, 3600),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = (env.SVC_LOG_LEVEL ?? "info").toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -249,8 +291,9 @@ export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST ?? "127.0.0.1";
   if (host.trim() === "") throw new ConfigError("HOST", "must not be empty");
   const databaseUrl = readUrl(env, "DATABASE_URL", ["postgresql:", "postgres:"]);
+  const port = readInteger(env, "PORT", 3000, 0, 65535);
   return {
-    port: readInteger(env, "PORT", 3000, 0, 65535),
+    port,
     host,
     dataDir: path.resolve(env.SVC_DATA_DIR || "./data"),
     databaseUrl,
@@ -286,6 +329,8 @@ export function loadConfig(env: Env = process.env): Config {
       tokenTtlSeconds: readInteger(env, "SVC_OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86400),
       external: readExternalIssuer(env),
     },
+    publicOrigin: readPublicOrigin(env, host, port),
+    dashboard: readDashboard(env),
     secrets: readSecrets(env, databaseUrl, nodeEnv),
   };
 }

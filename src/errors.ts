@@ -121,6 +121,16 @@ export class NotStewardError extends ProblemError {
   }
 }
 
+/** A sign-in that cannot go ahead (bad, used or expired link; disabled user); `reason` is stable for pages and tests. */
+export class SignInRefusedError extends ProblemError {
+  constructor(
+    readonly reason: string,
+    detail: string,
+  ) {
+    super("unauthenticated", detail);
+  }
+}
+
 export class NotFoundError extends ProblemError {
   constructor(detail: string) {
     super("not-found", detail);
@@ -188,6 +198,7 @@ export const notFound = {
   organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
   oauthClient: (id: string) => new NotFoundError(`No OAuth client with id "${id}".`),
   webhook: (id: string) => new NotFoundError(`No webhook endpoint with id "${id}".`),
+  user: (id: string) => new NotFoundError(`No member with id "${id}".`),
   webhookDelivery: (id: string, webhookId: string) =>
     new NotFoundError(`No delivery with id "${id}" for webhook endpoint "${webhookId}".`),
 };

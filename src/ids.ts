@@ -18,7 +18,22 @@ function pooledRandom(): number {
 
 const nextUlid = monotonicFactory(pooledRandom);
 
-export type IdPrefix = "org" | "key" | "oac" | "crs" | "eq" | "eqv" | "evt" | "wh" | "dlv" | "ds" | "req";
+export type IdPrefix =
+  | "org"
+  | "key"
+  | "oac"
+  | "crs"
+  | "eq"
+  | "eqv"
+  | "evt"
+  | "wh"
+  | "dlv"
+  | "ds"
+  | "req"
+  | "usr"
+  | "ses"
+  | "aud"
+  | "sso";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${nextUlid()}`;

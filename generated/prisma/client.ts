@@ -135,3 +135,39 @@ export type DatasetRecord = Prisma.DatasetRecordModel
  * 
  */
 export type DatasetIssue = Prisma.DatasetIssueModel
+/**
+ * Model User
+ * A person of one organization (the same email at two organizations is two users).
+ */
+export type User = Prisma.UserModel
+/**
+ * Model SignInLink
+ * A one-time sign-in link: only the SHA-256 of its token is stored.
+ */
+export type SignInLink = Prisma.SignInLinkModel
+/**
+ * Model DashboardSession
+ * A server-side dashboard session: the cookie carries a random value, the database its SHA-256.
+ */
+export type DashboardSession = Prisma.DashboardSessionModel
+/**
+ * Model AuditEntry
+ * One append-only record per change made through the API or the dashboard. The database
+ * refuses UPDATE and DELETE on this table (see the migration's trigger).
+ */
+export type AuditEntry = Prisma.AuditEntryModel
+/**
+ * Model SsoConnection
+ * One identity provider of an organization, chosen by the email domain of the person signing in.
+ */
+export type SsoConnection = Prisma.SsoConnectionModel
+/**
+ * Model SsoSignInState
+ * A sign-in sent to an identity provider and not yet come back.
+ */
+export type SsoSignInState = Prisma.SsoSignInStateModel
+/**
+ * Model SamlAssertionSeen
+ * SAML assertion ids already accepted, kept until the assertion expires, so none is accepted twice.
+ */
+export type SamlAssertionSeen = Prisma.SamlAssertionSeenModel

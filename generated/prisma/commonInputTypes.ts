@@ -498,6 +498,74 @@ export type JsonNullableWithAggregatesFilterBase<$PrismaModel = never> = {
   _max?: Prisma.NestedJsonNullableFilter<$PrismaModel>
 }
 
+export type EnumUserRoleFilter<$PrismaModel = never> = {
+  equals?: $Enums.UserRole | Prisma.EnumUserRoleFieldRefInput<$PrismaModel>
+  in?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  notIn?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumUserRoleFilter<$PrismaModel> | $Enums.UserRole
+}
+
+export type EnumUserRoleWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.UserRole | Prisma.EnumUserRoleFieldRefInput<$PrismaModel>
+  in?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  notIn?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumUserRoleWithAggregatesFilter<$PrismaModel> | $Enums.UserRole
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumUserRoleFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumUserRoleFilter<$PrismaModel>
+}
+
+export type EnumCredentialKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.CredentialKind | Prisma.EnumCredentialKindFieldRefInput<$PrismaModel>
+  in?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCredentialKindFilter<$PrismaModel> | $Enums.CredentialKind
+}
+
+export type EnumEnvironmentNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.Environment | Prisma.EnumEnvironmentFieldRefInput<$PrismaModel> | null
+  in?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel> | $Enums.Environment | null
+}
+
+export type EnumCredentialKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CredentialKind | Prisma.EnumCredentialKindFieldRefInput<$PrismaModel>
+  in?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCredentialKindWithAggregatesFilter<$PrismaModel> | $Enums.CredentialKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCredentialKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCredentialKindFilter<$PrismaModel>
+}
+
+export type EnumEnvironmentNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.Environment | Prisma.EnumEnvironmentFieldRefInput<$PrismaModel> | null
+  in?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumEnvironmentNullableWithAggregatesFilter<$PrismaModel> | $Enums.Environment | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
+}
+
+export type EnumSsoProtocolFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel> | $Enums.SsoProtocol
+}
+
+export type EnumSsoProtocolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel> | $Enums.SsoProtocol
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+}
+
 export type NestedStringFilter<$PrismaModel = never> = {
   equals?: string | Prisma.StringFieldRefInput<$PrismaModel>
   in?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
@@ -928,6 +996,74 @@ export type NestedJsonNullableFilterBase<$PrismaModel = never> = {
   gt?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
   gte?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel>
   not?: runtime.InputJsonValue | Prisma.JsonFieldRefInput<$PrismaModel> | Prisma.JsonNullValueFilter
+}
+
+export type NestedEnumUserRoleFilter<$PrismaModel = never> = {
+  equals?: $Enums.UserRole | Prisma.EnumUserRoleFieldRefInput<$PrismaModel>
+  in?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  notIn?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumUserRoleFilter<$PrismaModel> | $Enums.UserRole
+}
+
+export type NestedEnumUserRoleWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.UserRole | Prisma.EnumUserRoleFieldRefInput<$PrismaModel>
+  in?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  notIn?: $Enums.UserRole[] | Prisma.ListEnumUserRoleFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumUserRoleWithAggregatesFilter<$PrismaModel> | $Enums.UserRole
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumUserRoleFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumUserRoleFilter<$PrismaModel>
+}
+
+export type NestedEnumCredentialKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.CredentialKind | Prisma.EnumCredentialKindFieldRefInput<$PrismaModel>
+  in?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCredentialKindFilter<$PrismaModel> | $Enums.CredentialKind
+}
+
+export type NestedEnumEnvironmentNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.Environment | Prisma.EnumEnvironmentFieldRefInput<$PrismaModel> | null
+  in?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel> | $Enums.Environment | null
+}
+
+export type NestedEnumCredentialKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CredentialKind | Prisma.EnumCredentialKindFieldRefInput<$PrismaModel>
+  in?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CredentialKind[] | Prisma.ListEnumCredentialKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCredentialKindWithAggregatesFilter<$PrismaModel> | $Enums.CredentialKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCredentialKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCredentialKindFilter<$PrismaModel>
+}
+
+export type NestedEnumEnvironmentNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.Environment | Prisma.EnumEnvironmentFieldRefInput<$PrismaModel> | null
+  in?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.Environment[] | Prisma.ListEnumEnvironmentFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumEnvironmentNullableWithAggregatesFilter<$PrismaModel> | $Enums.Environment | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumEnvironmentNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumSsoProtocolFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel> | $Enums.SsoProtocol
+}
+
+export type NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.SsoProtocol | Prisma.EnumSsoProtocolFieldRefInput<$PrismaModel>
+  in?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  notIn?: $Enums.SsoProtocol[] | Prisma.ListEnumSsoProtocolFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumSsoProtocolWithAggregatesFilter<$PrismaModel> | $Enums.SsoProtocol
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumSsoProtocolFilter<$PrismaModel>
 }
 
 

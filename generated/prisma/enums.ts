@@ -55,7 +55,8 @@ export type EquivalencyStatus = (typeof EquivalencyStatus)[keyof typeof Equivale
 export const CredentialKind = {
   api_key: 'api_key',
   oauth_client: 'oauth_client',
-  external_token: 'external_token'
+  external_token: 'external_token',
+  user: 'user'
 } as const
 
 export type CredentialKind = (typeof CredentialKind)[keyof typeof CredentialKind]
@@ -76,3 +77,20 @@ export const DeliveryStatus = {
 } as const
 
 export type DeliveryStatus = (typeof DeliveryStatus)[keyof typeof DeliveryStatus]
+
+
+export const UserRole = {
+  admin: 'admin',
+  contributor: 'contributor',
+  viewer: 'viewer'
+} as const
+
+export type UserRole = (typeof UserRole)[keyof typeof UserRole]
+
+
+export const SsoProtocol = {
+  oidc: 'oidc',
+  saml: 'saml'
+} as const
+
+export type SsoProtocol = (typeof SsoProtocol)[keyof typeof SsoProtocol]

@@ -117,6 +117,7 @@ export type ProblemCode =
   | "forbidden"
   | "not-steward"
   | "not-found"
+  | "no-sign-in-connection"
   | "method-not-allowed"
   | "not-acceptable"
   | "conflict"
@@ -128,6 +129,7 @@ export type ProblemCode =
   | "rate-limited"
   | "request-header-too-large"
   | "internal-error"
+  | "identity-provider-unavailable"
   | "not-implemented";
 
 /** The error class of each problem type. */
@@ -138,6 +140,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   forbidden: PermissionError,
   "not-steward": NotStewardError,
   "not-found": NotFoundError,
+  "no-sign-in-connection": NotFoundError,
   "method-not-allowed": ApiError,
   "not-acceptable": ApiError,
   conflict: ConflictError,
@@ -149,6 +152,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "rate-limited": RateLimitError,
   "request-header-too-large": ApiError,
   "internal-error": ApiError,
+  "identity-provider-unavailable": ApiError,
   "not-implemented": ApiError,
 };
 // @generated end

@@ -1,15 +1,17 @@
 // What a request is authenticated as, passed from the auth middleware to
 // handlers and services.
-import type { Channel, Environment } from "../../generated/prisma/client.ts";
+import type { Channel, Environment, UserRole } from "../../generated/prisma/client.ts";
 
 export const SCOPES = ["read:public", "write:contribute"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface Credential {
-  /** external_token: an access token of the configured external issuer. */
-  kind: "api_key" | "oauth_client" | "external_token";
-  /** The api key's or OAuth client's record id; `ext:<sub>` for an external issuer's token. */
+  /** external_token: an access token of the configured external issuer; user: a dashboard user's token. */
+  kind: "api_key" | "oauth_client" | "external_token" | "user";
+  /** The api key's or OAuth client's record id; `ext:<sub>` for an external issuer's token; the user's id. */
   id: string;
+  /** kind user only: the user's current role and how the audit log names them. */
+  user?: { role: UserRole; email: string; name: string | null; sessionId: string };
   organizationId: string;
   organizationSlug: string;
   /** The organization's onboarding channel; becomes an equivalency's provenance. */
@@ -24,4 +26,17 @@ export function hasScope(credential: Credential, scope: Scope): boolean {
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
+}
+
+export const USER_ROLES = ["admin", "contributor", "viewer"] as const;
+
+/** The scopes a dashboard user's token carries for each role (admin-only operations also check the role). */
+export const ROLE_SCOPES: Record<UserRole, Scope[]> = {
+  viewer: ["read:public"],
+  contributor: ["read:public", "write:contribute"],
+  admin: ["read:public", "write:contribute"],
+};
+
+export function isUserRole(value: unknown): value is UserRole {
+  return typeof value === "string" && (USER_ROLES as readonly string[]).includes(value);
 }

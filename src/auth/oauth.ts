@@ -18,7 +18,8 @@ import { ProblemError } from "../errors.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
 import { invalidCredential } from "./authenticator.ts";
-import { type Credential, type Scope, isScope } from "./credential.ts";
+import { type Credential, ROLE_SCOPES, type Scope, isScope } from "./credential.ts";
+import type { Environment, UserRole } from "../../generated/prisma/client.ts";
 import type { SecretBox } from "./secret-box.ts";
 import { signingKeyContext } from "../repositories/secrets.ts";
 
@@ -34,10 +35,33 @@ export interface TokenResponse {
   scope: string;
 }
 
+/** What a dashboard session asks a token for: the user, their organization, the environment. */
+export interface UserTokenRequest {
+  userId: string;
+  organizationId: string;
+  role: UserRole;
+  sessionId: string;
+  environment: Environment;
+}
+
+/** The live session a user token names, as its verification needs it (null: ended, expired or disabled). */
+export type SessionLookup = (sessionId: string) => Promise<{
+  user: {
+    id: string;
+    email: string;
+    name: string | null;
+    role: UserRole;
+    organizationId: string;
+    organization: { slug: string; source: Credential["channel"] };
+  };
+} | null>;
+
 export interface AccessTokens {
   issuer: string;
   jwks: JSONWebKeySet;
   issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<TokenResponse>;
+  /** A short-lived token for a dashboard session, limited to the user's role and organization. */
+  issueUserToken(request: UserTokenRequest): Promise<TokenResponse>;
   verify(token: string): Promise<Credential>;
 }
 
@@ -85,6 +109,7 @@ export async function createAccessTokens(
   repositories: Pick<Repositories, "credentials" | "secrets">,
   config: Config,
   secrets: SecretBox,
+  findSession: SessionLookup = async () => null,
 ): Promise<AccessTokens> {
   const { credentials } = repositories;
   const signing = await loadSigningKey(repositories, secrets);
@@ -125,6 +150,58 @@ export async function createAccessTokens(
     return { access_token: accessToken, token_type: "Bearer", expires_in: config.oauth.tokenTtlSeconds, scope };
   }
 
+  async function issueUserToken(request: UserTokenRequest): Promise<TokenResponse> {
+    const scope = ROLE_SCOPES[request.role].join(" ");
+    const ttl = config.dashboard.tokenTtlSeconds;
+    const accessToken = await new SignJWT({
+      scope,
+      env: request.environment,
+      org: request.organizationId,
+      uid: request.userId,
+      role: request.role,
+      sid: request.sessionId,
+    })
+      .setProtectedHeader({ alg: ALGORITHM, kid: signing.kid, typ: "at+jwt" })
+      .setIssuer(issuer)
+      .setAudience(TOKEN_AUDIENCE)
+      .setSubject(request.userId)
+      .setIssuedAt()
+      .setJti(crypto.randomUUID())
+      .setExpirationTime(`${ttl}s`)
+      .sign(privateKey);
+    return { access_token: accessToken, token_type: "Bearer", expires_in: ttl, scope };
+  }
+
+  /**
+   * A user token is honoured while its session lives (sign-out and disabling refuse it at once),
+   * with the user's current role: a demotion narrows the token's scopes immediately.
+   */
+  async function verifyUserToken(claims: JWTPayload): Promise<Credential> {
+    const environment = claims.env;
+    if (typeof claims.sid !== "string" || (environment !== "live" && environment !== "sandbox")) {
+      throw invalidCredential("The access token is not valid: it names no session or environment.");
+    }
+    const session = await findSession(claims.sid);
+    if (!session || session.user.id !== claims.uid || session.user.organizationId !== claims.org) {
+      throw invalidCredential("The dashboard session of this token has ended.");
+    }
+    const { user } = session;
+    const allowed = ROLE_SCOPES[user.role];
+    return {
+      kind: "user",
+      id: user.id,
+      organizationId: user.organizationId,
+      organizationSlug: user.organization.slug,
+      channel: user.organization.source,
+      environment,
+      scopes: String(claims.scope ?? "")
+        .split(" ")
+        .filter(isScope)
+        .filter((s) => allowed.includes(s)),
+      user: { role: user.role, email: user.email, name: user.name, sessionId: claims.sid },
+    };
+  }
+
   async function verify(token: string): Promise<Credential> {
     let claims: JWTPayload;
     try {
@@ -137,6 +214,7 @@ export async function createAccessTokens(
     } catch (error) {
       throw invalidCredential(`The access token is not valid: ${(error as Error).message}.`);
     }
+    if (typeof claims.uid === "string") return verifyUserToken(claims);
     if (typeof claims.cid !== "string")
       throw invalidCredential('The access token is not valid: it names no client ("cid").');
     // Looked up on every request, never cached: a revocation refuses tokens already issued at once.
@@ -156,5 +234,5 @@ export async function createAccessTokens(
     };
   }
 
-  return { issuer, jwks, issue, verify };
+  return { issuer, jwks, issue, issueUserToken, verify };
 }

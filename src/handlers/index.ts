@@ -28,7 +28,12 @@ import {
   listWebhookDeliveries,
   redeliverWebhookDelivery,
   testWebhook,
+  redeliverFailedWebhookDeliveries,
 } from "./webhook-deliveries.ts";
+import { inviteMember, listMembers, updateMember } from "./members.ts";
+import { listAuditEvents } from "./audit-events.ts";
+import { listSsoConnections } from "./sso-connections.ts";
+import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
   listInstitutions,
@@ -60,4 +65,13 @@ export const handlers: HandlerRegistry = {
   createKey,
   revokeKey,
   getCurrentOrganization,
+  redeliverFailedWebhookDeliveries,
+  listMembers,
+  inviteMember,
+  updateMember,
+  listAuditEvents,
+  listSsoConnections,
+  listOAuthClients,
+  createOAuthClient,
+  revokeOAuthClient,
 };

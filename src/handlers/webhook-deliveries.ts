@@ -40,3 +40,15 @@ export const testWebhook: OperationHandler<"testWebhook"> = async (request, { ca
   const data = await services.webhookDeliveries.testWebhook(caller, request.params.id);
   return { status: 200, body: { data } };
 };
+
+export const redeliverFailedWebhookDeliveries: OperationHandler<"redeliverFailedWebhookDeliveries"> = async (
+  request,
+  { caller, services },
+) => {
+  const count = await services.webhookDeliveries.redeliverFailedWebhookDeliveries(
+    caller,
+    request.params.id,
+    request.body.since,
+  );
+  return { status: 202, body: { count } };
+};

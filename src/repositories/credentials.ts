@@ -82,6 +82,22 @@ export function createCredentialsRepository(db: Db) {
       return db.oAuthClient.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
     },
 
+    /** Clients of an organization in one environment, oldest first. */
+    listOAuthClientsPage(organizationId: string, environment: Environment, page: Page) {
+      const where = { organizationId, environment };
+      return pageOf(
+        page,
+        () =>
+          db.oAuthClient.findMany({
+            where,
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            take: page.limit,
+            skip: page.offset,
+          }),
+        () => db.oAuthClient.count({ where }),
+      );
+    },
+
     markOAuthClientRevoked(id: string, revokedAt: Date): Promise<OAuthClient> {
       return db.oAuthClient.update({ where: { id }, data: { revokedAt } });
     },

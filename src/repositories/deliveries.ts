@@ -128,6 +128,49 @@ export function createDeliveriesRepository(db: Db) {
     },
 
     /**
+     * Queues one new attempt, due at `now`, of every event of the endpoint whose latest attempt
+     * failed for good and was created at or after `since`; answers how many. One transaction,
+     * serialized per endpoint like single redeliveries.
+     */
+    redeliverFailedSince(webhookId: string, since: Date, now: Date, newId: () => string): Promise<number> {
+      return db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${webhookId} FOR UPDATE`;
+        const latest = await tx.$queryRaw<
+          {
+            event_id: string;
+            event_type: string;
+            attempt: number;
+            status: string;
+            request_body: string;
+            created_at: Date;
+          }[]
+        >`
+          SELECT DISTINCT ON (event_id) event_id, event_type, attempt, status::text AS status, request_body, created_at
+          FROM webhook_deliveries
+          WHERE webhook_id = ${webhookId} AND event_id IN (
+            SELECT event_id FROM webhook_deliveries
+            WHERE webhook_id = ${webhookId} AND status = 'failed' AND created_at >= ${since})
+          ORDER BY event_id, attempt DESC, created_at DESC`;
+        const failed = latest.filter((d) => d.status === "failed" && d.created_at >= since);
+        if (!failed.length) return 0;
+        await tx.webhookDelivery.createMany({
+          data: failed.map((d) => ({
+            id: newId(),
+            webhookId,
+            eventId: d.event_id,
+            eventType: d.event_type,
+            attempt: d.attempt + 1,
+            status: "pending" as const,
+            requestBody: d.request_body,
+            createdAt: now,
+            nextRetryAt: now,
+          })),
+        });
+        return failed.length;
+      });
+    },
+
+    /**
      * Claims up to `batchSize` undispatched outbox events (skipping those another
      * fan-out holds), inserts the deliveries `plan` makes of them for the enabled
      * endpoints subscribed to their types, and marks them dispatched: all of it or

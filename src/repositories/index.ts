@@ -14,8 +14,12 @@ import { createOrganizationsRepository, type OrganizationsRepository } from "./o
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
+import { createSsoRepository, type SsoRepository } from "./sso.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
+import { createUsersRepository, type UsersRepository } from "./users.ts";
+import { createSessionsRepository, type SessionsRepository } from "./sessions.ts";
+import { createAuditRepository, type AuditRepository } from "./audit.ts";
 
 export interface Repositories {
   institutions: InstitutionsRepository;
@@ -33,6 +37,10 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   deliveries: DeliveriesRepository;
   secrets: SecretsRepository;
+  sso: SsoRepository;
+  users: UsersRepository;
+  sessions: SessionsRepository;
+  audit: AuditRepository;
   /** Runs `work` in one database transaction with repositories bound to it. */
   transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
 }
@@ -60,6 +68,10 @@ export function createRepositories(db: Db): Repositories {
     idempotency: createIdempotencyRepository(db),
     deliveries: createDeliveriesRepository(db),
     secrets: createSecretsRepository(db),
+    sso: createSsoRepository(db),
+    users: createUsersRepository(db),
+    sessions: createSessionsRepository(db),
+    audit: createAuditRepository(db),
     transaction: (work) =>
       db.$transaction((tx) =>
         work({

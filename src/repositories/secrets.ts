@@ -8,6 +8,7 @@ import type { Db } from "../db/database.ts";
 /** The contexts stored values are sealed with: their purpose and record, so a value opens nowhere else. */
 export const webhookSecretContext = (endpointId: string) => `webhook-secret:${endpointId}`;
 export const signingKeyContext = (kid: string) => `signing-key:${kid}`;
+export const ssoClientSecretContext = (connectionId: string) => `sso-client-secret:${connectionId}`;
 
 export interface SealedColumn {
   table: string;
@@ -21,6 +22,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: "webhook_endpoints", idColumn: "id", column: "secret", context: webhookSecretContext },
   { table: "webhook_endpoints", idColumn: "id", column: "previous_secret", context: webhookSecretContext },
   { table: "signing_keys", idColumn: "kid", column: "private_jwk", context: signingKeyContext },
+  { table: "sso_connections", idColumn: "id", column: "oidc_client_secret", context: ssoClientSecretContext },
 ];
 
 /** Stands for values in the clear in counts by key id. */

@@ -18,6 +18,10 @@ import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
 import { createWebhookDeliveriesService } from "./webhook-deliveries.ts";
 import { createStoredSecretsService } from "./stored-secrets.ts";
+import { createSsoService } from "./sso.ts";
+import { createUsersService } from "./users.ts";
+import { createDashboardSessionsService } from "./dashboard-sessions.ts";
+import { createAuditService } from "./audit.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
@@ -35,6 +39,10 @@ export interface Services {
   webhooks: ReturnType<typeof createWebhooksService>;
   webhookDeliveries: ReturnType<typeof createWebhookDeliveriesService>;
   storedSecrets: ReturnType<typeof createStoredSecretsService>;
+  sso: ReturnType<typeof createSsoService>;
+  users: ReturnType<typeof createUsersService>;
+  dashboardSessions: ReturnType<typeof createDashboardSessionsService>;
+  audit: ReturnType<typeof createAuditService>;
 }
 
 export interface ServicesDependencies {
@@ -72,5 +80,9 @@ export function createServices(deps: ServicesDependencies): Services {
       settings: config.webhooks,
     }),
     storedSecrets: createStoredSecretsService(repositories),
+    sso: createSsoService(repositories, deps.secrets),
+    users: createUsersService({ ...repositories, publicOrigin: config.publicOrigin }),
+    dashboardSessions: createDashboardSessionsService({ ...repositories, settings: config.dashboard }),
+    audit: createAuditService(repositories),
   };
 }

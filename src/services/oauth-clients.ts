@@ -4,11 +4,11 @@
 // tokens already issued are refused (the verifier checks it on every request).
 import crypto from "node:crypto";
 import type { OAuthClient } from "../../generated/prisma/client.ts";
-import type { Environment } from "./types.ts";
+import type { Environment, Page, PageResult } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
-import { type Scope, SCOPES, isScope } from "../auth/credential.ts";
-import { ValidationError, notFound } from "../errors.ts";
+import { type Credential, type Scope, SCOPES, isScope } from "../auth/credential.ts";
+import { ForbiddenError, ValidationError, notFound } from "../errors.ts";
 import { newId } from "../ids.ts";
 
 export interface OAuthClientView {
@@ -39,7 +39,45 @@ export function createOAuthClientsService({
   credentials,
   now = () => new Date(),
 }: Pick<Repositories, "credentials"> & { now?: () => Date }) {
-  return {
+  /** The caller's organization's client of the caller's environment, or 404 (never 403). */
+  async function visibleClient(caller: Credential, id: string): Promise<OAuthClient> {
+    const client = await credentials.findOAuthClientByEitherId(id);
+    if (!client || client.organizationId !== caller.organizationId || client.environment !== caller.environment) {
+      throw notFound.oauthClient(id);
+    }
+    return client;
+  }
+
+  const service = {
+    /** createOAuthClient: a client of the caller's organization and environment, with at most the caller's scopes. */
+    async createCallerOAuthClient(caller: Credential, request: { name?: string; scopes?: Scope[] }) {
+      const scopes = request.scopes ?? caller.scopes;
+      const missing = scopes.filter((scope) => !caller.scopes.includes(scope));
+      if (missing.length) {
+        throw new ForbiddenError(`The credential does not hold the scope(s) it asked to grant: ${missing.join(", ")}.`);
+      }
+      const { client, clientSecret } = await service.createOAuthClient({
+        organizationId: caller.organizationId,
+        environment: caller.environment,
+        scopes,
+        name: request.name,
+      });
+      return { view: oauthClientView(client), clientSecret };
+    },
+
+    /** listOAuthClients: the caller's organization's clients in the caller's environment, oldest first. */
+    async listCallerOAuthClients(caller: Credential, page: Page): Promise<PageResult<OAuthClientView>> {
+      const { items, total } = await credentials.listOAuthClientsPage(caller.organizationId, caller.environment, page);
+      return { items: items.map(oauthClientView), total };
+    },
+
+    /** revokeOAuthClient: revokes a client the caller can see; twice is fine. */
+    async revokeCallerOAuthClient(caller: Credential, id: string): Promise<OAuthClientView> {
+      const client = await visibleClient(caller, id);
+      if (client.revokedAt) return oauthClientView(client);
+      return oauthClientView(await credentials.markOAuthClientRevoked(client.id, now()));
+    },
+
     async createOAuthClient(input: {
       organizationId: string;
       environment: Environment;
@@ -77,6 +115,7 @@ export function createOAuthClientsService({
       return oauthClientView(await credentials.markOAuthClientRevoked(client.id, now()));
     },
   };
+  return service;
 }
 
 export type OAuthClientsService = ReturnType<typeof createOAuthClientsService>;

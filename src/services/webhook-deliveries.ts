@@ -88,6 +88,12 @@ export function createWebhookDeliveriesService({
       return deliveryView(await deliveries.queueNextAttempt(original, newId("dlv"), clock()));
     },
 
+    /** Queues again every delivery of the endpoint that failed for good since `since`; answers how many. */
+    async redeliverFailedWebhookDeliveries(caller: Credential, webhookId: string, since: string): Promise<number> {
+      const endpoint = await visibleWebhook(caller, webhookId);
+      return deliveries.redeliverFailedSince(endpoint.id, new Date(since), clock(), () => newId("dlv"));
+    },
+
     /**
      * Sends a test event of the endpoint's first subscribed type now and records
      * the attempt. It works on a disabled endpoint too (to check a receiver before

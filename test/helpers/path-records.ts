@@ -33,6 +33,17 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
     name: "path record",
   });
 
+  const member = await t.app.context.services.users.provisionFederatedUser({
+    organizationId: t.organizationId,
+    email: "path-record@acme.edu",
+    role: "viewer",
+  });
+  const { client } = await t.app.context.services.oauthClients.createOAuthClient({
+    organizationId: t.organizationId,
+    environment: "live",
+    name: "path record",
+  });
+
   const receiver = await Receiver.start();
   try {
     const webhook = await insertEndpoint(db, t.secrets, {
@@ -49,6 +60,8 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
       datasets: dataset.id,
       webhooks: webhook.id,
       keys: key.view.id,
+      members: member.id,
+      "oauth-clients": client.id,
     };
     return (template) =>
       template.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -31,6 +31,8 @@ export interface SpecOperation {
   parameters: SpecParameter[];
   hasBody: boolean;
   exampleBody?: unknown;
+  /** `x-credential-kinds`: the only credential kinds the operation serves (members, audit: users). */
+  credentialKinds?: string[];
 }
 
 type Node = Record<string, unknown>;
@@ -84,6 +86,7 @@ export function specOperations(document: Document = loadSpec() as Document): Spe
         hasBody: Boolean(operation.requestBody),
         exampleBody:
           firstExample === undefined ? undefined : resolve<{ value?: unknown }>(document, firstExample).value,
+        credentialKinds: operation["x-credential-kinds"] as string[] | undefined,
       });
     }
   }

@@ -21,6 +21,7 @@ function memoryCredentials() {
     createOAuthClient: notForKeys,
     findOAuthClientByEitherId: notForKeys,
     listOAuthClients: notForKeys,
+    listOAuthClientsPage: notForKeys,
     markOAuthClientRevoked: notForKeys,
     findOAuthClientByClientId: notForKeys,
     findOAuthClientById: notForKeys,

@@ -116,6 +116,7 @@ function setup() {
         attemptedAt: null,
       };
     },
+    redeliverFailedSince: notUsed,
     fanOutEvents: notUsed,
     claimDue: notUsed,
     release: notUsed,

@@ -414,7 +414,14 @@ export const ModelName = {
   WebhookDelivery: 'WebhookDelivery',
   DatasetVersion: 'DatasetVersion',
   DatasetRecord: 'DatasetRecord',
-  DatasetIssue: 'DatasetIssue'
+  DatasetIssue: 'DatasetIssue',
+  User: 'User',
+  SignInLink: 'SignInLink',
+  DashboardSession: 'DashboardSession',
+  AuditEntry: 'AuditEntry',
+  SsoConnection: 'SsoConnection',
+  SsoSignInState: 'SsoSignInState',
+  SamlAssertionSeen: 'SamlAssertionSeen'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -430,7 +437,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1766,6 +1773,524 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    User: {
+      payload: Prisma.$UserPayload<ExtArgs>
+      fields: Prisma.UserFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.UserFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.UserFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>
+        }
+        findFirst: {
+          args: Prisma.UserFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.UserFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>
+        }
+        findMany: {
+          args: Prisma.UserFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>[]
+        }
+        create: {
+          args: Prisma.UserCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>
+        }
+        createMany: {
+          args: Prisma.UserCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.UserCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>[]
+        }
+        delete: {
+          args: Prisma.UserDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>
+        }
+        update: {
+          args: Prisma.UserUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>
+        }
+        deleteMany: {
+          args: Prisma.UserDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.UserUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.UserUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>[]
+        }
+        upsert: {
+          args: Prisma.UserUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$UserPayload>
+        }
+        aggregate: {
+          args: Prisma.UserAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateUser>
+        }
+        groupBy: {
+          args: Prisma.UserGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UserGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.UserCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.UserCountAggregateOutputType> | number
+        }
+      }
+    }
+    SignInLink: {
+      payload: Prisma.$SignInLinkPayload<ExtArgs>
+      fields: Prisma.SignInLinkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SignInLinkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SignInLinkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>
+        }
+        findFirst: {
+          args: Prisma.SignInLinkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SignInLinkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>
+        }
+        findMany: {
+          args: Prisma.SignInLinkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>[]
+        }
+        create: {
+          args: Prisma.SignInLinkCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>
+        }
+        createMany: {
+          args: Prisma.SignInLinkCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SignInLinkCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>[]
+        }
+        delete: {
+          args: Prisma.SignInLinkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>
+        }
+        update: {
+          args: Prisma.SignInLinkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>
+        }
+        deleteMany: {
+          args: Prisma.SignInLinkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SignInLinkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SignInLinkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>[]
+        }
+        upsert: {
+          args: Prisma.SignInLinkUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInLinkPayload>
+        }
+        aggregate: {
+          args: Prisma.SignInLinkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSignInLink>
+        }
+        groupBy: {
+          args: Prisma.SignInLinkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SignInLinkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SignInLinkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SignInLinkCountAggregateOutputType> | number
+        }
+      }
+    }
+    DashboardSession: {
+      payload: Prisma.$DashboardSessionPayload<ExtArgs>
+      fields: Prisma.DashboardSessionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DashboardSessionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DashboardSessionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>
+        }
+        findFirst: {
+          args: Prisma.DashboardSessionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DashboardSessionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>
+        }
+        findMany: {
+          args: Prisma.DashboardSessionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>[]
+        }
+        create: {
+          args: Prisma.DashboardSessionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>
+        }
+        createMany: {
+          args: Prisma.DashboardSessionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DashboardSessionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>[]
+        }
+        delete: {
+          args: Prisma.DashboardSessionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>
+        }
+        update: {
+          args: Prisma.DashboardSessionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>
+        }
+        deleteMany: {
+          args: Prisma.DashboardSessionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DashboardSessionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DashboardSessionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>[]
+        }
+        upsert: {
+          args: Prisma.DashboardSessionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DashboardSessionPayload>
+        }
+        aggregate: {
+          args: Prisma.DashboardSessionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDashboardSession>
+        }
+        groupBy: {
+          args: Prisma.DashboardSessionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DashboardSessionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DashboardSessionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DashboardSessionCountAggregateOutputType> | number
+        }
+      }
+    }
+    AuditEntry: {
+      payload: Prisma.$AuditEntryPayload<ExtArgs>
+      fields: Prisma.AuditEntryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AuditEntryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AuditEntryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        findFirst: {
+          args: Prisma.AuditEntryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AuditEntryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        findMany: {
+          args: Prisma.AuditEntryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>[]
+        }
+        create: {
+          args: Prisma.AuditEntryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        createMany: {
+          args: Prisma.AuditEntryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AuditEntryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>[]
+        }
+        delete: {
+          args: Prisma.AuditEntryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        update: {
+          args: Prisma.AuditEntryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        deleteMany: {
+          args: Prisma.AuditEntryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AuditEntryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AuditEntryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>[]
+        }
+        upsert: {
+          args: Prisma.AuditEntryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AuditEntryPayload>
+        }
+        aggregate: {
+          args: Prisma.AuditEntryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAuditEntry>
+        }
+        groupBy: {
+          args: Prisma.AuditEntryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditEntryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AuditEntryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AuditEntryCountAggregateOutputType> | number
+        }
+      }
+    }
+    SsoConnection: {
+      payload: Prisma.$SsoConnectionPayload<ExtArgs>
+      fields: Prisma.SsoConnectionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SsoConnectionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SsoConnectionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        findFirst: {
+          args: Prisma.SsoConnectionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SsoConnectionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        findMany: {
+          args: Prisma.SsoConnectionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>[]
+        }
+        create: {
+          args: Prisma.SsoConnectionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        createMany: {
+          args: Prisma.SsoConnectionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SsoConnectionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>[]
+        }
+        delete: {
+          args: Prisma.SsoConnectionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        update: {
+          args: Prisma.SsoConnectionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        deleteMany: {
+          args: Prisma.SsoConnectionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SsoConnectionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SsoConnectionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>[]
+        }
+        upsert: {
+          args: Prisma.SsoConnectionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoConnectionPayload>
+        }
+        aggregate: {
+          args: Prisma.SsoConnectionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSsoConnection>
+        }
+        groupBy: {
+          args: Prisma.SsoConnectionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoConnectionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SsoConnectionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoConnectionCountAggregateOutputType> | number
+        }
+      }
+    }
+    SsoSignInState: {
+      payload: Prisma.$SsoSignInStatePayload<ExtArgs>
+      fields: Prisma.SsoSignInStateFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SsoSignInStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SsoSignInStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        findFirst: {
+          args: Prisma.SsoSignInStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SsoSignInStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        findMany: {
+          args: Prisma.SsoSignInStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>[]
+        }
+        create: {
+          args: Prisma.SsoSignInStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        createMany: {
+          args: Prisma.SsoSignInStateCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SsoSignInStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>[]
+        }
+        delete: {
+          args: Prisma.SsoSignInStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        update: {
+          args: Prisma.SsoSignInStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        deleteMany: {
+          args: Prisma.SsoSignInStateDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SsoSignInStateUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SsoSignInStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>[]
+        }
+        upsert: {
+          args: Prisma.SsoSignInStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SsoSignInStatePayload>
+        }
+        aggregate: {
+          args: Prisma.SsoSignInStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSsoSignInState>
+        }
+        groupBy: {
+          args: Prisma.SsoSignInStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoSignInStateGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SsoSignInStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SsoSignInStateCountAggregateOutputType> | number
+        }
+      }
+    }
+    SamlAssertionSeen: {
+      payload: Prisma.$SamlAssertionSeenPayload<ExtArgs>
+      fields: Prisma.SamlAssertionSeenFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SamlAssertionSeenFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SamlAssertionSeenFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        findFirst: {
+          args: Prisma.SamlAssertionSeenFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SamlAssertionSeenFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        findMany: {
+          args: Prisma.SamlAssertionSeenFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>[]
+        }
+        create: {
+          args: Prisma.SamlAssertionSeenCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        createMany: {
+          args: Prisma.SamlAssertionSeenCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SamlAssertionSeenCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>[]
+        }
+        delete: {
+          args: Prisma.SamlAssertionSeenDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        update: {
+          args: Prisma.SamlAssertionSeenUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        deleteMany: {
+          args: Prisma.SamlAssertionSeenDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SamlAssertionSeenUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SamlAssertionSeenUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>[]
+        }
+        upsert: {
+          args: Prisma.SamlAssertionSeenUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SamlAssertionSeenPayload>
+        }
+        aggregate: {
+          args: Prisma.SamlAssertionSeenAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSamlAssertionSeen>
+        }
+        groupBy: {
+          args: Prisma.SamlAssertionSeenGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SamlAssertionSeenGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SamlAssertionSeenCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SamlAssertionSeenCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2073,6 +2598,106 @@ export const DatasetIssueScalarFieldEnum = {
 export type DatasetIssueScalarFieldEnum = (typeof DatasetIssueScalarFieldEnum)[keyof typeof DatasetIssueScalarFieldEnum]
 
 
+export const UserScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  emailKey: 'emailKey',
+  name: 'name',
+  role: 'role',
+  disabledAt: 'disabledAt',
+  lastSignInAt: 'lastSignInAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
+
+
+export const SignInLinkScalarFieldEnum = {
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SignInLinkScalarFieldEnum = (typeof SignInLinkScalarFieldEnum)[keyof typeof SignInLinkScalarFieldEnum]
+
+
+export const DashboardSessionScalarFieldEnum = {
+  id: 'id',
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  csrfToken: 'csrfToken',
+  createdAt: 'createdAt',
+  lastSeenAt: 'lastSeenAt',
+  absoluteExpiresAt: 'absoluteExpiresAt'
+} as const
+
+export type DashboardSessionScalarFieldEnum = (typeof DashboardSessionScalarFieldEnum)[keyof typeof DashboardSessionScalarFieldEnum]
+
+
+export const AuditEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  actorKind: 'actorKind',
+  actorId: 'actorId',
+  actorName: 'actorName',
+  operationId: 'operationId',
+  targetType: 'targetType',
+  targetId: 'targetId',
+  environment: 'environment',
+  requestId: 'requestId',
+  createdAt: 'createdAt'
+} as const
+
+export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const SsoConnectionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  protocol: 'protocol',
+  domain: 'domain',
+  oidcIssuer: 'oidcIssuer',
+  oidcClientId: 'oidcClientId',
+  oidcClientSecret: 'oidcClientSecret',
+  samlEntityId: 'samlEntityId',
+  samlSsoUrl: 'samlSsoUrl',
+  samlCertificates: 'samlCertificates',
+  roleClaim: 'roleClaim',
+  roleMap: 'roleMap',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoConnectionScalarFieldEnum = (typeof SsoConnectionScalarFieldEnum)[keyof typeof SsoConnectionScalarFieldEnum]
+
+
+export const SsoSignInStateScalarFieldEnum = {
+  state: 'state',
+  connectionId: 'connectionId',
+  codeVerifier: 'codeVerifier',
+  nonce: 'nonce',
+  samlRequestId: 'samlRequestId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoSignInStateScalarFieldEnum = (typeof SsoSignInStateScalarFieldEnum)[keyof typeof SsoSignInStateScalarFieldEnum]
+
+
+export const SamlAssertionSeenScalarFieldEnum = {
+  connectionId: 'connectionId',
+  assertionId: 'assertionId',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2322,6 +2947,34 @@ export type EnumDeliveryStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$P
 export type ListEnumDeliveryStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DeliveryStatus[]'>
     
 
+
+/**
+ * Reference to a field of type 'UserRole'
+ */
+export type EnumUserRoleFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'UserRole'>
+    
+
+
+/**
+ * Reference to a field of type 'UserRole[]'
+ */
+export type ListEnumUserRoleFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'UserRole[]'>
+    
+
+
+/**
+ * Reference to a field of type 'SsoProtocol'
+ */
+export type EnumSsoProtocolFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SsoProtocol'>
+    
+
+
+/**
+ * Reference to a field of type 'SsoProtocol[]'
+ */
+export type ListEnumSsoProtocolFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'SsoProtocol[]'>
+    
+
 /**
  * Batch Payload for updateMany & deleteMany & createMany
  */
@@ -2491,6 +3144,13 @@ export type GlobalOmitConfig = {
   datasetVersion?: Prisma.DatasetVersionOmit
   datasetRecord?: Prisma.DatasetRecordOmit
   datasetIssue?: Prisma.DatasetIssueOmit
+  user?: Prisma.UserOmit
+  signInLink?: Prisma.SignInLinkOmit
+  dashboardSession?: Prisma.DashboardSessionOmit
+  auditEntry?: Prisma.AuditEntryOmit
+  ssoConnection?: Prisma.SsoConnectionOmit
+  ssoSignInState?: Prisma.SsoSignInStateOmit
+  samlAssertionSeen?: Prisma.SamlAssertionSeenOmit
 }
 
 /* Types for Logging */

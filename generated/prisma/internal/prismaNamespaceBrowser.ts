@@ -68,7 +68,14 @@ export const ModelName = {
   WebhookDelivery: 'WebhookDelivery',
   DatasetVersion: 'DatasetVersion',
   DatasetRecord: 'DatasetRecord',
-  DatasetIssue: 'DatasetIssue'
+  DatasetIssue: 'DatasetIssue',
+  User: 'User',
+  SignInLink: 'SignInLink',
+  DashboardSession: 'DashboardSession',
+  AuditEntry: 'AuditEntry',
+  SsoConnection: 'SsoConnection',
+  SsoSignInState: 'SsoSignInState',
+  SamlAssertionSeen: 'SamlAssertionSeen'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -353,6 +360,106 @@ export const DatasetIssueScalarFieldEnum = {
 } as const
 
 export type DatasetIssueScalarFieldEnum = (typeof DatasetIssueScalarFieldEnum)[keyof typeof DatasetIssueScalarFieldEnum]
+
+
+export const UserScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  email: 'email',
+  emailKey: 'emailKey',
+  name: 'name',
+  role: 'role',
+  disabledAt: 'disabledAt',
+  lastSignInAt: 'lastSignInAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
+
+
+export const SignInLinkScalarFieldEnum = {
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SignInLinkScalarFieldEnum = (typeof SignInLinkScalarFieldEnum)[keyof typeof SignInLinkScalarFieldEnum]
+
+
+export const DashboardSessionScalarFieldEnum = {
+  id: 'id',
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  csrfToken: 'csrfToken',
+  createdAt: 'createdAt',
+  lastSeenAt: 'lastSeenAt',
+  absoluteExpiresAt: 'absoluteExpiresAt'
+} as const
+
+export type DashboardSessionScalarFieldEnum = (typeof DashboardSessionScalarFieldEnum)[keyof typeof DashboardSessionScalarFieldEnum]
+
+
+export const AuditEntryScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  actorKind: 'actorKind',
+  actorId: 'actorId',
+  actorName: 'actorName',
+  operationId: 'operationId',
+  targetType: 'targetType',
+  targetId: 'targetId',
+  environment: 'environment',
+  requestId: 'requestId',
+  createdAt: 'createdAt'
+} as const
+
+export type AuditEntryScalarFieldEnum = (typeof AuditEntryScalarFieldEnum)[keyof typeof AuditEntryScalarFieldEnum]
+
+
+export const SsoConnectionScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  protocol: 'protocol',
+  domain: 'domain',
+  oidcIssuer: 'oidcIssuer',
+  oidcClientId: 'oidcClientId',
+  oidcClientSecret: 'oidcClientSecret',
+  samlEntityId: 'samlEntityId',
+  samlSsoUrl: 'samlSsoUrl',
+  samlCertificates: 'samlCertificates',
+  roleClaim: 'roleClaim',
+  roleMap: 'roleMap',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoConnectionScalarFieldEnum = (typeof SsoConnectionScalarFieldEnum)[keyof typeof SsoConnectionScalarFieldEnum]
+
+
+export const SsoSignInStateScalarFieldEnum = {
+  state: 'state',
+  connectionId: 'connectionId',
+  codeVerifier: 'codeVerifier',
+  nonce: 'nonce',
+  samlRequestId: 'samlRequestId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SsoSignInStateScalarFieldEnum = (typeof SsoSignInStateScalarFieldEnum)[keyof typeof SsoSignInStateScalarFieldEnum]
+
+
+export const SamlAssertionSeenScalarFieldEnum = {
+  connectionId: 'connectionId',
+  assertionId: 'assertionId',
+  expiresAt: 'expiresAt',
+  createdAt: 'createdAt'
+} as const
+
+export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -182,8 +182,10 @@ export type OrganizationWhereInput = {
   name?: Prisma.StringFilter<"Organization"> | string
   source?: Prisma.EnumChannelFilter<"Organization"> | $Enums.Channel
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
+  ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  users?: Prisma.UserListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
   standingGrants?: Prisma.StewardshipAllListRelationFilter
 }
@@ -194,8 +196,10 @@ export type OrganizationOrderByWithRelationInput = {
   name?: Prisma.SortOrder
   source?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  ssoConnections?: Prisma.SsoConnectionOrderByRelationAggregateInput
   apiKeys?: Prisma.ApiKeyOrderByRelationAggregateInput
   oauthClients?: Prisma.OAuthClientOrderByRelationAggregateInput
+  users?: Prisma.UserOrderByRelationAggregateInput
   stewardships?: Prisma.StewardshipOrderByRelationAggregateInput
   standingGrants?: Prisma.StewardshipAllOrderByRelationAggregateInput
 }
@@ -209,8 +213,10 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   name?: Prisma.StringFilter<"Organization"> | string
   source?: Prisma.EnumChannelFilter<"Organization"> | $Enums.Channel
   createdAt?: Prisma.DateTimeFilter<"Organization"> | Date | string
+  ssoConnections?: Prisma.SsoConnectionListRelationFilter
   apiKeys?: Prisma.ApiKeyListRelationFilter
   oauthClients?: Prisma.OAuthClientListRelationFilter
+  users?: Prisma.UserListRelationFilter
   stewardships?: Prisma.StewardshipListRelationFilter
   standingGrants?: Prisma.StewardshipAllListRelationFilter
 }, "id" | "slug">
@@ -243,8 +249,10 @@ export type OrganizationCreateInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -255,8 +263,10 @@ export type OrganizationUncheckedCreateInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -267,8 +277,10 @@ export type OrganizationUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -279,8 +291,10 @@ export type OrganizationUncheckedUpdateInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -406,13 +420,43 @@ export type OrganizationUpdateOneRequiredWithoutStandingGrantsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStandingGrantsInput, Prisma.OrganizationUpdateWithoutStandingGrantsInput>, Prisma.OrganizationUncheckedUpdateWithoutStandingGrantsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutUsersInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutUsersInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutUsersNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutUsersInput
+  upsert?: Prisma.OrganizationUpsertWithoutUsersInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutUsersInput, Prisma.OrganizationUpdateWithoutUsersInput>, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+}
+
+export type OrganizationCreateNestedOneWithoutSsoConnectionsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutSsoConnectionsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSsoConnectionsInput
+  upsert?: Prisma.OrganizationUpsertWithoutSsoConnectionsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutSsoConnectionsInput, Prisma.OrganizationUpdateWithoutSsoConnectionsInput>, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+}
+
 export type OrganizationCreateWithoutApiKeysInput = {
   id: string
   slug: string
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -423,7 +467,9 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -450,7 +496,9 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -461,7 +509,9 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -472,7 +522,9 @@ export type OrganizationCreateWithoutOauthClientsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
@@ -483,7 +535,9 @@ export type OrganizationUncheckedCreateWithoutOauthClientsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
@@ -510,7 +564,9 @@ export type OrganizationUpdateWithoutOauthClientsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
@@ -521,7 +577,9 @@ export type OrganizationUncheckedUpdateWithoutOauthClientsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
@@ -532,8 +590,10 @@ export type OrganizationCreateWithoutStewardshipsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
 }
 
@@ -543,8 +603,10 @@ export type OrganizationUncheckedCreateWithoutStewardshipsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
@@ -570,8 +632,10 @@ export type OrganizationUpdateWithoutStewardshipsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -581,8 +645,10 @@ export type OrganizationUncheckedUpdateWithoutStewardshipsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
   standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -592,8 +658,10 @@ export type OrganizationCreateWithoutStandingGrantsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
 }
 
@@ -603,8 +671,10 @@ export type OrganizationUncheckedCreateWithoutStandingGrantsInput = {
   name: string
   source: $Enums.Channel
   createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
   oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
   stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
 }
 
@@ -630,8 +700,10 @@ export type OrganizationUpdateWithoutStandingGrantsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
 }
 
@@ -641,9 +713,147 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
   name?: Prisma.StringFieldUpdateOperationsInput | string
   source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutUsersInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionCreateNestedManyWithoutOrganizationInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutUsersInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedCreateNestedManyWithoutOrganizationInput
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutUsersInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+}
+
+export type OrganizationUpsertWithoutUsersInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutUsersInput, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutUsersInput, Prisma.OrganizationUncheckedCreateWithoutUsersInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutUsersInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutUsersInput, Prisma.OrganizationUncheckedUpdateWithoutUsersInput>
+}
+
+export type OrganizationUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUpdateManyWithoutOrganizationNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutUsersInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  ssoConnections?: Prisma.SsoConnectionUncheckedUpdateManyWithoutOrganizationNestedInput
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
   oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
   stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationCreateWithoutSsoConnectionsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationUncheckedCreateWithoutSsoConnectionsInput = {
+  id: string
+  slug: string
+  name: string
+  source: $Enums.Channel
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrganizationInput
+  oauthClients?: Prisma.OAuthClientUncheckedCreateNestedManyWithoutOrganizationInput
+  users?: Prisma.UserUncheckedCreateNestedManyWithoutOrganizationInput
+  stewardships?: Prisma.StewardshipUncheckedCreateNestedManyWithoutOrganizationInput
+  standingGrants?: Prisma.StewardshipAllUncheckedCreateNestedManyWithoutOrganizationInput
+}
+
+export type OrganizationCreateOrConnectWithoutSsoConnectionsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+}
+
+export type OrganizationUpsertWithoutSsoConnectionsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedCreateWithoutSsoConnectionsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutSsoConnectionsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutSsoConnectionsInput, Prisma.OrganizationUncheckedUpdateWithoutSsoConnectionsInput>
+}
+
+export type OrganizationUpdateWithoutSsoConnectionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUpdateManyWithoutOrganizationNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutSsoConnectionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  slug?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.EnumChannelFieldUpdateOperationsInput | $Enums.Channel
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrganizationNestedInput
+  oauthClients?: Prisma.OAuthClientUncheckedUpdateManyWithoutOrganizationNestedInput
+  users?: Prisma.UserUncheckedUpdateManyWithoutOrganizationNestedInput
+  stewardships?: Prisma.StewardshipUncheckedUpdateManyWithoutOrganizationNestedInput
+  standingGrants?: Prisma.StewardshipAllUncheckedUpdateManyWithoutOrganizationNestedInput
 }
 
 
@@ -652,15 +862,19 @@ export type OrganizationUncheckedUpdateWithoutStandingGrantsInput = {
  */
 
 export type OrganizationCountOutputType = {
+  ssoConnections: number
   apiKeys: number
   oauthClients: number
+  users: number
   stewardships: number
   standingGrants: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  ssoConnections?: boolean | OrganizationCountOutputTypeCountSsoConnectionsArgs
   apiKeys?: boolean | OrganizationCountOutputTypeCountApiKeysArgs
   oauthClients?: boolean | OrganizationCountOutputTypeCountOauthClientsArgs
+  users?: boolean | OrganizationCountOutputTypeCountUsersArgs
   stewardships?: boolean | OrganizationCountOutputTypeCountStewardshipsArgs
   standingGrants?: boolean | OrganizationCountOutputTypeCountStandingGrantsArgs
 }
@@ -678,6 +892,13 @@ export type OrganizationCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types
 /**
  * OrganizationCountOutputType without action
  */
+export type OrganizationCountOutputTypeCountSsoConnectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SsoConnectionWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
 export type OrganizationCountOutputTypeCountApiKeysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.ApiKeyWhereInput
 }
@@ -687,6 +908,13 @@ export type OrganizationCountOutputTypeCountApiKeysArgs<ExtArgs extends runtime.
  */
 export type OrganizationCountOutputTypeCountOauthClientsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.OAuthClientWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountUsersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.UserWhereInput
 }
 
 /**
@@ -710,8 +938,10 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   name?: boolean
   source?: boolean
   createdAt?: boolean
+  ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
   standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
@@ -743,8 +973,10 @@ export type OrganizationSelectScalar = {
 
 export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "slug" | "name" | "source" | "createdAt", ExtArgs["result"]["organization"]>
 export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  ssoConnections?: boolean | Prisma.Organization$ssoConnectionsArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
   oauthClients?: boolean | Prisma.Organization$oauthClientsArgs<ExtArgs>
+  users?: boolean | Prisma.Organization$usersArgs<ExtArgs>
   stewardships?: boolean | Prisma.Organization$stewardshipsArgs<ExtArgs>
   standingGrants?: boolean | Prisma.Organization$standingGrantsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
@@ -755,8 +987,10 @@ export type OrganizationIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types
 export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Organization"
   objects: {
+    ssoConnections: Prisma.$SsoConnectionPayload<ExtArgs>[]
     apiKeys: Prisma.$ApiKeyPayload<ExtArgs>[]
     oauthClients: Prisma.$OAuthClientPayload<ExtArgs>[]
+    users: Prisma.$UserPayload<ExtArgs>[]
     stewardships: Prisma.$StewardshipPayload<ExtArgs>[]
     standingGrants: Prisma.$StewardshipAllPayload<ExtArgs>[]
   }
@@ -1160,8 +1394,10 @@ readonly fields: OrganizationFieldRefs;
  */
 export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  ssoConnections<T extends Prisma.Organization$ssoConnectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$ssoConnectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SsoConnectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   apiKeys<T extends Prisma.Organization$apiKeysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$apiKeysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ApiKeyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   oauthClients<T extends Prisma.Organization$oauthClientsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$oauthClientsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthClientPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  users<T extends Prisma.Organization$usersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$usersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$UserPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   stewardships<T extends Prisma.Organization$stewardshipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$stewardshipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   standingGrants<T extends Prisma.Organization$standingGrantsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$standingGrantsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StewardshipAllPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
@@ -1591,6 +1827,30 @@ export type OrganizationDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.
 }
 
 /**
+ * Organization.ssoConnections
+ */
+export type Organization$ssoConnectionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SsoConnection
+   */
+  select?: Prisma.SsoConnectionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SsoConnection
+   */
+  omit?: Prisma.SsoConnectionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SsoConnectionInclude<ExtArgs> | null
+  where?: Prisma.SsoConnectionWhereInput
+  orderBy?: Prisma.SsoConnectionOrderByWithRelationInput | Prisma.SsoConnectionOrderByWithRelationInput[]
+  cursor?: Prisma.SsoConnectionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SsoConnectionScalarFieldEnum | Prisma.SsoConnectionScalarFieldEnum[]
+}
+
+/**
  * Organization.apiKeys
  */
 export type Organization$apiKeysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1636,6 +1896,30 @@ export type Organization$oauthClientsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.OAuthClientScalarFieldEnum | Prisma.OAuthClientScalarFieldEnum[]
+}
+
+/**
+ * Organization.users
+ */
+export type Organization$usersArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the User
+   */
+  select?: Prisma.UserSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the User
+   */
+  omit?: Prisma.UserOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.UserInclude<ExtArgs> | null
+  where?: Prisma.UserWhereInput
+  orderBy?: Prisma.UserOrderByWithRelationInput | Prisma.UserOrderByWithRelationInput[]
+  cursor?: Prisma.UserWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.UserScalarFieldEnum | Prisma.UserScalarFieldEnum[]
 }
 
 /**

@@ -57,6 +57,31 @@ export declare function resources(raw: Client<paths>): {
         redeliver: (id: string, deliveryId: string) => Promise<Schemas["WebhookDelivery"]>;
         /** Sends a test event to the endpoint now and returns the delivery attempt. */
         test: (id: string) => Promise<Schemas["WebhookDelivery"]>;
+        /** Re-sends every delivery that failed for good since `since`; answers how many were queued. */
+        redeliverFailed: (id: string, since: string) => Promise<{
+            count: number;
+        }>;
+    };
+    oauthClients: {
+        list: (query?: Query<"listOAuthClients">) => ListRequest<Schemas["OAuthClient"], Query<"listOAuthClients">>;
+        /** The secret is in the answer's `clientSecret`, and never shown again. */
+        create: (client?: Schemas["OAuthClientCreate"]) => Promise<Schemas["OAuthClientCreated"]>;
+        revoke: (id: string) => Promise<void>;
+    };
+    /** People of the organization: a dashboard user's token with the admin role only. */
+    members: {
+        list: (query?: Query<"listMembers">) => ListRequest<Schemas["Member"], Query<"listMembers">>;
+        /** The one-time sign-in link is in the answer's `signInUrl`. */
+        invite: (member: Schemas["MemberInvite"]) => Promise<Schemas["MemberInvited"]>;
+        update: (id: string, changes: Schemas["MemberUpdate"]) => Promise<Schemas["Member"]>;
+    };
+    /** The organization's audit log, newest first: a dashboard user's token with the admin role only. */
+    auditEvents: {
+        list: (query?: Query<"listAuditEvents">) => ListRequest<Schemas["AuditEvent"], Query<"listAuditEvents">>;
+    };
+    /** The organization's single sign-on connections (read-only, never secrets): a user's token with the admin role only. */
+    ssoConnections: {
+        list: (query?: Query<"listSsoConnections">) => ListRequest<Schemas["SsoConnection"], Query<"listSsoConnections">>;
     };
     datasets: {
         list: (query?: Query<"listDatasets">) => ListRequest<Schemas["DatasetVersion"], Query<"listDatasets">>;

@@ -434,6 +434,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/deliveries/redeliver-failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-send every failed delivery since a time
+         * @description Re-sends, now, the event of every delivery of the endpoint that failed for good (its
+         *     retries exhausted, no newer attempt of the same event pending or succeeded) and was
+         *     created at or after `since`. Each such event gets one new pending attempt, which then
+         *     follows the normal retry schedule; `count` says how many were queued (0 when none). A
+         *     dashboard user's token needs the role `admin`.
+         */
+        post: operations["redeliverFailedWebhookDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/deliveries/{deliveryId}": {
         parameters: {
             query?: never;
@@ -615,6 +642,174 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's members
+         * @description Lists the people (dashboard users) of the caller's organization, disabled ones included,
+         *     ordered by `createdAt`, then `id`. **People only**: needs a dashboard user's access token
+         *     with the role `admin`; API keys, OAuth clients and other roles are answered `403`.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Invite a member
+         * @description Adds a person to the caller's organization with a role and answers a one-time sign-in link
+         *     (`signInUrl`, valid for 15 minutes, usable once) to hand to them; shown only in this
+         *     response. An email the organization already has (compared case-insensitively) is `409`
+         *     with `existingId`. **People only**: needs a dashboard user's access token with the role
+         *     `admin`.
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a member's role, or disable or enable them
+         * @description Changes a member's `role`, or disables (`disabled: true`) or enables them. Disabling ends
+         *     the member's dashboard sessions at once, so their access tokens stop working too. The
+         *     organization's last enabled admin cannot be demoted or disabled (`409`). A member of
+         *     another organization is `404`. **People only**: needs a dashboard user's access token with
+         *     the role `admin`.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's audit log
+         * @description Lists the audit log of the caller's organization, newest first (`createdAt` descending,
+         *     then `id` descending): one append-only entry per successful change made through the API
+         *     (by any API key, OAuth client, external token or user) or the dashboard, in either
+         *     environment, with the actor, the operation, the target, the environment and the request id.
+         *     Entries are kept at least 400 days. Filters combine with AND. **People only**: needs a
+         *     dashboard user's access token with the role `admin`; an admin reads only their own
+         *     organization's entries.
+         */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's single sign-on connections
+         * @description Lists the single sign-on connections of the caller's organization (read-only: they are
+         *     configured by the operator with the `sso` command-line group), oldest first (`createdAt`,
+         *     then `id`). Each connection serves one email domain through an OpenID Connect provider or
+         *     a SAML 2.0 identity provider; people of that domain sign in to the dashboard there and are
+         *     provisioned just in time with the role the connection's role map gives them (`viewer` by
+         *     default). Secrets are never shown: an OIDC connection lists its issuer and client id, a
+         *     SAML connection its identity provider's entity id, sign-on URL and the SHA-256
+         *     fingerprints of its signing certificates. **People only**: needs a dashboard user's access
+         *     token with the role `admin`.
+         */
+        get: operations["listSsoConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List OAuth clients
+         * @description Lists the OAuth clients of the caller's organization in the caller's environment, revoked
+         *     ones included, ordered by `createdAt`, then `id`; never their secrets. A dashboard user's
+         *     token needs the role `admin`.
+         */
+        get: operations["listOAuthClients"];
+        put?: never;
+        /**
+         * Create an OAuth client
+         * @description Creates an OAuth client (client credentials, RFC 6749 §4.4) for the caller's organization
+         *     in the caller's environment. The response is the only one that carries `clientSecret`;
+         *     only a hash is kept. Scopes default to the caller's own; a credential cannot grant a scope
+         *     it does not hold (`403`). A dashboard user's token needs the role `admin`. The body is
+         *     optional.
+         */
+        post: operations["createOAuthClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth-clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an OAuth client
+         * @description Revokes one of the caller's organization's OAuth clients (of the caller's environment) at
+         *     once: `/oauth/token` answers `invalid_client` and every token it was already issued is
+         *     refused from then on. The client stays listed with `revokedAt`; revoking it again is `204`
+         *     too. An unknown client, or one of another organization or environment, is `404`. A
+         *     dashboard user's token needs the role `admin`.
+         */
+        delete: operations["revokeOAuthClient"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1177,15 +1372,15 @@ export interface components {
          *     }
          */
         Actor: {
-            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, or null (system changes). */
+            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, the user's id for a dashboard user's token, or null (system changes). */
             credentialId: string | null;
             /** @description Id of the credential's organization, or null. */
             organizationId: string | null;
             /**
-             * @description Kind of credential.
+             * @description Kind of credential (`user`, a dashboard user's access token).
              * @enum {string}
              */
-            kind: "api_key" | "oauth_client" | "external_token" | "system";
+            kind: "api_key" | "oauth_client" | "external_token" | "user" | "system";
         };
         /** @description An equivalency's own fields at one version (immutable; no expansion). */
         EquivalencySnapshot: {
@@ -1772,13 +1967,13 @@ export interface components {
             environment: components["schemas"]["Environment"];
             /** @description The calling credential. */
             credential: {
-                /** @description The API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
+                /** @description The API key's or OAuth client's id, `ext:<sub>` for an external issuer's token, or the user's id for a dashboard user's token. */
                 id: string;
                 /**
-                 * @description Whether the caller is an API key, an OAuth client, or an access token of the configured external issuer.
+                 * @description Whether the caller is an API key, an OAuth client, an access token of the configured external issuer, or a dashboard user's access token.
                  * @enum {string}
                  */
-                kind: "api_key" | "oauth_client" | "external_token";
+                kind: "api_key" | "oauth_client" | "external_token" | "user";
             };
             /** @description Scopes the credential holds. */
             scopes: ("read:public" | "write:contribute")[];
@@ -1794,6 +1989,280 @@ export interface components {
         ApiKeyList: {
             /** @description The keys of this page. */
             data: components["schemas"]["ApiKey"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description A member's role. `viewer` reads; `contributor` also writes records within the organization's stewardship; `admin` also manages members, keys, OAuth clients, webhooks, sign-in settings and reads the audit log.
+         * @enum {string}
+         */
+        UserRole: "admin" | "contributor" | "viewer";
+        /**
+         * @description A person of the organization (a dashboard user).
+         * @example {
+         *       "id": "usr_01JD9A1B2C3D4E5F6G7H8J9K0M",
+         *       "email": "registrar@acme.edu",
+         *       "name": "Rita Registrar",
+         *       "role": "admin",
+         *       "disabled": false,
+         *       "disabledAt": null,
+         *       "lastSignInAt": "2025-02-12T20:41:03Z",
+         *       "createdAt": "2025-01-10T14:00:00Z"
+         *     }
+         */
+        Member: {
+            /** @description Identifier (`usr_…`). */
+            id: string;
+            /** @description Email address, unique within the organization (compared case-insensitively). */
+            email: string;
+            /** @description Display name (from the identity provider), or null. */
+            name: string | null;
+            role: components["schemas"]["UserRole"];
+            /** @description Whether the member is disabled (cannot sign in). */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description Time the member was disabled, or null.
+             */
+            disabledAt: string | null;
+            /**
+             * Format: date-time
+             * @description Time of the last dashboard sign-in, or null.
+             */
+            lastSignInAt: string | null;
+            /**
+             * Format: date-time
+             * @description Time the member was added.
+             */
+            createdAt: string;
+        };
+        /**
+         * @description A person to add to the organization.
+         * @example {
+         *       "email": "articulation@acme.edu",
+         *       "role": "contributor"
+         *     }
+         */
+        MemberInvite: {
+            /** @description Email address. */
+            email: string;
+            role: components["schemas"]["UserRole"];
+            /** @description Display name, until the person's identity provider gives one. */
+            name?: string;
+        };
+        /** @description A new member with their one-time sign-in link, shown only in the invitation's response. */
+        MemberInvited: components["schemas"]["Member"] & {
+            /**
+             * Format: uri
+             * @description A one-time sign-in link (`<public origin>/dashboard/auth/link?token=…`), usable once.
+             */
+            signInUrl: string;
+            /**
+             * Format: date-time
+             * @description When the link stops working (15 minutes after the invitation).
+             */
+            signInUrlExpiresAt: string;
+        };
+        /**
+         * @description Changes to a member; at least one field.
+         * @example {
+         *       "role": "contributor"
+         *     }
+         */
+        MemberUpdate: {
+            role?: components["schemas"]["UserRole"];
+            /** @description true disables the member (their sessions end at once); false enables them again. */
+            disabled?: boolean;
+        };
+        /** @description A page of members. */
+        MemberList: {
+            /** @description The members of this page. */
+            data: components["schemas"]["Member"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description One change made through the API or the dashboard (append-only).
+         * @example {
+         *       "id": "aud_01JD9B1C2D3E4F5G6H7J8K9M0N",
+         *       "actor": {
+         *         "kind": "api_key",
+         *         "id": "key_01JD3X7Y8Z9A0B1C2D3E4F5G6H",
+         *         "displayName": null
+         *       },
+         *       "operationId": "updateEquivalency",
+         *       "target": {
+         *         "type": "equivalency",
+         *         "id": "eq_01JD5B2C3D4E5F6G7H8J9K0M1N"
+         *       },
+         *       "environment": "live",
+         *       "requestId": "req_01JDAB3C4D5E6F7G8H9J0K1M2N",
+         *       "createdAt": "2025-02-15T11:20:00Z"
+         *     }
+         */
+        AuditEvent: {
+            /** @description Identifier (`aud_…`). */
+            id: string;
+            /** @description Who made the change. */
+            actor: {
+                /**
+                 * @description The kind of credential.
+                 * @enum {string}
+                 */
+                kind: "api_key" | "oauth_client" | "external_token" | "user";
+                /** @description The user's, API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
+                id: string;
+                /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
+                displayName: string | null;
+            };
+            /** @description The operation that made the change, e.g. `createKey`. */
+            operationId: string;
+            /** @description What was changed. */
+            target: {
+                /** @description Kind of record (`key`, `oauth_client`, `webhook`, `delivery`, `member`, `course`, `equivalency`, `dataset`). */
+                type: string | null;
+                /** @description Its id, or null when the change made several records (a course batch). */
+                id: string | null;
+            };
+            /** @description The environment of the credential that made the change. */
+            environment: components["schemas"]["Environment"] | null;
+            /** @description The `X-Request-Id` of the request that made the change. */
+            requestId: string | null;
+            /**
+             * Format: date-time
+             * @description Time of the change.
+             */
+            createdAt: string;
+        };
+        /** @description A page of audit entries. */
+        AuditEventList: {
+            /** @description The entries of this page. */
+            data: components["schemas"]["AuditEvent"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A single sign-on connection as listed; its client secret is never shown. */
+        SsoConnection: {
+            /**
+             * @description Identifier (`sso_…`), as the `sso` command-line group names it.
+             * @example sso_01JD9C1D2E3F4G5H6J7K8M9N0P
+             */
+            id: string;
+            /**
+             * @description OpenID Connect (authorization code with PKCE) or SAML 2.0 (SP-initiated).
+             * @enum {string}
+             */
+            protocol: "oidc" | "saml";
+            /**
+             * @description The email domain whose people sign in through this connection (and its subdomains).
+             * @example example.edu
+             */
+            domain: string;
+            /**
+             * @description OIDC, the provider's issuer URL; SAML, the identity provider's entity id.
+             * @example https://login.example.edu/
+             */
+            issuer: string;
+            /** @description OIDC only, the client id registered at the provider. */
+            clientId: string | null;
+            /** @description SAML only, the identity provider's single sign-on URL (HTTP-Redirect binding). */
+            ssoUrl: string | null;
+            /** @description SAML only, the certificates assertions must be signed with (empty for OIDC). */
+            signingCertificates: {
+                /** @description SHA-256 fingerprint of the certificate, colon-separated hex. */
+                fingerprintSha256: string;
+                /**
+                 * Format: date-time
+                 * @description When the certificate expires.
+                 */
+                notAfter: string;
+            }[];
+            /**
+             * @description The ID token claim (OIDC) or assertion attribute (SAML) read for the role; null when none.
+             * @example groups
+             */
+            roleClaim: string | null;
+            /** @description Provider values and the role each gives; a person with no mapped value is a `viewer`. */
+            roleMap: {
+                [key: string]: "viewer" | "contributor" | "admin";
+            };
+            /**
+             * Format: date-time
+             * @description When the connection was added.
+             */
+            createdAt: string;
+        };
+        /** @description A page of single sign-on connections. */
+        SsoConnectionList: {
+            /** @description The connections of this page. */
+            data: components["schemas"]["SsoConnection"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
+         * @description An OAuth client as listed; its secret is never shown again after creation.
+         * @example {
+         *       "id": "oac_01JD9C1D2E3F4G5H6J7K8M9N0P",
+         *       "clientId": "oac_01JD9C1D2E3F4G5H6J7K8M9N0P",
+         *       "name": "Nightly catalog sync",
+         *       "environment": "live",
+         *       "scopes": [
+         *         "read:public",
+         *         "write:contribute"
+         *       ],
+         *       "createdAt": "2025-01-10T14:00:00Z",
+         *       "lastUsedAt": null,
+         *       "revokedAt": null
+         *     }
+         */
+        OAuthClient: {
+            /** @description Identifier (`oac_…`), used to revoke the client. */
+            id: string;
+            /** @description The `client_id` to authenticate with at `/oauth/token` (the same value as `id`). */
+            clientId: string;
+            /** @description Name given at creation, or null. */
+            name: string | null;
+            /** @description Environment the client's tokens read and write. */
+            environment: components["schemas"]["Environment"];
+            /** @description Scopes the client may request. */
+            scopes: components["schemas"]["Scope"][];
+            /**
+             * Format: date-time
+             * @description Time of creation.
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Time a token was last issued to it, or null.
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Time of revocation, or null while the client is active.
+             */
+            revokedAt: string | null;
+        };
+        /**
+         * @description A new OAuth client of the caller's environment. A credential cannot grant scopes it does not hold (`403`).
+         * @example {
+         *       "name": "Nightly catalog sync"
+         *     }
+         */
+        OAuthClientCreate: {
+            /** @description A name to recognise the client by. */
+            name?: string;
+            /** @description Scopes the client may request; default the caller's scopes. */
+            scopes?: components["schemas"]["Scope"][];
+        };
+        /** @description A new OAuth client with its secret, shown only in the creation response. */
+        OAuthClientCreated: components["schemas"]["OAuthClient"] & {
+            /** @description The client secret (`svcsec_…`); shown only here, store it safely. */
+            clientSecret: string;
+        };
+        /** @description A page of OAuth clients. */
+        OAuthClientList: {
+            /** @description The clients of this page. */
+            data: components["schemas"]["OAuthClient"][];
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
@@ -2939,6 +3408,55 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    redeliverFailedWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** @description The earliest failed delivery to re-send. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Re-send failed deliveries created at or after this time.
+                     */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The new attempts were queued and are being sent. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Number of failed deliveries whose event was queued again. */
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
     getWebhookDelivery: {
         parameters: {
             query?: never;
@@ -3228,6 +3746,315 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of members. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The person's email address and role (and optionally a name). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberInvite"];
+            };
+        };
+        responses: {
+            /** @description The member was added; the sign-in link is shown only in this response. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberInvited"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change; at least one. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberUpdate"];
+            };
+        };
+        responses: {
+            /** @description The member as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only entries recorded at or after this time.
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Only entries of this actor (a user, API key or OAuth client id, or `ext:<sub>`).
+                 * @example usr_01JD9A1B2C3D4E5F6G7H8J9K0M
+                 */
+                actorId?: string;
+                /**
+                 * @description Only entries of this operation, e.g. `createKey`.
+                 * @example createKey
+                 */
+                operationId?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listSsoConnections: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sign-in connections. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listOAuthClients: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of OAuth clients. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthClientList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    createOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Name and scopes of the new client; every field is optional. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OAuthClientCreate"];
+            };
+        };
+        responses: {
+            /** @description The client was created; the secret is shown only in this response. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OAuthClientCreated"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    revokeOAuthClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The client was revoked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };

@@ -100,6 +100,7 @@ const BY_CODE = {
     forbidden: PermissionError,
     "not-steward": NotStewardError,
     "not-found": NotFoundError,
+    "no-sign-in-connection": NotFoundError,
     "method-not-allowed": ApiError,
     "not-acceptable": ApiError,
     conflict: ConflictError,
@@ -111,6 +112,7 @@ const BY_CODE = {
     "rate-limited": RateLimitError,
     "request-header-too-large": ApiError,
     "internal-error": ApiError,
+    "identity-provider-unavailable": ApiError,
     "not-implemented": ApiError,
 };
 // @generated end

@@ -40,6 +40,7 @@ const OPERATIONS = {
     updateWebhook: { method: "PATCH", path: "/webhooks/{id}" },
     rotateWebhookSecret: { method: "POST", path: "/webhooks/{id}/rotate-secret" },
     listWebhookDeliveries: { method: "GET", path: "/webhooks/{id}/deliveries" },
+    redeliverFailedWebhookDeliveries: { method: "POST", path: "/webhooks/{id}/deliveries/redeliver-failed" },
     getWebhookDelivery: { method: "GET", path: "/webhooks/{id}/deliveries/{deliveryId}" },
     redeliverWebhookDelivery: { method: "POST", path: "/webhooks/{id}/deliveries/{deliveryId}/redeliver" },
     testWebhook: { method: "POST", path: "/webhooks/{id}/test" },
@@ -48,6 +49,14 @@ const OPERATIONS = {
     createKey: { method: "POST", path: "/keys" },
     revokeKey: { method: "DELETE", path: "/keys/{id}" },
     getCurrentOrganization: { method: "GET", path: "/organizations/me" },
+    listMembers: { method: "GET", path: "/members" },
+    inviteMember: { method: "POST", path: "/members" },
+    updateMember: { method: "PATCH", path: "/members/{id}" },
+    listAuditEvents: { method: "GET", path: "/audit-events" },
+    listSsoConnections: { method: "GET", path: "/sso-connections" },
+    listOAuthClients: { method: "GET", path: "/oauth-clients" },
+    createOAuthClient: { method: "POST", path: "/oauth-clients" },
+    revokeOAuthClient: { method: "DELETE", path: "/oauth-clients/{id}" },
 };
 // @generated end
 export function resources(raw) {
@@ -107,6 +116,29 @@ export function resources(raw) {
             redeliver: (id, deliveryId) => record(raw.POST(OPERATIONS.redeliverWebhookDelivery.path, { params: { path: { id, deliveryId } } })),
             /** Sends a test event to the endpoint now and returns the delivery attempt. */
             test: (id) => record(raw.POST(OPERATIONS.testWebhook.path, { params: path(id) })),
+            /** Re-sends every delivery that failed for good since `since`; answers how many were queued. */
+            redeliverFailed: (id, since) => body(raw.POST(OPERATIONS.redeliverFailedWebhookDeliveries.path, { params: path(id), body: { since } })),
+        },
+        oauthClients: {
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listOAuthClients.path, { params: { query: q } })), query),
+            /** The secret is in the answer's `clientSecret`, and never shown again. */
+            create: (client = {}) => record(raw.POST(OPERATIONS.createOAuthClient.path, { body: client })),
+            revoke: (id) => nothing(raw.DELETE(OPERATIONS.revokeOAuthClient.path, { params: path(id) })),
+        },
+        /** People of the organization: a dashboard user's token with the admin role only. */
+        members: {
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listMembers.path, { params: { query: q } })), query),
+            /** The one-time sign-in link is in the answer's `signInUrl`. */
+            invite: (member) => record(raw.POST(OPERATIONS.inviteMember.path, { body: member })),
+            update: (id, changes) => record(raw.PATCH(OPERATIONS.updateMember.path, { params: path(id), body: changes })),
+        },
+        /** The organization's audit log, newest first: a dashboard user's token with the admin role only. */
+        auditEvents: {
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listAuditEvents.path, { params: { query: q } })), query),
+        },
+        /** The organization's single sign-on connections (read-only, never secrets): a user's token with the admin role only. */
+        ssoConnections: {
+            list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listSsoConnections.path, { params: { query: q } })), query),
         },
         datasets: {
             list: (query = {}) => new ListRequest((q) => body(raw.GET(OPERATIONS.listDatasets.path, { params: { query: q } })), query),

@@ -1,0 +1,168 @@
+// Datasets: publish a version of the organization's equivalencies, read its row-level issues.
+import { useState } from "preact/hooks";
+import { useDashboard } from "../context.ts";
+import { Badge, Empty, ErrorMessage, Link, ok, PageTitle, Pager, Show, useAction, useLoad, When } from "../ui.tsx";
+import { navigate } from "../router.ts";
+
+const LIMIT = 25;
+
+export function Datasets() {
+  const { api, canWrite, environment } = useDashboard();
+  const [offset, setOffset] = useState(0);
+  const [label, setLabel] = useState("");
+  const [recordCount, setRecordCount] = useState("");
+  const action = useAction();
+  const list = useLoad(
+    async () => ok(await api.raw.GET("/datasets", { params: { query: { limit: LIMIT, offset } } })),
+    [api, offset],
+  );
+  const publish = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const body = { label: label.trim(), ...(recordCount ? { recordCount: Number(recordCount) } : {}) };
+      const result = ok(await api.raw.POST("/datasets", { body }));
+      navigate(`/datasets/${result.data.id}`);
+    });
+  };
+  return (
+    <>
+      <PageTitle>Datasets</PageTitle>
+      {canWrite && (
+        <form class="inline" onSubmit={publish} aria-label="Publish a dataset">
+          <label for="ds-label">Label</label>
+          <input
+            id="ds-label"
+            required
+            value={label}
+            placeholder="Fall 2026"
+            onInput={(e) => setLabel(e.currentTarget.value)}
+          />
+          <label for="ds-count">Expected record count (optional)</label>
+          <input
+            id="ds-count"
+            type="number"
+            min={0}
+            value={recordCount}
+            onInput={(e) => setRecordCount(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={action.busy}>
+            Publish
+          </button>
+        </form>
+      )}
+      {action.error && <ErrorMessage message={action.error} />}
+      <Show value={list}>
+        {({ data, pagination }) =>
+          data.length === 0 ? (
+            <Empty>No dataset published yet in {environment}.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption class="sr-only">Dataset versions</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Sequence</th>
+                    <th scope="col">Label</th>
+                    <th scope="col">Records</th>
+                    <th scope="col">Issues</th>
+                    <th scope="col">Published</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((ds) => (
+                    <tr key={ds.id}>
+                      <td>{ds.sequence}</td>
+                      <td>
+                        <Link to={`/datasets/${ds.id}`}>{ds.label}</Link>
+                      </td>
+                      <td>{ds.snapshotRecordCount}</td>
+                      <td>
+                        {ds.issueCount === 0 ? (
+                          <Badge tone="good">none</Badge>
+                        ) : (
+                          <Badge tone="warn">{ds.issueCount}</Badge>
+                        )}
+                      </td>
+                      <td>
+                        <When at={ds.createdAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
+            </>
+          )
+        }
+      </Show>
+    </>
+  );
+}
+
+export function DatasetDetail({ id }: { id: string }) {
+  const { api } = useDashboard();
+  const dataset = useLoad(
+    async () => ok(await api.raw.GET("/datasets/{id}", { params: { path: { id } } })).data,
+    [api, id],
+  );
+  return (
+    <>
+      <p class="crumbs">
+        <Link to="/datasets">Datasets</Link> /
+      </p>
+      <Show value={dataset}>
+        {(ds) => (
+          <>
+            <PageTitle>
+              Dataset {ds.sequence}: {ds.label}
+            </PageTitle>
+            <p>
+              {ds.snapshotRecordCount} records · published <When at={ds.createdAt} />
+              {ds.recordCount !== null && ds.recordCount !== ds.snapshotRecordCount && (
+                <> · {ds.recordCount} were expected</>
+              )}
+            </p>
+            <h2>Row-level issues</h2>
+            {ds.issues.length === 0 ? (
+              <Empty>No issues: every row passed validation.</Empty>
+            ) : (
+              <table>
+                <caption class="sr-only">Issues</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Row</th>
+                    <th scope="col">Record</th>
+                    <th scope="col">Field</th>
+                    <th scope="col">Severity</th>
+                    <th scope="col">Code</th>
+                    <th scope="col">Message</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {ds.issues.map((issue, index) => (
+                    <tr key={index}>
+                      <td>{issue.row ?? "–"}</td>
+                      <td class="mono">
+                        {issue.recordId?.startsWith("eq_") ? (
+                          <Link to={`/equivalencies/${issue.recordId}`}>{issue.recordId}</Link>
+                        ) : (
+                          (issue.recordId ?? "–")
+                        )}
+                      </td>
+                      <td class="mono">{issue.field ?? "–"}</td>
+                      <td>
+                        <Badge tone={issue.severity === "error" ? "bad" : "warn"}>{issue.severity}</Badge>
+                      </td>
+                      <td class="mono">{issue.code}</td>
+                      <td>{issue.message}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </Show>
+    </>
+  );
+}

@@ -1,0 +1,357 @@
+// Equivalencies: browse with the API's filters, open one, read its version history as a
+// timeline (change note, actor, changed fields side by side), change its status with If-Match.
+import { useState } from "preact/hooks";
+import type { components } from "../../../../generated/api-types.ts";
+import { problemText } from "../api.ts";
+import { useDashboard } from "../context.ts";
+import {
+  Badge,
+  Empty,
+  ErrorMessage,
+  Link,
+  ok,
+  PageTitle,
+  Pager,
+  Show,
+  useAction,
+  useLoad,
+  useQuery,
+  When,
+} from "../ui.tsx";
+
+type Status = components["schemas"]["EquivalencyStatus"];
+type Version = components["schemas"]["EquivalencyVersion"];
+type Snapshot = components["schemas"]["EquivalencySnapshot"];
+const LIMIT = 25;
+const STATUSES: Status[] = ["pending", "accepted", "conflict"];
+/** The allowed transitions (decisions.md, "Equivalency changes"). */
+const NEXT: Record<Status, Status[]> = {
+  pending: ["accepted", "conflict"],
+  conflict: ["pending", "accepted"],
+  accepted: ["conflict"],
+};
+
+function statusTone(status: Status) {
+  return status === "accepted" ? "good" : status === "conflict" ? "bad" : "warn";
+}
+
+export function Equivalencies() {
+  const { api } = useDashboard();
+  const [query, setQuery] = useQuery();
+  const offset = Number(query.get("offset") ?? 0) || 0;
+  const filters = {
+    status: (query.get("status") ?? "") as Status | "",
+    provenance: query.get("provenance") ?? "",
+    sourceCourse: query.get("sourceCourse") ?? "",
+    targetInstitution: query.get("targetInstitution") ?? "",
+  };
+  const [draft, setDraft] = useState(filters);
+  const list = useLoad(
+    async () =>
+      ok(
+        await api.raw.GET("/equivalencies", {
+          params: {
+            query: {
+              limit: LIMIT,
+              offset,
+              expand: "course",
+              ...(filters.status ? { status: filters.status } : {}),
+              ...(filters.provenance ? { provenance: filters.provenance as "direct" } : {}),
+              ...(filters.sourceCourse ? { sourceCourse: filters.sourceCourse } : {}),
+              ...(filters.targetInstitution ? { targetInstitution: filters.targetInstitution } : {}),
+            },
+          },
+        }),
+      ),
+    [api, query.toString()],
+  );
+  const apply = (event: Event) => {
+    event.preventDefault();
+    setQuery({ ...draft, offset: undefined });
+  };
+  return (
+    <>
+      <PageTitle>Equivalencies</PageTitle>
+      <form class="filters" onSubmit={apply} aria-label="Filter equivalencies">
+        <div>
+          <label for="f-status">Status</label>
+          <select
+            id="f-status"
+            value={draft.status}
+            onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value as Status })}
+          >
+            <option value="">any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="f-provenance">Provenance</label>
+          <select
+            id="f-provenance"
+            value={draft.provenance}
+            onChange={(e) => setDraft({ ...draft, provenance: e.currentTarget.value })}
+          >
+            <option value="">any</option>
+            <option value="channel_a">channel_a</option>
+            <option value="channel_b">channel_b</option>
+            <option value="direct">direct</option>
+          </select>
+        </div>
+        <div>
+          <label for="f-source">Source course id</label>
+          <input
+            id="f-source"
+            value={draft.sourceCourse}
+            onInput={(e) => setDraft({ ...draft, sourceCourse: e.currentTarget.value })}
+          />
+        </div>
+        <div>
+          <label for="f-target">Target institution id</label>
+          <input
+            id="f-target"
+            value={draft.targetInstitution}
+            onInput={(e) => setDraft({ ...draft, targetInstitution: e.currentTarget.value })}
+          />
+        </div>
+        <button type="submit">Apply filters</button>
+      </form>
+      <Show value={list}>
+        {({ data, pagination }) =>
+          data.length === 0 ? (
+            <Empty>No equivalency matches these filters.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption class="sr-only">Equivalencies</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Source course</th>
+                    <th scope="col">Target</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Version</th>
+                    <th scope="col">Updated</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((eq) => (
+                    <tr key={eq.id}>
+                      <td>
+                        <Link to={`/equivalencies/${eq.id}`}>
+                          {eq.sourceCourse ? `${eq.sourceCourse.code} — ${eq.sourceCourse.title}` : eq.sourceCourseId}
+                        </Link>
+                      </td>
+                      <td>
+                        {eq.targetCourse?.code ?? eq.targetCode ?? "–"}{" "}
+                        <span class="muted">{eq.targetInstitution?.name ?? eq.targetInstitutionId}</span>
+                      </td>
+                      <td>
+                        <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
+                      </td>
+                      <td>{eq.version}</td>
+                      <td>
+                        <When at={eq.updatedAt} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager
+                total={pagination.total}
+                limit={LIMIT}
+                offset={offset}
+                onChange={(next) => setQuery({ offset: String(next) })}
+              />
+            </>
+          )
+        }
+      </Show>
+    </>
+  );
+}
+
+function show(value: unknown) {
+  if (value === null || value === undefined || value === "") return <span class="muted">empty</span>;
+  return <span>{String(value)}</span>;
+}
+
+function actorText(actor: Version["actor"]) {
+  if (!actor) return "unknown";
+  const kind = actor.kind === "user" ? "member" : actor.kind.replace("_", " ");
+  return `${actor.credentialId ?? "system"} (${kind})`;
+}
+
+function Timeline({ versions }: { versions: Version[] }) {
+  const ordered = [...versions].sort((a, b) => b.version - a.version);
+  const byVersion = new Map(versions.map((v) => [v.version, v.state as Snapshot]));
+  return (
+    <ol class="timeline" aria-label="Version history, newest first">
+      {ordered.map((version) => {
+        const previous = byVersion.get(version.version - 1);
+        const state = version.state as Snapshot;
+        return (
+          <li key={version.version}>
+            <h3>
+              Version {version.version}
+              {version.current && <Badge tone="good">current</Badge>}
+            </h3>
+            <p class="muted">
+              <When at={version.recordedAt} /> · by {actorText(version.actor)}
+            </p>
+            {version.changeNote ? <blockquote>{version.changeNote}</blockquote> : <p class="muted">No change note.</p>}
+            {version.changedFields.length > 0 && (
+              <table class="diff">
+                <caption class="sr-only">Fields changed in version {version.version}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Field</th>
+                    <th scope="col">Before</th>
+                    <th scope="col">After</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {version.changedFields.map((field) => (
+                    <tr key={field}>
+                      <th scope="row" class="mono">
+                        {field}
+                      </th>
+                      <td class="before">{show(previous?.[field as keyof Snapshot])}</td>
+                      <td class="after">{show(state[field as keyof Snapshot])}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function EquivalencyDetail({ id }: { id: string }) {
+  const { api, canWrite } = useDashboard();
+  const action = useAction();
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [next, setNext] = useState<Status | "">("");
+  const [note, setNote] = useState("");
+  const record = useLoad(async () => {
+    const result = await api.raw.GET("/equivalencies/{id}", { params: { path: { id } } });
+    return { equivalency: ok(result).data, etag: result.response.headers.get("ETag") ?? "" };
+  }, [api, id]);
+  const history = useLoad(
+    async () => ok(await api.raw.GET("/equivalencies/{id}/versions", { params: { path: { id } } })),
+    [api, id],
+  );
+  const reloadAll = () => {
+    setConflict(null);
+    record.reload();
+    history.reload();
+  };
+  const change = (etag: string) => (event: Event) => {
+    event.preventDefault();
+    if (!next) return;
+    void action.run(async () => {
+      setConflict(null);
+      setSaved(null);
+      const result = await api.raw.PATCH("/equivalencies/{id}", {
+        params: { path: { id }, header: { "If-Match": etag } },
+        body: { status: next, ...(note.trim() ? { note: note.trim() } : {}) },
+      });
+      if (result.response.status === 412) {
+        setConflict(
+          "Someone changed this equivalency after you opened it, so your change was not saved. Reload to see the current version, then decide again.",
+        );
+        return;
+      }
+      if (result.error) throw new Error(problemText(result.error));
+      setSaved(`Status changed to ${next}.`);
+      setNext("");
+      setNote("");
+      record.reload();
+      history.reload();
+    });
+  };
+  return (
+    <>
+      <p class="crumbs">
+        <Link to="/equivalencies">Equivalencies</Link> /
+      </p>
+      <Show value={record}>
+        {({ equivalency: eq, etag }) => (
+          <>
+            <PageTitle>
+              Equivalency <span class="mono">{eq.id}</span>
+            </PageTitle>
+            <dl class="facts">
+              <dt>Status</dt>
+              <dd>
+                <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
+              </dd>
+              <dt>Source course</dt>
+              <dd class="mono">{eq.sourceCourseId}</dd>
+              <dt>Target institution</dt>
+              <dd class="mono">{eq.targetInstitutionId}</dd>
+              <dt>Target course</dt>
+              <dd class="mono">{eq.targetCourseId ?? eq.targetCode ?? "–"}</dd>
+              <dt>Decided by</dt>
+              <dd>{eq.decidedBy ?? "–"}</dd>
+              <dt>Policy basis</dt>
+              <dd>{eq.policyBasis ?? "–"}</dd>
+              <dt>Version</dt>
+              <dd>{eq.version}</dd>
+            </dl>
+            {canWrite && (
+              <form class="inline" onSubmit={change(etag)} aria-label="Change the status">
+                <label for="next-status">New status</label>
+                <select id="next-status" value={next} onChange={(e) => setNext(e.currentTarget.value as Status)}>
+                  <option value="">choose…</option>
+                  {NEXT[eq.status].map((s) => (
+                    <option key={s} value={s}>
+                      {s}
+                    </option>
+                  ))}
+                </select>
+                <label for="change-note">Change note</label>
+                <input id="change-note" value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+                <button type="submit" disabled={action.busy || !next}>
+                  Change status
+                </button>
+              </form>
+            )}
+            {conflict && (
+              <div class="error conflict" role="alert">
+                <p>
+                  <strong>Conflict:</strong> {conflict}
+                </p>
+                <button type="button" class="secondary" onClick={reloadAll}>
+                  Reload
+                </button>
+              </div>
+            )}
+            {action.error && <ErrorMessage message={action.error} />}
+            {saved && (
+              <p class="notice" role="status">
+                {saved}
+              </p>
+            )}
+          </>
+        )}
+      </Show>
+      <h2>History</h2>
+      <Show value={history}>
+        {(data) =>
+          data.data.versions.length === 0 ? (
+            <Empty>No versions recorded.</Empty>
+          ) : (
+            <Timeline versions={data.data.versions} />
+          )
+        }
+      </Show>
+    </>
+  );
+}

@@ -1,0 +1,134 @@
+// OAuth clients: create (the secret shown once), list, revoke.
+import { useState } from "preact/hooks";
+import { useDashboard } from "../context.ts";
+import {
+  Badge,
+  Empty,
+  ErrorMessage,
+  ok,
+  PageTitle,
+  Pager,
+  SecretOnce,
+  Show,
+  useAction,
+  useLoad,
+  When,
+} from "../ui.tsx";
+
+const LIMIT = 25;
+
+export function OAuthClients() {
+  const { api, environment } = useDashboard();
+  const [offset, setOffset] = useState(0);
+  const [name, setName] = useState("");
+  const [writeScope, setWriteScope] = useState(false);
+  const [created, setCreated] = useState<{ clientId: string; secret: string } | null>(null);
+  const action = useAction();
+  const list = useLoad(
+    async () => ok(await api.raw.GET("/oauth-clients", { params: { query: { limit: LIMIT, offset } } })),
+    [api, offset],
+  );
+  const create = (event: Event) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const scopes: ("read:public" | "write:contribute")[] = writeScope
+        ? ["read:public", "write:contribute"]
+        : ["read:public"];
+      const result = ok(await api.raw.POST("/oauth-clients", { body: { name: name.trim(), scopes } })).data;
+      setCreated({ clientId: result.clientId, secret: result.clientSecret });
+      setName("");
+      list.reload();
+    });
+  };
+  const revoke = (id: string, label: string) =>
+    action.run(async () => {
+      if (!confirm(`Revoke ${label}? Its tokens stop working when they expire.`)) return;
+      const result = await api.raw.DELETE("/oauth-clients/{id}", { params: { path: { id } } });
+      if (!result.response.ok) ok(result as never);
+      list.reload();
+    });
+  return (
+    <>
+      <PageTitle>OAuth clients</PageTitle>
+      <p>
+        Programs that prefer OAuth 2.0 client credentials exchange a client id and secret for short-lived tokens at{" "}
+        <span class="mono">/oauth/token</span>.
+      </p>
+      <form class="inline" onSubmit={create} aria-label="Create an OAuth client">
+        <label for="client-name">Name</label>
+        <input id="client-name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <label class="check">
+          <input type="checkbox" checked={writeScope} onChange={(e) => setWriteScope(e.currentTarget.checked)} /> May
+          write (write:contribute)
+        </label>
+        <button type="submit" disabled={action.busy}>
+          Create client
+        </button>
+      </form>
+      {action.error && <ErrorMessage message={action.error} />}
+      {created && (
+        <>
+          <p>
+            Client id: <span class="mono">{created.clientId}</span>
+          </p>
+          <SecretOnce label="Client secret" value={created.secret} onDone={() => setCreated(null)} />
+        </>
+      )}
+      <Show value={list}>
+        {({ data, pagination }) =>
+          data.length === 0 ? (
+            <Empty>No OAuth clients yet in {environment}.</Empty>
+          ) : (
+            <>
+              <table>
+                <caption class="sr-only">OAuth clients</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Client id</th>
+                    <th scope="col">Scopes</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.map((c) => (
+                    <tr key={c.id}>
+                      <td>{c.name ?? <span class="muted">unnamed</span>}</td>
+                      <td class="mono">{c.clientId}</td>
+                      <td>{c.scopes.join(", ")}</td>
+                      <td>
+                        <When at={c.createdAt} />
+                      </td>
+                      <td>
+                        <When at={c.lastUsedAt} />
+                      </td>
+                      <td>
+                        {c.revokedAt ? (
+                          <Badge tone="bad">revoked</Badge>
+                        ) : (
+                          <button
+                            type="button"
+                            class="danger"
+                            disabled={action.busy}
+                            onClick={() => revoke(c.id, c.name ?? c.id)}
+                          >
+                            Revoke<span class="sr-only"> {c.name ?? c.id}</span>
+                          </button>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
+            </>
+          )
+        }
+      </Show>
+    </>
+  );
+}

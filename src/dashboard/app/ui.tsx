@@ -1,0 +1,231 @@
+// Shared pieces of every page: loading/error/empty states, paging, secrets shown once, dates.
+import type { ComponentChildren } from "preact";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { problemText } from "./api.ts";
+import { BASE } from "./router.ts";
+
+export type Loaded<T> =
+  | { state: "loading"; data?: undefined; error?: undefined }
+  | { state: "error"; data?: undefined; error: string }
+  | { state: "ready"; data: T; error?: undefined };
+
+/** An API result as openapi-fetch gives it. */
+interface Result<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** Unwraps an openapi-fetch result: its data, or throws its problem's text. */
+export function ok<T>(result: Result<T>): T {
+  if (result.error !== undefined || result.data === undefined)
+    throw new Error(problemText(result.error, `The request failed (${result.response.status}).`));
+  return result.data;
+}
+
+/** Loads `load()` whenever `deps` change; `reload` runs it again. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> & { reload: () => void } {
+  const [value, setValue] = useState<Loaded<T>>({ state: "loading" });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let live = true;
+    setValue((previous) => (previous.state === "ready" ? previous : { state: "loading" }));
+    load().then(
+      (data) => live && setValue({ state: "ready", data }),
+      (error) => live && setValue({ state: "error", error: problemText(error) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [...deps, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { ...value, reload };
+}
+
+/** Runs an action and keeps its pending state and error message. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await action();
+    } catch (caught) {
+      setError(problemText(caught));
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, error, setError, run };
+}
+
+export function Loading({ what = "Loading" }: { what?: string }) {
+  return (
+    <p class="loading" role="status">
+      {what}…
+    </p>
+  );
+}
+
+export function ErrorMessage({ message, onRetry }: { message: string; onRetry?: () => void }) {
+  return (
+    <div class="error" role="alert">
+      <p>{message}</p>
+      {onRetry && (
+        <button type="button" class="secondary" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: ComponentChildren }) {
+  return <p class="empty">{children}</p>;
+}
+
+/** Renders a Loaded value: a status while loading, the error with a retry, else `children(data)`. */
+export function Show<T>({
+  value,
+  children,
+}: {
+  value: Loaded<T> & { reload: () => void };
+  children: (data: T) => ComponentChildren;
+}) {
+  if (value.state === "loading") return <Loading />;
+  if (value.state === "error") return <ErrorMessage message={value.error} onRetry={value.reload} />;
+  return <>{children(value.data)}</>;
+}
+
+export function PageTitle({ children }: { children: ComponentChildren }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.focus();
+    document.title = `${heading.current?.textContent ?? "Dashboard"} · Dashboard`;
+  }, []);
+  return (
+    <h1 tabIndex={-1} ref={heading}>
+      {children}
+    </h1>
+  );
+}
+
+export function Pager({
+  total,
+  limit,
+  offset,
+  onChange,
+}: {
+  total: number;
+  limit: number;
+  offset: number;
+  onChange: (offset: number) => void;
+}) {
+  if (total <= limit) return null;
+  const last = Math.min(offset + limit, total);
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button
+        type="button"
+        class="secondary"
+        disabled={offset === 0}
+        onClick={() => onChange(Math.max(0, offset - limit))}
+      >
+        Previous
+      </button>
+      <span>
+        {offset + 1}–{last} of {total}
+      </span>
+      <button type="button" class="secondary" disabled={last >= total} onClick={() => onChange(offset + limit)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/** A secret the API shows only once, with a copy button. */
+export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      field.current?.select();
+      document.execCommand("copy");
+    }
+    setCopied(true);
+  };
+  return (
+    <section class="secret" aria-label={label}>
+      <p>
+        <strong>{label}</strong> — shown only this once. Copy it now and keep it somewhere safe.
+      </p>
+      <div class="row">
+        <input
+          ref={field}
+          readOnly
+          value={value}
+          aria-label={label}
+          class="mono"
+          onFocus={(e) => e.currentTarget.select()}
+        />
+        <button type="button" onClick={copy}>
+          {copied ? "Copied" : "Copy"}
+        </button>
+        {onDone && (
+          <button type="button" class="secondary" onClick={onDone}>
+            Done
+          </button>
+        )}
+      </div>
+      <p class="sr-only" aria-live="polite">
+        {copied ? "Copied to the clipboard" : ""}
+      </p>
+    </section>
+  );
+}
+
+export function When({ at }: { at: string | null | undefined }) {
+  if (!at) return <span class="muted">never</span>;
+  const date = new Date(at);
+  return (
+    <time dateTime={at} title={at}>
+      {date.toLocaleString()}
+    </time>
+  );
+}
+
+export function Link({ to, children, ...rest }: { to: string; children: ComponentChildren; class?: string }) {
+  return (
+    <a href={`${BASE}${to}`} {...rest}>
+      {children}
+    </a>
+  );
+}
+
+export function Badge({ children, tone = "neutral" }: { children: ComponentChildren; tone?: string }) {
+  return <span class={`badge ${tone}`}>{children}</span>;
+}
+
+/** The query string of the current URL, as an object, for filters that survive reloads. */
+export function useQuery(): [URLSearchParams, (next: Record<string, string | undefined>) => void] {
+  const [query, setQuery] = useState(() => new URLSearchParams(location.search));
+  useEffect(() => {
+    const update = () => setQuery(new URLSearchParams(location.search));
+    addEventListener("popstate", update);
+    return () => removeEventListener("popstate", update);
+  }, []);
+  const set = (next: Record<string, string | undefined>) => {
+    const params = new URLSearchParams(location.search);
+    for (const [key, value] of Object.entries(next)) {
+      if (value === undefined || value === "") params.delete(key);
+      else params.set(key, value);
+    }
+    const search = params.toString();
+    history.replaceState(null, "", `${location.pathname}${search ? `?${search}` : ""}`);
+    setQuery(params);
+  };
+  return [query, set];
+}

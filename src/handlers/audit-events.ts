@@ -1,0 +1,13 @@
+// The audit log of the caller's organization (admins' user tokens only).
+import { listResponse, pageParams } from "../http/paging.ts";
+import type { OperationHandler } from "./types.ts";
+
+export const listAuditEvents: OperationHandler<"listAuditEvents"> = async (request, { caller, services }) => {
+  const page = pageParams(request.query);
+  const { since, actorId, operationId } = request.query;
+  return listResponse(
+    request.url,
+    page,
+    await services.audit.listAuditEvents(caller, { since, actorId, operationId }, page),
+  );
+};

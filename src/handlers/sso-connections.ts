@@ -1,0 +1,8 @@
+// The single sign-on connections of the caller's organization, read-only (admins' user tokens only).
+import { listResponse, pageParams } from "../http/paging.ts";
+import type { OperationHandler } from "./types.ts";
+
+export const listSsoConnections: OperationHandler<"listSsoConnections"> = async (request, { caller, services }) => {
+  const page = pageParams(request.query);
+  return listResponse(request.url, page, await services.sso.listSsoConnections(caller, page));
+};

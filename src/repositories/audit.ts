@@ -1,0 +1,56 @@
+// The audit log: append-only entries (the database refuses UPDATE and DELETE), read per organization.
+import type { AuditEntry, CredentialKind, Environment } from "../../generated/prisma/client.ts";
+import type { Db } from "../db/database.ts";
+import { pageOf, type Page } from "./paging.ts";
+
+export interface NewAuditEntry {
+  id: string;
+  organizationId: string;
+  actorKind: CredentialKind;
+  actorId: string;
+  actorName: string | null;
+  operationId: string;
+  targetType: string | null;
+  targetId: string | null;
+  environment: Environment | null;
+  requestId: string | null;
+  createdAt: Date;
+}
+
+export interface AuditFilter {
+  organizationId: string;
+  since?: Date;
+  actorId?: string;
+  operationId?: string;
+}
+
+export function createAuditRepository(db: Db) {
+  return {
+    async append(entry: NewAuditEntry): Promise<void> {
+      await db.auditEntry.create({ data: entry });
+    },
+
+    /** Newest first (then by id, descending), filtered. */
+    listPage(filter: AuditFilter, page: Page) {
+      const where = {
+        organizationId: filter.organizationId,
+        ...(filter.since ? { createdAt: { gte: filter.since } } : {}),
+        ...(filter.actorId ? { actorId: filter.actorId } : {}),
+        ...(filter.operationId ? { operationId: filter.operationId } : {}),
+      };
+      return pageOf<AuditEntry>(
+        page,
+        () =>
+          db.auditEntry.findMany({
+            where,
+            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+            take: page.limit,
+            skip: page.offset,
+          }),
+        () => db.auditEntry.count({ where }),
+      );
+    },
+  };
+}
+
+export type AuditRepository = ReturnType<typeof createAuditRepository>;

@@ -1,0 +1,131 @@
+// Users (people of an organization) and their one-time sign-in links.
+import type { SignInLink, User, UserRole } from "../../generated/prisma/client.ts";
+import type { Db } from "../db/database.ts";
+import { pageOf, type Page } from "./paging.ts";
+
+/** The identity of a user within an organization: the email trimmed and lower-cased. */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface NewUserRecord {
+  id: string;
+  organizationId: string;
+  email: string;
+  name: string | null;
+  role: UserRole;
+}
+
+/** What the upsert of a federated sign-in answers: the user, and whether the row is disabled. */
+interface UserRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  email_key: string;
+  name: string | null;
+  role: UserRole;
+  disabled_at: Date | null;
+  last_sign_in_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function fromRow(row: UserRow): User {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    email: row.email,
+    emailKey: row.email_key,
+    name: row.name,
+    role: row.role,
+    disabledAt: row.disabled_at,
+    lastSignInAt: row.last_sign_in_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function createUsersRepository(db: Db) {
+  return {
+    create(record: NewUserRecord): Promise<User> {
+      return db.user.create({ data: { ...record, emailKey: emailKey(record.email) } });
+    },
+
+    findById(id: string): Promise<User | null> {
+      return db.user.findUnique({ where: { id } });
+    },
+
+    findByEmail(organizationId: string, email: string): Promise<User | null> {
+      return db.user.findUnique({
+        where: { organizationId_emailKey: { organizationId, emailKey: emailKey(email) } },
+      });
+    },
+
+    /**
+     * One statement, atomic under concurrency: inserts the user, or, when the organization already
+     * has one with this email (the unique index on organization and lower-cased email), updates its
+     * name and role unless it is disabled. Answers the row and whether it was disabled (then unchanged).
+     */
+    async upsertFederated(record: NewUserRecord, now: Date): Promise<{ user: User; disabled: boolean }> {
+      const rows = await db.$queryRaw<UserRow[]>`
+        INSERT INTO "users" ("id", "organization_id", "email", "email_key", "name", "role", "created_at", "updated_at")
+        VALUES (${record.id}, ${record.organizationId}, ${record.email}, ${emailKey(record.email)}, ${record.name},
+                ${record.role}::"UserRole", ${now}, ${now})
+        ON CONFLICT ("organization_id", "email_key") DO UPDATE
+          SET "name" = COALESCE(EXCLUDED."name", "users"."name"), "role" = EXCLUDED."role", "updated_at" = ${now}
+          WHERE "users"."disabled_at" IS NULL
+        RETURNING *`;
+      if (rows[0]) return { user: fromRow(rows[0]), disabled: false };
+      const existing = await this.findByEmail(record.organizationId, record.email);
+      if (!existing) throw new Error("federated upsert returned no row and found none");
+      return { user: existing, disabled: true };
+    },
+
+    /** An organization's users, oldest first. */
+    listPage(organizationId: string, page: Page) {
+      const where = { organizationId };
+      return pageOf(
+        page,
+        () =>
+          db.user.findMany({
+            where,
+            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+            take: page.limit,
+            skip: page.offset,
+          }),
+        () => db.user.count({ where }),
+      );
+    },
+
+    update(id: string, data: { role?: UserRole; disabledAt?: Date | null; updatedAt: Date }): Promise<User> {
+      return db.user.update({ where: { id }, data });
+    },
+
+    countEnabledAdmins(organizationId: string): Promise<number> {
+      return db.user.count({ where: { organizationId, role: "admin", disabledAt: null } });
+    },
+
+    async markSignedIn(id: string, at: Date): Promise<void> {
+      await db.user.update({ where: { id }, data: { lastSignInAt: at } });
+    },
+
+    async createSignInLink(record: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+      await db.signInLink.create({ data: record });
+    },
+
+    findSignInLink(tokenHash: string): Promise<(SignInLink & { user: User }) | null> {
+      return db.signInLink.findUnique({ where: { tokenHash }, include: { user: true } });
+    },
+
+    /** Marks the link used if it is still unused and unexpired; false when another request won. */
+    async consumeSignInLink(tokenHash: string, now: Date): Promise<boolean> {
+      const { count } = await db.signInLink.updateMany({
+        where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+        data: { usedAt: now },
+      });
+      return count === 1;
+    },
+  };
+}
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;

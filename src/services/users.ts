@@ -1,0 +1,216 @@
+// People of an organization: invitations with one-time sign-in links, just-in-time provisioning
+// of federated sign-ins, members' roles and disabling. Sessions are in services/sessions.ts.
+import crypto from "node:crypto";
+import type { User, UserRole } from "../../generated/prisma/client.ts";
+import type { Page, PageResult } from "./types.ts";
+import type { Repositories } from "../repositories/index.ts";
+import { hashApiKey } from "../auth/api-keys.ts";
+import { type Credential, USER_ROLES, isUserRole } from "../auth/credential.ts";
+import { ConflictError, ForbiddenError, SignInRefusedError, ValidationError, notFound } from "../errors.ts";
+import { newId } from "../ids.ts";
+
+/** A sign-in link works once, within this time. */
+export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
+export const SIGN_IN_LINK_PATH = "/dashboard/auth/link";
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+
+export interface MemberView {
+  id: string;
+  email: string;
+  name: string | null;
+  role: UserRole;
+  disabled: boolean;
+  disabledAt: string | null;
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+export function memberView(user: User): MemberView {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    disabled: user.disabledAt !== null,
+    disabledAt: user.disabledAt?.toISOString() ?? null,
+    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export interface Invitation {
+  user: User;
+  signInUrl: string;
+  expiresAt: Date;
+}
+
+export interface UsersServiceDependencies extends Pick<Repositories, "users" | "sessions" | "organizations"> {
+  publicOrigin: string;
+  now?: () => Date;
+}
+
+function checkEmail(email: unknown): string {
+  const trimmed = typeof email === "string" ? email.trim() : "";
+  if (!EMAIL.test(trimmed)) throw ValidationError.single("/email", "must be an email address");
+  return trimmed;
+}
+
+function checkRole(role: unknown): UserRole {
+  if (!isUserRole(role)) throw ValidationError.single("/role", `must be one of ${USER_ROLES.join(", ")}`);
+  return role;
+}
+
+/** Operations on people need a user's token with the admin role; keys and OAuth clients are refused. */
+export function requireAdminUser(caller: Credential): void {
+  if (caller.kind !== "user") {
+    throw new ForbiddenError(
+      "This operation is for people: it needs a dashboard user's access token with the admin role, not an API key or OAuth client.",
+    );
+  }
+  if (caller.user?.role !== "admin") {
+    throw new ForbiddenError(`This operation needs the admin role; the user's role is ${caller.user?.role}.`);
+  }
+}
+
+export function createUsersService({
+  users,
+  sessions,
+  organizations,
+  publicOrigin,
+  now = () => new Date(),
+}: UsersServiceDependencies) {
+  /** A new one-time link for a user; only its hash is stored. */
+  async function issueSignInLink(user: User): Promise<Invitation> {
+    const token = crypto.randomBytes(32).toString("base64url");
+    const expiresAt = new Date(now().getTime() + SIGN_IN_LINK_TTL_MS);
+    await users.createSignInLink({ tokenHash: hashApiKey(token), userId: user.id, expiresAt });
+    const url = new URL(SIGN_IN_LINK_PATH, publicOrigin);
+    url.searchParams.set("token", token);
+    return { user, signInUrl: url.toString(), expiresAt };
+  }
+
+  async function invite(organizationId: string, input: { email: unknown; role: unknown; name?: string | null }) {
+    const email = checkEmail(input.email);
+    const role = checkRole(input.role);
+    const existing = await users.findByEmail(organizationId, email);
+    if (existing) {
+      throw new ConflictError(`The organization already has a member with the email ${existing.email}.`, existing.id);
+    }
+    const user = await users.create({ id: newId("usr"), organizationId, email, name: input.name ?? null, role });
+    return issueSignInLink(user);
+  }
+
+  async function setMember(user: User, change: { role?: UserRole; disabled?: boolean }): Promise<User> {
+    const demotesAdmin = user.role === "admin" && change.role !== undefined && change.role !== "admin";
+    const disablesAdmin = user.role === "admin" && change.disabled === true && user.disabledAt === null;
+    if ((demotesAdmin || disablesAdmin) && user.disabledAt === null) {
+      const admins = await users.countEnabledAdmins(user.organizationId);
+      if (admins <= 1) {
+        throw new ConflictError(
+          `${user.email} is the organization's last admin; make another member admin first.`,
+          user.id,
+        );
+      }
+    }
+    const disabledAt = change.disabled === undefined ? undefined : change.disabled ? (user.disabledAt ?? now()) : null;
+    const updated = await users.update(user.id, { role: change.role, disabledAt, updatedAt: now() });
+    // A disabled person is signed out everywhere at once (their tokens name the session).
+    if (change.disabled) await sessions.deleteForUser(user.id);
+    return updated;
+  }
+
+  return {
+    issueSignInLink,
+
+    /** The CLI: a new user with a sign-in link, or a fresh link for an existing enabled user. */
+    async inviteUser(input: { organizationSlug: string; email: string; role: string; name?: string | null }) {
+      const organization = await organizations.findBySlug(input.organizationSlug);
+      if (!organization) throw notFound.organizationSlug(input.organizationSlug);
+      const existing = await users.findByEmail(organization.id, checkEmail(input.email));
+      if (existing) {
+        if (existing.disabledAt) throw new ConflictError(`${existing.email} is disabled.`, existing.id);
+        return { ...(await issueSignInLink(existing)), created: false };
+      }
+      return { ...(await invite(organization.id, input)), created: true };
+    },
+
+    async listUsers(organizationSlug: string, page: Page): Promise<PageResult<MemberView>> {
+      const organization = await organizations.findBySlug(organizationSlug);
+      if (!organization) throw notFound.organizationSlug(organizationSlug);
+      const { items, total } = await users.listPage(organization.id, page);
+      return { items: items.map(memberView), total };
+    },
+
+    /** The CLI: disables any user by id. */
+    async disableUser(id: string): Promise<MemberView> {
+      const user = await users.findById(id);
+      if (!user) throw notFound.user(id);
+      return memberView(await setMember(user, { disabled: true }));
+    },
+
+    /**
+     * Just-in-time provisioning of a federated sign-in: creates the user on the first sign-in, and
+     * updates name and role on later ones. One statement (INSERT … ON CONFLICT on the organization
+     * and the lower-cased email), so concurrent first sign-ins create exactly one user. A disabled
+     * user is refused and left unchanged.
+     */
+    async provisionFederatedUser(input: {
+      organizationId: string;
+      email: string;
+      name?: string | null;
+      role: UserRole;
+    }): Promise<User> {
+      const email = checkEmail(input.email);
+      const role = checkRole(input.role);
+      const { user, disabled } = await users.upsertFederated(
+        { id: newId("usr"), organizationId: input.organizationId, email, name: input.name?.trim() || null, role },
+        now(),
+      );
+      if (disabled) throw new SignInRefusedError("user-disabled", `The account ${user.email} has been disabled.`);
+      return user;
+    },
+
+    /** Consumes a one-time link: the user it signs in, or a refusal saying why. */
+    async consumeSignInLink(token: string | undefined): Promise<User> {
+      if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) {
+        throw new SignInRefusedError("link-invalid", "This sign-in link is not valid.");
+      }
+      const tokenHash = hashApiKey(token);
+      const link = await users.findSignInLink(tokenHash);
+      if (!link) throw new SignInRefusedError("link-invalid", "This sign-in link is not valid.");
+      if (link.usedAt) throw new SignInRefusedError("link-used", "This sign-in link has already been used.");
+      if (link.expiresAt <= now()) throw new SignInRefusedError("link-expired", "This sign-in link has expired.");
+      if (link.user.disabledAt) {
+        throw new SignInRefusedError("user-disabled", `The account ${link.user.email} has been disabled.`);
+      }
+      if (!(await users.consumeSignInLink(tokenHash, now()))) {
+        throw new SignInRefusedError("link-used", "This sign-in link has already been used.");
+      }
+      return link.user;
+    },
+
+    listMembers(caller: Credential, page: Page): Promise<PageResult<MemberView>> {
+      requireAdminUser(caller);
+      return users.listPage(caller.organizationId, page).then(({ items, total }) => ({
+        items: items.map(memberView),
+        total,
+      }));
+    },
+
+    async inviteMember(caller: Credential, input: { email: string; role: string; name?: string | null }) {
+      requireAdminUser(caller);
+      const invitation = await invite(caller.organizationId, input);
+      return { member: memberView(invitation.user), signInUrl: invitation.signInUrl, expiresAt: invitation.expiresAt };
+    },
+
+    async updateMember(caller: Credential, id: string, change: { role?: string; disabled?: boolean }) {
+      requireAdminUser(caller);
+      const user = await users.findById(id);
+      if (!user || user.organizationId !== caller.organizationId) throw notFound.user(id);
+      const role = change.role === undefined ? undefined : checkRole(change.role);
+      return memberView(await setMember(user, { role, disabled: change.disabled }));
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;

@@ -1,0 +1,85 @@
+// One headless Debian chromium for a browser test file, driven by playwright-core, plus the
+// checks every page gets: axe-core (no serious or critical violation), no console error or
+// CSP violation, and a screenshot under test-results/screenshots/.
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { expect } from "chai";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+
+export const CHROMIUM_PATH = "/usr/bin/chromium";
+export const CHROMIUM_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-quic",
+  "--no-first-run",
+];
+export const SCREENSHOTS = path.resolve(import.meta.dirname, "../../test-results/screenshots");
+
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Launches chromium, or fails with what to install: the browser tests never skip. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `The browser tests need Debian's chromium at ${CHROMIUM_PATH}: run \`apt-get install -y chromium\` ` +
+        "(.ci/run does it). No browser is ever downloaded.",
+    );
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+}
+
+export interface WatchedPage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and CSP violations seen so far. */
+  problems: string[];
+}
+
+export async function openPage(browser: Browser): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: "en-US" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]).catch(() => undefined);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    // A failed request the page handles (401 for "no session", 404 "no connection", 412) is logged by chromium too.
+    if (message.type() === "error" && !/Failed to load resource/.test(message.text()))
+      problems.push(`console: ${message.text()}`);
+  });
+  page.on("dialog", (dialog) => void dialog.accept());
+  return { context, page, problems };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core, injected through the DevTools protocol (the page's CSP allows no inline script). */
+export async function expectAccessible(page: Page, name: string): Promise<void> {
+  if (!(await page.evaluate('"axe" in window'))) await page.evaluate(`${axeSource}\n;0`);
+  const violations = (await page.evaluate(
+    'axe.run(document, { resultTypes: ["violations"] }).then((result) => result.violations)',
+  )) as AxeViolation[];
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  expect(serious, `axe on the ${name} page`).to.deep.equal([]);
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** The page's checks: accessible, then photographed. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await screenshot(page, name);
+}
