@@ -44,6 +44,24 @@ describe("people: members, roles, audit log, OAuth clients", () => {
       expect(byKey.body.detail).to.contain("not an API key or OAuth client");
     });
 
+    it("listMembers and listAuditEvents answer 403 to an OAuth client's token", async () => {
+      const { client, clientSecret } = await t.app.context.services.oauthClients.createOAuthClient({
+        organizationId: t.organizationId,
+        environment: "live",
+      });
+      const issued = await t.http
+        .post("/oauth/token")
+        .auth(client.clientId, clientSecret)
+        .type("form")
+        .send({ grant_type: "client_credentials" });
+      expect(issued.status).to.equal(200);
+      for (const path of ["/api/v1/members", "/api/v1/audit-events"]) {
+        const response = await t.http.get(path).set(bearer(issued.body.access_token));
+        await expectContract(response, 403);
+        expect(response.body.detail).to.contain("for people");
+      }
+    });
+
     it("inviteMember adds a member and answers a one-time sign-in link that signs them in once", async () => {
       const response = await t.http
         .post("/api/v1/members")
