@@ -19,7 +19,13 @@ import { SCOPES } from "../src/auth/credential.ts";
 import type { Database } from "../src/db/database.ts";
 import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
-import { adminSocketPath, type CommandIo, forwardCommand, type Terminal } from "../src/admin-channel.ts";
+import {
+  adminSocketPath,
+  type CommandIo,
+  type CommandRunner,
+  forwardCommand,
+  type Terminal,
+} from "../src/admin-channel.ts";
 import { debugStack, describeFailure } from "../src/failures.ts";
 
 const ENVIRONMENTS = Object.values(Environment);
@@ -569,6 +575,24 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     if (!code) code = Number(leaked) || 0;
   }
   return code;
+}
+
+/**
+ * What the server's administrative channel runs: the same program, on the
+ * server's own database (left open after each command), with the file
+ * arguments read from the directory the command was typed in.
+ */
+export function serverCommandRunner(
+  database: Database,
+  openKeys: KeyringOpener = openConfiguredKeyring,
+): CommandRunner {
+  const shared: DatabaseOpener = async () => ({ ...database, close: async () => {} });
+  return (request, io) =>
+    runCli(
+      request.argv,
+      { ...io, terminal: request.terminal },
+      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd },
+    );
 }
 
 function cliMessage(error: unknown): string {

@@ -8,7 +8,7 @@ import { createServer } from "./http/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { adminSocketPath, openAdminChannel, type AdminChannel } from "./admin-channel.ts";
 import { debugStack, describeFailure } from "./failures.ts";
-import { runCli } from "../scripts/cli.ts";
+import { serverCommandRunner } from "../scripts/cli.ts";
 
 /** A port another process holds, said plainly. */
 class PortInUseError extends Error {}
@@ -60,22 +60,14 @@ async function main() {
   });
   // The CLI beside the server: its commands run here, on this process's database (embedded only:
   // on PostgreSQL every process opens the database itself).
-  const shared = async () => ({ ...database, close: async () => {} });
   let channel: AdminChannel | null = null;
   if (database.kind === "embedded") {
-    channel = await openAdminChannel(
-      adminSocketPath(config.dataDir),
-      (request, io) =>
-        runCli(
-          request.argv,
-          { ...io, terminal: request.terminal },
-          { openDb: shared, openRaw: shared, cwd: request.cwd },
-        ),
-      log,
-    ).catch((error: unknown) => {
-      log.warn({ err: error }, "the CLI's channel could not be opened: stop the server to run the CLI");
-      return null;
-    });
+    channel = await openAdminChannel(adminSocketPath(config.dataDir), serverCommandRunner(database), log).catch(
+      (error: unknown) => {
+        log.warn({ err: error }, "the CLI's channel could not be opened: stop the server to run the CLI");
+        return null;
+      },
+    );
   }
   const port = (server.address() as net.AddressInfo).port;
   log.info({ url: `http://${config.host}:${port}/api/v1`, database: database.kind, cli: channel?.path }, "listening");
