@@ -335,9 +335,9 @@ export function buildProgram(
         .choices(CHANNELS)
         .default("direct"),
     )
-    .action((given: string, opts) =>
-      withServices(async (services) => {
-        const file = readableFile(cwd, given);
+    .action((given: string, opts) => {
+      const file = readableFile(cwd, given);
+      return withServices(async (services) => {
         const progress = createProgress(output, "rows", countRecords(file));
         const summary = await services.catalogImports.importInstitutions(
           readInstitutionFile(file, opts.source),
@@ -361,8 +361,8 @@ export function buildProgram(
           );
           output.setExitCode(1);
         }
-      }),
-    );
+      });
+    });
 
   program
     .command("cip")
@@ -370,15 +370,16 @@ export function buildProgram(
     .command("import")
     .description("Import the CIP 2020 list (CIP_Code,CIP_Title, or NCES's CIPCode/CIPTitle/Action file)")
     .argument("<file>", "CSV file")
-    .action((given: string) =>
-      withServices(async (services) => {
-        const summary = await services.catalogImports.importCip(readableFile(cwd, given));
+    .action((given: string) => {
+      const file = readableFile(cwd, given);
+      return withServices(async (services) => {
+        const summary = await services.catalogImports.importCip(file);
         output.result(
           summary,
           `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,
         );
-      }),
-    );
+      });
+    });
 
   program
     .command("seed")

@@ -8,6 +8,7 @@ import { createServer } from "./http/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { adminSocketPath, openAdminChannel, type AdminChannel } from "./admin-channel.ts";
 import { debugStack, describeFailure } from "./failures.ts";
+import { ensureWritableDirectory } from "./db/database.ts";
 import { serverCommandRunner } from "../scripts/cli.ts";
 
 /** A port another process holds, said plainly. */
@@ -38,6 +39,8 @@ async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
   await checkPortIsFree(config.host, config.port);
+  // The embedded database and the key file (without SVC_SECRETS_KEY) live in the data directory.
+  if (!config.databaseUrl || !config.secrets.key) ensureWritableDirectory(config.dataDir);
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
   const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
   const secrets = keyring.box;

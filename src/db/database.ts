@@ -68,12 +68,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 }
 
-/** Creates the data directory if needed and takes its lock; a directory this user cannot write is refused plainly. */
-function lockWritableDirectory(dataDir: string, dir: string): () => void {
+/** Creates the data directory if needed; one this user cannot write is refused plainly (DataDirectoryError). */
+export function ensureWritableDirectory(dir: string, dataDir: string = dir): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
     fs.accessSync(dir, fs.constants.W_OK);
-    return lockDirectory(dataDir);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES" || code === "EPERM" || code === "EROFS")
@@ -82,6 +81,12 @@ function lockWritableDirectory(dataDir: string, dir: string): () => void {
       );
     throw error;
   }
+}
+
+/** Creates the data directory if needed and takes its lock. */
+function lockWritableDirectory(dataDir: string, dir: string): () => void {
+  ensureWritableDirectory(dir, dataDir);
+  return lockDirectory(dataDir);
 }
 
 async function ping(prisma: Db): Promise<void> {
