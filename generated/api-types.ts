@@ -1106,7 +1106,7 @@ export interface components {
         CourseUpsert: {
             /** @description Id of an existing institution of the caller's environment. */
             institutionId: string;
-            /** @description Course code, e.g. `MATH 1A`; stored trimmed, with runs of white space collapsed to one space. A code of white space alone is answered `400`. */
+            /** @description Course code, e.g. `MATH 1A`. One spelling rule on create and on re-upsert alike: the code is stored as this request spells it, trimmed, with runs of white space collapsed to one space, its case kept. A re-upsert spelled differently (`math  1a`) is the same course, and its spelling replaces the stored one: the result's `code` is the stored spelling, and `course.updated` lists `code` among the changed fields. A code of white space alone is answered `400`. */
             code: string;
             /** @description Course title. */
             title: string;
@@ -1880,7 +1880,12 @@ export interface components {
             label: string;
             /** @description Number of the version within the organization. */
             sequence: number;
-            /** @description Number of records in the snapshot. */
+            /** @description Number of records in the snapshot (the dataset's `snapshotRecordCount`). */
+            snapshotRecordCount: number;
+            /**
+             * @deprecated
+             * @description Deprecated: the same number as `snapshotRecordCount`, kept for existing receivers. Read `snapshotRecordCount`; in the dataset resource `recordCount` is the count declared at publication.
+             */
             recordCount: number;
             /** @description Number of validation issues. */
             issueCount: number;
@@ -2700,6 +2705,11 @@ export interface operations {
             /** @description The courses were created or updated; one result per item, in request order. */
             201: {
                 headers: {
+                    /**
+                     * @description URL path of the first course of the results (the only one for a single object); each result carries its own `id`.
+                     * @example /api/v1/courses/crs_01JD5B2C3D4E5F6G7H8J9K0M1N
+                     */
+                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3095,6 +3105,11 @@ export interface operations {
             /** @description The published dataset version with its row-level issues. */
             201: {
                 headers: {
+                    /**
+                     * @description URL path of the published dataset version.
+                     * @example /api/v1/datasets/dsv_01JD5B2C3D4E5F6G7H8J9K0M1N
+                     */
+                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3664,6 +3679,11 @@ export interface operations {
             /** @description The key was created; the full key is shown only in this response. */
             201: {
                 headers: {
+                    /**
+                     * @description URL path of the new key (`DELETE` it to revoke the key).
+                     * @example /api/v1/keys/key_01JD5B2C3D4E5F6G7H8J9K0M1N
+                     */
+                    Location?: string;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

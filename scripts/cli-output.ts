@@ -6,17 +6,39 @@ export interface Output {
   setJson(json: boolean): void;
   result(data: unknown, text: string): void;
   table(rows: object[], columns: string[]): void;
+  /** One line on standard error (a command that fails after printing its result). */
+  error(text: string): void;
+  /** The exit code when the command returns without throwing (0 unless set). */
+  setExitCode(code: number): void;
+  readonly exitCode: number;
   readonly json: boolean;
+  /** Standard error is the typing person's terminal: a progress bar may be drawn there. */
+  readonly interactive: boolean;
 }
 
-export function createOutput(write: (text: string) => void = (t) => process.stdout.write(t)): Output {
+export function createOutput(
+  write: (text: string) => void = (t) => process.stdout.write(t),
+  interactive: boolean = Boolean(process.stderr.isTTY),
+  writeErr: (text: string) => void = (t) => process.stderr.write(t),
+): Output {
   let json = false;
+  let exitCode = 0;
   return {
     get json() {
       return json;
     },
+    get exitCode() {
+      return exitCode;
+    },
+    interactive,
     setJson(value) {
       json = value;
+    },
+    setExitCode(code) {
+      exitCode = code;
+    },
+    error(text) {
+      writeErr(`error: ${text}\n`);
     },
     result(data, text) {
       write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
@@ -46,7 +68,7 @@ export function createOutput(write: (text: string) => void = (t) => process.stdo
 }
 
 export function createProgress(output: Output, unit: string, total: number) {
-  if (output.json || !process.stderr.isTTY) return { update: (_n: number) => {}, stop: () => {} };
+  if (output.json || !output.interactive) return { update: (_n: number) => {}, stop: () => {} };
   const bar = new cliProgress.SingleBar(
     { format: `{bar} {value}/{total} ${unit}`, stream: process.stderr, hideCursor: true },
     cliProgress.Presets.shades_classic,

@@ -1,5 +1,7 @@
 // The administrator's command-line tool: `npm run -s cli -- <command>`.
-import { Command, InvalidArgumentError, Option } from "commander";
+import fs from "node:fs";
+import path from "node:path";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logger.ts";
 import { openDatabase } from "../src/db/database.ts";
@@ -19,6 +21,14 @@ import { Channel, Environment } from "../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./cli-output.ts";
 import { addUsersCommands } from "./cli/users.ts";
 import { addSsoCommands } from "./cli/sso.ts";
+import {
+  adminSocketPath,
+  type CommandIo,
+  type CommandRunner,
+  forwardCommand,
+  type Terminal,
+} from "../src/admin-channel.ts";
+import { debugStack, describeFailure } from "../src/failures.ts";
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -72,11 +82,37 @@ export type KeyringOpener = () => Keyring;
 
 const openConfiguredKeyring: KeyringOpener = () => openKeyring(loadConfig());
 
+/**
+ * A file argument as a path to read: relative to the directory the command was
+ * typed in (over the server's channel too), and refused with the reason when it
+ * cannot be read.
+ */
+export function readableFile(cwd: string, file: string): string {
+  const resolved = path.resolve(cwd, file);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(resolved);
+    if (stat.isFile()) fs.accessSync(resolved, fs.constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new Error(
+        `Cannot read ${file}: there is no such file (looked in ${path.dirname(resolved)}). Check the path.`,
+      );
+    if (code === "EACCES" || code === "EPERM")
+      throw new Error(`Cannot read ${file}: permission denied. Make it readable by this user (chmod u+r ${file}).`);
+    throw error;
+  }
+  if (!stat.isFile()) throw new Error(`Cannot read ${file}: it is not a file. Give the path of the file to import.`);
+  return resolved;
+}
+
 export function buildProgram(
   output: Output = createOutput(),
   openDb: DatabaseOpener = openConfiguredDatabase,
   openRaw: DatabaseOpener = openUnmigratedDatabase,
   openKeys: KeyringOpener = openConfiguredKeyring,
+  cwd: string = process.cwd(),
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -303,8 +339,9 @@ export function buildProgram(
         .choices(CHANNELS)
         .default("direct"),
     )
-    .action((file: string, opts) =>
-      withServices(async (services) => {
+    .action((given: string, opts) => {
+      const file = readableFile(cwd, given);
+      return withServices(async (services) => {
         const progress = createProgress(output, "rows", countRecords(file));
         const summary = await services.catalogImports.importInstitutions(
           readInstitutionFile(file, opts.source),
@@ -319,8 +356,17 @@ export function buildProgram(
               .map(([reason, n]) => `\n  skipped ${n}: ${reason}`)
               .join(""),
         );
-      }),
-    );
+        // Nothing imported is a failure to notice (a wrong file, a wrong column), not a success.
+        if (summary.read === summary.skipped) {
+          output.error(
+            summary.read
+              ? `No institution was imported: all ${summary.read} rows of ${given} were skipped (reasons above). Check that it is the IPEDS HD file or the JSON format of the README.`
+              : `No institution was imported: ${given} holds no rows.`,
+          );
+          output.setExitCode(1);
+        }
+      });
+    });
 
   program
     .command("cip")
@@ -328,15 +374,16 @@ export function buildProgram(
     .command("import")
     .description("Import the CIP 2020 list (CIP_Code,CIP_Title, or NCES's CIPCode/CIPTitle/Action file)")
     .argument("<file>", "CSV file")
-    .action((file: string) =>
-      withServices(async (services) => {
+    .action((given: string) => {
+      const file = readableFile(cwd, given);
+      return withServices(async (services) => {
         const summary = await services.catalogImports.importCip(file);
         output.result(
           summary,
           `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,
         );
-      }),
-    );
+      });
+    });
 
   program
     .command("seed")
@@ -383,7 +430,7 @@ export function buildProgram(
             ...status.pending.map((n) => `pending  ${n}`),
           ].join("\n"),
         );
-        if (status.pending.length || status.modified.length) process.exitCode = 1;
+        if (status.pending.length || status.modified.length) output.setExitCode(1);
       } finally {
         await database.close();
       }
@@ -467,18 +514,147 @@ function addSecretsCommands(
     );
 }
 
-const isEntryPoint = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ""));
-if (isEntryPoint) {
-  buildProgram()
-    .parseAsync(process.argv)
-    .catch((error: unknown) => {
-      const message =
-        error instanceof ProblemError
-          ? `${error.message}${"errors" in error.extensions ? ` ${JSON.stringify(error.extensions.errors)}` : ""}`
-          : error instanceof Error
-            ? error.message
-            : String(error);
-      process.stderr.write(`error: ${message}\n`);
-      process.exitCode = 1;
-    });
+export interface CliIo extends CommandIo {
+  /** Standard error is a terminal of the person typing: progress bars may be drawn. */
+  interactive?: boolean;
+  /** The typing terminal's width and colours, when the command runs elsewhere (the server's channel). */
+  terminal?: Terminal;
 }
+
+export interface CliOptions {
+  openDb?: DatabaseOpener;
+  openRaw?: DatabaseOpener;
+  openKeys?: KeyringOpener;
+  cwd?: string;
+}
+
+/**
+ * Runs one command line (the arguments after `cli`) to its end and returns its
+ * exit code. Everything it prints goes through io: the CLI passes its own
+ * standard output and error, the server's administrative channel passes the
+ * socket. A command prints through `output` and fails by throwing (or by
+ * output.setExitCode); it never calls process.exit.
+ */
+export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
+  const output = createOutput(io.stdout, io.interactive ?? false, io.stderr);
+  const program = buildProgram(
+    output,
+    options.openDb ?? openConfiguredDatabase,
+    options.openRaw ?? openUnmigratedDatabase,
+    options.openKeys ?? openConfiguredKeyring,
+    options.cwd ?? process.cwd(),
+  );
+  const terminal = io.terminal;
+  const configure = (command: Command) => {
+    command.exitOverride().configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      ...(terminal && {
+        getOutHelpWidth: () => terminal.outColumns as number,
+        getErrHelpWidth: () => terminal.errColumns as number,
+        getOutHasColors: () => terminal.outColors,
+        getErrHasColors: () => terminal.errColors,
+      }),
+    });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+  const exitCodeBefore = process.exitCode;
+  let code: number;
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    code = output.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) code = error.exitCode;
+    else {
+      io.stderr(`error: ${cliMessage(error)}\n`);
+      const stack = debugStack(error);
+      if (stack) io.stderr(`${stack}\n`);
+      code = 1;
+    }
+  }
+  // A command that set the process's exit code (rather than output.setExitCode) must not leave it on the server.
+  const leaked = process.exitCode;
+  if (leaked !== exitCodeBefore) {
+    process.exitCode = exitCodeBefore;
+    if (!code) code = Number(leaked) || 0;
+  }
+  return code;
+}
+
+/**
+ * What the server's administrative channel runs: the same program, on the
+ * server's own database (left open after each command), with the file
+ * arguments read from the directory the command was typed in.
+ */
+export function serverCommandRunner(
+  database: Database,
+  openKeys: KeyringOpener = openConfiguredKeyring,
+): CommandRunner {
+  const shared: DatabaseOpener = async () => ({ ...database, close: async () => {} });
+  return (request, io) =>
+    runCli(
+      request.argv,
+      { ...io, terminal: request.terminal },
+      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd },
+    );
+}
+
+function cliMessage(error: unknown): string {
+  if (error instanceof ProblemError)
+    return `${error.message}${"errors" in error.extensions ? ` ${JSON.stringify(error.extensions.errors)}` : ""}`;
+  return describeFailure(error);
+}
+
+/** The terminal this process prints to, as commander would see it. */
+function ownTerminal(): Terminal {
+  const defaults = new Command().configureOutput();
+  return {
+    outColumns: defaults.getOutHelpWidth?.(),
+    errColumns: defaults.getErrHelpWidth?.(),
+    outColors: Boolean(defaults.getOutHasColors?.()),
+    errColors: Boolean(defaults.getErrHasColors?.()),
+  };
+}
+
+/**
+ * The embedded data directory when the configuration names one; null on
+ * PostgreSQL (every process opens the database itself) or when the
+ * configuration is invalid (the command then says so, as before).
+ */
+function embeddedDataDir(): string | null {
+  try {
+    const config = loadConfig();
+    return config.databaseUrl ? null : config.dataDir;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The command line: sent to the server when one holds the embedded data
+ * directory (src/admin-channel.ts), else run here.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const io: CliIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    interactive: process.stderr.isTTY,
+  };
+  const dataDir = embeddedDataDir();
+  if (dataDir) {
+    const forwarded = await forwardCommand(
+      adminSocketPath(dataDir),
+      { argv, cwd: process.cwd(), terminal: ownTerminal() },
+      io,
+    ).catch((error: unknown) => {
+      io.stderr(`error: ${describeFailure(error)}\n`);
+      return 1;
+    });
+    if (forwarded !== null) return forwarded;
+  }
+  return runCli(argv, io);
+}
+
+const isEntryPoint = process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ""));
+if (isEntryPoint) process.exitCode = await main(process.argv.slice(2));

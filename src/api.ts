@@ -39,6 +39,11 @@ export interface PipelineHooks {
   methodNotAllowed?: Dispatch;
   /** Sees every handler result; what it returns is the response. */
   postResponseHandler?: Dispatch;
+  /**
+   * A request off the contract: throws the 400. Without it, the schema errors
+   * alone; the pipeline adds the reference errors of a batch (one pass, one problem).
+   */
+  validationFail?: Dispatch;
 }
 
 export function createBackend(dispatch: Dispatch, hooks: PipelineHooks = {}): OpenAPIBackend {
@@ -50,7 +55,8 @@ export function createBackend(dispatch: Dispatch, hooks: PipelineHooks = {}): Op
     customizeAjv: createAjv,
     handlers: {
       ...hooks,
-      validationFail: (context: BackendContext) => {
+      validationFail: (context: BackendContext, ...args: unknown[]) => {
+        if (hooks.validationFail) return hooks.validationFail(context, ...args);
         throw requestValidationError(context.validation.errors ?? []);
       },
       notImplemented: dispatch,
@@ -66,7 +72,13 @@ export function createBackend(dispatch: Dispatch, hooks: PipelineHooks = {}): Op
 }
 
 /** Ajv errors become one problem with a JSON pointer per offending value. */
-export function requestValidationError(errors: ErrorObject[]): ValidationError {
+export function requestValidationError(errors: ErrorObject[], more: FieldError[] = []): ValidationError {
+  const fieldErrors = [...requestFieldErrors(errors), ...more];
+  return ValidationError.of(fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }]);
+}
+
+/** Ajv errors as one field error per offending value. */
+export function requestFieldErrors(errors: ErrorObject[]): FieldError[] {
   const specific = errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf");
   // A failed oneOf (one object or an array of them) also reports the branch of
   // the wrong shape; keep the errors that point inside the value instead.
@@ -75,11 +87,7 @@ export function requestValidationError(errors: ErrorObject[]): ValidationError {
       e.keyword !== "type" ||
       !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
   );
-  const fieldErrors = dedupe(relevant.map(toFieldError));
-  return ValidationError.of(
-    fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }],
-    `${fieldErrors.length} values are not valid.`,
-  );
+  return dedupe(relevant.map(toFieldError));
 }
 
 function toFieldError(error: ErrorObject): FieldError {

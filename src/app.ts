@@ -11,13 +11,21 @@ import type { Context as BackendContext, Operation } from "openapi-backend";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/database.ts";
 import type { Logger } from "./logger.ts";
-import { API_ROOT, allowedMethods, createBackend, operationScopes, unknownPath } from "./api.ts";
+import {
+  API_ROOT,
+  allowedMethods,
+  createBackend,
+  operationScopes,
+  requestFieldErrors,
+  requestValidationError,
+  unknownPath,
+} from "./api.ts";
 import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "./auth/rate-limiter.ts";
 import { clientAddressKey } from "./auth/client-address.ts";
 import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
 import type { AccessTokens } from "./auth/oauth.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
-import { AuthenticationError, ForbiddenError, ProblemError } from "./errors.ts";
+import { AuthenticationError, ForbiddenError, ProblemError, type FieldError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
 import { rejectUnstorableText } from "./http/unstorable-text.ts";
 import { decodesAsUri, rejectMalformedPathEncoding } from "./http/path-encoding.ts";
@@ -100,6 +108,24 @@ export async function createApp(deps: AppDependencies): Promise<App> {
       // request, and before its security handlers and contract validation.
       postRoutingHandler: (context, ctx, request) =>
         context.operation ? admit(context.operation, ctx as Context, request as RoutedRequest) : undefined,
+      // A batch of courses is checked whole in one pass: the values off the schema and the
+      // references of the items whose fields have the right type (institutions, CIP codes, duplicates).
+      validationFail: async (context, ctx, request) => {
+        const schemaErrors = context.validation.errors ?? [];
+        if (context.operation?.operationId !== "upsertCourses") throw requestValidationError(schemaErrors);
+        // The body as read by admit (openapi-backend parsed its request before the body was read).
+        const body = (request as RoutedRequest).body as unknown;
+        const referenceErrors = await services.courses.referenceErrorsOf(
+          (ctx as Context).state.credential as Credential,
+          Array.isArray(body) ? body : [body],
+          { single: !Array.isArray(body) },
+        );
+        const fieldErrors = requestFieldErrors(schemaErrors);
+        throw requestValidationError(
+          [],
+          sortByItem([...fieldErrors, ...referenceErrors.filter((r) => !fieldErrors.some((f) => same(f, r)))]),
+        );
+      },
       postResponseHandler: (context) => {
         const response = context.response as HandlerResponse;
         if (deps.validateResponses) validateResponse(backend, context.operation, response);
@@ -293,4 +319,17 @@ function validateResponse(backend: ReturnType<typeof createBackend>, operation: 
       `Response of ${operation.operationId} (${response.status}) is off the contract: ${JSON.stringify(result.errors)}`,
     );
   }
+}
+
+function same(a: FieldError, b: FieldError): boolean {
+  return a.pointer === b.pointer && a.message === b.message;
+}
+
+/** Errors of a batch in item order (`/0/…`, `/1/…`, …), each item's in the order found. */
+function sortByItem(errors: FieldError[]): FieldError[] {
+  const item = (e: FieldError) => Number(/^\/(\d+)(?:\/|$)/.exec(e.pointer)?.[1] ?? -1);
+  return errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => item(a.e) - item(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }

@@ -1,14 +1,46 @@
 // Reads the configuration, prepares the database, builds the app and listens.
+import net from "node:net";
 import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { exitOnKeyProblem, openSecrets, prepareDatabase } from "./bootstrap.ts";
 import { createApp } from "./app.ts";
 import { createServer } from "./http/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
+import { adminSocketPath, openAdminChannel, type AdminChannel } from "./admin-channel.ts";
+import { debugStack, describeFailure } from "./failures.ts";
+import { ensureWritableDirectory } from "./db/database.ts";
+import { serverCommandRunner } from "../scripts/cli.ts";
+
+/** A port another process holds, said plainly. */
+class PortInUseError extends Error {}
+
+function portInUse(host: string, port: number): PortInUseError {
+  return new PortInUseError(
+    `Port ${port} on ${host} is already in use (another server is listening there). Stop that server, or choose another port: PORT=${port + 1} npm start.`,
+  );
+}
+
+/**
+ * Fails before anything touches the data directory when the port is taken, so
+ * that a second `npm start` neither creates nor migrates a database it cannot serve.
+ */
+function checkPortIsFree(host: string, port: number): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? portInUse(host, port) : error),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
 
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
+  await checkPortIsFree(config.host, config.port);
+  // The embedded database and the key file (without SVC_SECRETS_KEY) live in the data directory.
+  if (!config.databaseUrl || !config.secrets.key) ensureWritableDirectory(config.dataDir);
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
   const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
   const secrets = keyring.box;
@@ -22,10 +54,27 @@ async function main() {
     config.webhooks.dispatcher === "inline"
       ? new Dispatcher({ deliveries: app.context.repositories.deliveries, settings: config.webhooks, log, secrets })
       : null;
-  const server = createServer(app.koa).listen(config.port, config.host, () => {
-    log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
-    dispatcher?.start();
+  const server = createServer(app.koa);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? portInUse(config.host, config.port) : error),
+    );
+    server.listen(config.port, config.host, () => resolve());
   });
+  // The CLI beside the server: its commands run here, on this process's database (embedded only:
+  // on PostgreSQL every process opens the database itself).
+  let channel: AdminChannel | null = null;
+  if (database.kind === "embedded") {
+    channel = await openAdminChannel(adminSocketPath(config.dataDir), serverCommandRunner(database), log).catch(
+      (error: unknown) => {
+        log.warn({ err: error }, "the CLI's channel could not be opened: stop the server to run the CLI");
+        return null;
+      },
+    );
+  }
+  const port = (server.address() as net.AddressInfo).port;
+  log.info({ url: `http://${config.host}:${port}/api/v1`, database: database.kind, cli: channel?.path }, "listening");
+  dispatcher?.start();
   // A finished write may have committed events: deliver them without waiting for the next poll.
   server.on("request", (request, response) => {
     if (dispatcher && request.method !== "GET" && request.method !== "HEAD")
@@ -38,7 +87,10 @@ async function main() {
     const dispatcherStopped = Promise.resolve(dispatcher?.stop()).catch((error) =>
       log.error({ err: error }, "stopping the webhook dispatcher failed"),
     );
-    Promise.all([serverClosed, dispatcherStopped])
+    const channelClosed = Promise.resolve(channel?.close()).catch((error) =>
+      log.error({ err: error }, "closing the CLI's channel failed"),
+    );
+    Promise.all([serverClosed, dispatcherStopped, channelClosed])
       .then(() => Promise.all([app.close(), database.close()]))
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
@@ -48,6 +100,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`Failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`Failed to start: ${describeFailure(error)}\n`);
+  const stack = debugStack(error);
+  if (stack) process.stderr.write(`${stack}\n`);
   process.exit(1);
 });

@@ -7,6 +7,7 @@ import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
+import { DataDirectoryError } from "../failures.ts";
 import { lockDirectory } from "./directory-lock.ts";
 import { EmbeddedEngine } from "./embedded-engine.ts";
 import { embeddedAdapterFactory } from "./embedded-adapter.ts";
@@ -58,14 +59,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.inMemory)
     return openEmbedded(await EmbeddedEngine.open({ kind: "memory", dump: options.inMemory.dump }), () => undefined);
   const dir = embeddedDataPath(options.dataDir);
-  fs.mkdirSync(dir, { recursive: true });
-  const unlock = lockDirectory(options.dataDir);
+  const unlock = lockWritableDirectory(options.dataDir, dir);
   try {
     return await openEmbedded(await EmbeddedEngine.open({ kind: "directory", path: dir }), unlock);
   } catch (error) {
     unlock();
     throw error;
   }
+}
+
+/** Creates the data directory if needed; one this user cannot write is refused plainly (DataDirectoryError). */
+export function ensureWritableDirectory(dir: string, dataDir: string = dir): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM" || code === "EROFS")
+      throw new DataDirectoryError(
+        `Cannot write the data directory ${dataDir} (${code}). Make it writable by this user, or set SVC_DATA_DIR to a directory that is.`,
+      );
+    throw error;
+  }
+}
+
+/** Creates the data directory if needed and takes its lock. */
+function lockWritableDirectory(dataDir: string, dir: string): () => void {
+  ensureWritableDirectory(dir, dataDir);
+  return lockDirectory(dataDir);
 }
 
 async function ping(prisma: Db): Promise<void> {

@@ -1,4 +1,5 @@
 // Courses: listing, reading with the institution embedded, and batch upsert.
+import { API_ROOT } from "../api.ts";
 import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
@@ -27,6 +28,10 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
     const result = await services.courses.upsertCourses(caller, items, { dryRun, single });
     return dryRun
       ? { status: 200 as const, body: { ...result, dryRun: true } }
-      : { status: 201 as const, body: result };
+      : {
+          status: 201 as const,
+          body: result,
+          headers: result.data[0]?.id ? { Location: `${API_ROOT}/courses/${result.data[0].id}` } : undefined,
+        };
   });
 };

@@ -1,4 +1,5 @@
 // Datasets: publishing immutable snapshots of an organization's equivalencies.
+import { API_ROOT } from "../api.ts";
 import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
@@ -7,10 +8,10 @@ export const listDatasets: OperationHandler<"listDatasets"> = async (request, { 
   return listResponse(request.url, page, await services.datasets.listDatasets(caller, page));
 };
 
-export const publishDataset: OperationHandler<"publishDataset"> = async (request, { caller, services }) => ({
-  status: 201,
-  body: { data: await services.datasets.publishDataset(caller, request.body) },
-});
+export const publishDataset: OperationHandler<"publishDataset"> = async (request, { caller, services }) => {
+  const data = await services.datasets.publishDataset(caller, request.body);
+  return { status: 201, body: { data }, headers: { Location: `${API_ROOT}/datasets/${data.id}` } };
+};
 
 export const getDataset: OperationHandler<"getDataset"> = async (request, { caller, services }) => ({
   status: 200,

@@ -1,4 +1,5 @@
 // Keys: API key management for the calling organization.
+import { API_ROOT } from "../api.ts";
 import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
@@ -9,7 +10,7 @@ export const listKeys: OperationHandler<"listKeys"> = async (request, { caller, 
 
 export const createKey: OperationHandler<"createKey"> = async (request, { caller, services }) => {
   const { view, key } = await services.keys.createKey(caller, request.body ?? {});
-  return { status: 201, body: { data: { ...view, key } } };
+  return { status: 201, body: { data: { ...view, key } }, headers: { Location: `${API_ROOT}/keys/${view.id}` } };
 };
 
 export const revokeKey: OperationHandler<"revokeKey"> = async (request, { caller, services }) => {

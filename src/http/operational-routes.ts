@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import type { Context, Next } from "koa";
 import getRawBody from "raw-body";
 import type { Database } from "../db/database.ts";
-import { SPEC_PATH } from "../api.ts";
+import { API_ROOT, SPEC_PATH } from "../api.ts";
 import { type AccessTokens, OAuthError } from "../auth/oauth.ts";
 import { SCOPES } from "../auth/credential.ts";
 import { MalformedRequestError, ProblemError } from "../errors.ts";
@@ -52,6 +52,17 @@ export function operationalRoutes(deps: OperationalDependencies) {
   const specYaml = fs.readFileSync(SPEC_YAML_PATH, "utf8");
 
   const routes: Record<string, (ctx: Context) => Promise<void> | void> = {
+    // Where a person who opens the server's address in a browser goes next.
+    "GET /": (ctx) => {
+      ctx.body = {
+        service: "Course and Equivalency Repository",
+        docs: "/docs",
+        api: API_ROOT,
+        openapi: `${API_ROOT}/openapi.json`,
+        health: "/healthz",
+        tokenEndpoint: "/oauth/token",
+      };
+    },
     "GET /healthz": (ctx) => {
       ctx.body = { status: "ok" };
     },

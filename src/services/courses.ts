@@ -49,7 +49,7 @@ function createInput(id: string, item: CourseUpsert, code: string): NewCourse {
 /** Reference checks that the schema cannot make: institutions exist, CIP codes are in the catalog, no duplicates. */
 function referenceErrors(
   caller: Credential,
-  items: CourseUpsert[],
+  entries: [number, CourseReferences][],
   known: { institutions: string[]; cipCodes: string[]; catalogLoaded: boolean },
 ): FieldError[] {
   const environment = caller.environment;
@@ -58,8 +58,8 @@ function referenceErrors(
   const knownCip = new Set(known.cipCodes);
   const catalogLoaded = known.catalogLoaded;
   const firstIndex = new Map<string, number>();
-  items.forEach((item, index) => {
-    if (!knownInstitutions.has(item.institutionId)) {
+  for (const [index, item] of entries) {
+    if (item.institutionId !== undefined && !knownInstitutions.has(item.institutionId)) {
       errors.push({
         pointer: `/${index}/institutionId`,
         message: `no institution "${item.institutionId}" in the ${environment} environment`,
@@ -68,17 +68,43 @@ function referenceErrors(
     if (item.cipCode && catalogLoaded && !knownCip.has(item.cipCode)) {
       errors.push({ pointer: `/${index}/cipCode`, message: `"${item.cipCode}" is not a CIP 2020 code` });
     }
+    if (item.code === undefined) continue;
     if (isBlankCode(item.code)) {
       errors.push({ pointer: `/${index}/code`, message: BLANK_CODE });
-      return;
+      continue;
     }
+    if (item.institutionId === undefined) continue;
     const identity = `${item.institutionId}\u0000${courseCodeKey(item.code)}`;
     const first = firstIndex.get(identity);
     if (first !== undefined)
       errors.push({ pointer: `/${index}/code`, message: `the same course as item ${first} of this batch` });
     else firstIndex.set(identity, index);
-  });
+  }
   return errors;
+}
+
+/** The fields of an item that references are checked on; a field of the wrong type is left to the schema's errors. */
+interface CourseReferences {
+  institutionId?: string;
+  code?: string;
+  cipCode?: string | null;
+}
+
+function referencesOf(item: unknown): CourseReferences {
+  if (!item || typeof item !== "object" || Array.isArray(item)) return {};
+  const { institutionId, code, cipCode } = item as Record<string, unknown>;
+  return {
+    institutionId: typeof institutionId === "string" ? institutionId : undefined,
+    code: typeof code === "string" ? code : undefined,
+    cipCode: typeof cipCode === "string" ? cipCode : undefined,
+  };
+}
+
+/** A batch's problems answered as one: pointers without the item index when the request was one object. */
+function batchError(errors: FieldError[], single: boolean | undefined): ValidationError {
+  return ValidationError.of(
+    single ? errors.map((e) => ({ ...e, pointer: e.pointer.replace(/^\/0(?=\/|$)/, "") })) : errors,
+  );
 }
 
 export function createCoursesService({
@@ -104,6 +130,20 @@ export function createCoursesService({
      * stewarded by the caller's organization. `single` answers pointers without
      * the item index, as the request was one object.
      */
+    /**
+     * The reference errors of a batch that failed the schema too, so that one answer
+     * lists every problem: each item's fields of the right type are checked.
+     */
+    async referenceErrorsOf(caller: Credential, items: unknown[], options: { single?: boolean } = {}) {
+      const entries = items.map((item, index): [number, CourseReferences] => [index, referencesOf(item)]);
+      const institutionIds = [
+        ...new Set(entries.map(([, e]) => e.institutionId).filter((i): i is string => Boolean(i))),
+      ];
+      const cipCodes = [...new Set(entries.map(([, e]) => e.cipCode).filter((c): c is string => Boolean(c)))];
+      const known = await courses.findKnownReferences(caller.environment, institutionIds, cipCodes);
+      return batchError(referenceErrors(caller, entries, known), options.single).errors;
+    },
+
     async upsertCourses(
       caller: Credential,
       items: CourseUpsert[],
@@ -114,13 +154,10 @@ export function createCoursesService({
       const cipCodes = [...new Set(items.map((item) => item.cipCode).filter((c): c is string => Boolean(c)))];
       const errors = referenceErrors(
         caller,
-        items,
+        items.map((item, index) => [index, item]),
         await courses.findKnownReferences(environment, institutionIds, cipCodes),
       );
-      if (errors.length) {
-        const pointed = options.single ? errors.map((e) => ({ ...e, pointer: e.pointer.replace(/^\/0/, "") })) : errors;
-        throw new ValidationError(`${errors.length} problem(s) in the batch; nothing was written.`, pointed);
-      }
+      if (errors.length) throw batchError(errors, options.single);
       await assertSteward(
         stewardship,
         caller,

@@ -102,6 +102,8 @@ export function createDatasetsService(
               datasetVersionId: id,
               label: input.label,
               sequence,
+              snapshotRecordCount: rows.length,
+              // Deprecated: the same number under the name the dataset resource gives the declared count.
               recordCount: rows.length,
               issueCount: issues.length,
             },

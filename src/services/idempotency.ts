@@ -46,6 +46,30 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/**
+ * How a response is stored: the body as the JSON text the client received. A
+ * JSON column of PostgreSQL (jsonb) does not keep the order of an object's keys,
+ * so a stored object would come back with its keys in another order; the text
+ * parsed again gives the same object, keys in the same order, hence the same bytes.
+ * (Records stored before kept the object itself, `body`.)
+ */
+interface StoredRecord {
+  status: number;
+  headers?: Record<string, string>;
+  bodyText?: string;
+  body?: unknown;
+}
+
+function recorded(response: StoredResponse): StoredRecord {
+  const bodyText = response.body === undefined ? undefined : JSON.stringify(response.body);
+  return { status: response.status, headers: response.headers, bodyText };
+}
+
+function replayed(stored: StoredRecord): StoredResponse {
+  const body = typeof stored.bodyText === "string" ? JSON.parse(stored.bodyText) : stored.body;
+  return { status: stored.status, headers: stored.headers, body };
+}
+
 export function createIdempotencyService({
   idempotency,
   now = Date.now,
@@ -88,12 +112,12 @@ export function createIdempotencyService({
           `A request with the Idempotency-Key "${claim.key}" is still in progress; retry shortly.`,
         );
       }
-      const stored = existing.responseBody as unknown as StoredResponse;
+      const stored = replayed(existing.responseBody as unknown as StoredRecord);
       return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
     }
     try {
       const response = await run();
-      await idempotency.storeResponse(claim.credentialId, claim.key, response.status, response);
+      await idempotency.storeResponse(claim.credentialId, claim.key, response.status, recorded(response));
       return response;
     } catch (error) {
       // A failed request is not remembered: the client may fix it and retry.

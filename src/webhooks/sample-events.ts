@@ -27,6 +27,7 @@ const SAMPLES: Record<EventType, Record<string, unknown>> = {
     datasetVersionId: "ds_test_00000000000000000000",
     label: "Sample dataset version",
     sequence: 1,
+    snapshotRecordCount: 0,
     recordCount: 0,
     issueCount: 0,
   },

@@ -62,6 +62,46 @@ describe("courses: upsertCourses (POST /courses)", () => {
     expect((outbox[1].payload as { data: { changedFields: string[] } }).data.changedFields).to.deep.equal([]);
   });
 
+  it("applies one spelling rule to the code on create and on re-upsert: as sent, trimmed, spaces collapsed, case kept", async () => {
+    const created = await post(course({ code: "  math   7 " }));
+    await expectContract(created, 201);
+    expect(created.body.data[0].code).to.equal("math 7");
+    const stored = async () =>
+      (await t.database.prisma.course.findUniqueOrThrow({ where: { id: created.body.data[0].id } })).code;
+    expect(await stored()).to.equal("math 7");
+    const respelled = await post(course({ code: "MATH\t7" }));
+    await expectContract(respelled, 201);
+    expect(respelled.body.data[0]).to.include({ id: created.body.data[0].id, code: "MATH 7", result: "updated" });
+    expect(await stored()).to.equal("MATH 7");
+    const outbox = await events();
+    expect((outbox.at(-1)!.payload as { data: { changedFields: string[] } }).data.changedFields).to.deep.equal([
+      "code",
+    ]);
+  });
+
+  it("reports schema and reference errors of a batch together, in item order, with one wording", async () => {
+    const response = await post([
+      course({ code: "A 1", institutionId: "inst_000000" }),
+      course({ code: "A 2", level: "graduate", cipCode: "99.9999" }),
+      course({ code: "a  1", institutionId: "inst_000000", credits: "five" }),
+    ]);
+    await expectContract(response, 400);
+    expectProblem(response, "validation-failed");
+    expect(response.body.detail).to.equal(`${response.body.errors.length} values are not valid.`);
+    expect(response.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal([
+      "/0/institutionId",
+      "/1/level",
+      "/2/credits",
+      "/2/institutionId",
+      "/2/code",
+    ]);
+    const single = await post(course({ institutionId: "inst_000000", level: "graduate" }));
+    await expectContract(single, 400);
+    expect(single.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/level", "/institutionId"]);
+    expect(single.body.detail).to.equal("2 values are not valid.");
+    expect(await t.database.prisma.course.count()).to.equal(0);
+  });
+
   it("answers {data, summary} for a batch, in request order", async () => {
     await post(course({ code: "MATH 8" }));
     const response = await post([
@@ -157,6 +197,10 @@ describe("courses: upsertCourses (POST /courses)", () => {
     const replay = await post(course(), "/courses", { "Idempotency-Key": "batch-1" });
     await expectContract(replay, 201);
     expect(replay.body).to.deep.equal(first.body);
+    // The same bytes, not only the same object (a jsonb column does not keep the order of keys).
+    expect(replay.text).to.equal(first.text);
+    expect(replay.headers.location).to.equal(first.headers.location);
+    expect(first.headers.location).to.equal(`/api/v1/courses/${first.body.data[0].id}`);
     expect(replay.headers["idempotent-replayed"]).to.equal("true");
     expect(await t.database.prisma.course.findFirst()).to.have.property("version", 1);
     const reused = await post(course({ title: "Other" }), "/courses", { "Idempotency-Key": "batch-1" });

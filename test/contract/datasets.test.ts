@@ -87,6 +87,7 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     const response = await publish({ label: "Spring 2025", recordCount: 3, metadata: { catalogYear: "2024-25" } });
     await expectContract(response, 201);
     const dataset = response.body.data;
+    expect(response.headers.location).to.equal(`/api/v1/datasets/${dataset.id}`);
     expect(dataset).to.include({
       label: "Spring 2025",
       sequence: 1,
@@ -232,7 +233,7 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     expect((kept.state as { datasetVersionId: string }).datasetVersionId).to.equal(first.id);
   });
 
-  it("writes dataset.published to the outbox, valid against DatasetPublishedEvent", async () => {
+  it("writes dataset.published to the outbox, valid against DatasetPublishedEvent; its counts mean what the resource's do", async () => {
     const dataset = (await publish({ label: "Evented", recordCount: 7 })).body.data;
     const event = (await events()).find((e) => e.type === "dataset.published")!;
     expect(event.environment).to.equal("live");
@@ -240,9 +241,14 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       datasetVersionId: dataset.id,
       label: "Evented",
       sequence: 1,
+      snapshotRecordCount: 3,
       recordCount: 3,
       issueCount: 3,
     });
+    // One meaning per name: the event's snapshotRecordCount is the resource's; recordCount stays only as deprecated.
+    expect((event.payload as { data: { snapshotRecordCount: number } }).data.snapshotRecordCount).to.equal(
+      dataset.snapshotRecordCount,
+    );
     const validate = compileEventSchema();
     expect(validate(event.payload), JSON.stringify(validate.errors)).to.equal(true);
   });

@@ -16,6 +16,7 @@ describe("keys: listKeys (GET /keys), createKey (POST /keys), revokeKey (DELETE 
       .send({ name: "ci", scopes: ["read:public"] });
     await expectContract(created, 201);
     const { key, id, prefix } = created.body.data;
+    expect(created.headers.location).to.equal(`/api/v1/keys/${id}`);
     expect(key).to.match(/^svc_live_[A-Za-z0-9_-]{40}$/);
     expect(key.startsWith(prefix)).to.equal(true);
     expect(created.body.data).to.include({ environment: "live", name: "ci", revokedAt: null });

@@ -224,6 +224,13 @@ describe("operational endpoints", () => {
   });
   after(() => t.close());
 
+  it("GET / points to the reference page and the API root, without credentials", async () => {
+    const response = await t.http.get("/");
+    expect(response.status).to.equal(200);
+    expect(response.body).to.include({ docs: "/docs", api: "/api/v1", openapi: "/api/v1/openapi.json" });
+    expect((await t.http.get(response.body.docs)).status).to.equal(200);
+  });
+
   it("/healthz and /readyz answer without credentials", async () => {
     expect((await t.http.get("/healthz")).body).to.deep.equal({ status: "ok" });
     const ready = await t.http.get("/readyz");

@@ -31,7 +31,7 @@ try {
 }
 // @ts-expect-error: the state filter is a string
 client.institutions.list({ state: 5 });
-const check = (event: Event) => (event.type === "dataset.published" ? event.data.recordCount : 0);
+const check = (event: Event) => (event.type === "dataset.published" ? event.data.snapshotRecordCount : 0);
 console.log(JSON.stringify({ names, first: first.id, notFound, resolved: import.meta.resolve("@course-equivalency/client"), verify: typeof verifyWebhook, check: typeof check }));
 `;
 

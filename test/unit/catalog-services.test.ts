@@ -165,7 +165,7 @@ describe("courses service (upsertCourses)", () => {
         { ...course, code: " cs  1 ", cipCode: "99.9999" },
       ]),
     );
-    expect(error.message).to.equal("3 problem(s) in the batch; nothing was written.");
+    expect(error.message).to.equal("3 values are not valid.");
     expect(error.errors).to.deep.equal([
       { pointer: "/1/institutionId", message: 'no institution "inst_2" in the sandbox environment' },
       { pointer: "/2/cipCode", message: '"99.9999" is not a CIP 2020 code' },

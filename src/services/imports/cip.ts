@@ -41,9 +41,15 @@ export function cipEntryFrom(record: Record<string, string>): CipEntry | null {
 }
 
 export async function readCipFile(file: string): Promise<{ entries: CipEntry[]; read: number }> {
-  const parser = fs
-    .createReadStream(file)
-    .pipe(parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, relax_quotes: true }));
+  const parser = fs.createReadStream(file).pipe(
+    parse({
+      columns: cipHeader(file),
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      relax_quotes: true,
+    }),
+  );
   const entries = new Map<string, CipEntry>();
   let read = 0;
   for await (const record of parser) {
@@ -55,6 +61,19 @@ export async function readCipFile(file: string): Promise<{ entries: CipEntry[]; 
     throw new Error("No CIP codes found: expected columns CIP_Code and CIP_Title (or NCES's CIPCode and CIPTitle).");
   }
   return { entries: [...entries.values()], read };
+}
+
+/** Checks the header row first: a file without the code and title columns is refused before any row is read. */
+function cipHeader(file: string) {
+  return (header: string[]) => {
+    const code = ["CIP_Code", "CIPCode", "CIPCODE"].some((c) => header.includes(c));
+    const title = ["CIP_Title", "CIPTitle", "CIPTITLE"].some((c) => header.includes(c));
+    if (!code || !title)
+      throw new Error(
+        `${file} is not a CIP 2020 file: its header has no ${code ? "CIP_Title (or CIPTitle)" : "CIP_Code (or CIPCode)"} column. Give the CIP 2020 list (CIP_Code,CIP_Title) or NCES's CIPCode.csv.`,
+      );
+    return header;
+  };
 }
 
 export function createCipImportsService({ catalogImports }: Pick<Repositories, "catalogImports">) {

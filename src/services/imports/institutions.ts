@@ -41,8 +41,10 @@ export function mapIpedsRecord(record: Record<string, string>, source: Channel):
   if (!IPEDS_ID.test(ipedsId ?? "")) return { skip: "invalid UNITID" };
   if (record.CYACTIVE !== undefined && record.CYACTIVE.trim() !== "1")
     return { skip: "not currently active (CYACTIVE)" };
-  const type = SECTOR_TYPES[record.SECTOR?.trim()];
-  if (!type) return { skip: `sector ${record.SECTOR?.trim() || "missing"} is outside the mapping` };
+  const sector = record.SECTOR?.trim();
+  if (!sector) return { skip: "no SECTOR value" };
+  const type = SECTOR_TYPES[sector];
+  if (!type) return { skip: `sector ${sector} is outside the mapping` };
   const state = record.STABBR?.trim().toUpperCase();
   if (!STATE.test(state ?? "")) return { skip: "invalid STABBR" };
   const name = record.INSTNM?.trim();
@@ -59,6 +61,7 @@ export function mapJsonRecord(record: Record<string, unknown>, source: Channel):
   const ipedsId = String(record.ipedsId ?? "").trim();
   if (!IPEDS_ID.test(ipedsId)) return { skip: "invalid ipedsId" };
   const type = record.type as InstitutionType;
+  if (record.type === undefined || record.type === null || record.type === "") return { skip: "no type value" };
   if (!TYPES.includes(type)) return { skip: "type is outside the mapping" };
   const state = String(record.state ?? "")
     .trim()
@@ -81,8 +84,23 @@ export async function* readInstitutionFile(file: string, source: Channel): Async
   }
   const parser = fs
     .createReadStream(file)
-    .pipe(parse({ columns: true, bom: true, skip_empty_lines: true, trim: true }));
+    .pipe(parse({ columns: ipedsHeader(file), bom: true, skip_empty_lines: true, trim: true }));
   for await (const record of parser) yield mapIpedsRecord(record as Record<string, string>, source);
+}
+
+/** The columns the mapping reads; F1SYSNAM and CYACTIVE may be absent. */
+export const IPEDS_COLUMNS = ["UNITID", "INSTNM", "CITY", "STABBR", "SECTOR"] as const;
+
+/** Checks the header row before any row is read: a wrong file is refused, not read as rows that are all skipped. */
+function ipedsHeader(file: string) {
+  return (header: string[]) => {
+    const missing = IPEDS_COLUMNS.filter((column) => !header.includes(column));
+    if (missing.length)
+      throw new Error(
+        `${file} is not an IPEDS HD file: its header has no ${missing.join(", ")} column. Give the HD file (columns UNITID, INSTNM, CITY, STABBR, SECTOR, F1SYSNAM, CYACTIVE) or a JSON array of institutions (README, "Command-line tool").`,
+      );
+    return header;
+  };
 }
 
 /** How many records a file holds, for a progress bar's total. */
