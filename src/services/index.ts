@@ -18,6 +18,7 @@ import { createWebhooksService } from "./webhooks.ts";
 import { createOAuthClientsService } from "./oauth-clients.ts";
 import { createWebhookDeliveriesService } from "./webhook-deliveries.ts";
 import { createStoredSecretsService } from "./stored-secrets.ts";
+import { createCursors, type Cursors } from "./cursors.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
@@ -35,6 +36,8 @@ export interface Services {
   webhooks: ReturnType<typeof createWebhooksService>;
   webhookDeliveries: ReturnType<typeof createWebhookDeliveriesService>;
   storedSecrets: ReturnType<typeof createStoredSecretsService>;
+  /** Seals and opens the `after` cursors of lists. */
+  cursors: Cursors;
 }
 
 export interface ServicesDependencies {
@@ -72,5 +75,6 @@ export function createServices(deps: ServicesDependencies): Services {
       settings: config.webhooks,
     }),
     storedSecrets: createStoredSecretsService(repositories),
+    cursors: createCursors(deps.secrets),
   };
 }
