@@ -56,7 +56,10 @@ describe("webhook deliveries: contract", () => {
     it("lists attempts newest first with filters, paging headers and the exact body", async () => {
       const empty = await get(`${base()}/deliveries`);
       await expectContract(empty, 200);
-      expect(empty.body).to.deep.equal({ data: [], pagination: { total: 0, limit: 25, offset: 0, returned: 0, nextCursor: null } });
+      expect(empty.body).to.deep.equal({
+        data: [],
+        pagination: { total: 0, limit: 25, offset: 0, returned: 0, nextCursor: null },
+      });
 
       await emit("course.updated");
       receiver.behave("/a", "fail");
