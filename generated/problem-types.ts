@@ -2,6 +2,7 @@
 /** Every problem type the service answers with, from `x-problem-types` in openapi.yaml. */
 export const PROBLEM_TYPES = {
   "validation-failed": { status: 400, title: "Validation failed" },
+  "invalid-cursor": { status: 400, title: "Invalid cursor" },
   "malformed-request": { status: 400, title: "Malformed request" },
   "unauthenticated": { status: 401, title: "Authentication required" },
   "forbidden": { status: 403, title: "Forbidden" },

@@ -89,6 +89,15 @@ export class MalformedRequestError extends ProblemError {
   }
 }
 
+/** A list's `after` cursor that is malformed, altered or foreign (another list's, organization's, environment's or filters'). */
+export class InvalidCursorError extends ProblemError {
+  constructor(message: string) {
+    super("invalid-cursor", `/query/after: ${message}`, {
+      extensions: { errors: [{ pointer: "/query/after", message }] },
+    });
+  }
+}
+
 export class AuthenticationError extends ProblemError {
   constructor(detail: string, wwwAuthenticate: string) {
     super("unauthenticated", detail, { headers: { "WWW-Authenticate": wwwAuthenticate } });

@@ -1,7 +1,7 @@
 // The availability scenario of scripts/bench/reads.ts: how long /healthz takes
-// to answer while one client downloads the whole equivalency export as CSV and
-// two clients page at a deep offset, against the same probe with no load in the
-// same run. Probes are sent on a fixed schedule (20 a second), not one after the
+// to answer while one client downloads the whole equivalency export as CSV, two
+// clients page at a deep offset and two more page by cursor from the same depth,
+// against the same probe with no load in the same run. Probes are sent on a fixed schedule (20 a second), not one after the
 // other, so that a stalled server cannot hide its stall by delaying the probes.
 import { fixed, percentile } from "./harness.ts";
 
@@ -10,6 +10,7 @@ const PROBE_INTERVAL_MS = 50;
 const PROBE_TIMEOUT_MS = 10_000;
 const DEEP_OFFSET = 500_000;
 const DEEP_PAGERS = 2;
+const CURSOR_PAGERS = 2;
 
 export interface HealthLatency {
   probes: number;
@@ -23,6 +24,7 @@ export interface LoadDone {
   exportBytes: number;
   exportsCompleted: number;
   deepPages: number;
+  cursorPages: number;
   failures: number;
 }
 
@@ -72,7 +74,7 @@ export async function healthUnderLoad(
 ): Promise<{ latency: HealthLatency; load: LoadDone }> {
   const headers = { Authorization: `Bearer ${key}` };
   const stop = new AbortController();
-  const done: LoadDone = { exportBytes: 0, exportsCompleted: 0, deepPages: 0, failures: 0 };
+  const done: LoadDone = { exportBytes: 0, exportsCompleted: 0, deepPages: 0, cursorPages: 0, failures: 0 };
   const failed = (error: Error) => {
     if (error.name !== "AbortError") done.failures++;
   };
@@ -96,6 +98,23 @@ export async function healthUnderLoad(
       done.deepPages++;
     }).catch(failed),
   );
+  // Cursor pagers: each starts at depth DEEP_OFFSET and walks on by nextCursor (back to the depth at the end).
+  const deep = `${origin}/api/v1/equivalencies?status=accepted&limit=1&offset=${DEEP_OFFSET - 1}`;
+  const start = ((await (await fetch(deep, { headers })).json()) as { pagination: { nextCursor: string } }).pagination
+    .nextCursor;
+  const cursorPagers = Array.from({ length: CURSOR_PAGERS }, () => {
+    let cursor: string | null = start;
+    return loop(stop.signal, async () => {
+      const response = await fetch(
+        `${origin}/api/v1/equivalencies?status=accepted&limit=100&after=${encodeURIComponent(cursor ?? start)}`,
+        { headers, signal: stop.signal },
+      );
+      const body = (await response.json()) as { pagination: { nextCursor: string | null } };
+      if (!response.ok) throw new Error(`a cursor page answered ${response.status}`);
+      cursor = body.pagination.nextCursor;
+      done.cursorPages++;
+    }).catch(failed);
+  });
   try {
     // Let the load get going (the export's first batch, the first deep pages) before probing.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -103,7 +122,7 @@ export async function healthUnderLoad(
     return { latency, load: done };
   } finally {
     stop.abort();
-    await Promise.all([exporter, ...pagers]);
+    await Promise.all([exporter, ...pagers, ...cursorPagers]);
   }
 }
 

@@ -10,26 +10,14 @@
 //   npx tsx scripts/bench/reads.ts [--database-url postgresql://…] [--duration 10]
 //       [--equivalencies 1000000] [--only "GET /equivalencies/{id}"|availability]   (the /healthz baseline always runs)
 //       [--keep-data DIR]   (embedded: load into DIR and keep it; a later run with the same DIR and count skips the load)
-import { fork, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import {
-  createCredential,
-  createInstitutions,
-  fixed,
-  freshDatabase,
-  machine,
-  cleanupStack,
-  printTable,
-  type BenchDatabase,
-} from "./harness.ts";
+import { createCredential, fixed, freshDatabase, machine, cleanupStack, printTable } from "./harness.ts";
 import { describeLatency, healthLatency, healthUnderLoad } from "./availability.ts";
+import { loadCatalog, startServerProcess, stopServerProcess } from "./catalog.ts";
 
 const DEFAULT_EQUIVALENCIES = 1_000_000;
 let EQUIVALENCIES = DEFAULT_EQUIVALENCIES;
-const INSTITUTIONS = 100;
-const COURSES_PER_INSTITUTION = 1_000;
 const CONNECTIONS = 32;
 const WARMUP_SECONDS = 2;
 /** Service ÷ floor for the single read: overlap must beat the naive design on the embedded database (issue 14). */
@@ -37,73 +25,10 @@ const GOAL_SINGLE_READ_RATIO = { embedded: 1.0, postgresql: 0.75 };
 const GOAL_LIST_P99_MS = 50;
 const GOAL_AVAILABILITY_P99_MS = 50;
 const SINGLE_READ = "GET /equivalencies/{id} (random id)";
-
-/** Courses "crs_bench_NNNNNNNN", 1,000 per institution; equivalencies 60% accepted, 30% pending, 10% conflict. */
-function step(what: string): () => void {
-  const started = performance.now();
-  process.stderr.write(`${what}… `);
-  return () => process.stderr.write(`${fixed((performance.now() - started) / 1000)} s\n`);
-}
-
-async function load(bench: BenchDatabase, organizationId: string): Promise<void> {
-  const institutions = await createInstitutions(bench.database, INSTITUTIONS);
-  const firstIpeds = Number(institutions[0].slice("inst_".length));
-  const courses = INSTITUTIONS * COURSES_PER_INSTITUTION;
-  await bench.database.session(async (sql) => {
-    // The rows are consistent by construction: skip the per-row foreign key
-    // triggers, and build the secondary indexes once at the end (as the
-    // migrations define them) instead of row by row.
-    await sql.exec("SET session_replication_role = replica");
-    const indexes = await sql.query<{ name: string; definition: string }>(
-      `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-       WHERE schemaname = current_schema() AND tablename = 'equivalencies' AND indexname <> 'equivalencies_pkey'
-       ORDER BY indexdef LIKE 'CREATE UNIQUE%' DESC, indexname`,
-    );
-    for (const index of indexes) await sql.exec(`DROP INDEX "${index.name}"`);
-    let done = step(`loading ${courses.toLocaleString("en-US")} courses`);
-    await sql.query(
-      `INSERT INTO courses (id, environment, institution_id, code, code_key, title, credits, level, description, cip_code, version, created_at, updated_at)
-       SELECT 'crs_bench_' || lpad(n::text, 8, '0'), 'live', 'inst_' || ($1::int + n / $2::int), 'BEN ' || lpad((n % $2::int)::text, 4, '0'),
-              'BEN ' || lpad((n % $2::int)::text, 4, '0'), 'Benchmark course ' || n, 3, 'lower', NULL, '11.0701', 1, now(), now()
-       FROM generate_series(0, $3::int - 1) AS n`,
-      [firstIpeds, COURSES_PER_INSTITUTION, courses],
-    );
-    done();
-    done = step(`loading ${EQUIVALENCIES.toLocaleString("en-US")} equivalencies`);
-    await sql.query(
-      `INSERT INTO equivalencies (id, environment, source_course_id, target_institution_id, target_course_id, target_code, target_key, status,
-                                  decided_by, decided_at, policy_basis, version, provenance, organization_id, created_at, updated_at)
-       SELECT 'eq_bench_' || lpad(n::text, 8, '0'), 'live', 'crs_bench_' || lpad(src::text, 8, '0'), 'inst_' || ($1::int + t),
-              'crs_bench_' || lpad((t * $2::int + src % $2::int)::text, 8, '0'), 'BEN ' || lpad((src % $2::int)::text, 4, '0'),
-              'course:crs_bench_' || lpad((t * $2::int + src % $2::int)::text, 8, '0'), status::"EquivalencyStatus",
-              CASE WHEN status = 'pending' THEN NULL ELSE 'Registrar' END, CASE WHEN status = 'pending' THEN NULL ELSE created END,
-              'Articulation agreement 2025', 1, 'direct', $4, created, created
-       FROM (
-         SELECT n, n % $3::int AS src, ((n % $3::int) / $2::int + 1 + (n / $3::int) * 7) % 100 AS t,
-                CASE WHEN n % 10 < 6 THEN 'accepted' WHEN n % 10 < 9 THEN 'pending' ELSE 'conflict' END AS status,
-                timestamp '2025-01-01' + n * interval '10 milliseconds' AS created
-         FROM generate_series(0, $5::int - 1) AS n
-       ) AS g`,
-      [firstIpeds, COURSES_PER_INSTITUTION, courses, organizationId, EQUIVALENCIES],
-    );
-    done();
-    // A checkpoint after each step keeps the embedded database's write-ahead log
-    // short; without it, building the fourth or fifth index on a million rows
-    // stalled for over ten minutes.
-    await sql.exec("CHECKPOINT");
-    for (const index of indexes) {
-      done = step(`building ${index.name}`);
-      await sql.exec(index.definition);
-      await sql.exec("CHECKPOINT");
-      done();
-    }
-    done = step("VACUUM ANALYZE");
-    await sql.exec("SET session_replication_role = DEFAULT");
-    await sql.exec("VACUUM ANALYZE courses");
-    await sql.exec("VACUUM ANALYZE equivalencies");
-    done();
-  });
-}
+const CURSOR_DEPTH = 500_000;
+const CURSOR_PAGE = "… by cursor (after=) at depth 500,000";
+/** A cursor page at any depth costs at most this many times the first page (issue 14). */
+const GOAL_CURSOR_RATIO = 1.5;
 
 interface Scenario {
   name: string;
@@ -141,41 +66,6 @@ async function measure(origin: string, key: string, scenario: Scenario, seconds:
   };
 }
 
-/** server.ts (the service) or floor-server.ts, in a process of its own. */
-function startServerProcess(
-  bench: BenchDatabase,
-  script = "server.ts",
-  env: Record<string, string> = {},
-): Promise<{ child: ChildProcess; origin: string }> {
-  const child = fork(path.join(import.meta.dirname, script), [], {
-    // BENCH_SERVER_NODE_OPTIONS="--cpu-prof" profiles the server process.
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_SERVER_NODE_OPTIONS?.split(" ").filter(Boolean) ?? [])],
-    env: {
-      ...process.env,
-      BENCH_DATA_DIR: bench.config.dataDir,
-      BENCH_DATABASE_URL: bench.config.databaseUrl ?? "",
-      ...env,
-    },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message) => resolve({ child, origin: (message as { origin: string }).origin }));
-    child.once("exit", (code) => reject(new Error(`The server process exited with ${code} before listening.`)));
-  });
-}
-
-function stopServerProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.disconnect();
-  });
-}
-
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -207,7 +97,7 @@ async function main() {
         throw new Error(
           `${values["keep-data"]} holds ${loaded} equivalencies, not ${EQUIVALENCIES}: use another directory.`,
         );
-      await load(bench, organizationId);
+      await loadCatalog(bench, organizationId, EQUIVALENCIES);
     }
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const accepted = await bench.database.prisma.equivalency.count({ where: { status: "accepted" } });
@@ -233,8 +123,10 @@ async function main() {
       { name: "… offset 10,000", path: list(10_000) },
       { name: "… offset 100,000", path: list(100_000) },
       { name: "… offset 500,000", path: list(500_000) },
+      { name: CURSOR_PAGE, path: () => `/api/v1/equivalencies?status=accepted&limit=100&after=${deepCursor}` },
     ];
     const selected = (name: string) => !values.only || name.includes(values.only);
+    let deepCursor = "";
     const scenarios = allScenarios.filter((scenario, index) => index === 0 || selected(scenario.name));
 
     // The floors first, each in its own process (the embedded database admits one process at a time).
@@ -258,6 +150,19 @@ async function main() {
 
     const { child, origin } = await startServerProcess(bench);
     push(() => stopServerProcess(child));
+    // The cursor of the 500,000th accepted equivalency: the page after it starts at depth 500,000.
+    deepCursor = encodeURIComponent(
+      (
+        (await (
+          await fetch(
+            `${origin}${list(Math.max(0, Math.min(CURSOR_DEPTH, accepted - 200) - 1)).replace("limit=100", "limit=1")}`,
+            {
+              headers: { Authorization: `Bearer ${key}` },
+            },
+          )
+        ).json()) as { pagination: { nextCursor: string } }
+      ).pagination.nextCursor,
+    );
     for (const scenario of scenarios)
       await expectOk(origin, key, scenario.name, typeof scenario.path === "string" ? scenario.path : scenario.path());
     const figures: Figures[] = [];
@@ -297,19 +202,26 @@ async function main() {
         ["/healthz", "probes", "p50", "p99", "max", "timeouts"],
         [
           ["baseline: no load", ...describeLatency(availability.idle)],
-          ["during the CSV export + 2 clients at offset 500,000", ...describeLatency(availability.latency)],
+          [
+            "during the CSV export + 2 clients at offset 500,000 + 2 by cursor from depth 500,000",
+            ...describeLatency(availability.latency),
+          ],
         ],
       );
       console.log(
-        `Meanwhile: ${fixed(load.exportBytes / 2 ** 20, 0)} MiB of CSV (${load.exportsCompleted} whole exports), ${load.deepPages} deep pages, ${load.failures} failed requests.`,
+        `Meanwhile: ${fixed(load.exportBytes / 2 ** 20, 0)} MiB of CSV (${load.exportsCompleted} whole exports), ${load.deepPages} deep pages by offset, ${load.cursorPages} by cursor, ${load.failures} failed requests.`,
       );
     }
     const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "met" : "NOT met");
+    const cursorPage = figures.find((f) => f.name === CURSOR_PAGE);
+    const cursorRatio =
+      cursorPage && firstPage ? firstPage.requestsPerSecond / cursorPage.requestsPerSecond : undefined;
     const ratioGoal = GOAL_SINGLE_READ_RATIO[embedded ? "embedded" : "postgresql"];
     console.log(
       `\nGoals: single read ≥ ${ratioGoal} × floor ${verdict(single && floor ? single.requestsPerSecond >= ratioGoal * floor.requestsPerSecond : undefined)}; ` +
         `list p99 at offset 0 < ${GOAL_LIST_P99_MS} ms ${verdict(firstPage ? firstPage.p99 < GOAL_LIST_P99_MS : undefined)}; ` +
-        `/healthz p99 under load < ${GOAL_AVAILABILITY_P99_MS} ms ${verdict(availability ? availability.latency.p99 < GOAL_AVAILABILITY_P99_MS : undefined)}.`,
+        `/healthz p99 under load < ${GOAL_AVAILABILITY_P99_MS} ms ${verdict(availability ? availability.latency.p99 < GOAL_AVAILABILITY_P99_MS : undefined)}; ` +
+        `cursor page at depth ${CURSOR_DEPTH.toLocaleString("en-US")} ≤ ${GOAL_CURSOR_RATIO} × the first page's time ${verdict(cursorRatio === undefined ? undefined : cursorRatio <= GOAL_CURSOR_RATIO)} (${cursorRatio === undefined ? "n/a" : fixed(cursorRatio, 2)}).`,
     );
   } finally {
     await cleanup();

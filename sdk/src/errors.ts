@@ -112,6 +112,7 @@ const BY_STATUS: Record<number, ErrorClass> = {
 /** Every problem type of the contract, from `x-problem-types` in openapi.yaml. */
 export type ProblemCode =
   | "validation-failed"
+  | "invalid-cursor"
   | "malformed-request"
   | "unauthenticated"
   | "forbidden"
@@ -135,6 +136,7 @@ export type ProblemCode =
 /** The error class of each problem type. */
 const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "validation-failed": ValidationError,
+  "invalid-cursor": ValidationError,
   "malformed-request": ValidationError,
   unauthenticated: AuthenticationError,
   forbidden: PermissionError,

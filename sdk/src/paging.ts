@@ -1,6 +1,8 @@
-// Lists of the API are paged by `limit` and `offset`. A list method returns a
-// ListRequest: awaiting it gives the first page; iterating it with `for await`
-// walks every item of every page.
+// Lists of the API are paged by `limit` and `offset`, or by cursor (`after`,
+// from `pagination.nextCursor`). A list method returns a ListRequest: awaiting
+// it gives the first page; iterating it with `for await` walks every item of
+// every page, following the cursors (each page costs the server what the first
+// does, and no item is repeated or skipped when items are added meanwhile).
 import type { components } from "./api-types.js";
 
 export type Pagination = components["schemas"]["Pagination"];
@@ -13,6 +15,7 @@ export interface Page<T> {
 export interface PageQuery {
   limit?: number;
   offset?: number;
+  after?: string;
 }
 
 /** The largest page the API serves; used when iterating without an explicit `limit`. */
@@ -36,15 +39,20 @@ export class ListRequest<T, Q extends PageQuery = PageQuery> implements PromiseL
     return this.#firstPage.then(onFulfilled, onRejected);
   }
 
-  /** Every page from `offset` on, fetched one after the other as they are consumed. */
+  /**
+   * Every page from the query's position (`offset` or `after`) on, fetched one
+   * after the other as they are consumed: each next page by the cursor of the one before.
+   */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     const limit = this.query.limit ?? ITERATION_PAGE_SIZE;
-    let offset = this.query.offset ?? 0;
+    let query: Q = { ...this.query, limit };
     for (;;) {
-      const page = await this.fetchPage({ ...this.query, limit, offset });
+      const page = await this.fetchPage(query);
       yield page;
-      offset += page.data.length;
-      if (page.data.length === 0 || offset >= page.pagination.total) return;
+      const next = page.pagination.nextCursor;
+      if (!next || page.data.length === 0) return;
+      const { offset: _offset, ...rest } = query;
+      query = { ...rest, after: next } as Q;
     }
   }
 

@@ -98,6 +98,11 @@ export class SecretBox {
     }
   }
 
+  /** A key for another purpose (signing list cursors, …), derived from the current key: it changes when the key is rotated. */
+  derive(purpose: string): Buffer {
+    return crypto.createHmac("sha256", this.keys.get(this.keyId)!).update(`course-equivalency ${purpose}`).digest();
+  }
+
   /** Whether a stored value must be (re-)sealed: it is in the clear, or sealed under a key other than the current one. */
   needsSealing(stored: string): boolean {
     return sealedKeyId(stored) !== this.keyId;

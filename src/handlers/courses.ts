@@ -4,7 +4,7 @@ import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   const { institution, cip, q } = request.query;
   return listResponse(request.url, page, await services.courses.listCourses(caller, { institution, cip, q }, page));
 };

@@ -4,7 +4,7 @@ import { API_ROOT } from "../api.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   const { sourceCourse, targetInstitution, status, provenance, expand } = request.query;
   const filters = { sourceCourse, targetInstitution, status, provenance };
   return listResponse(

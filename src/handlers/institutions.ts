@@ -3,7 +3,7 @@ import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listInstitutions: OperationHandler<"listInstitutions"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   const { state, type, source, q } = request.query;
   return listResponse(
     request.url,

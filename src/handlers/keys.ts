@@ -4,7 +4,7 @@ import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listKeys: OperationHandler<"listKeys"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   return listResponse(request.url, page, await services.keys.listKeys(caller, page));
 };
 

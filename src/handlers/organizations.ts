@@ -6,12 +6,13 @@ export const getCurrentOrganization: OperationHandler<"getCurrentOrganization"> 
   request,
   { caller, services },
 ) => {
-  const page = pageParams(request.query);
-  const { view, total } = await services.organizations.getCurrentOrganization(caller, page);
+  const page = pageParams(request, { caller, services });
+  const { view, total, next } = await services.organizations.getCurrentOrganization(caller, page);
   // Not a list of items: the page is of view.stewardship.institutionIds, inside one organization.
+  const paging = pagination(page, { total, next }, view.stewardship.institutionIds.length);
   return {
     status: 200,
-    body: { data: view, pagination: pagination(page, total, view.stewardship.institutionIds.length) },
-    headers: listHeaders(request.url, page, total),
+    body: { data: view, pagination: paging },
+    headers: listHeaders(request.url, page, paging),
   };
 };

@@ -6,7 +6,7 @@ export const listWebhookDeliveries: OperationHandler<"listWebhookDeliveries"> = 
   request,
   { caller, services },
 ) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   const filter = { status: request.query.status, eventType: request.query.eventType };
   return listResponse(
     request.url,

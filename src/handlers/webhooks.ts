@@ -5,7 +5,7 @@ import { API_ROOT } from "../api.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   return listResponse(request.url, page, await services.webhooks.listWebhooks(caller, page));
 };
 

@@ -64,13 +64,12 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
       };
       return pageOf(
         page,
-        ({ limit, offset }) =>
-          db.course.findMany({
-            where,
-            orderBy: [{ institutionId: "asc" }, { codeKey: "asc" }, { id: "asc" }],
-            take: limit,
-            skip: offset,
-          }),
+        [
+          ["institutionId", "asc"],
+          ["codeKey", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) => db.course.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.course.count({ where }),
       );
     },

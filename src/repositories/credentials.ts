@@ -38,13 +38,11 @@ export function createCredentialsRepository(db: Db) {
       const where = { organizationId, ...(environment ? { environment } : {}) };
       return pageOf(
         page,
-        () =>
-          db.apiKey.findMany({
-            where,
-            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-            take: page.limit,
-            skip: page.offset,
-          }),
+        [
+          ["createdAt", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) => db.apiKey.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.apiKey.count({ where }),
       );
     },

@@ -88,8 +88,9 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
     listPage(owner: DatasetOwner, page: Page): Promise<PageResult<DatasetVersion>> {
       return pageOf(
         page,
-        ({ limit, offset }) =>
-          db.datasetVersion.findMany({ where: owner, orderBy: { sequence: "desc" }, take: limit, skip: offset }),
+        [["sequence", "desc"]],
+        ({ take, skip, orderBy, after }) =>
+          db.datasetVersion.findMany({ where: { AND: [owner, after] }, orderBy, take, skip }),
         () => db.datasetVersion.count({ where: owner }),
       );
     },

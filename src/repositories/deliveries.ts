@@ -82,13 +82,12 @@ export function createDeliveriesRepository(db: Db) {
       const where = { webhookId, status: filter.status, eventType: filter.eventType };
       return pageOf(
         page,
-        () =>
-          db.webhookDelivery.findMany({
-            where,
-            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-            skip: page.offset,
-            take: page.limit,
-          }),
+        [
+          ["createdAt", "desc"],
+          ["id", "desc"],
+        ],
+        ({ take, skip, orderBy, after }) =>
+          db.webhookDelivery.findMany({ where: { AND: [where, after] }, orderBy, skip, take }),
         () => db.webhookDelivery.count({ where }),
       );
     },

@@ -5,8 +5,9 @@
 import type { Course, Equivalency, EquivalencyVersion, Institution, Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../db/database.ts";
 import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
+import { InvalidCursorError } from "../errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import type { Page, PageResult } from "./paging.ts";
+import { checkKey, pageFromRows, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
 import { ListTotals } from "./totals.ts";
 
 export interface EquivalencyFilters {
@@ -58,6 +59,12 @@ type RowJson = Record<string, unknown> | null;
  * the function the migration "equivalency_read_function" defines (its plan is
  * kept per database session, where a statement sent each time is planned each time).
  */
+/** The list order, served by the indexes (environment, created_at, id) and (environment, status, created_at, id). */
+const LIST_ORDER: Order = [
+  ["createdAt", "asc"],
+  ["id", "asc"],
+];
+
 const EXPANDED_BY_ID = `SELECT "equivalency_expanded_json"($1, $2::"Environment") AS record`;
 
 export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
@@ -76,13 +83,15 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
   }
 
   /**
-   * One page in list order, as one JSON text. The page's ids are found first,
-   * from the list-order indexes alone, and only those rows are read: at a deep
-   * offset the skipped rows are then index entries, not table rows.
+   * One page in list order (and the row after it, see pageQuery), as one JSON
+   * text. The page's ids are found first, from the list-order indexes alone,
+   * and only those rows are read: at a deep offset the skipped rows are then
+   * index entries, not table rows. After a cursor, the row comparison
+   * (created_at, id) > (…) starts the index scan at the cursor's key.
    */
   async function findPage(environment: Environment, filters: EquivalencyFilters, page: Page): Promise<Equivalency[]> {
     const conditions = [`environment = $1::"Environment"`];
-    const params: unknown[] = [environment, page.limit, page.offset];
+    const params: unknown[] = [environment, page.limit + 1, page.offset];
     const add = (condition: (placeholder: string) => string, value: unknown) => {
       params.push(value);
       conditions.push(condition(`$${params.length}`));
@@ -91,6 +100,15 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
+    if (page.after) {
+      checkKey(LIST_ORDER, page.after);
+      const [createdAt, id] = page.after;
+      if (!(createdAt instanceof Date) || typeof id !== "string") {
+        throw new InvalidCursorError("the cursor does not fit this list's order");
+      }
+      params.push(createdAt, id);
+      conditions.push(`(created_at, id) > ($${params.length - 1}::timestamp(3), $${params.length})`);
+    }
     const [row] = await db.$queryRawUnsafe<{ page: string }[]>(
       `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS page
        FROM (SELECT id FROM equivalencies WHERE ${conditions.join(" AND ")} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS ids
@@ -108,11 +126,11 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
       filters: EquivalencyFilters,
       page: Page,
     ): Promise<PageResult<Equivalency>> {
-      const [items, total] = await Promise.all([
+      const [rows, total] = await Promise.all([
         findPage(environment, filters, page),
         totalOf(whereOf(environment, filters)),
       ]);
-      return { items, total };
+      return pageFromRows(page, LIST_ORDER, rows, total);
     },
 
     /** listPage with each equivalency's related records (EXPANSION). */
@@ -122,17 +140,12 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
       page: Page,
     ): Promise<PageResult<ExpandedEquivalency>> {
       const where = whereOf(environment, filters);
-      const [items, total] = await Promise.all([
-        db.equivalency.findMany({
-          where,
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-          take: page.limit,
-          skip: page.offset,
-          include: EXPANSION,
-        }),
+      const { take, skip, orderBy, after } = pageQuery(page, LIST_ORDER);
+      const [rows, total] = await Promise.all([
+        db.equivalency.findMany({ where: { AND: [where, after] }, orderBy, take, skip, include: EXPANSION }),
         totalOf(where),
       ]);
-      return { items, total };
+      return pageFromRows(page, LIST_ORDER, rows, total);
     },
 
     /** Called after every committed write that can change what a list counts. */

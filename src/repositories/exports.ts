@@ -2,7 +2,8 @@
 // the rows after the last one already read, in a total order, so memory stays
 // at one batch however large the table, and no row is skipped or repeated while
 // rows are neither inserted nor deleted during the read.
-import type { Prisma } from "../../generated/prisma/client.ts";
+import type { Equivalency, Prisma } from "../../generated/prisma/client.ts";
+import { columnsOf, recordFromJson } from "./record-columns.ts";
 import type { Db } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 
@@ -51,16 +52,28 @@ export function createExportsRepository(db: Db) {
         });
     },
 
+    /**
+     * The largest export reads its batches as one JSON text each (as the list
+     * does, see equivalencies.ts): one value to decode per batch instead of one
+     * per column and row, and no Prisma result mapping. The row comparison
+     * starts the (environment, created_at, id) index scan at the last row read.
+     */
     equivalencyBatches(environment: Environment) {
-      return (after: { createdAt: Date; id: string } | null, take: number) =>
-        db.equivalency.findMany({
-          where: {
-            environment,
-            ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}),
-          },
-          orderBy: ascending(EQUIVALENCY_ORDER),
-          take,
-        });
+      const columns = columnsOf(db, "Equivalency");
+      return async (after: { createdAt: Date; id: string } | null, take: number): Promise<Equivalency[]> => {
+        const params: unknown[] = [environment, take];
+        if (after) params.push(after.createdAt, after.id);
+        const [row] = await db.$queryRawUnsafe<{ batch: string }[]>(
+          `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS batch
+           FROM (SELECT * FROM equivalencies WHERE environment = $1::"Environment"
+                 ${after ? "AND (created_at, id) > ($3::timestamp(3), $4)" : ""}
+                 ORDER BY created_at, id LIMIT $2) AS e`,
+          ...params,
+        );
+        return (JSON.parse(row.batch) as Record<string, unknown>[]).map(
+          (json) => recordFromJson<Equivalency>(json, columns)!,
+        );
+      };
     },
 
     /** Equivalencies with the courses and institutions a CTDL assertion names. */

@@ -27,8 +27,12 @@ export function createInstitutionsRepository(db: Db) {
       };
       return pageOf(
         page,
-        ({ limit, offset }) =>
-          db.institution.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+        [
+          ["name", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) =>
+          db.institution.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.institution.count({ where }),
       );
     },

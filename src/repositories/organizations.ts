@@ -35,18 +35,17 @@ export function createOrganizationsRepository(db: Db) {
       const where = { organizationId, environment };
       return pageOf(
         page,
-        async () => {
-          const grants = await db.stewardship.findMany({
-            where,
-            orderBy: { institutionId: "asc" },
-            take: page.limit,
-            skip: page.offset,
+        [["institutionId", "asc"]],
+        ({ take, skip, orderBy, after }) =>
+          db.stewardship.findMany({
+            where: { AND: [where, after] },
+            orderBy,
+            take,
+            skip,
             select: { institutionId: true },
-          });
-          return grants.map((grant) => grant.institutionId);
-        },
+          }),
         () => db.stewardship.count({ where }),
-      );
+      ).then((result) => ({ ...result, items: result.items.map((grant) => grant.institutionId) }));
     },
   };
 }

@@ -54,6 +54,9 @@ async function grantPresent(
   });
 }
 
+/** The seed's one transaction, once at the first start: longer than the usual 15 s, which a loaded machine's first start exceeded. */
+const SEED_TRANSACTION = { maxWait: 60_000, timeout: 300_000 };
+
 export function createSandboxRepository(db: Db) {
   return {
     async ensureApiKey(organization: FixedOrganization, key: FixedApiKey): Promise<void> {
@@ -82,7 +85,7 @@ export function createSandboxRepository(db: Db) {
           environment,
           seed.institutions.map((institution) => institution.id),
         );
-      });
+      }, SEED_TRANSACTION);
     },
 
     /** Idempotent: grants already held are kept. */

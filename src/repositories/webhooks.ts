@@ -33,13 +33,12 @@ export function createWebhooksRepository(db: Db) {
       const where = { organizationId: owner.organizationId, environment: owner.environment, deletedAt: null };
       return pageOf(
         page,
-        () =>
-          db.webhookEndpoint.findMany({
-            where,
-            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-            skip: page.offset,
-            take: page.limit,
-          }),
+        [
+          ["createdAt", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) =>
+          db.webhookEndpoint.findMany({ where: { AND: [where, after] }, orderBy, skip, take }),
         () => db.webhookEndpoint.count({ where }),
       );
     },

@@ -114,8 +114,8 @@ export function createCoursesService({
 }: Pick<Repositories, "courses" | "stewardship" | "transaction">) {
   return {
     async listCourses(caller: Credential, filters: CourseFilters, page: Page): Promise<PageResult<CourseView>> {
-      const { items, total } = await courses.listPage(caller.environment, filters, page);
-      return { items: items.map(courseView), total };
+      const { items, total, next } = await courses.listPage(caller.environment, filters, page);
+      return { items: items.map(courseView), total, next };
     },
 
     async getCourse(caller: Credential, id: string) {

@@ -59,8 +59,8 @@ export function createDatasetsService(
 
     /** Newest first (by sequence, descending). */
     async listDatasets(caller: Credential, page: Page): Promise<PageResult<DatasetView>> {
-      const { items, total } = await datasets.listPage(ownedBy(caller), page);
-      return { items: items.map(datasetView), total };
+      const { items, total, next } = await datasets.listPage(ownedBy(caller), page);
+      return { items: items.map(datasetView), total, next };
     },
 
     async publishDataset(caller: Credential, input: DatasetPublish): Promise<DatasetDetailView> {

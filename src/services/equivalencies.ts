@@ -253,11 +253,11 @@ export function createEquivalenciesService(
       expand: boolean,
     ): Promise<PageResult<EquivalencyView | ReturnType<typeof expandedView>>> {
       if (expand) {
-        const { items, total } = await equivalencies.listExpandedPage(caller.environment, filters, page);
-        return { items: items.map(expandedView), total };
+        const { items, total, next } = await equivalencies.listExpandedPage(caller.environment, filters, page);
+        return { items: items.map(expandedView), total, next };
       }
-      const { items, total } = await equivalencies.listPage(caller.environment, filters, page);
-      return { items: items.map(equivalencyView), total };
+      const { items, total, next } = await equivalencies.listPage(caller.environment, filters, page);
+      return { items: items.map(equivalencyView), total, next };
     },
 
     async getEquivalency(caller: Credential, id: string) {

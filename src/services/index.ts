@@ -22,6 +22,7 @@ import { createSsoService } from "./sso.ts";
 import { createUsersService } from "./users.ts";
 import { createDashboardSessionsService } from "./dashboard-sessions.ts";
 import { createAuditService } from "./audit.ts";
+import { createCursors, type Cursors } from "./cursors.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
@@ -43,6 +44,8 @@ export interface Services {
   users: ReturnType<typeof createUsersService>;
   dashboardSessions: ReturnType<typeof createDashboardSessionsService>;
   audit: ReturnType<typeof createAuditService>;
+  /** Seals and opens the `after` cursors of lists. */
+  cursors: Cursors;
 }
 
 export interface ServicesDependencies {
@@ -84,5 +87,6 @@ export function createServices(deps: ServicesDependencies): Services {
     users: createUsersService({ ...repositories, publicOrigin: config.publicOrigin }),
     dashboardSessions: createDashboardSessionsService({ ...repositories, settings: config.dashboard }),
     audit: createAuditService(repositories),
+    cursors: createCursors(deps.secrets),
   };
 }

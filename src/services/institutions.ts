@@ -16,8 +16,8 @@ export function createInstitutionsService({ institutions }: Pick<Repositories, "
       filters: InstitutionFilters,
       page: Page,
     ): Promise<PageResult<InstitutionView>> {
-      const { items, total } = await institutions.listPage(caller.environment, filters, page);
-      return { items: items.map(institutionView), total };
+      const { items, total, next } = await institutions.listPage(caller.environment, filters, page);
+      return { items: items.map(institutionView), total, next };
     },
 
     async getInstitution(caller: Credential, id: string): Promise<InstitutionView> {

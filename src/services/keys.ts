@@ -123,8 +123,8 @@ export function createKeysService({
   };
 
   async function listOrganizationKeys(organizationId: string, environment: Environment | undefined, page: Page) {
-    const { items, total } = await credentials.listApiKeysPage(organizationId, environment, page);
-    return { items: items.map(toApiKeyView), total };
+    const { items, total, next } = await credentials.listApiKeysPage(organizationId, environment, page);
+    return { items: items.map(toApiKeyView), total, next };
   }
 }
 

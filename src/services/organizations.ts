@@ -69,6 +69,7 @@ export function createOrganizationsService({ organizations }: Pick<Repositories,
           stewardship: { allInstitutions, institutionIds: stewarded.items },
         },
         total: stewarded.total,
+        next: stewarded.next,
       };
     },
   };

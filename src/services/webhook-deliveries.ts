@@ -74,8 +74,8 @@ export function createWebhookDeliveriesService({
       page: Page,
     ): Promise<PageResult<DeliveryView>> {
       const endpoint = await visibleWebhook(caller, webhookId);
-      const { items, total } = await deliveries.listPage(endpoint.id, filter, page);
-      return { items: items.map(deliveryView), total };
+      const { items, total, next } = await deliveries.listPage(endpoint.id, filter, page);
+      return { items: items.map(deliveryView), total, next };
     },
 
     async getWebhookDelivery(caller: Credential, webhookId: string, deliveryId: string): Promise<DeliveryView> {

@@ -146,9 +146,9 @@ export function createWebhooksService({
     },
 
     async listWebhooks(caller: Caller, page: Page): Promise<PageResult<WebhookView>> {
-      const { items, total } = await webhooks.listPage(caller, page);
+      const { items, total, next } = await webhooks.listPage(caller, page);
       const at = now();
-      return { items: items.map((row) => webhookView(row, at)), total };
+      return { items: items.map((row) => webhookView(row, at)), total, next };
     },
 
     async getWebhook(caller: Caller, id: string): Promise<WebhookView> {

@@ -361,7 +361,7 @@ describe("datasets: listDatasets (GET /datasets), getDataset (GET /datasets/{id}
     const page = await get("/datasets?limit=1&offset=1", t.keys.liveReadOnly);
     await expectContract(page, 200);
     expect(page.body.data.map((d: { id: string }) => d.id)).to.deep.equal([ids[1]]);
-    expect(page.body.pagination).to.deep.equal({ total: 3, limit: 1, offset: 1, returned: 1 });
+    expect(page.body.pagination).to.include({ total: 3, limit: 1, offset: 1, returned: 1 });
     expect(page.headers.link).to.include('rel="next"').and.include('rel="prev"');
   });
 

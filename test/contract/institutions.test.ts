@@ -28,7 +28,7 @@ describe("institutions: listInstitutions (GET /institutions), getInstitution (GE
   it("listInstitutions lists by name then id, with pagination, X-Total-Count and Link", async () => {
     const response = await get("/institutions?limit=2");
     await expectContract(response, 200);
-    expect(response.body.pagination).to.deep.equal({ total: 6, limit: 2, offset: 0, returned: 2 });
+    expect(response.body.pagination).to.include({ total: 6, limit: 2, offset: 0, returned: 2 });
     expect(ids(response)).to.deep.equal(["inst_166027", "inst_119216"]);
     expect(response.headers["x-total-count"]).to.equal("6");
     expect(response.headers.link).to.contain('rel="next"').and.contain('offset=4>; rel="last"');

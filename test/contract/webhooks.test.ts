@@ -146,7 +146,7 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
       const first = await t.http.get("/api/v1/webhooks?limit=2").set(bearer(other.key));
       await expectContract(first, 200);
       expect(first.body.data.map((w: { id: string }) => w.id)).to.deep.equal(ids.slice(0, 2));
-      expect(first.body.pagination).to.deep.equal({ total: 3, limit: 2, offset: 0, returned: 2 });
+      expect(first.body.pagination).to.include({ total: 3, limit: 2, offset: 0, returned: 2 });
       expect(first.headers["x-total-count"]).to.equal("3");
       expect(first.headers.link).to.contain('</api/v1/webhooks?limit=2&offset=2>; rel="next"');
 

@@ -321,35 +321,49 @@ describe("SDK runtime: paging", () => {
   const items = Array.from({ length: 5 }, (_, i) => ({ ...INSTITUTION, id: `inst_${i}` }));
   const pages = (request: { url: URL }) => {
     const limit = Number(request.url.searchParams.get("limit") ?? 25);
+    const after = request.url.searchParams.get("after");
     const offset = Number(request.url.searchParams.get("offset") ?? 0);
-    const data = items.slice(offset, offset + limit);
-    return json(200, { data, pagination: { total: items.length, limit, offset, returned: data.length } });
+    const start = (after ? Number(after.slice(1)) + 1 : 0) + offset;
+    const data = items.slice(start, start + limit);
+    const nextCursor = start + limit < items.length ? `c${start + limit - 1}` : null;
+    return json(200, {
+      data,
+      pagination: { total: items.length, limit, offset, returned: data.length, nextCursor },
+    });
   };
 
   it("awaits to the page the query asks for", async () => {
     const { server, client } = setup([pages]);
     const page = await client.institutions.list({ state: "CA", limit: 2, offset: 2 });
     expect(page.data.map((i) => i.id)).to.deep.equal(["inst_2", "inst_3"]);
-    expect(page.pagination).to.deep.equal({ total: 5, limit: 2, offset: 2, returned: 2 });
+    expect(page.pagination).to.deep.equal({ total: 5, limit: 2, offset: 2, returned: 2, nextCursor: "c3" });
     expect(server.requests[0].url.search).to.equal("?state=CA&limit=2&offset=2");
   });
 
-  it("iterates every item of every page with for await, keeping the filters", async () => {
+  it("iterates every item of every page with for await by cursor, keeping the filters", async () => {
     const { server, client } = setup([pages, pages, pages]);
     const seen: string[] = [];
     for await (const institution of client.institutions.list({ state: "CA", limit: 2 })) seen.push(institution.id);
     expect(seen).to.deep.equal(["inst_0", "inst_1", "inst_2", "inst_3", "inst_4"]);
     expect(server.requests.map((r) => r.url.search)).to.deep.equal([
-      "?state=CA&limit=2&offset=0",
-      "?state=CA&limit=2&offset=2",
-      "?state=CA&limit=2&offset=4",
+      "?state=CA&limit=2",
+      "?state=CA&limit=2&after=c1",
+      "?state=CA&limit=2&after=c3",
     ]);
+  });
+
+  it("iterates from an offset, then by cursor", async () => {
+    const { server, client } = setup([pages, pages]);
+    const seen: string[] = [];
+    for await (const institution of client.institutions.list({ limit: 2, offset: 1 })) seen.push(institution.id);
+    expect(seen).to.deep.equal(["inst_1", "inst_2", "inst_3", "inst_4"]);
+    expect(server.requests.map((r) => r.url.search)).to.deep.equal(["?limit=2&offset=1", "?limit=2&after=c2"]);
   });
 
   it("collects with all(), walks pages with pages(), and stops early when the loop breaks", async () => {
     const { server, client } = setup([pages, pages, pages, pages]);
     expect((await client.equivalencies.list({ status: "accepted" }).all()).map((e) => e.id)).to.have.length(5);
-    expect(server.requests[0].url.search).to.equal("?status=accepted&limit=100&offset=0");
+    expect(server.requests[0].url.search).to.equal("?status=accepted&limit=100");
     const sizes: number[] = [];
     for await (const page of client.courses.list({ limit: 3 }).pages()) sizes.push(page.data.length);
     expect(sizes).to.deep.equal([3, 2]);
@@ -361,7 +375,9 @@ describe("SDK runtime: paging", () => {
   });
 
   it("stops on an empty page even when the total says otherwise", async () => {
-    const { client } = setup([json(200, { data: [], pagination: { total: 9, limit: 2, offset: 0, returned: 0 } })]);
+    const { client } = setup([
+      json(200, { data: [], pagination: { total: 9, limit: 2, offset: 0, returned: 0, nextCursor: "c9" } }),
+    ]);
     expect(await client.datasets.list({ limit: 2 }).all()).to.deep.equal([]);
   });
 });

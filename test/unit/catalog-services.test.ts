@@ -73,7 +73,9 @@ describe("institutions service (getInstitution, listInstitutions)", () => {
 
   it("listInstitutions answers the API representation of the repository's page and its total", async () => {
     const service = createInstitutionsService({
-      institutions: only<InstitutionsRepository>({ listPage: async () => ({ items: [berkeley], total: 41 }) }),
+      institutions: only<InstitutionsRepository>({
+        listPage: async () => ({ items: [berkeley], total: 41, next: null }),
+      }),
     });
     const page = await service.listInstitutions(caller, {}, { limit: 1, offset: 0 });
     expect(page.total).to.equal(41);

@@ -40,7 +40,7 @@ function memoryCredentials() {
       const all = [...keys.values()].filter(
         (key) => key.organizationId === organizationId && (!environment || key.environment === environment),
       );
-      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length };
+      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length, next: null };
     },
     async markApiKeyRevoked(id: string, revokedAt: Date) {
       const revoked = { ...keys.get(id)!, revokedAt };

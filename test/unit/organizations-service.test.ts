@@ -29,6 +29,7 @@ function memoryOrganizations(grants: { standing: boolean; institutionIds: string
       return {
         items: grants.institutionIds.slice(page.offset, page.offset + page.limit),
         total: grants.institutionIds.length,
+        next: null,
       };
     },
   };

@@ -98,7 +98,7 @@ function setup() {
   const deliveries: DeliveriesRepository = {
     async listPage(webhookId, _filter, page) {
       const all = rows.filter((row) => row.webhookId === webhookId);
-      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length };
+      return { items: all.slice(page.offset, page.offset + page.limit), total: all.length, next: null };
     },
     async findForWebhook(webhookId, deliveryId) {
       return rows.find((row) => row.id === deliveryId && row.webhookId === webhookId) ?? null;

@@ -8,6 +8,7 @@ export interface Page<T> {
 export interface PageQuery {
     limit?: number;
     offset?: number;
+    after?: string;
 }
 export declare class ListRequest<T, Q extends PageQuery = PageQuery> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     #private;
@@ -16,7 +17,10 @@ export declare class ListRequest<T, Q extends PageQuery = PageQuery> implements 
     constructor(fetchPage: (query: Q) => Promise<Page<T>>, query: Q);
     /** The page the query asks for (the first one unless `offset` says otherwise). */
     then<R1 = Page<T>, R2 = never>(onFulfilled?: ((page: Page<T>) => R1 | PromiseLike<R1>) | null, onRejected?: ((reason: any) => R2 | PromiseLike<R2>) | null): Promise<R1 | R2>;
-    /** Every page from `offset` on, fetched one after the other as they are consumed. */
+    /**
+     * Every page from the query's position (`offset` or `after`) on, fetched one
+     * after the other as they are consumed: each next page by the cursor of the one before.
+     */
     pages(): AsyncGenerator<Page<T>, void, undefined>;
     [Symbol.asyncIterator](): AsyncGenerator<T, void, undefined>;
     /** Every item of every page, in one array. Mind the size of what you ask for. */

@@ -19,16 +19,21 @@ class ListRequest {
         this.#firstPage ??= this.fetchPage(this.query);
         return this.#firstPage.then(onFulfilled, onRejected);
     }
-    /** Every page from `offset` on, fetched one after the other as they are consumed. */
+    /**
+     * Every page from the query's position (`offset` or `after`) on, fetched one
+     * after the other as they are consumed: each next page by the cursor of the one before.
+     */
     async *pages() {
         const limit = this.query.limit ?? ITERATION_PAGE_SIZE;
-        let offset = this.query.offset ?? 0;
+        let query = { ...this.query, limit };
         for (;;) {
-            const page = await this.fetchPage({ ...this.query, limit, offset });
+            const page = await this.fetchPage(query);
             yield page;
-            offset += page.data.length;
-            if (page.data.length === 0 || offset >= page.pagination.total)
+            const next = page.pagination.nextCursor;
+            if (!next || page.data.length === 0)
                 return;
+            const { offset: _offset, ...rest } = query;
+            query = { ...rest, after: next };
         }
     }
     async *[Symbol.asyncIterator]() {

@@ -95,6 +95,7 @@ const BY_STATUS = {
 /** The error class of each problem type. */
 const BY_CODE = {
     "validation-failed": ValidationError,
+    "invalid-cursor": ValidationError,
     "malformed-request": ValidationError,
     unauthenticated: AuthenticationError,
     forbidden: PermissionError,
