@@ -1930,7 +1930,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `request-header-too-large` (431, header fields over the server's limit, answered before the request is routed), `internal-error` (500) or `not-implemented` (501). */
+        /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `request-header-too-large` (431, header fields over the server's limit, answered before the request is routed), `internal-error` (500), `not-implemented` (501) or `service-unavailable` (503, with `Retry-After`, while the database is not reachable). */
         Problem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -19,6 +19,7 @@ export const PROBLEM_TYPES = {
   "request-header-too-large": { status: 431, title: "Request header fields too large" },
   "internal-error": { status: 500, title: "Internal server error" },
   "not-implemented": { status: 501, title: "Not implemented" },
+  "service-unavailable": { status: 503, title: "Service unavailable" },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -41,6 +41,7 @@ export async function createAppContext(deps: {
     repositories.credentials,
     bearerTokenVerifier(accessTokens, externalTokens),
     (error) => log.warn({ err: error }, "background write failed"),
+    config.credentialCacheMs,
   );
   const services = createServices({
     repositories,

@@ -29,6 +29,9 @@ import { handlers } from "./handlers/index.ts";
 import type { OperationId, OperationResult, RequestContext } from "./handlers/types.ts";
 import { createAppContext, type AppContext } from "./app-context.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./services/sandbox.ts";
+import { listenForRevocations } from "./auth/revocations.ts";
+import { countRateLimited, requestMetrics } from "./http/metrics.ts";
+import { registerDatabaseGauges } from "./metrics.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
@@ -71,6 +74,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const context = await createAppContext({ config, database, log, secrets });
   const { accessTokens, authenticator, services } = context;
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
+  const stopListening = listenForRevocations(database, authenticator, log);
+  const stopGauges = registerDatabaseGauges({
+    poolStats: () => database.poolStats(),
+    outboxBacklog: () => context.repositories.outbox.backlog(),
+  });
 
   const backend = createBackend(
     () => {
@@ -155,10 +163,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
 
   // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
   const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
+  koa.use(requestMetrics());
   koa.use(problemBoundary(log));
   const throttleTokenRequest = async (ctx: Context) =>
     applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
-  koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
+  koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest, redis: rateLimiter.sharedStore }));
 
   koa.use(async (ctx, next) => {
     if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
@@ -197,7 +206,17 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     }
   }
 
-  return { koa, context, accessTokens, rateLimiter, close: () => rateLimiter.close() };
+  return {
+    koa,
+    context,
+    accessTokens,
+    rateLimiter,
+    close: async () => {
+      stopGauges();
+      await stopListening();
+      await rateLimiter.close();
+    },
+  };
 }
 
 /** X-RateLimit-* describe the bucket the request was counted against; an empty one is a 429. */
@@ -206,6 +225,7 @@ function applyRateLimit(ctx: Context, decision: RateLimitDecision) {
   ctx.set("X-RateLimit-Remaining", String(decision.remaining));
   ctx.set("X-RateLimit-Reset", String(decision.resetSeconds));
   if (!decision.allowed) {
+    countRateLimited(decision.subject);
     throw new ProblemError(
       "rate-limited",
       `Too many requests ${decision.subject}; retry in ${decision.retryAfterSeconds} s.`,

@@ -1,7 +1,9 @@
 // Reads the configuration, prepares the database, builds the app and listens.
 import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
-import { exitOnKeyProblem, openSecrets, prepareDatabase } from "./bootstrap.ts";
+import type { AddressInfo } from "node:net";
+import { exitOnKeyProblem, openSecrets } from "./bootstrap.ts";
+import { prepareProcessDatabase, runClusterPrimary, serveProcessMetrics } from "./cluster.ts";
 import { createApp } from "./app.ts";
 import { createServer } from "./http/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
@@ -9,8 +11,11 @@ import { Dispatcher } from "./webhooks/dispatcher.ts";
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
+  // SVC_CLUSTER_WORKERS > 1: this process prepares the database once and forks the servers (src/cluster.ts).
+  if (await runClusterPrimary(config, log)) return;
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
-  const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
+  const database = await exitOnKeyProblem(() => prepareProcessDatabase(config, log, keyring));
+  await serveProcessMetrics(config, log);
   const secrets = keyring.box;
   // Every request would fail from here on: exit, so that a supervisor restarts the service.
   void database.lost.then((error) => {
@@ -23,7 +28,8 @@ async function main() {
       ? new Dispatcher({ deliveries: app.context.repositories.deliveries, settings: config.webhooks, log, secrets })
       : null;
   const server = createServer(app.koa).listen(config.port, config.host, () => {
-    log.info({ url: `http://${config.host}:${config.port}/api/v1`, database: database.kind }, "listening");
+    const { port } = server.address() as AddressInfo;
+    log.info({ url: `http://${config.host}:${port}/api/v1`, database: database.kind }, "listening");
     dispatcher?.start();
   });
   // A finished write may have committed events: deliver them without waiting for the next poll.

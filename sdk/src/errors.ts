@@ -128,7 +128,8 @@ export type ProblemCode =
   | "rate-limited"
   | "request-header-too-large"
   | "internal-error"
-  | "not-implemented";
+  | "not-implemented"
+  | "service-unavailable";
 
 /** The error class of each problem type. */
 const BY_CODE: Record<ProblemCode, ErrorClass> = {
@@ -150,6 +151,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "request-header-too-large": ApiError,
   "internal-error": ApiError,
   "not-implemented": ApiError,
+  "service-unavailable": ApiError,
 };
 // @generated end
 

@@ -127,6 +127,7 @@ const BY_CODE = {
     "request-header-too-large": ApiError,
     "internal-error": ApiError,
     "not-implemented": ApiError,
+    "service-unavailable": ApiError,
 };
 // @generated end
 /** The typed error for a failed response whose body has already been parsed. */
