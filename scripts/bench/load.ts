@@ -292,7 +292,7 @@ async function runSetup(setup: Setup) {
               await call(
                 "PATCH",
                 `/equivalencies/${id}`,
-                { note: `load ${Date.now()}` },
+                { targetCode: `L${Date.now() % 100000}` },
                 { "if-match": String(current.headers.etag) },
               )
             ).status;

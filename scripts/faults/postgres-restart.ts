@@ -104,7 +104,7 @@ async function main() {
             const answer = await request(`${base}/api/v1/equivalencies/${equivalencyId}`, {
               method: "PATCH",
               headers: { ...auth, "If-Match": String(current.headers.etag) },
-              body: { note: `w${n}-${i}` },
+              body: { targetCode: `W${n}-${i}` },
               timeoutMs: 20_000,
             });
             count(phase, answer.status);
