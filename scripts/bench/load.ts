@@ -20,7 +20,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import http from "node:http";
-import { spawnService, portOf, type ServiceProcess } from "../../test/helpers/processes.ts";
+import net from "node:net";
+import { spawnService, type ServiceProcess } from "../../test/helpers/processes.ts";
 
 const { values } = parseArgs({
   options: {
@@ -114,6 +115,17 @@ function treeRssMb(root: number): number {
   return Math.round(kb / 1024);
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 function quantile(sorted: number[], q: number): number {
   if (!sorted.length) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
@@ -165,27 +177,43 @@ async function runSetup(setup: Setup) {
     databaseUrl = withDatabase(SERVER_URL, name);
   }
   let server: ServiceProcess | null = null;
+  const port = await freePort();
   try {
     const key = await seedCredentials(databaseUrl, dataDir);
-    server = spawnService("src/main.ts", {
-      DATABASE_URL: databaseUrl,
-      SVC_DATA_DIR: dataDir,
-      PORT: "0",
-      SVC_CLUSTER_WORKERS: String(setup.workers),
-      SVC_SECRETS_KEY: SECRETS_KEY,
-      SVC_SEED_SANDBOX: "false",
-      SVC_WEBHOOK_DISPATCHER: "off",
-      SVC_RATE_LIMIT_BURST: "1000000",
-      SVC_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
-      SVC_RATE_LIMIT_ORG_BURST: "1000000",
-      SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND: "1000000",
-      NODE_ENV: "production",
-      SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
-    });
-    // Request logs go to the pipe as in production; the parent drops them to keep its memory flat.
-    server.child.stdout!.on("data", () => server!.logs.splice(0, Math.max(0, server!.logs.length - 50)));
-    const listening = await server.waitForLog(setup.workers > 1 ? "cluster listening" : "listening", 300_000);
-    const base = `http://127.0.0.1:${portOf(listening)}/api/v1`;
+    server = spawnService(
+      "src/main.ts",
+      {
+        DATABASE_URL: databaseUrl,
+        SVC_DATA_DIR: dataDir,
+        SVC_CLUSTER_WORKERS: String(setup.workers),
+        SVC_SECRETS_KEY: SECRETS_KEY,
+        SVC_SEED_SANDBOX: "false",
+        SVC_WEBHOOK_DISPATCHER: "off",
+        SVC_RATE_LIMIT_BURST: "1000000",
+        SVC_RATE_LIMIT_REFILL_PER_SECOND: "1000000",
+        SVC_RATE_LIMIT_ORG_BURST: "1000000",
+        SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND: "1000000",
+        NODE_ENV: "production",
+        SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+        PORT: String(port),
+      },
+      { stdout: "ignore" },
+    );
+    // Request logs are written as in production, to /dev/null; readiness tells when the server listens.
+    const base = `http://127.0.0.1:${port}/api/v1`;
+    const startDeadline = Date.now() + 300_000;
+    for (;;) {
+      if (server.child.exitCode !== null) throw new Error(`the server exited: ${server.stderr()}`);
+      if (Date.now() > startDeadline) throw new Error("the server did not start in time");
+      const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ready) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    // A cluster's other workers may still be starting: give them the time the slowest start takes here.
+    if (setup.workers > 1) await new Promise((resolve) => setTimeout(resolve, 15_000));
     const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     const call = (method: string, url: string, body?: unknown, extra: Record<string, string> = {}) =>

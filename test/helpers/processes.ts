@@ -35,17 +35,22 @@ export function exited(child: ChildProcess): Promise<void> {
 }
 
 /** Spawns `node --import tsx <script>` in the repository with `env` over the current environment. */
-export function spawnService(script: string, env: Record<string, string>): ServiceProcess {
+export function spawnService(
+  script: string,
+  env: Record<string, string>,
+  options: { stdout?: "pipe" | "ignore" } = {},
+): ServiceProcess {
+  // A benchmark ignores standard output: a pipe its parent reads late would block the server's log writes.
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: { ...process.env, SVC_LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", options.stdout ?? "pipe", "pipe"],
   });
   const logs: LogLine[] = [];
   let stderr = "";
   let pending = "";
   const waiters: (() => void)[] = [];
-  child.stdout!.on("data", (chunk: Buffer) => {
+  child.stdout?.on("data", (chunk: Buffer) => {
     pending += chunk.toString("utf8");
     const lines = pending.split("\n");
     pending = lines.pop()!;
