@@ -22,6 +22,7 @@ export const PROBLEM_TYPES = {
   "internal-error": { status: 500, title: "Internal server error" },
   "identity-provider-unavailable": { status: 502, title: "Identity provider unavailable" },
   "not-implemented": { status: 501, title: "Not implemented" },
+  "service-unavailable": { status: 503, title: "Service unavailable" },
 } as const;
 
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;

@@ -45,6 +45,7 @@ export async function createAppContext(deps: {
     repositories.credentials,
     bearerTokenVerifier(accessTokens, externalTokens),
     (error) => log.warn({ err: error }, "background write failed"),
+    config.credentialCacheMs,
   );
   services = createServices({
     repositories,

@@ -41,6 +41,9 @@ import { mountDashboardAuth } from "./dashboard/auth-routes.ts";
 import { auditTarget } from "./http/audit-target.ts";
 import { dashboardStatic } from "./dashboard/static.ts";
 import { mountSsoRoutes } from "./dashboard/sso/routes.ts";
+import { listenForRevocations } from "./auth/revocations.ts";
+import { countRateLimited, requestMetrics } from "./http/metrics.ts";
+import { registerDatabaseGauges } from "./metrics.ts";
 
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
@@ -83,6 +86,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const context = await createAppContext({ config, database, log, secrets });
   const { accessTokens, authenticator, services } = context;
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
+  const stopListening = listenForRevocations(database, authenticator, log);
+  const stopGauges = registerDatabaseGauges({
+    poolStats: () => database.poolStats(),
+    outboxBacklog: () => context.repositories.outbox.backlog(),
+  });
 
   const backend = createBackend(
     () => {
@@ -211,10 +219,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
 
   // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
   const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
+  koa.use(requestMetrics());
   koa.use(problemBoundary(log));
   const throttleTokenRequest = async (ctx: Context) =>
     applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
-  koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest }));
+  koa.use(operationalRoutes({ database, accessTokens, throttleTokenRequest, redis: rateLimiter.sharedStore }));
   mountDashboardAuth(koa, context);
   koa.use(dashboardStatic());
   mountSsoRoutes(koa, context);
@@ -256,7 +265,17 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     }
   }
 
-  return { koa, context, accessTokens, rateLimiter, close: () => rateLimiter.close() };
+  return {
+    koa,
+    context,
+    accessTokens,
+    rateLimiter,
+    close: async () => {
+      stopGauges();
+      await stopListening();
+      await rateLimiter.close();
+    },
+  };
 }
 
 /** X-RateLimit-* describe the bucket the request was counted against; an empty one is a 429. */
@@ -265,6 +284,7 @@ function applyRateLimit(ctx: Context, decision: RateLimitDecision) {
   ctx.set("X-RateLimit-Remaining", String(decision.remaining));
   ctx.set("X-RateLimit-Reset", String(decision.resetSeconds));
   if (!decision.allowed) {
+    countRateLimited(decision.subject);
     throw new ProblemError(
       "rate-limited",
       `Too many requests ${decision.subject}; retry in ${decision.retryAfterSeconds} s.`,

@@ -34,6 +34,12 @@ export interface Config {
   trustProxy: boolean;
   /** Seed the sandbox environment on start when it holds no institutions. */
   seedSandbox: boolean;
+  /** API processes sharing the port (node:cluster); more than one needs PostgreSQL. */
+  clusterWorkers: number;
+  /** How long a verified API key is remembered per process; revocations reach every process at once anyway. */
+  credentialCacheMs: number;
+  /** Prometheus metrics on a port of their own, or null when not served. */
+  metrics: { port: number; host: string; token: string | null } | null;
   webhooks: {
     /** Delays before each retry after a failed attempt; its length is the number of retries. */
     retrySchedule: number[];
@@ -310,6 +316,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustProxy: readBoolean(env, "SVC_TRUST_PROXY", false),
     seedSandbox: readBoolean(env, "SVC_SEED_SANDBOX", true),
+    clusterWorkers: readClusterWorkers(env, databaseUrl),
+    credentialCacheMs: readInteger(env, "SVC_CREDENTIAL_CACHE_MS", 2000, 0, 3_600_000),
+    metrics: readMetrics(env),
     webhooks: {
       retrySchedule: parseDurations(
         "SVC_WEBHOOK_RETRY_SCHEDULE",
@@ -332,6 +341,29 @@ export function loadConfig(env: Env = process.env): Config {
     publicOrigin: readPublicOrigin(env, host, port),
     dashboard: readDashboard(env),
     secrets: readSecrets(env, databaseUrl, nodeEnv),
+  };
+}
+
+function readClusterWorkers(env: Env, databaseUrl: string | null): number {
+  const workers = readInteger(env, "SVC_CLUSTER_WORKERS", 1, 1, 64);
+  if (workers > 1 && !databaseUrl)
+    throw new ConfigError(
+      "SVC_CLUSTER_WORKERS",
+      `${workers} API processes need PostgreSQL (DATABASE_URL): the embedded database belongs to one process`,
+    );
+  return workers;
+}
+
+function readMetrics(env: Env): Config["metrics"] {
+  const raw = env.SVC_METRICS_PORT;
+  if (raw === undefined || raw === "") return null;
+  const token = env.SVC_METRICS_TOKEN?.trim() || null;
+  if (token !== null && !/^[\x21-\x7e]{16,}$/.test(token))
+    throw new ConfigError("SVC_METRICS_TOKEN", "must be at least 16 printable characters without spaces");
+  return {
+    port: readInteger(env, "SVC_METRICS_PORT", 9464, 0, 65535),
+    host: env.SVC_METRICS_HOST?.trim() || "127.0.0.1",
+    token,
   };
 }
 

@@ -173,9 +173,48 @@ export class NotImplementedError extends ProblemError {
   }
 }
 
+/** Seconds a client is asked to wait while the database is not reachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
+/** The database server cannot be reached or went away: Prisma's codes, driver-adapter kinds, SQLSTATEs, socket errors. */
+const UNREACHABLE_CODES = new Set([
+  "P1001",
+  "P1002",
+  "P1017",
+  "P2024",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "57P01",
+  "57P02",
+  "57P03",
+]);
+const UNREACHABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const UNREACHABLE_MESSAGE =
+  /Connection terminated|Can't reach database server|Server has closed the connection|Client has encountered a connection error|the database system is (starting up|shutting down)|terminating connection due to administrator command|timeout exceeded when trying to connect/i;
+
+/** True when an error (or any error it wraps) says the database is unreachable rather than that the request failed. */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  const e = error as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === "string" && (UNREACHABLE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
+  if (typeof e.kind === "string" && UNREACHABLE_KINDS.has(e.kind)) return true;
+  if (typeof e.message === "string" && UNREACHABLE_MESSAGE.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
+}
+
 /** Turns anything thrown into a problem; unknown errors become a bare 500. */
 export function toProblemError(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error;
+  if (isDatabaseUnavailable(error)) {
+    return new ProblemError(
+      "service-unavailable",
+      "The database is not reachable at the moment; retry in a few seconds.",
+      { headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) } },
+    );
+  }
   const status = (error as { status?: unknown; expose?: unknown })?.status;
   // Koa and its body parsers throw http-errors; only their 4xx are safe to show.
   if (typeof status === "number" && status === 413) {

@@ -19,7 +19,11 @@ export const REDACTED_PATHS = [
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   return pino(
-    { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" }, base: { service: "course-equivalency" } },
+    {
+      level,
+      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      base: { service: "course-equivalency", pid: process.pid },
+    },
     destination,
   );
 }

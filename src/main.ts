@@ -1,8 +1,10 @@
 // Reads the configuration, prepares the database, builds the app and listens.
+import cluster from "node:cluster";
 import net from "node:net";
 import { loadConfigOrExit } from "./config.ts";
 import { createLogger } from "./logger.ts";
-import { exitOnKeyProblem, openSecrets, prepareDatabase } from "./bootstrap.ts";
+import { exitOnKeyProblem, openSecrets } from "./bootstrap.ts";
+import { prepareProcessDatabase, runClusterPrimary, serveProcessMetrics } from "./cluster.ts";
 import { createApp } from "./app.ts";
 import { createServer } from "./http/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
@@ -38,11 +40,17 @@ function checkPortIsFree(host: string, port: number): Promise<void> {
 async function main() {
   const config = loadConfigOrExit();
   const log = createLogger(config.logLevel);
-  await checkPortIsFree(config.host, config.port);
-  // The embedded database and the key file (without SVC_SECRETS_KEY) live in the data directory.
-  if (!config.databaseUrl || !config.secrets.key) ensureWritableDirectory(config.dataDir);
+  // A cluster's workers share the primary's port and data directory: the primary checks them once.
+  if (cluster.isPrimary) {
+    await checkPortIsFree(config.host, config.port);
+    // The embedded database and the key file (without SVC_SECRETS_KEY) live in the data directory.
+    if (!config.databaseUrl || !config.secrets.key) ensureWritableDirectory(config.dataDir);
+  }
+  // SVC_CLUSTER_WORKERS > 1: this process prepares the database once and forks the servers (src/cluster.ts).
+  if (await runClusterPrimary(config, log)) return;
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
-  const database = await exitOnKeyProblem(() => prepareDatabase(config, log, keyring));
+  const database = await exitOnKeyProblem(() => prepareProcessDatabase(config, log, keyring));
+  await serveProcessMetrics(config, log);
   const secrets = keyring.box;
   // Every request would fail from here on: exit, so that a supervisor restarts the service.
   void database.lost.then((error) => {

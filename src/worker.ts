@@ -9,6 +9,8 @@ import { DirectoryInUseError } from "./db/directory-lock.ts";
 import type { Database } from "./db/database.ts";
 import { repositoriesOf } from "./repositories/index.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
+import { serveProcessMetrics } from "./cluster.ts";
+import { registerDatabaseGauges } from "./metrics.ts";
 
 const EMBEDDED_ADVICE =
   "The embedded database (PGlite) can be opened by one process only, so a separate worker cannot share it with a running server. " +
@@ -31,8 +33,11 @@ async function main() {
   if (database.kind === "embedded") log.warn(EMBEDDED_ADVICE);
   const keyring = await exitOnKeyProblem(() => openSecrets(config, log));
   await exitOnKeyProblem(() => prepareStoredSecrets(database, keyring, log));
+  const repositories = repositoriesOf(database);
+  registerDatabaseGauges({ poolStats: () => database.poolStats(), outboxBacklog: () => repositories.outbox.backlog() });
+  await serveProcessMetrics(config, log);
   const dispatcher = new Dispatcher({
-    deliveries: repositoriesOf(database).deliveries,
+    deliveries: repositories.deliveries,
     settings: config.webhooks,
     log,
     secrets: keyring.box,

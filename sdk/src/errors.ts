@@ -131,7 +131,8 @@ export type ProblemCode =
   | "request-header-too-large"
   | "internal-error"
   | "identity-provider-unavailable"
-  | "not-implemented";
+  | "not-implemented"
+  | "service-unavailable";
 
 /** The error class of each problem type. */
 const BY_CODE: Record<ProblemCode, ErrorClass> = {
@@ -156,6 +157,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "internal-error": ApiError,
   "identity-provider-unavailable": ApiError,
   "not-implemented": ApiError,
+  "service-unavailable": ApiError,
 };
 // @generated end
 

@@ -9,7 +9,7 @@ import { type Credential, isScope } from "./credential.ts";
 const REALM = 'Bearer realm="course-equivalency"';
 /** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-/** Verified keys are remembered briefly so hot read paths skip a lookup. */
+/** Verified keys are remembered briefly so hot read paths skip a lookup (SVC_CREDENTIAL_CACHE_MS). */
 const CACHE_TTL_MS = 2_000;
 
 export type AccessTokenVerifier = (token: string) => Promise<Credential>;
@@ -28,6 +28,7 @@ export class Authenticator {
     private readonly credentials: Pick<CredentialsRepository, "findApiKeyByHash" | "markApiKeyUsed">,
     private readonly verifyAccessToken: AccessTokenVerifier | null,
     private readonly onBackgroundError: (error: unknown) => void,
+    private readonly cacheMs = CACHE_TTL_MS,
   ) {}
 
   async authenticate(authorization: string | undefined): Promise<Credential> {
@@ -52,9 +53,18 @@ export class Authenticator {
     );
   }
 
-  /** Forgets a key at once, so a revocation takes effect in this process immediately. */
-  forget(keyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.credential.id === keyId) this.cache.delete(hash);
+  /**
+   * Forgets a credential at once (an API key's or OAuth client's record id), so a
+   * revocation takes effect in this process immediately; other processes hear of
+   * it through the database's revocation notices (src/auth/revocations.ts).
+   */
+  forget(credentialId: string): void {
+    for (const [hash, entry] of this.cache) if (entry.credential.id === credentialId) this.cache.delete(hash);
+  }
+
+  /** Forgets every cached credential (revocation notices may have been missed). */
+  forgetAll(): void {
+    this.cache.clear();
   }
 
   private async authenticateApiKey(key: string): Promise<Credential> {
@@ -75,7 +85,7 @@ export class Authenticator {
       environment: record.environment,
       scopes: record.scopes.filter(isScope),
     };
-    this.cache.set(parsed.hash, { credential, hash: parsed.hash, expiresAt: Date.now() + CACHE_TTL_MS });
+    this.cache.set(parsed.hash, { credential, hash: parsed.hash, expiresAt: Date.now() + this.cacheMs });
     this.touch(record.id, record.lastUsedAt);
     return credential;
   }

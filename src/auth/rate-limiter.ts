@@ -45,6 +45,14 @@ export interface RateLimitDecision {
   retryAfterSeconds: number;
 }
 
+/** What readiness asks of a shared store. */
+export interface SharedStore {
+  /** Where it is (host:port), for the readiness report. */
+  readonly where: string;
+  /** Resolves true when it answered a PING in time. */
+  ping(): Promise<boolean>;
+}
+
 /** The memory store answers at once; only a shared store makes the caller wait. */
 export type PendingDecision = RateLimitDecision | Promise<RateLimitDecision>;
 
@@ -142,6 +150,11 @@ export class RateLimiter {
 
   close(): Promise<void> {
     return this.store.close();
+  }
+
+  /** The shared store (Redis) when one is configured, for readiness; null when buckets live in memory. */
+  get sharedStore(): SharedStore | null {
+    return this.store instanceof RedisRateLimitStore ? this.store : null;
   }
 
   /** An address left without a whole token is refused up front until one has refilled. */

@@ -88,7 +88,7 @@ export interface RedisStoreOptions {
 
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly client: Redis;
-  private readonly where: string;
+  readonly where: string;
   private coolDownUntil = 0;
   private lastWarning = -Infinity;
   private countedInMemory = 0;
@@ -145,6 +145,16 @@ export class RedisRateLimitStore implements RateLimitStore {
       this.coolDownUntil = Date.now() + COOL_DOWN_MS;
       this.degrade((error as Error).message);
       return this.inMemory(buckets, now);
+    }
+  }
+
+  /** Readiness: true when Redis answers a PING within the command timeout. */
+  async ping(): Promise<boolean> {
+    if (this.client.status !== "ready") return false;
+    try {
+      return (await this.client.ping()) === "PONG";
+    } catch {
+      return false;
     }
   }
 

@@ -32,6 +32,15 @@ export interface Database {
    * thread stopped); the process should then exit rather than answer errors.
    */
   lost: Promise<Error>;
+  /**
+   * Hears NOTIFY on `channel` from every process on this database (PostgreSQL;
+   * the embedded database has one process, so nothing to hear). `onGap` runs
+   * after the listening connection was lost and restored: notices sent in
+   * between were missed. Answers a function that stops listening.
+   */
+  listen(channel: string, onNotice: (payload: string) => void, onGap: () => void): () => Promise<void>;
+  /** The connection pool's state (PostgreSQL), for metrics. */
+  poolStats(): { total: number; idle: number; waiting: number; max: number } | null;
   close(): Promise<void>;
 }
 
@@ -107,6 +116,8 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
         query: <T>(sql: string, params: unknown[] = []) => engine.call<T[]>({ op: "query", sql, params }),
       }),
     lost: engine.stopped,
+    listen: () => async () => undefined,
+    poolStats: () => null,
     async close() {
       await prisma.$disconnect();
       try {
@@ -118,8 +129,58 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
   };
 }
 
+/** How long to wait before reconnecting a lost LISTEN connection, at most. */
+const LISTEN_RETRY_MAX_MS = 5_000;
+
+/** A connection of its own that LISTENs, and reconnects (with a growing pause) when the server goes away. */
+function listenOnServer(url: string, channel: string, onNotice: (payload: string) => void, onGap: () => void) {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retryMs = 100;
+  let timer: NodeJS.Timeout | null = null;
+  let everConnected = false;
+  const connect = async () => {
+    timer = null;
+    if (stopped) return;
+    const next = new pg.Client({ connectionString: url });
+    client = next;
+    let failed = false;
+    const retry = () => {
+      if (failed) return;
+      failed = true;
+      next.end().catch(() => undefined);
+      if (client === next) client = null;
+      if (!stopped) timer = setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, LISTEN_RETRY_MAX_MS);
+    };
+    next.on("error", retry);
+    next.on("end", retry);
+    next.on("notification", (message) => {
+      if (message.channel === channel) onNotice(message.payload ?? "");
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      retryMs = 100;
+      if (everConnected) onGap();
+      everConnected = true;
+    } catch {
+      retry();
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const current = client;
+    client = null;
+    await current?.end().catch(() => undefined);
+  };
+}
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const max = 10;
+  const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection that the server closes (restart, failover) is replaced on
   // the next checkout; without a listener the pool's error would end the process.
   pool.on("error", () => undefined);
@@ -130,6 +191,8 @@ async function openPostgres(url: string): Promise<Database> {
     ping: () => ping(prisma),
     // The pool replaces broken connections itself; a lost server shows as failed queries.
     lost: new Promise<Error>(() => undefined),
+    listen: (channel, onNotice, onGap) => listenOnServer(url, channel, onNotice, onGap),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async session(fn) {
       const client = await pool.connect();
       try {

@@ -3,7 +3,7 @@ import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listAuditEvents: OperationHandler<"listAuditEvents"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   const { since, actorId, operationId } = request.query;
   return listResponse(
     request.url,

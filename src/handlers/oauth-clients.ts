@@ -3,7 +3,7 @@ import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listOAuthClients: OperationHandler<"listOAuthClients"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   return listResponse(request.url, page, await services.oauthClients.listCallerOAuthClients(caller, page));
 };
 

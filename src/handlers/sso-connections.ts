@@ -3,6 +3,6 @@ import { listResponse, pageParams } from "../http/paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listSsoConnections: OperationHandler<"listSsoConnections"> = async (request, { caller, services }) => {
-  const page = pageParams(request.query);
+  const page = pageParams(request, { caller, services });
   return listResponse(request.url, page, await services.sso.listSsoConnections(caller, page));
 };

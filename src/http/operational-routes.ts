@@ -10,7 +10,8 @@ import type { Database } from "../db/database.ts";
 import { API_ROOT, SPEC_PATH } from "../api.ts";
 import { type AccessTokens, OAuthError } from "../auth/oauth.ts";
 import { SCOPES } from "../auth/credential.ts";
-import { MalformedRequestError, ProblemError } from "../errors.ts";
+import { DATABASE_RETRY_AFTER_SECONDS, MalformedRequestError, ProblemError } from "../errors.ts";
+import type { SharedStore } from "../auth/rate-limiter.ts";
 import { unstorableFlaw } from "./unstorable-text.ts";
 
 const SPEC_YAML_PATH = path.resolve(import.meta.dirname, "../../openapi.yaml");
@@ -45,6 +46,19 @@ export interface OperationalDependencies {
   accessTokens: AccessTokens;
   /** Counts a token request against its client address; throws the 429 when the address's bucket is empty. */
   throttleTokenRequest(ctx: Context): Promise<void>;
+  /** The shared rate-limit store (Redis) when configured, reported by /readyz. */
+  redis?: SharedStore | null;
+}
+
+/** How long /readyz waits for the database before calling it unreachable. */
+const READY_TIMEOUT_MS = 2_000;
+
+function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 export function operationalRoutes(deps: OperationalDependencies) {
@@ -66,13 +80,27 @@ export function operationalRoutes(deps: OperationalDependencies) {
     "GET /healthz": (ctx) => {
       ctx.body = { status: "ok" };
     },
+    // Ready when the database answers. Redis, when configured, is reported but does not
+    // make the process unready: without it requests are counted in process memory.
     "GET /readyz": async (ctx) => {
-      try {
-        await deps.database.ping();
-        ctx.body = { status: "ok", database: deps.database.kind };
-      } catch {
-        throw new ProblemError("internal-error", "The database is not reachable.");
+      const [database, redis] = await Promise.all([
+        withinTimeout(deps.database.ping(), READY_TIMEOUT_MS).then(
+          () => "ok" as const,
+          () => "unreachable" as const,
+        ),
+        deps.redis ? deps.redis.ping().then((up) => (up ? ("ok" as const) : ("unreachable" as const))) : null,
+      ]);
+      const checks = {
+        database: { kind: deps.database.kind, status: database },
+        ...(deps.redis ? { redis: { at: deps.redis.where, status: redis, required: false } } : {}),
+      };
+      if (database !== "ok") {
+        throw new ProblemError("service-unavailable", "The database is not reachable.", {
+          headers: { "Retry-After": String(DATABASE_RETRY_AFTER_SECONDS) },
+          extensions: { checks } as never,
+        });
       }
+      ctx.body = { status: "ok", database: deps.database.kind, checks };
     },
     "GET /api/v1/openapi.json": (ctx) => {
       ctx.type = "application/json";
@@ -115,7 +143,10 @@ export function operationalRoutes(deps: OperationalDependencies) {
 
   return async function operational(ctx: Context, next: Next) {
     const route = routes[`${ctx.method} ${ctx.path}`];
-    if (route) return route(ctx);
+    if (route) {
+      ctx.state.route = `${ctx.method} ${ctx.path}`;
+      return route(ctx);
+    }
     if (ctx.method === "GET" && ctx.path.startsWith("/docs/assets/")) return serveAsset(ctx);
     const known = Object.keys(routes).filter((key) => key.endsWith(` ${ctx.path}`));
     if (known.length) {

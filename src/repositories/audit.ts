@@ -40,13 +40,12 @@ export function createAuditRepository(db: Db) {
       };
       return pageOf<AuditEntry>(
         page,
-        () =>
-          db.auditEntry.findMany({
-            where,
-            orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-            take: page.limit,
-            skip: page.offset,
-          }),
+        [
+          ["createdAt", "desc"],
+          ["id", "desc"],
+        ],
+        ({ take, skip, orderBy, after }) =>
+          db.auditEntry.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.auditEntry.count({ where }),
       );
     },

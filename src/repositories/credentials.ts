@@ -85,13 +85,12 @@ export function createCredentialsRepository(db: Db) {
       const where = { organizationId, environment };
       return pageOf(
         page,
-        () =>
-          db.oAuthClient.findMany({
-            where,
-            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-            take: page.limit,
-            skip: page.offset,
-          }),
+        [
+          ["createdAt", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) =>
+          db.oAuthClient.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.oAuthClient.count({ where }),
       );
     },

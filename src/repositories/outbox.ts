@@ -25,6 +25,14 @@ export function createOutboxRepository(db: Prisma.TransactionClient) {
       );
       return envelopes;
     },
+
+    /** Events not yet fanned out, and the age of the oldest in seconds (0 when none), for metrics. */
+    async backlog(now = new Date()): Promise<{ pending: number; oldestAgeSeconds: number }> {
+      const [row] = await db.$queryRaw<{ pending: number; oldest: Date | null }[]>`
+        SELECT count(*)::int AS pending, min(created_at) AS oldest FROM outbox_events WHERE dispatched_at IS NULL`;
+      const oldestAgeSeconds = row.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0;
+      return { pending: row.pending, oldestAgeSeconds };
+    },
   };
 }
 

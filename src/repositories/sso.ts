@@ -63,13 +63,12 @@ export function createSsoRepository(db: Db) {
       const where = { organizationId };
       return pageOf(
         page,
-        () =>
-          db.ssoConnection.findMany({
-            where,
-            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-            take: page.limit,
-            skip: page.offset,
-          }),
+        [
+          ["createdAt", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) =>
+          db.ssoConnection.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.ssoConnection.count({ where }),
       );
     },

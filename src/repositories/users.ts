@@ -86,13 +86,11 @@ export function createUsersRepository(db: Db) {
       const where = { organizationId };
       return pageOf(
         page,
-        () =>
-          db.user.findMany({
-            where,
-            orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-            take: page.limit,
-            skip: page.offset,
-          }),
+        [
+          ["createdAt", "asc"],
+          ["id", "asc"],
+        ],
+        ({ take, skip, orderBy, after }) => db.user.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
         () => db.user.count({ where }),
       );
     },

@@ -71,7 +71,7 @@ export function createAuditService({
       page: Page,
     ): Promise<PageResult<AuditEventView>> {
       requireAdminUser(caller);
-      const { items, total } = await audit.listPage(
+      const { items, total, next } = await audit.listPage(
         {
           organizationId: caller.organizationId,
           since: filter.since ? new Date(filter.since) : undefined,
@@ -80,7 +80,7 @@ export function createAuditService({
         },
         page,
       );
-      return { items: items.map(auditEventView), total };
+      return { items: items.map(auditEventView), total, next };
     },
   };
 }

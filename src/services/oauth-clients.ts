@@ -67,8 +67,12 @@ export function createOAuthClientsService({
 
     /** listOAuthClients: the caller's organization's clients in the caller's environment, oldest first. */
     async listCallerOAuthClients(caller: Credential, page: Page): Promise<PageResult<OAuthClientView>> {
-      const { items, total } = await credentials.listOAuthClientsPage(caller.organizationId, caller.environment, page);
-      return { items: items.map(oauthClientView), total };
+      const { items, total, next } = await credentials.listOAuthClientsPage(
+        caller.organizationId,
+        caller.environment,
+        page,
+      );
+      return { items: items.map(oauthClientView), total, next };
     },
 
     /** revokeOAuthClient: revokes a client the caller can see; twice is fine. */

@@ -204,8 +204,8 @@ export function createSsoService({ sso }: Pick<Repositories, "sso">, secrets: Se
     /** A page of the caller's organization's connections (an admin user's token only); never a secret. */
     async listSsoConnections(caller: Credential, page: Page): Promise<PageResult<SsoConnectionView>> {
       requireAdminUser(caller);
-      const { items, total } = await sso.listPage(caller.organizationId, page);
-      return { items: items.map(connectionView), total };
+      const { items, total, next } = await sso.listPage(caller.organizationId, page);
+      return { items: items.map(connectionView), total, next };
     },
 
     async removeSsoConnection(id: string): Promise<void> {

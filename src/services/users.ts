@@ -137,8 +137,8 @@ export function createUsersService({
     async listUsers(organizationSlug: string, page: Page): Promise<PageResult<MemberView>> {
       const organization = await organizations.findBySlug(organizationSlug);
       if (!organization) throw notFound.organizationSlug(organizationSlug);
-      const { items, total } = await users.listPage(organization.id, page);
-      return { items: items.map(memberView), total };
+      const { items, total, next } = await users.listPage(organization.id, page);
+      return { items: items.map(memberView), total, next };
     },
 
     /** The CLI: disables any user by id. */
@@ -191,9 +191,10 @@ export function createUsersService({
 
     listMembers(caller: Credential, page: Page): Promise<PageResult<MemberView>> {
       requireAdminUser(caller);
-      return users.listPage(caller.organizationId, page).then(({ items, total }) => ({
+      return users.listPage(caller.organizationId, page).then(({ items, total, next }) => ({
         items: items.map(memberView),
         total,
+        next,
       }));
     },
 

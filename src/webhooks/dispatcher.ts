@@ -12,6 +12,7 @@ import type { DeliveriesRepository, ClaimedDelivery } from "../repositories/deli
 import type { SecretBox } from "../auth/secret-box.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
+import { webhookAttempts } from "../metrics.ts";
 import {
   leaseDuration,
   recordAttempt,
@@ -277,6 +278,7 @@ export class Dispatcher {
       this.log.error({ err: error, delivery: delivery.id }, "webhook delivery attempt failed to record");
       outcome = "error";
     }
+    webhookAttempts.inc({ outcome: outcome.replace("-", "_") });
     this.collected?.push(outcome);
     return outcome;
   }

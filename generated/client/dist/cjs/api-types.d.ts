@@ -2410,7 +2410,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `request-header-too-large` (431, header fields over the server's limit, answered before the request is routed), `internal-error` (500) or `not-implemented` (501). */
+        /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `request-header-too-large` (431, header fields over the server's limit, answered before the request is routed), `internal-error` (500), `not-implemented` (501) or `service-unavailable` (503, with `Retry-After`, while the database is not reachable). */
         Problem: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3874,6 +3874,16 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path?: never;
@@ -4007,6 +4017,16 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path?: never;
@@ -4043,6 +4063,16 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path?: never;
@@ -4079,6 +4109,16 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
                 offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
             };
             header?: never;
             path?: never;

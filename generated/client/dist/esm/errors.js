@@ -115,6 +115,7 @@ const BY_CODE = {
     "internal-error": ApiError,
     "identity-provider-unavailable": ApiError,
     "not-implemented": ApiError,
+    "service-unavailable": ApiError,
 };
 // @generated end
 /** The typed error for a failed response whose body has already been parsed. */
