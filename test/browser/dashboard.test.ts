@@ -36,7 +36,9 @@ describe("dashboard in the browser", function () {
   const nav = (name: string) =>
     page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true });
 
-  before(async () => {
+  before(async function () {
+    // A fresh migrated database can take long on a loaded machine; the steps themselves stay short.
+    this.timeout(300_000);
     await buildDashboard();
     t = await createTestApp({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
     await loadInstitutions(t.database.prisma, "live");

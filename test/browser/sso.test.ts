@@ -27,7 +27,9 @@ describe("dashboard sign-in with OIDC and SAML in the browser", function () {
   const usersOf = async (organizationId: string) =>
     (await t.app.context.repositories.users.listPage(organizationId, { limit: 100, offset: 0 })).items;
 
-  before(async () => {
+  before(async function () {
+    // A fresh migrated database can take long on a loaded machine; the steps themselves stay short.
+    this.timeout(300_000);
     await buildDashboard();
     server = http.createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
