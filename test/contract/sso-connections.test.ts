@@ -13,7 +13,8 @@ describe("sign-in connections (listSsoConnections)", () => {
   let idp: SamlIdp;
   const clientSecret = "oidc-client-secret-that-must-never-be-shown";
 
-  before(async () => {
+  before(async function () {
+    this.timeout(300_000);
     t = await createTestApp();
     admin = await createUserWithToken(t, "admin");
     idp = await startSamlIdp();

@@ -44,7 +44,8 @@ describe("CLI: sso commands", () => {
     throw new Error(`expected cli ${args.join(" ")} to fail`);
   }
 
-  before(async () => {
+  before(async function () {
+    this.timeout(300_000);
     db = await freshDatabase();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sso-cli-test-"));
     keyring = () => openKeyring({ dataDir: tmp, secrets: { key: null, oldKeys: [] } });

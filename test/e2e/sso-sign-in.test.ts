@@ -26,7 +26,9 @@ describe("single sign-on (OIDC and SAML) over HTTP", () => {
     (await t.app.context.repositories.users.listPage(organizationId, { limit: 100, offset: 0 })).items;
   const atDashboard = (url: URL) => url.origin === origin && url.pathname === "/dashboard/";
 
-  before(async () => {
+  before(async function () {
+    // A fresh database, an OpenID Provider and a SAML IdP with their keys: slow on a busy machine.
+    this.timeout(300_000);
     server = http.createServer();
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -272,6 +274,25 @@ describe("single sign-on (OIDC and SAML) over HTTP", () => {
       expect(sa.body.user.id).to.equal(sb.body.user.id);
       expect((await users(samlOrgId)).filter((u) => u.email === "twice@saml.example.edu")).to.have.length(1);
     });
+  });
+
+  it("answers 502 identity-provider-unavailable when the domain's OpenID Provider does not answer", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await t.app.context.services.sso.addOidcConnection({
+      organizationId: t.organizationId,
+      domain: "down.example.edu",
+      issuer: `http://127.0.0.1:${port}`,
+      clientId: "x",
+      clientSecret: "y",
+    });
+    const response = await new CookieClient().postJson(`${origin}/dashboard/auth/start`, {
+      email: "a@down.example.edu",
+    });
+    expect(response.status).to.equal(502);
+    expect(((await response.json()) as { type: string }).type).to.match(/\/problems\/identity-provider-unavailable$/);
   });
 
   it("answers 404 no-sign-in-connection for an email domain without single sign-on", async () => {
