@@ -25,7 +25,7 @@ import { clientAddressKey } from "./auth/client-address.ts";
 import { hasScope, type Credential, type Scope } from "./auth/credential.ts";
 import type { AccessTokens } from "./auth/oauth.ts";
 import type { SecretBox } from "./auth/secret-box.ts";
-import { AuthenticationError, ForbiddenError, ProblemError, type FieldError } from "./errors.ts";
+import { AuthenticationError, ForbiddenError, ProblemError, ValidationError, type FieldError } from "./errors.ts";
 import { readJsonBody } from "./http/body.ts";
 import { rejectUnstorableText } from "./http/unstorable-text.ts";
 import { decodesAsUri, rejectMalformedPathEncoding } from "./http/path-encoding.ts";
@@ -123,11 +123,19 @@ export async function createApp(deps: AppDependencies): Promise<App> {
         if (context.operation?.operationId !== "upsertCourses") throw requestValidationError(schemaErrors);
         // The body as read by admit (openapi-backend parsed its request before the body was read).
         const body = (request as RoutedRequest).body as unknown;
-        const referenceErrors = await services.courses.referenceErrorsOf(
-          (ctx as Context).state.credential as Credential,
-          Array.isArray(body) ? body : [body],
-          { single: !Array.isArray(body) },
-        );
+        let referenceErrors: FieldError[];
+        try {
+          // Text PostgreSQL cannot compare never reaches a query: it is reported instead.
+          rejectUnstorableText({ params: {}, query: {}, body });
+          referenceErrors = await services.courses.referenceErrorsOf(
+            (ctx as Context).state.credential as Credential,
+            Array.isArray(body) ? body : [body],
+            { single: !Array.isArray(body) },
+          );
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          referenceErrors = error.errors;
+        }
         const fieldErrors = requestFieldErrors(schemaErrors);
         throw requestValidationError(
           [],
