@@ -313,7 +313,8 @@ describe("people: members, roles, audit log, OAuth clients", () => {
         environment: "live",
         requestId: "req-audit-2",
       });
-      expect(latest.actor).to.deep.equal({ kind: "user", id: admin.id, displayName: "Test admin 1" });
+      const adminName = (await t.database.prisma.user.findUniqueOrThrow({ where: { id: admin.id } })).name;
+      expect(latest.actor).to.deep.equal({ kind: "user", id: admin.id, displayName: adminName });
       expect(previous).to.deep.include({
         operationId: "createKey",
         target: { type: "key", id: byKey.body.data.id },
