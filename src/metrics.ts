@@ -7,6 +7,16 @@ import client from "prom-client";
 
 export const registry = client.register;
 
+/**
+ * The metric of that name if this process has one already, else a new one: the
+ * registry is global to the process, and a module instance loaded a second
+ * time (tsx loads a file once as CommonJS and once as ESM when both ask for it,
+ * as mocha's hooks and the test files do) must not register its metrics again.
+ */
+function metric<T>(name: string, create: (name: string) => T): T {
+  return (registry.getSingleMetric(name) as T | undefined) ?? create(name);
+}
+
 let defaultsCollected = false;
 /** Process metrics (resident memory, CPU, event-loop lag, heap), once per process. */
 export function collectProcessMetrics(): void {
@@ -15,30 +25,46 @@ export function collectProcessMetrics(): void {
   client.collectDefaultMetrics({ register: registry });
 }
 
-export const httpRequests = new client.Counter({
-  name: "svc_http_requests_total",
-  help: "HTTP requests answered, by operationId (or operational route) and status",
-  labelNames: ["operation", "status"] as const,
-});
+export const httpRequests = metric(
+  "svc_http_requests_total",
+  (name) =>
+    new client.Counter({
+      name,
+      help: "HTTP requests answered, by operationId (or operational route) and status",
+      labelNames: ["operation", "status"] as const,
+    }),
+);
 
-export const httpDuration = new client.Histogram({
-  name: "svc_http_request_duration_seconds",
-  help: "Time from receiving a request to its handler's answer (streamed bodies not included), by operationId and status",
-  labelNames: ["operation", "status"] as const,
-  buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-});
+export const httpDuration = metric(
+  "svc_http_request_duration_seconds",
+  (name) =>
+    new client.Histogram({
+      name,
+      help: "Time from receiving a request to its handler's answer (streamed bodies not included), by operationId and status",
+      labelNames: ["operation", "status"] as const,
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    }),
+);
 
-export const rateLimitRejections = new client.Counter({
-  name: "svc_rate_limit_rejections_total",
-  help: "Requests answered 429, by the bucket that was empty",
-  labelNames: ["bucket"] as const,
-});
+export const rateLimitRejections = metric(
+  "svc_rate_limit_rejections_total",
+  (name) =>
+    new client.Counter({
+      name,
+      help: "Requests answered 429, by the bucket that was empty",
+      labelNames: ["bucket"] as const,
+    }),
+);
 
-export const webhookAttempts = new client.Counter({
-  name: "svc_webhook_delivery_attempts_total",
-  help: "Webhook delivery attempts by outcome (succeeded, retrying, failed, lost_lease, error)",
-  labelNames: ["outcome"] as const,
-});
+export const webhookAttempts = metric(
+  "svc_webhook_delivery_attempts_total",
+  (name) =>
+    new client.Counter({
+      name,
+      help: "Webhook delivery attempts by outcome (succeeded, retrying, failed, lost_lease, error)",
+      labelNames: ["outcome"] as const,
+    }),
+);
 
 /** What a process can report about its database; several apps may share a process (tests). */
 export interface DatabaseGaugeSource {
@@ -47,7 +73,11 @@ export interface DatabaseGaugeSource {
   outboxBacklog(): Promise<{ pending: number; oldestAgeSeconds: number }>;
 }
 
-const sources = new Set<DatabaseGaugeSource>();
+// Kept on the process, like the registry, so that a second instance of this module feeds the same gauges.
+const SOURCES = Symbol.for("course-equivalency.metrics.database-sources");
+const processGlobals = globalThis as { [SOURCES]?: Set<DatabaseGaugeSource> };
+processGlobals[SOURCES] ??= new Set<DatabaseGaugeSource>();
+const sources = processGlobals[SOURCES];
 
 /** Reports this source's database in the gauges below until the answered function is called. */
 export function registerDatabaseGauges(source: DatabaseGaugeSource): () => void {
@@ -55,19 +85,23 @@ export function registerDatabaseGauges(source: DatabaseGaugeSource): () => void 
   return () => void sources.delete(source);
 }
 
-new client.Gauge({
-  name: "svc_db_pool_connections",
-  help: "PostgreSQL connection pool: connections open (total), idle, requests waiting for one, and the pool's size (max)",
-  labelNames: ["state"] as const,
-  collect() {
-    this.reset();
-    for (const source of sources) {
-      const stats = source.poolStats();
-      if (!stats) continue;
-      for (const state of ["total", "idle", "waiting", "max"] as const) this.inc({ state }, stats[state]);
-    }
-  },
-});
+metric(
+  "svc_db_pool_connections",
+  (name) =>
+    new client.Gauge({
+      name,
+      help: "PostgreSQL connection pool: connections open (total), idle, requests waiting for one, and the pool's size (max)",
+      labelNames: ["state"] as const,
+      collect() {
+        this.reset();
+        for (const source of sources) {
+          const stats = source.poolStats();
+          if (!stats) continue;
+          for (const state of ["total", "idle", "waiting", "max"] as const) this.inc({ state }, stats[state]);
+        }
+      },
+    }),
+);
 
 /** One reading per scrape serves both backlog gauges. */
 let lastBacklogs: { at: number; readings: Promise<{ pending: number; oldestAgeSeconds: number }[]> } | null = null;
@@ -81,25 +115,33 @@ function backlogs() {
   return readings;
 }
 
-new client.Gauge({
-  name: "svc_outbox_pending_events",
-  help: "Committed events not yet fanned out to webhook deliveries (NaN when the database did not answer)",
-  aggregator: "max",
-  async collect() {
-    const readings = await backlogs();
-    this.set(readings.length ? Math.max(...readings.map((r) => r.pending)) : 0);
-  },
-});
+metric(
+  "svc_outbox_pending_events",
+  (name) =>
+    new client.Gauge({
+      name,
+      help: "Committed events not yet fanned out to webhook deliveries (NaN when the database did not answer)",
+      aggregator: "max",
+      async collect() {
+        const readings = await backlogs();
+        this.set(readings.length ? Math.max(...readings.map((r) => r.pending)) : 0);
+      },
+    }),
+);
 
-new client.Gauge({
-  name: "svc_outbox_oldest_pending_age_seconds",
-  help: "Age of the oldest event not yet fanned out (0 when none; NaN when the database did not answer)",
-  aggregator: "max",
-  async collect() {
-    const readings = await backlogs();
-    this.set(readings.length ? Math.max(...readings.map((r) => r.oldestAgeSeconds)) : 0);
-  },
-});
+metric(
+  "svc_outbox_oldest_pending_age_seconds",
+  (name) =>
+    new client.Gauge({
+      name,
+      help: "Age of the oldest event not yet fanned out (0 when none; NaN when the database did not answer)",
+      aggregator: "max",
+      async collect() {
+        const readings = await backlogs();
+        this.set(readings.length ? Math.max(...readings.map((r) => r.oldestAgeSeconds)) : 0);
+      },
+    }),
+);
 
 /** A bucket's subject ("for this organization in live") as a short label. */
 export function bucketLabel(subject: string): string {
