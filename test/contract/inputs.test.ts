@@ -57,7 +57,8 @@ describe("inputs: the depth of JSON bodies", () => {
       '{"institutionId":"inst_122977","code":"X 1","title":"x","credits":1e308,"level":"lower"}',
     );
     await expectContract(credits, 400);
-    expect(pointers(credits)).to.deep.equal(["/credits"]);
+    // This file's database holds no institutions: one validation pass reports the unknown one beside the number.
+    expect(pointers(credits)).to.deep.equal(["/credits", "/institutionId"]);
   });
 });
 
