@@ -76,7 +76,14 @@ describe("README: its commands, run", function () {
   const run = (command: string, cwd = ROOT, env: Record<string, string> = {}) =>
     sh(command.replaceAll("http://127.0.0.1:3000", origin), {
       cwd,
-      env: { ...process.env, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "warn", ...env },
+      env: {
+        ...process.env,
+        SVC_TEST_CONTRACT_COVERAGE: "",
+        SVC_DATA_DIR: dataDir,
+        DATABASE_URL: "",
+        SVC_LOG_LEVEL: "warn",
+        ...env,
+      },
     });
 
   it("quick start: the scripts it names exist, GET / and the curl of the public sandbox key answer", async () => {
