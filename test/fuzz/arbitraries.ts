@@ -200,6 +200,11 @@ export class SchemaArbitraries {
     if (schema.format === "uri") {
       return fc.webUrl({ withQueryParameters: true, withFragments: true }).filter((text) => withinLength(text, schema));
     }
+    if (schema.format === "date-time") {
+      return fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+        .map((date) => date.toISOString());
+    }
     if (schema.format !== undefined)
       throw new Error(`The fuzzer does not generate the format ${String(schema.format)}`);
     const unit = CHARACTER[wire];

@@ -2055,7 +2055,7 @@ export interface components {
          *     }
          */
         MemberInvite: {
-            /** @description Email address. */
+            /** @description Email address (a local part and a domain, no white space). */
             email: string;
             role: components["schemas"]["UserRole"];
             /** @description Display name, until the person's identity provider gives one. */
