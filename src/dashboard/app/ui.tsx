@@ -229,3 +229,23 @@ export function useQuery(): [URLSearchParams, (next: Record<string, string | und
   };
   return [query, set];
 }
+
+/** A credential's last table cell: "revoked", or the button that revokes it, named for screen readers. */
+export function RevokeCell({
+  revokedAt,
+  label,
+  busy,
+  onRevoke,
+}: {
+  revokedAt: string | null;
+  label: string;
+  busy: boolean;
+  onRevoke: () => void;
+}) {
+  if (revokedAt) return <Badge tone="bad">revoked</Badge>;
+  return (
+    <button type="button" class="danger" disabled={busy} onClick={onRevoke}>
+      Revoke<span class="sr-only"> {label}</span>
+    </button>
+  );
+}

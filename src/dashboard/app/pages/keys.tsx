@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
 import {
-  Badge,
+  RevokeCell,
   Empty,
   ErrorMessage,
   ok,
@@ -97,18 +97,12 @@ export function Keys() {
                         <When at={key.lastUsedAt} />
                       </td>
                       <td>
-                        {key.revokedAt ? (
-                          <Badge tone="bad">revoked</Badge>
-                        ) : (
-                          <button
-                            type="button"
-                            class="danger"
-                            disabled={action.busy}
-                            onClick={() => revoke(key.id, key.name ?? key.prefix)}
-                          >
-                            Revoke<span class="sr-only"> {key.name ?? key.prefix}</span>
-                          </button>
-                        )}
+                        <RevokeCell
+                          revokedAt={key.revokedAt}
+                          label={key.name ?? key.prefix}
+                          busy={action.busy}
+                          onRevoke={() => revoke(key.id, key.name ?? key.prefix)}
+                        />
                       </td>
                     </tr>
                   ))}

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
 import {
-  Badge,
+  RevokeCell,
   Empty,
   ErrorMessage,
   ok,
@@ -107,18 +107,12 @@ export function OAuthClients() {
                         <When at={c.lastUsedAt} />
                       </td>
                       <td>
-                        {c.revokedAt ? (
-                          <Badge tone="bad">revoked</Badge>
-                        ) : (
-                          <button
-                            type="button"
-                            class="danger"
-                            disabled={action.busy}
-                            onClick={() => revoke(c.id, c.name ?? c.id)}
-                          >
-                            Revoke<span class="sr-only"> {c.name ?? c.id}</span>
-                          </button>
-                        )}
+                        <RevokeCell
+                          revokedAt={c.revokedAt}
+                          label={c.name ?? c.id}
+                          busy={action.busy}
+                          onRevoke={() => revoke(c.id, c.name ?? c.id)}
+                        />
                       </td>
                     </tr>
                   ))}
