@@ -4,9 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
+import semver from "semver";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+  engines: { node: string };
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -32,5 +34,25 @@ describe("production install", () => {
       /(?:from\s+|import\(|require\()\s*["']prisma(?:\/[^"']*)?["']/.test(fs.readFileSync(file, "utf8")),
     );
     expect(importsCli).to.deep.equal([]);
+  });
+
+  it("every locked package runs on the oldest Node the README promises, so npm ci prints no EBADENGINE warning", () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
+    };
+    const oldestNode = semver.minVersion(manifest.engines.node)?.version;
+    expect(oldestNode, "package.json engines.node").to.be.a("string");
+    const refusing = Object.entries(lock.packages)
+      .filter(([location, entry]) => {
+        const range = !Array.isArray(entry.engines) ? entry.engines?.node : undefined;
+        return location !== "" && range !== undefined && !semver.satisfies(oldestNode as string, range);
+      })
+      .map(
+        ([location, entry]) => `${location}@${entry.version} wants node ${(entry.engines as { node: string }).node}`,
+      );
+    expect(refusing).to.deep.equal([]);
+    expect(process.version.slice(1), "the Node running the tests").to.satisfy((running: string) =>
+      semver.satisfies(running, manifest.engines.node),
+    );
   });
 });
