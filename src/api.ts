@@ -6,6 +6,7 @@ import { OpenAPIBackend, type Context as BackendContext, type Document, type Ope
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ErrorObject } from "ajv";
+import { OperationRouter, templatePattern } from "./http/operation-router.ts";
 import { ProblemError, ValidationError, escapePointer, type FieldError } from "./errors.ts";
 
 export const SPEC_PATH = path.resolve(import.meta.dirname, "../generated/openapi.json");
@@ -17,9 +18,18 @@ export function loadSpec(): Document {
 
 // openapi-backend checks documents against the OpenAPI 3.0 meta-schema, which a
 // 3.1 document fails; Redocly lints the document in CI instead.
+// Its router is swapped for one that indexes the document once (src/http/operation-router.ts).
 class OpenAPI31Backend extends OpenAPIBackend {
   override validateDefinition() {
     return this.definition;
+  }
+
+  override async init() {
+    await super.init();
+    const router = new OperationRouter({ definition: this.definition, apiRoot: this.apiRoot });
+    this.router = router;
+    if (this.validator) this.validator.router = router;
+    return this;
   }
 }
 
@@ -145,17 +155,6 @@ export function allowedMethods(backend: OpenAPIBackend, requestPath: string): st
   return methods
     .filter((method) => onPath.some((operation) => operation.method === method))
     .map((m) => m.toUpperCase());
-}
-
-/** `/equivalencies/{id}/versions` as `^/equivalencies/[^/]+/versions$`. */
-function templatePattern(template: string): RegExp {
-  const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(
-    `^${template
-      .split(/\{[^}]+\}/)
-      .map(literal)
-      .join("[^/]+")}$`,
-  );
 }
 
 export function operationScopes(operation: Operation): string[] {

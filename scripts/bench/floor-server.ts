@@ -15,6 +15,7 @@ import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { lockDirectory } from "../../src/db/directory-lock.ts";
 import { embeddedDataPath } from "../../src/db/database.ts";
 import { OneCallQueries } from "../../src/db/one-call-queries.ts";
+import { answerProfileRequests } from "./profiling.ts";
 
 /** The service's own cache lifetime (src/auth/authenticator.ts). */
 const KEY_CACHE_MS = 2_000;
@@ -75,6 +76,7 @@ async function main() {
       .catch((error: Error) => answer(500, JSON.stringify({ status: 500, detail: error.message })));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  answerProfileRequests();
   process.send!({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
   process.once("disconnect", () => {
     server.closeAllConnections();

@@ -83,28 +83,39 @@ async function admin(sql: string): Promise<void> {
 }
 
 /** Resident memory of a process and all its descendants, in MB (Linux /proc). */
-function treeRssMb(root: number): number {
-  const parents = new Map<number, number>();
+/** Every process id with its parent and its CPU time so far (utime + stime of /proc/PID/stat, in clock ticks). */
+function processTable(): Map<number, { parent: number; ticks: number; command: string }> {
+  const table = new Map<number, { parent: number; ticks: number; command: string }>();
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      table.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), command });
     } catch {
       // gone
     }
   }
+  return table;
+}
+
+function treeOf(root: number, table = processTable()): Set<number> {
   const tree = new Set([root]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const [pid, parent] of parents)
+    for (const [pid, { parent }] of table)
       if (tree.has(parent) && !tree.has(pid)) {
         tree.add(pid);
         grew = true;
       }
   }
+  return tree;
+}
+
+function treeRssMb(root: number): number {
   let kb = 0;
-  for (const pid of tree) {
+  for (const pid of treeOf(root)) {
     try {
       const match = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
       kb += match ? Number(match[1]) : 0;
@@ -113,6 +124,42 @@ function treeRssMb(root: number): number {
     }
   }
   return Math.round(kb / 1024);
+}
+
+/** Clock ticks per second of /proc/PID/stat (USER_HZ; 100 on Linux on every architecture Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far by the service's process tree, by PostgreSQL's processes, by this load generator, and by the whole machine. */
+function cpuSeconds(serverPid: number) {
+  const table = processTable();
+  const service = treeOf(serverPid, table);
+  let serviceTicks = 0;
+  let postgresTicks = 0;
+  for (const [pid, entry] of table) {
+    if (service.has(pid)) serviceTicks += entry.ticks;
+    else if (entry.command === "postgres") postgresTicks += entry.ticks;
+  }
+  const [, ...machine] = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is everything but idle and iowait.
+  const machineBusy = machine.slice(0, 8).reduce((sum, ticks, i) => (i === 3 || i === 4 ? sum : sum + ticks), 0);
+  const own = process.cpuUsage();
+  return {
+    service: serviceTicks / TICKS_PER_SECOND,
+    postgres: postgresTicks / TICKS_PER_SECOND,
+    loadGenerator: (own.user + own.system) / 1e6,
+    machine: machineBusy / TICKS_PER_SECOND,
+  };
+}
+
+/** Cores each part kept busy between two readings `seconds` apart. */
+function coresBusy(before: ReturnType<typeof cpuSeconds>, after: ReturnType<typeof cpuSeconds>, seconds: number) {
+  const per = (key: keyof typeof before) => (after[key] - before[key]) / seconds;
+  return {
+    service: per("service"),
+    postgres: per("postgres"),
+    loadGenerator: per("loadGenerator"),
+    machine: per("machine"),
+  };
 }
 
 function freePort(): Promise<number> {
@@ -166,6 +213,8 @@ interface Sample {
   op: Op;
   ms: number;
   status: number;
+  /** Why a request got no answer (status 0): the network error's code or message. */
+  failure?: string;
 }
 
 async function runSetup(setup: Setup) {
@@ -281,6 +330,7 @@ async function runSetup(setup: Setup) {
     const run = async (op: Op): Promise<Sample> => {
       let started = performance.now();
       let status = 0;
+      let failure: string | undefined;
       try {
         switch (op) {
           case "getCourse":
@@ -327,10 +377,11 @@ async function runSetup(setup: Setup) {
             break;
           }
         }
-      } catch {
+      } catch (error) {
         status = 0;
+        failure = `${op}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
       }
-      return { op, ms: performance.now() - started, status };
+      return { op, ms: performance.now() - started, status, failure };
     };
 
     // Warm-up at the same rate, not measured; then the measured run.
@@ -364,7 +415,9 @@ async function runSetup(setup: Setup) {
     };
     await drive(WARMUP, false);
     const rssBefore = treeRssMb(server.child.pid!);
+    const cpuBefore = cpuSeconds(server.child.pid!);
     const result = await drive(SECONDS, true);
+    const cores = coresBusy(cpuBefore, cpuSeconds(server.child.pid!), result.seconds + result.drainedMs / 1000);
     const rssAfter = treeRssMb(server.child.pid!);
     agent.destroy();
 
@@ -389,12 +442,13 @@ async function runSetup(setup: Setup) {
       p99: quantile(all, 0.99),
       perOp,
       errors: errors.length,
-      errorStatuses: [...new Set(errors.map((e) => e.status))],
+      errorStatuses: [...new Set(errors.map((e) => (e.status ? String(e.status) : `no answer: ${e.failure}`)))],
       conflicts: conflicts.length,
       notSent: result.notSent,
       drainedMs: result.drainedMs,
       rssBefore,
       rssAfter,
+      cores,
     };
   } finally {
     await server?.stop();
@@ -438,6 +492,17 @@ async function main() {
   for (const r of results)
     console.log(
       `| ${r.setup.label} | ${MIX.map(([op]) => `${fmt(r.perOp[op].p50)} / ${fmt(r.perOp[op].p99)}`).join(" | ")} |`,
+    );
+  // Where the machine's cores went during the measured minute: the ceiling when more processes add nothing.
+  console.log(
+    `\n| Setup | cores busy: service | PostgreSQL | load generator | whole machine (of ${os.cpus().length}) | CPU ms per answered request |`,
+  );
+  console.log("|---|---|---|---|---|---|");
+  const two = (n: number) => n.toFixed(2);
+  for (const r of results)
+    console.log(
+      `| ${r.setup.label} | ${two(r.cores.service)} | ${two(r.cores.postgres)} | ${two(r.cores.loadGenerator)} | ${two(r.cores.machine)} | ` +
+        `${fmt(((r.cores.service + r.cores.postgres) * 1000) / r.throughput)} (service + PostgreSQL) |`,
     );
 }
 

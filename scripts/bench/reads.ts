@@ -10,11 +10,17 @@
 //   npx tsx scripts/bench/reads.ts [--database-url postgresql://…] [--duration 10]
 //       [--equivalencies 1000000] [--only "GET /equivalencies/{id}"|availability]   (the /healthz baseline always runs)
 //       [--keep-data DIR]   (embedded: load into DIR and keep it; a later run with the same DIR and count skips the load)
+//       [--profile DIR]     (after the measured runs, profiles the floor and the service over one more run of the
+//                            single read each, writes the .cpuprofile files into DIR and prints CPU per request by package)
+import fs from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createCredential, fixed, freshDatabase, machine, cleanupStack, printTable } from "./harness.ts";
 import { describeLatency, healthLatency, healthUnderLoad } from "./availability.ts";
 import { loadCatalog, startServerProcess, stopServerProcess } from "./catalog.ts";
+import { profileWhile } from "./profiling.ts";
+import { cpuByPlace, readProfile } from "./profile-summary.ts";
 
 const DEFAULT_EQUIVALENCIES = 1_000_000;
 let EQUIVALENCIES = DEFAULT_EQUIVALENCIES;
@@ -74,6 +80,7 @@ async function main() {
       equivalencies: { type: "string" },
       only: { type: "string" },
       "keep-data": { type: "string" },
+      profile: { type: "string" },
     },
     strict: true,
   });
@@ -132,6 +139,19 @@ async function main() {
     // The floors first, each in its own process (the embedded database admits one process at a time).
     // The goal is set against the first; the second (embedded only) sends each statement in one call, as the service does.
     const floors: Figures[] = [];
+    const profiles: { label: string; file: string; requests: number; processCpuMicros: number }[] = [];
+    const profiled = async (
+      child: import("node:child_process").ChildProcess,
+      label: string,
+      run: () => Promise<Figures>,
+    ) => {
+      fs.mkdirSync(values.profile!, { recursive: true });
+      const file = path.join(values.profile!, `${label}.cpuprofile`);
+      const cpuBefore = cpuMillisOf(child.pid!);
+      const figures = await profileWhile(child, file, run);
+      const requests = figures.requestsPerSecond * seconds;
+      return { label, file, requests, processCpuMicros: ((cpuMillisOf(child.pid!) - cpuBefore) * 1000) / requests };
+    };
     if (selected(SINGLE_READ)) {
       const variants: { name: string; env: Record<string, string> }[] = embedded
         ? [
@@ -143,6 +163,12 @@ async function main() {
         const server = await startServerProcess(bench, "floor-server.ts", variant.env);
         await expectOk(server.origin, key, variant.name, randomId());
         floors.push(await measure(server.origin, key, { name: variant.name, path: randomId }, seconds));
+        if (values.profile && floors.length === 1)
+          profiles.push(
+            await profiled(server.child, "floor", () =>
+              measure(server.origin, key, { name: variant.name, path: randomId }, seconds),
+            ),
+          );
         await stopServerProcess(server.child);
       }
     }
@@ -167,6 +193,10 @@ async function main() {
       await expectOk(origin, key, scenario.name, typeof scenario.path === "string" ? scenario.path : scenario.path());
     const figures: Figures[] = [];
     for (const scenario of scenarios) figures.push(await measure(origin, key, scenario, seconds));
+    if (values.profile && selected(SINGLE_READ))
+      profiles.push(
+        await profiled(child, "service", () => measure(origin, key, { name: SINGLE_READ, path: randomId }, seconds)),
+      );
     const availability = selected("availability")
       ? { idle: await healthLatency(origin, seconds), ...(await healthUnderLoad(origin, key, seconds)) }
       : undefined;
@@ -212,6 +242,7 @@ async function main() {
         `Meanwhile: ${fixed(load.exportBytes / 2 ** 20, 0)} MiB of CSV (${load.exportsCompleted} whole exports), ${load.deepPages} deep pages by offset, ${load.cursorPages} by cursor, ${load.failures} failed requests.`,
       );
     }
+    if (profiles.length) printProfiles(profiles);
     const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "met" : "NOT met");
     const cursorPage = figures.find((f) => f.name === CURSOR_PAGE);
     const cursorRatio =
@@ -226,6 +257,40 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+/** CPU time per answered request by package or folder, floor beside service (profiles of one more single-read run each). */
+/** CPU time (user + system, all threads) a process has used so far, in ms: /proc/PID/stat's utime and stime, in 10 ms ticks. */
+function cpuMillisOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function printProfiles(profiles: { label: string; file: string; requests: number; processCpuMicros: number }[]) {
+  // The sampler counts wall time: a thread waiting for a core inside a system call (writev to a socket
+  // wakes the reader) counts as that call. Process CPU is the honest total; the table, where it went.
+  const perRequest = profiles.map((p) => {
+    const places = cpuByPlace(readProfile(p.file));
+    return { ...p, places, total: [...places.values()].reduce((sum, ms) => sum + ms, 0) };
+  });
+  const names = [...new Set(perRequest.flatMap((p) => [...p.places.keys()]))];
+  const micros = (p: (typeof perRequest)[number], ms: number) => (ms * 1000) / p.requests;
+  const last = perRequest[perRequest.length - 1];
+  names.sort((a, b) => (last.places.get(b) ?? 0) - (last.places.get(a) ?? 0));
+  console.log(
+    `\nCPU per answered request (µs, V8 sampling profiler over one more ${SINGLE_READ} run each; idle left out; files in ${path.dirname(perRequest[0].file)}):\n`,
+  );
+  printTable(
+    ["package or folder", ...perRequest.map((p) => `${p.label} µs`)],
+    [
+      ["process CPU (utime + stime, from /proc)", ...perRequest.map((p) => fixed(p.processCpuMicros, 0))],
+      ["all samples (wall time on the main thread, not idle)", ...perRequest.map((p) => fixed(micros(p, p.total), 0))],
+      ...names
+        .filter((name) => perRequest.some((p) => micros(p, p.places.get(name) ?? 0) >= 2))
+        .map((name) => [name, ...perRequest.map((p) => fixed(micros(p, p.places.get(name) ?? 0), 0))]),
+    ],
+  );
 }
 
 async function expectOk(origin: string, key: string, name: string, path: string): Promise<void> {

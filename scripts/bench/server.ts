@@ -6,12 +6,14 @@ import { startServer, type BenchDatabase } from "./harness.ts";
 import { openMigratedDatabase } from "../../src/bootstrap.ts";
 import { createLogger } from "../../src/logger.ts";
 import { benchConfig } from "./harness.ts";
+import { answerProfileRequests } from "./profiling.ts";
 
 async function main() {
   const config = benchConfig(process.env.BENCH_DATA_DIR!, process.env.BENCH_DATABASE_URL || null);
   const database = await openMigratedDatabase(config, createLogger("silent"));
   const bench: BenchDatabase = { database, config, label: "", dispose: () => database.close() };
   const server = await startServer(bench);
+  answerProfileRequests();
   process.send!({ origin: server.origin });
   process.once("disconnect", () => {
     server
