@@ -74,7 +74,11 @@ const openConfiguredDatabase: DatabaseOpener = () => openMigratedDatabase(loadCo
 
 const openUnmigratedDatabase: DatabaseOpener = () => {
   const config = loadConfig();
-  return openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sharedBuffersMb: config.embeddedSharedBuffersMb,
+  });
 };
 
 /** The keys that seal stored secrets, as the server finds them. Tests pass their own. */

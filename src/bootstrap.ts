@@ -15,10 +15,19 @@ export async function openMigratedDatabase(
   log: Logger,
   extra: Partial<DatabaseOptions> = {},
 ): Promise<Database> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, ...extra });
+  return (await openAndMigrate(config, log, extra)).database;
+}
+
+async function openAndMigrate(config: Config, log: Logger, extra: Partial<DatabaseOptions>) {
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sharedBuffersMb: config.embeddedSharedBuffersMb,
+    ...extra,
+  });
   const applied = await database.session((sql) => applyMigrations(sql));
   if (applied.length) log.info({ migrations: applied }, "applied migrations");
-  return database;
+  return { database, applied };
 }
 
 /** The keys that seal stored secrets (SVC_SECRETS_KEY, or the data directory's key file). */
@@ -53,15 +62,18 @@ export async function prepareDatabase(
   keyring: Keyring,
   extra: Partial<DatabaseOptions> = {},
 ): Promise<Database> {
-  const database = await openMigratedDatabase(config, log, extra);
+  const { database, applied } = await openAndMigrate(config, log, extra);
   await prepareStoredSecrets(database, keyring, log);
   const sandbox = createSandboxService(repositoriesOf(database));
   await sandbox.ensurePublicSandboxKey(config.publicSandboxKey);
+  let seeded = null;
   if (config.seedSandbox) {
-    const seeded = await sandbox.seedSandboxIfEmpty();
+    seeded = await sandbox.seedSandboxIfEmpty();
     if (seeded) log.info(seeded, "seeded the sandbox environment");
   }
   await sandbox.grantSeedStewardship();
+  // The embedded database's first start (migrations, seed) leaves its WebAssembly heap grown.
+  if (applied.length || seeded) await database.shedStartupMemory();
   return database;
 }
 

@@ -11,6 +11,12 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * SVC_EMBEDDED_SHARED_BUFFERS_MB: the embedded PostgreSQL's shared_buffers. PGlite allocates
+   * them whole at start (its default, 128 MB, was a third of an idle server's memory); reads
+   * beyond them come from the operating system's file cache.
+   */
+  embeddedSharedBuffersMb: number;
   /** A postgresql:// URL, or null for the embedded database in dataDir. */
   databaseUrl: string | null;
   publicSandboxKey: string;
@@ -302,6 +308,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host,
     dataDir: path.resolve(env.SVC_DATA_DIR || "./data"),
+    embeddedSharedBuffersMb: readInteger(env, "SVC_EMBEDDED_SHARED_BUFFERS_MB", 16, 1, 16_384),
     databaseUrl,
     publicSandboxKey: readSandboxKey(env),
     logLevel,

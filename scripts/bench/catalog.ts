@@ -103,6 +103,7 @@ export function startServerProcess(
       ...process.env,
       BENCH_DATA_DIR: bench.config.dataDir,
       BENCH_DATABASE_URL: bench.config.databaseUrl ?? "",
+      BENCH_SHARED_BUFFERS_MB: String(bench.config.embeddedSharedBuffersMb),
       ...env,
     },
     stdio: ["ignore", "inherit", "inherit", "ipc"],

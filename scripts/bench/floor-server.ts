@@ -33,7 +33,10 @@ async function connect(): Promise<{ query: Query; close(): Promise<void> }> {
   }
   const dataDir = process.env.BENCH_DATA_DIR!;
   const unlock = lockDirectory(dataDir);
-  const pglite = await PGlite.create(embeddedDataPath(dataDir));
+  // The service's shared_buffers (SVC_EMBEDDED_SHARED_BUFFERS_MB), so both read through the same buffer cache.
+  const pglite = await PGlite.create(embeddedDataPath(dataDir), {
+    startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${process.env.BENCH_SHARED_BUFFERS_MB}MB`],
+  });
   const client = process.env.BENCH_FLOOR_ONE_CALL === "1" ? new OneCallQueries(pglite).client() : pglite;
   return {
     query: async (sql, params) => (await client.query<Record<string, unknown>>(sql, params)).rows,

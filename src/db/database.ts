@@ -39,6 +39,12 @@ export interface Database {
    * between were missed. Answers a function that stops listening.
    */
   listen(channel: string, onNotice: (payload: string) => void, onGap: () => void): () => Promise<void>;
+  /**
+   * Gives back the memory first-start work (creating, migrating, seeding) left behind: the
+   * embedded database restarts its thread (EmbeddedEngine.restart); nothing to do on PostgreSQL.
+   * Only before the database serves requests.
+   */
+  shedStartupMemory(): Promise<void>;
   /** The connection pool's state (PostgreSQL), for metrics. */
   poolStats(): { total: number; idle: number; waiting: number; max: number } | null;
   close(): Promise<void>;
@@ -61,16 +67,28 @@ export interface DatabaseOptions {
    * a migrated template.
    */
   inMemory?: { dump?: Blob };
+  /** The embedded database's shared_buffers (Config.embeddedSharedBuffersMb). */
+  sharedBuffersMb?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
   if (options.inMemory)
-    return openEmbedded(await EmbeddedEngine.open({ kind: "memory", dump: options.inMemory.dump }), () => undefined);
+    return openEmbedded(
+      await EmbeddedEngine.open({
+        kind: "memory",
+        dump: options.inMemory.dump,
+        sharedBuffersMb: options.sharedBuffersMb,
+      }),
+      () => undefined,
+    );
   const dir = embeddedDataPath(options.dataDir);
   const unlock = lockWritableDirectory(options.dataDir, dir);
   try {
-    return await openEmbedded(await EmbeddedEngine.open({ kind: "directory", path: dir }), unlock);
+    return await openEmbedded(
+      await EmbeddedEngine.open({ kind: "directory", path: dir, sharedBuffersMb: options.sharedBuffersMb }),
+      unlock,
+    );
   } catch (error) {
     unlock();
     throw error;
@@ -117,6 +135,7 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
       }),
     lost: engine.stopped,
     listen: () => async () => undefined,
+    shedStartupMemory: () => engine.restart(),
     poolStats: () => null,
     async close() {
       await prisma.$disconnect();
@@ -192,6 +211,7 @@ async function openPostgres(url: string): Promise<Database> {
     // The pool replaces broken connections itself; a lost server shows as failed queries.
     lost: new Promise<Error>(() => undefined),
     listen: (channel, onNotice, onGap) => listenOnServer(url, channel, onNotice, onGap),
+    shedStartupMemory: async () => undefined,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async session(fn) {
       const client = await pool.connect();

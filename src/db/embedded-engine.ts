@@ -35,32 +35,55 @@ function rebuild(serialized: SerializedError): Error {
 }
 
 export class EmbeddedEngine {
-  private readonly worker = startWorker();
+  private worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: EmbeddedEngineStoppedError | null = null;
   private closing = false;
   private lastError: Error | null = null;
-  /** Settles with the reason when the thread stops other than by close(). */
+  private reportStopped!: (reason: EmbeddedEngineStoppedError) => void;
+  /** Settles with the reason when the thread stops other than by close() or restart(). */
   readonly stopped: Promise<EmbeddedEngineStoppedError>;
 
-  private constructor() {
+  private constructor(private readonly source: EmbeddedSource) {
+    this.stopped = new Promise((resolve) => {
+      this.reportStopped = resolve;
+    });
+    this.worker = this.attach(startWorker());
+  }
+
+  private attach(worker: Worker): Worker {
     // Idle, the thread does not keep the process alive, like a PGlite on the main
     // thread did; call() holds a reference while any request is under way.
-    this.worker.unref();
-    this.worker.on("message", (reply: EngineReply) => this.settle(reply));
-    this.worker.on("error", (error) => (this.lastError = error));
-    this.stopped = new Promise((resolve) => {
-      this.worker.once("exit", (code) => {
-        const reason = this.lastError ? `: ${this.lastError.message}` : "";
-        this.failure = new EmbeddedEngineStoppedError(
-          `The embedded database's thread stopped (exit code ${code})${reason}.`,
-        );
-        for (const { reject } of this.pending.values()) reject(this.failure);
-        this.pending.clear();
-        if (!this.closing) resolve(this.failure);
-      });
+    worker.unref();
+    worker.on("message", (reply: EngineReply) => this.settle(reply));
+    worker.on("error", (error) => (this.lastError = error));
+    worker.once("exit", (code) => {
+      if (worker !== this.worker) return; // a thread replaced by restart()
+      const reason = this.lastError ? `: ${this.lastError.message}` : "";
+      this.failure = new EmbeddedEngineStoppedError(
+        `The embedded database's thread stopped (exit code ${code})${reason}.`,
+      );
+      for (const { reject } of this.pending.values()) reject(this.failure);
+      this.pending.clear();
+      if (!this.closing) this.reportStopped(this.failure);
     });
+    return worker;
+  }
+
+  /**
+   * Closes PostgreSQL, ends its thread and opens the same data in a new one. A
+   * WebAssembly memory only grows: what creating, migrating and seeding a database
+   * made PostgreSQL's heap grow to stays resident until its thread ends. Only
+   * between requests (at start-up); a request under way is refused.
+   */
+  async restart(): Promise<void> {
+    if (this.pending.size) throw new Error("The embedded database cannot restart while requests are under way.");
+    await this.call({ op: "close" });
+    const previous = this.worker;
+    this.worker = this.attach(startWorker());
+    await previous.terminate();
+    await this.call({ op: "open", source: this.source });
   }
 
   static async open(source: EmbeddedSource): Promise<EmbeddedEngine> {
@@ -74,7 +97,7 @@ export class EmbeddedEngine {
   }
 
   private static async start(source: EmbeddedSource): Promise<EmbeddedEngine> {
-    const engine = new EmbeddedEngine();
+    const engine = new EmbeddedEngine(source);
     try {
       await engine.call({ op: "open", source });
     } catch (error) {

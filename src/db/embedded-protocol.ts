@@ -6,11 +6,12 @@
 // rebuilt on the other side.
 import type { IsolationLevel, SqlQuery } from "@prisma/driver-adapter-utils";
 
-/** Where the worker's PGlite keeps its data. */
-export type EmbeddedSource =
+/** Where the worker's PGlite keeps its data, and the size of its shared buffers (PostgreSQL's default when absent). */
+export type EmbeddedSource = (
   | { kind: "directory"; path: string }
   /** In memory; from a dump (`PGlite.dumpDataDir`) when given (tests start from a migrated template). */
-  | { kind: "memory"; dump?: Blob };
+  | { kind: "memory"; dump?: Blob }
+) & { sharedBuffersMb?: number };
 
 /** `tx` names an open transaction; without it the statement runs outside any. */
 export type EngineRequest =

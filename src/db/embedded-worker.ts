@@ -26,8 +26,11 @@ const transactions = new Map<number, Transaction>();
 let nextTransaction = 1;
 
 function open(source: EmbeddedSource): Promise<PGlite> {
-  if (source.kind === "directory") return PGlite.create(source.path);
-  return PGlite.create(source.dump ? { loadDataDir: source.dump } : {});
+  const startParams = source.sharedBuffersMb
+    ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${source.sharedBuffersMb}MB`]
+    : undefined;
+  if (source.kind === "directory") return PGlite.create(source.path, { startParams });
+  return PGlite.create({ ...(source.dump ? { loadDataDir: source.dump } : {}), startParams });
 }
 
 function database(): { pglite: PGlite; adapter: SqlDriverAdapter } {

@@ -290,6 +290,38 @@ describe("the embedded database's own thread", () => {
     expect(later).to.be.instanceOf(EmbeddedEngineStoppedError);
   });
 
+  it("restarts its thread on the same data (shedStartupMemory) without reporting a loss, and still reports a later one", async function () {
+    this.timeout(120_000);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-engine-"));
+    try {
+      const database = await openDatabase({ databaseUrl: null, dataDir, sharedBuffersMb: 8 });
+      let lost: unknown = null;
+      void database.lost.then((reason) => (lost = reason));
+      try {
+        await database.session((sql) => applyMigrations(sql));
+        await database.prisma.organization.create({
+          data: { id: "org_restarted", slug: "restarted", name: "Restarted", source: "direct" },
+        });
+        await database.shedStartupMemory();
+        expect(await database.prisma.organization.findUnique({ where: { id: "org_restarted" } })).to.include({
+          slug: "restarted",
+        });
+        // The thread after the restart runs with the same settings.
+        const [setting] = await database.session((sql) => sql.query<{ shared_buffers: string }>("SHOW shared_buffers"));
+        expect(setting.shared_buffers).to.equal("8MB");
+        expect(lost, "a restart is not a loss").to.equal(null);
+      } finally {
+        await database.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    const engine = await EmbeddedEngine.open({ kind: "memory", dump: await buildEmbeddedTemplate() });
+    await engine.restart();
+    await engine.kill();
+    expect(await engine.stopped).to.be.instanceOf(EmbeddedEngineStoppedError);
+  });
+
   it("writes its data directory on close and reopens it, releasing the directory lock", async function () {
     this.timeout(120_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-engine-"));

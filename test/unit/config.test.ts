@@ -10,6 +10,16 @@ describe("configuration", () => {
     expect(config.dataDir).to.match(/\/data$/);
     expect(config.publicSandboxKey).to.equal(DEFAULT_PUBLIC_SANDBOX_KEY);
     expect(config.logLevel).to.equal("info");
+    expect(config.embeddedSharedBuffersMb).to.equal(16);
+  });
+
+  it("reads the embedded database's shared buffers in MB and refuses a value that is not a size", () => {
+    expect(loadConfig({ SVC_EMBEDDED_SHARED_BUFFERS_MB: "128" }).embeddedSharedBuffersMb).to.equal(128);
+    expect(() => loadConfig({ SVC_EMBEDDED_SHARED_BUFFERS_MB: "16MB" })).to.throw(
+      ConfigError,
+      /SVC_EMBEDDED_SHARED_BUFFERS_MB.*whole number/,
+    );
+    expect(() => loadConfig({ SVC_EMBEDDED_SHARED_BUFFERS_MB: "0" })).to.throw(ConfigError, /between 1 and 16384/);
   });
 
   it("reads every variable", () => {
