@@ -45,6 +45,9 @@ import { listenForRevocations } from "./auth/revocations.ts";
 import { countRateLimited, requestMetrics } from "./http/metrics.ts";
 import { registerDatabaseGauges } from "./metrics.ts";
 
+/** A client that disconnects mid-response (a download cancelled) is not a server failure. */
+const CLIENT_GONE = new Set(["ERR_STREAM_PREMATURE_CLOSE", "ECONNRESET", "EPIPE"]);
+
 /** The request as openapi-backend sees it; the body is added once credentials have been checked. */
 interface RoutedRequest {
   method: string;
@@ -227,6 +230,16 @@ export async function createApp(deps: AppDependencies): Promise<App> {
 
   // Behind a proxy, the client is the last X-Forwarded-For entry: the one the nearest proxy added.
   const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
+  // What Koa reports after the status is sent (a streamed export that failed, or whose client
+  // went away; the operation logs its own account) goes to the log, not to stderr as a bare stack.
+  koa.on("error", (error: NodeJS.ErrnoException, ctx?: Context) => {
+    const requestLog = (ctx?.state.log as Logger | undefined) ?? log;
+    const gone = CLIENT_GONE.has(error.code ?? "");
+    requestLog[gone ? "debug" : "warn"](
+      { err: error },
+      gone ? "the client left before the response ended" : "the response ended early",
+    );
+  });
   koa.use(requestMetrics());
   koa.use(problemBoundary(log));
   const throttleTokenRequest = async (ctx: Context) =>

@@ -80,8 +80,6 @@ async function main() {
       },
     );
   }
-  const port = (server.address() as net.AddressInfo).port;
-  log.info({ url: `http://${config.host}:${port}/api/v1`, database: database.kind, cli: channel?.path }, "listening");
   dispatcher?.start();
   // A finished write may have committed events: deliver them without waiting for the next poll.
   server.on("request", (request, response) => {
@@ -105,6 +103,10 @@ async function main() {
   };
   process.once("SIGINT", () => shutdown("SIGINT"));
   process.once("SIGTERM", () => shutdown("SIGTERM"));
+  // Announced last: a supervisor (or a test) that signals the process as soon as it reads this
+  // line must find the shutdown handlers installed, or the signal's default would kill it.
+  const port = (server.address() as net.AddressInfo).port;
+  log.info({ url: `http://${config.host}:${port}/api/v1`, database: database.kind, cli: channel?.path }, "listening");
 }
 
 main().catch((error) => {

@@ -1,6 +1,9 @@
-// The floor of scripts/bench/reads.ts: the least a server can do to answer
-// GET /api/v1/equivalencies/{id} from the same database: node:http, no framework,
-// the same SQL as the service (the "equivalency_expanded_json" function), and
+// The floors of scripts/bench/reads.ts: the least a server can do to answer
+// GET /api/v1/equivalencies/{id} and GET /api/v1/equivalencies?status=…&limit=…&offset=…
+// from the same database: node:http, no framework, the same SQL as the service (the
+// "equivalency_expanded_json" function; the list's page of ids joined back to its
+// rows, and its count, remembered 10 s above 10,000 rows as the service does), the
+// same answer (the list's rows under the API's field names), and
 // the same credential cost as the service's hot path (the key's SHA-256 looked up
 // in a cache, the database asked at most every 2 s per key). On the embedded
 // database PGlite runs on this process's main thread: the naive design that the
@@ -22,6 +25,28 @@ const KEY_CACHE_MS = 2_000;
 const EXPANDED_BY_ID = `SELECT "equivalency_expanded_json"($1, $2::"Environment") AS record`;
 const KEY_BY_HASH = `SELECT environment FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`;
 const ROUTE = /^\/api\/v1\/equivalencies\/([^/?]+)$/;
+const LIST_ROUTE = "/api/v1/equivalencies";
+const LIST_PAGE = `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS page
+  FROM (SELECT id FROM equivalencies WHERE environment = $1::"Environment" AND status = $4::"EquivalencyStatus"
+        ORDER BY created_at, id LIMIT $2 OFFSET $3) AS ids
+  JOIN equivalencies AS e USING (id)`;
+const LIST_COUNT = `SELECT count(*)::int AS total FROM equivalencies WHERE environment = $1::"Environment" AND status = $2::"EquivalencyStatus"`;
+/** src/repositories/totals.ts: totals above this are remembered for TOTAL_TTL_MS. */
+const EXACT_TOTAL_LIMIT = 10_000;
+const TOTAL_TTL_MS = 10_000;
+/** Columns the API does not show. */
+const INTERNAL_COLUMNS = new Set(["environment", "organization_id", "target_key"]);
+
+/** A row of row_to_json under the API's field names: camelCase, timestamps (UTC, written without a zone) as ISO 8601. */
+function apiFields(row: Record<string, unknown>): Record<string, unknown> {
+  const view: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(row)) {
+    if (INTERNAL_COLUMNS.has(column)) continue;
+    const field = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+    view[field] = column.endsWith("_at") && typeof value === "string" ? new Date(`${value}Z`).toISOString() : value;
+  }
+  return view;
+}
 
 type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
@@ -63,12 +88,42 @@ async function main() {
     return String(row.environment);
   }
 
+  const totals = new Map<string, { total: number; expiresAt: number }>();
+  async function totalOf(environment: string, status: string): Promise<number> {
+    const key = `${environment} ${status}`;
+    const remembered = totals.get(key);
+    if (remembered && remembered.expiresAt > Date.now()) return remembered.total;
+    const [row] = await database.query(LIST_COUNT, [environment, status]);
+    const total = Number(row.total);
+    if (total > EXACT_TOTAL_LIMIT) totals.set(key, { total, expiresAt: Date.now() + TOTAL_TTL_MS });
+    return total;
+  }
+
+  async function listPage(environment: string, url: URL): Promise<string> {
+    const status = url.searchParams.get("status") ?? "accepted";
+    const limit = Number(url.searchParams.get("limit") ?? 25);
+    const offset = Number(url.searchParams.get("offset") ?? 0);
+    const [[row], total] = await Promise.all([
+      database.query(LIST_PAGE, [environment, limit + 1, offset, status]),
+      totalOf(environment, status),
+    ]);
+    const rows = JSON.parse(String(row.page)) as Record<string, unknown>[];
+    return JSON.stringify({ data: rows.slice(0, limit).map(apiFields), pagination: { total, limit, offset } });
+  }
+
   const server = http.createServer((request, response) => {
-    const id = ROUTE.exec(request.url ?? "")?.[1];
+    const url = new URL(request.url ?? "/", "http://floor");
+    const id = ROUTE.exec(url.pathname)?.[1];
     const answer = (status: number, body: string) => {
       response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       response.end(body);
     };
+    if (url.pathname === LIST_ROUTE) {
+      environmentOf(request.headers.authorization)
+        .then(async (environment) => (environment ? answer(200, await listPage(environment, url)) : answer(401, "{}")))
+        .catch((error: Error) => answer(500, JSON.stringify({ status: 500, detail: error.message })));
+      return;
+    }
     if (!id) return answer(404, '{"status":404}');
     environmentOf(request.headers.authorization)
       .then(async (environment) => {

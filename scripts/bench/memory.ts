@@ -224,7 +224,7 @@ async function main() {
     JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }
   ).scripts.start;
   const variants: [string, string[], number][] = [
-    // package.json's start script itself, through sh as npm runs it (sh execs node: one process).
+    // package.json's start script itself, through sh as npm runs it (the script execs node: one process).
     [`npm start: ${startScript}`, ["/bin/sh", "-c", startScript], requests],
     ["baseline: the previous npm start, tsx src/main.ts (two processes)", [node, tsxCli, "src/main.ts"], 0],
   ];

@@ -22,6 +22,13 @@ export interface SqlRunner {
 
 export interface Database {
   prisma: Db;
+  /**
+   * One read-only statement outside any transaction, straight to the driver (the pool, or
+   * the embedded database's thread), without Prisma's query pipeline: for the hottest
+   * reads, whose SQL is hand-written anyway (README, "Hot read path"). Rows as the driver
+   * parses them.
+   */
+  read<T>(sql: string, params: unknown[]): Promise<T[]>;
   /** Runs fn on one database session (advisory locks and scripts need one). */
   session<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   kind: "embedded" | "postgresql";
@@ -136,6 +143,7 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
     lost: engine.stopped,
     listen: () => async () => undefined,
     shedStartupMemory: () => engine.restart(),
+    read: <T>(sql: string, params: unknown[]) => engine.call<T[]>({ op: "read", sql, params }),
     poolStats: () => null,
     async close() {
       await prisma.$disconnect();
@@ -212,6 +220,7 @@ async function openPostgres(url: string): Promise<Database> {
     lost: new Promise<Error>(() => undefined),
     listen: (channel, onNotice, onGap) => listenOnServer(url, channel, onNotice, onGap),
     shedStartupMemory: async () => undefined,
+    read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async session(fn) {
       const client = await pool.connect();

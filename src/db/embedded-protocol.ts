@@ -25,6 +25,8 @@ export type EngineRequest =
   /** The SqlRunner of `Database.session`: PGlite's own exec/query with its default type parsers. */
   | { op: "exec"; sql: string }
   | { op: "query"; sql: string; params: unknown[] }
+  /** Database.read: a read-only statement, sent in one call like the adapter's (its prepared types stay valid). */
+  | { op: "read"; sql: string; params: unknown[] }
   | { op: "close" };
 
 export type EngineCall = EngineRequest & { id: number };

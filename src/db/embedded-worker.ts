@@ -80,6 +80,8 @@ async function handle(call: EngineCall): Promise<unknown> {
     case "exec":
       oneCall?.invalidate();
       return pgliteRunner(database().pglite).exec(call.sql);
+    case "read":
+      return (await (oneCall!.client() as PGlite).query(call.sql, call.params)).rows;
     case "query":
       oneCall?.invalidate();
       return pgliteRunner(database().pglite).query(call.sql, call.params);

@@ -5,13 +5,22 @@ import { ProblemError } from "../errors.ts";
 
 const PROBLEM_TYPE = "application/problem+json";
 
+/** Operations are the router's, built once (src/http/operation-router.ts): their types are worked out once too. */
+const typesOf = new WeakMap<Operation, string[]>();
+
+/** The media types of an operation's 2xx answers. */
 export function responseTypes(operation: Operation): string[] {
-  const types = new Set<string>();
-  for (const [status, response] of Object.entries(operation.responses ?? {})) {
-    if (!status.startsWith("2")) continue;
-    for (const type of Object.keys((response as { content?: object }).content ?? {})) types.add(type);
+  let known = typesOf.get(operation);
+  if (!known) {
+    const types = new Set<string>();
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      if (!status.startsWith("2")) continue;
+      for (const type of Object.keys((response as { content?: object }).content ?? {})) types.add(type);
+    }
+    known = [...types];
+    typesOf.set(operation, known);
   }
-  return [...types];
+  return known;
 }
 
 export function negotiate(ctx: Context, types: string[]): void {

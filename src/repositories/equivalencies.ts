@@ -3,7 +3,7 @@
 // (createEquivalenciesRepository(tx)), so a write's statements run in the
 // service's transaction.
 import type { Course, Equivalency, EquivalencyVersion, Institution, Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
+import type { Database, Db } from "../db/database.ts";
 import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
 import { InvalidCursorError } from "../errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
@@ -67,7 +67,11 @@ const LIST_ORDER: Order = [
 
 const EXPANDED_BY_ID = `SELECT "equivalency_expanded_json"($1, $2::"Environment") AS record`;
 
-export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
+/**
+ * `read` (Database.read) serves the read by id straight from the driver; inside a
+ * transaction there is none, and the statement goes through the transaction's client.
+ */
+export function createEquivalenciesRepository(db: Prisma.TransactionClient, read?: Database["read"]) {
   function whereOf(environment: Environment, filters: EquivalencyFilters): Prisma.EquivalencyWhereInput {
     return {
       environment,
@@ -164,7 +168,9 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient) {
     },
 
     async findExpandedById(environment: Environment, id: string): Promise<ExpandedEquivalency | null> {
-      const [row] = await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
+      const [row] = read
+        ? await read<{ record: string | null }>(EXPANDED_BY_ID, [id, environment])
+        : await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
       if (!row?.record) return null;
       const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(
         row.record,

@@ -76,6 +76,35 @@ export function createExportsRepository(db: Db) {
       };
     },
 
+    /**
+     * The equivalency CSV, rendered by the database a batch at a time (the "csv_cell" and
+     * "iso_timestamp" functions of the migration "csv_cells"): each batch is one text of
+     * CRLF-ended records in CSV_COLUMNS order, with the key of its last row to read on from.
+     */
+    equivalencyCsvBatches(environment: Environment) {
+      return async (after: CsvBatch | null, take: number): Promise<CsvBatch> => {
+        const params: unknown[] = [environment, take];
+        if (after?.lastCreatedAt) params.push(after.lastCreatedAt, after.lastId);
+        const [row] = await db.$queryRawUnsafe<
+          { csv: string | null; rows: number; last_created_at: Date | null; last_id: string | null }[]
+        >(
+          `SELECT string_agg(concat_ws(',', csv_cell(e.id), csv_cell(e.source_course_id), csv_cell(e.target_institution_id),
+                    csv_cell(e.target_course_id), csv_cell(e.target_code), csv_cell(e.status::text), csv_cell(e.decided_by),
+                    csv_cell(iso_timestamp(e.decided_at)), csv_cell(e.policy_basis), csv_cell(e.version::text),
+                    csv_cell(e.provenance::text), csv_cell(e.dataset_version_id), csv_cell(iso_timestamp(e.created_at)),
+                    csv_cell(iso_timestamp(e.updated_at))) || E'\r\n', '' ORDER BY e.created_at, e.id) AS csv,
+                  count(*)::int AS rows,
+                  (array_agg(e.created_at ORDER BY e.created_at DESC, e.id DESC))[1] AS last_created_at,
+                  (array_agg(e.id ORDER BY e.created_at DESC, e.id DESC))[1] AS last_id
+           FROM (SELECT * FROM equivalencies WHERE environment = $1::"Environment"
+                 ${after?.lastCreatedAt ? "AND (created_at, id) > ($3::timestamp(3), $4)" : ""}
+                 ORDER BY created_at, id LIMIT $2) AS e`,
+          ...params,
+        );
+        return { csv: row.csv ?? "", rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
+      };
+    },
+
     /** Equivalencies with the courses and institutions a CTDL assertion names. */
     equivalencyWithCoursesBatches(environment: Environment) {
       return (after: { createdAt: Date; id: string } | null, take: number) =>
@@ -93,6 +122,14 @@ export function createExportsRepository(db: Db) {
 }
 
 export type ExportsRepository = ReturnType<typeof createExportsRepository>;
+
+/** A batch of CSV records, and the key of its last row (null when the batch is empty). */
+export interface CsvBatch {
+  csv: string;
+  rows: number;
+  lastCreatedAt: Date | null;
+  lastId: string | null;
+}
 
 export type EquivalencyWithCourses = Awaited<
   ReturnType<ReturnType<ExportsRepository["equivalencyWithCoursesBatches"]>>

@@ -51,11 +51,12 @@ export type TransactionRepositories = Pick<
   "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship"
 >;
 
-export function createRepositories(db: Db): Repositories {
+/** `read` (Database.read), when given, serves the hot reads outside transactions. */
+export function createRepositories(db: Db, read?: Database["read"]): Repositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
-    equivalencies: createEquivalenciesRepository(db),
+    equivalencies: createEquivalenciesRepository(db, read),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
     catalogImports: createCatalogImportsRepository(db),
@@ -86,6 +87,6 @@ export function createRepositories(db: Db): Repositories {
 }
 
 /** The repositories over an open database (what the server, the worker and the CLI build on). */
-export function repositoriesOf(database: Pick<Database, "prisma">): Repositories {
-  return createRepositories(database.prisma);
+export function repositoriesOf(database: Pick<Database, "prisma"> & Partial<Pick<Database, "read">>): Repositories {
+  return createRepositories(database.prisma, database.read);
 }

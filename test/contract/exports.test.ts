@@ -336,12 +336,12 @@ describe("exports: exportData over large tables", () => {
     const reads: number[] = [];
     const db = t.database.prisma.$extends({
       query: {
-        // The CSV and JSON batches are one JSON text each (src/repositories/exports.ts).
+        // The JSON batches are one JSON text each, the CSV ones one CSV text and its row count (src/repositories/exports.ts).
         async $queryRawUnsafe({ args, query }) {
           if (!String(args[0]).includes("FROM equivalencies")) return query(args);
           if (reads.length + 1 >= failAt) throw new Error("connection lost");
-          const rows = (await query(args)) as { batch: string }[];
-          reads.push((JSON.parse(rows[0].batch) as unknown[]).length);
+          const rows = (await query(args)) as { batch?: string; rows?: number }[];
+          reads.push(rows[0].rows ?? (JSON.parse(rows[0].batch as string) as unknown[]).length);
           return rows;
         },
         equivalency: {
@@ -450,6 +450,24 @@ describe("exports: exportData over large tables", () => {
       .find((entry) => entry.msg?.startsWith("export failed mid-stream"));
     expect(failure).to.include({ level: 50, resource: "equivalencies", format: "csv", operationId: "exportData" });
     expect(failure.err.message).to.equal("connection lost");
+  });
+
+  it("what Koa reports after a response began goes to the log: a client that left at debug, anything else as a warning", async () => {
+    const lines: string[] = [];
+    const log = createLogger("debug", { write: (line: string) => lines.push(line) });
+    const app = await createApp({ config: t.config, database: t.database, log, secrets: t.secrets });
+    // With a listener of its own, Koa no longer prints these to stderr.
+    expect(app.koa.listenerCount("error")).to.equal(1);
+    app.koa.emit("error", Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+    app.koa.emit("error", new Error("socket exploded"));
+    const entries = lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string } })
+      .filter((entry) => entry.err);
+    expect(entries.map((e) => [e.level, e.msg, e.err?.message])).to.deep.equal([
+      [20, "the client left before the response ended", "Premature close"],
+      [40, "the response ended early", "socket exploded"],
+    ]);
+    await app.close();
   });
 
   it("a database failure on the first batch is thrown before any stream exists", async () => {

@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import supertest from "supertest";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { createApp, type App } from "../../src/app.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
 import type { GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
@@ -35,6 +35,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** "acme" stewards every institution of both environments (standing grants) unless this is false. */
   acmeStewardsAll?: boolean;
+  /** The app's logger (a test that reads the log passes its own). */
+  log?: Logger;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const app = await createApp({
     config,
     database,
-    log: createLogger(config.logLevel),
+    log: options.log ?? createLogger(config.logLevel),
     secrets,
     validateResponses: true,
   });

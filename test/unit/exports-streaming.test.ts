@@ -3,11 +3,15 @@
 // batch of rows, whatever the table's size. Measured by rows read and held,
 // not by time. The equivalency reader is then run on the real database (both
 // databases, with SVC_TEST_DATABASE_URL): its keyset batches cover every row
-// once, in order, ties on the creation time included.
+// once, in order, ties on the creation time included; and the CSV the database
+// renders (the equivalency export) is byte for byte what csv-stringify writes.
 import { expect } from "chai";
 import type { Equivalency } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
-import type { ExportsRepository } from "../../src/repositories/exports.ts";
+import type { CsvBatch, ExportsRepository } from "../../src/repositories/exports.ts";
+import { CSV_COLUMNS } from "../../src/services/exports/index.ts";
+import { csvChunks } from "../../src/services/exports/tabular.ts";
+import { equivalencyView } from "../../src/services/views.ts";
 import { createExportsService } from "../../src/services/exports/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
@@ -47,6 +51,19 @@ function fakeTable(rows: number) {
       const batch = table.slice(start, start + take);
       reads.push(batch.length);
       return batch;
+    },
+    // The CSV export's reader: the database renders the records (one line per row here).
+    equivalencyCsvBatches: () => async (after: CsvBatch | null, take: number) => {
+      const start = after ? table.findIndex((row) => row.id === after.lastId) + 1 : 0;
+      const batch = table.slice(start, start + take);
+      reads.push(batch.length);
+      const last = batch[batch.length - 1];
+      return {
+        csv: batch.map((row) => `${row.id}\r\n`).join(""),
+        rows: batch.length,
+        lastCreatedAt: last?.createdAt ?? null,
+        lastId: last?.id ?? null,
+      };
     },
   } as unknown as ExportsRepository;
   return { exports, reads };
@@ -102,6 +119,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
+    await loadInstitutions(t.database.prisma, "sandbox");
     await t.database.prisma.course.create({
       data: {
         id: "crs_x",
@@ -139,5 +157,91 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
     }
     expect(seen).to.deep.equal(expected);
     expect(await t.app.context.repositories.exports.equivalencyBatches("sandbox")(null, 4)).to.deep.equal([]);
+  });
+
+  it("the CSV reader's batches cover every row once, in order, and end with an empty batch's null key", async () => {
+    const read = t.app.context.repositories.exports.equivalencyCsvBatches("live");
+    const expected = await t.database.prisma.equivalency.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    const ids: string[] = [];
+    let batch = await read(null, 4);
+    for (;;) {
+      expect(batch.rows).to.be.at.most(4);
+      ids.push(
+        ...batch.csv
+          .split("\r\n")
+          .filter(Boolean)
+          .map((line) => line.split(",")[0]),
+      );
+      if (batch.rows < 4) break;
+      batch = await read(batch, 4);
+    }
+    expect(ids).to.deep.equal(expected.map((e) => e.id));
+    expect(await t.app.context.repositories.exports.equivalencyCsvBatches("sandbox")(null, 4)).to.deep.equal({
+      csv: "",
+      rows: 0,
+      lastCreatedAt: null,
+      lastId: null,
+    });
+  });
+
+  it("renders in the database exactly the CSV csv-stringify writes: formulas, quotes, commas, line breaks, nulls", async () => {
+    const awkward = [
+      "=SUM(A1:A9)",
+      "+1",
+      "-2",
+      "@handle",
+      "\tindented",
+      "\rcarriage",
+      "\uFF1Dfull-width equals",
+      "\uFF0B",
+      "\uFF0Dminus",
+      "\uFF20at",
+      'said "yes"',
+      "one, two",
+      "line\nbreak",
+      "crlf\r\nend",
+      "'already quoted",
+      'a"b,c\nd',
+      " leading space",
+      "x=1",
+      "ünïcödé — ✓",
+      "",
+    ];
+    await t.database.prisma.equivalency.createMany({
+      data: awkward.map((text, i) => ({
+        ...equivalency(100 + i),
+        environment: "sandbox" as const,
+        sourceCourseId: "crs_x",
+        targetInstitutionId: "inst_110662",
+        targetCode: text,
+        decidedBy: i % 3 === 0 ? null : text,
+        policyBasis: text,
+        decidedAt: new Date(Date.UTC(2025, 5, 30, 23, 59, 59, i)),
+        createdAt: at(100 + i),
+        updatedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 0, 7)),
+      })),
+    });
+    try {
+      const service = createExportsService({ exports: t.app.context.repositories.exports, batchSize: 7 });
+      const { stream } = await service.exportData({ environment: "sandbox" } as Credential, "equivalencies", "csv");
+      let rendered = "";
+      for await (const chunk of stream) rendered += String(chunk);
+      const rows = await t.database.prisma.equivalency.findMany({
+        where: { environment: "sandbox" },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
+      let expected = "";
+      for await (const chunk of csvChunks(
+        CSV_COLUMNS.equivalencies,
+        (async function* () {
+          yield rows.map(equivalencyView);
+        })(),
+      ))
+        expected += chunk;
+      expect(rendered).to.equal(expected);
+      expect(rendered.split("\r\n").length).to.be.greaterThan(awkward.length);
+    } finally {
+      await t.database.prisma.equivalency.deleteMany({ where: { environment: "sandbox" } });
+    }
   });
 });

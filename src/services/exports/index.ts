@@ -14,7 +14,8 @@ import type { ExportsRepository } from "../../repositories/exports.ts";
 import { courseView, equivalencyView, institutionView } from "../views.ts";
 import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts";
 import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
-import { csvChunks, jsonArrayChunks } from "./tabular.ts";
+import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
+import type { CsvBatch } from "../../repositories/exports.ts";
 
 export { LICENSE_URL } from "./ctdl.ts";
 
@@ -101,6 +102,9 @@ async function renderedChunks(
     const batches = await openBatches(exports.equivalencyWithCoursesBatches(environment), batchSize);
     return jsonArrayChunks(mapBatches(batches, transferValueProfile), CTDL_OPEN, CTDL_CLOSE);
   }
+  // The largest CSV is rendered by the database: the main thread only passes its text on.
+  if (format === "csv" && resource === "equivalencies")
+    return databaseCsvChunks(CSV_COLUMNS.equivalencies, exports.equivalencyCsvBatches(environment), batchSize);
   const views = await viewBatches(exports, environment, resource, batchSize);
   return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
 }
@@ -127,4 +131,22 @@ async function viewsOf<Row>(read: BatchReader<Row>, view: (row: Row) => Record<s
 
 async function* mapBatches<Row, Out>(batches: AsyncIterable<Row[]>, map: (row: Row) => Out): AsyncGenerator<Out[]> {
   for await (const batch of batches) yield batch.map(map);
+}
+
+/** The header, then batches of CSV text the database rendered; the first batch is read before the stream starts. */
+async function databaseCsvChunks(
+  columns: readonly string[],
+  read: (after: CsvBatch | null, take: number) => Promise<CsvBatch>,
+  batchSize: number,
+): Promise<AsyncIterable<string>> {
+  const first = await read(null, batchSize);
+  return (async function* () {
+    yield csvHeader(columns);
+    let batch = first;
+    for (;;) {
+      if (batch.rows) yield batch.csv;
+      if (batch.rows < batchSize) return;
+      batch = await read(batch, batchSize);
+    }
+  })();
 }

@@ -34,12 +34,17 @@ const CSV_OPTIONS = {
   cast: { boolean: (value: boolean) => String(value) },
 } as const;
 
+/** The header row alone. */
+export function csvHeader(columns: readonly string[]): string {
+  return stringify([], { ...CSV_OPTIONS, header: true, columns: [...columns] });
+}
+
 /** The header row, then each batch's rows; nulls are empty cells. */
 export async function* csvChunks(
   columns: readonly string[],
   batches: AsyncIterable<Representation[]>,
 ): AsyncGenerator<string> {
-  yield stringify([], { ...CSV_OPTIONS, header: true, columns: [...columns] });
+  yield csvHeader(columns);
   for await (const batch of batches) {
     yield stringify(
       batch.map((record) => flatten(record)),
