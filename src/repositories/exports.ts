@@ -80,6 +80,10 @@ export function createExportsRepository(db: Db) {
      * The equivalency CSV, rendered by the database a batch at a time (the "csv_cell" and
      * "iso_timestamp" functions of the migration "csv_cells"): each batch is one text of
      * CRLF-ended records in CSV_COLUMNS order, with the key of its last row to read on from.
+     * Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum
+     * values, the version and timestamps never need quoting or a formula guard. concat_ws
+     * skips a NULL argument altogether, so every nullable column is coalesced to the empty
+     * cell csv-stringify writes for a null.
      */
     equivalencyCsvBatches(environment: Environment) {
       return async (after: CsvBatch | null, take: number): Promise<CsvBatch> => {
@@ -88,17 +92,19 @@ export function createExportsRepository(db: Db) {
         const [row] = await db.$queryRawUnsafe<
           { csv: string | null; rows: number; last_created_at: Date | null; last_id: string | null }[]
         >(
-          `SELECT string_agg(concat_ws(',', csv_cell(e.id), csv_cell(e.source_course_id), csv_cell(e.target_institution_id),
-                    csv_cell(e.target_course_id), csv_cell(e.target_code), csv_cell(e.status::text), csv_cell(e.decided_by),
-                    csv_cell(iso_timestamp(e.decided_at)), csv_cell(e.policy_basis), csv_cell(e.version::text),
-                    csv_cell(e.provenance::text), csv_cell(e.dataset_version_id), csv_cell(iso_timestamp(e.created_at)),
-                    csv_cell(iso_timestamp(e.updated_at))) || E'\r\n', '' ORDER BY e.created_at, e.id) AS csv,
-                  count(*)::int AS rows,
-                  (array_agg(e.created_at ORDER BY e.created_at DESC, e.id DESC))[1] AS last_created_at,
-                  (array_agg(e.id ORDER BY e.created_at DESC, e.id DESC))[1] AS last_id
-           FROM (SELECT * FROM equivalencies WHERE environment = $1::"Environment"
-                 ${after?.lastCreatedAt ? "AND (created_at, id) > ($3::timestamp(3), $4)" : ""}
-                 ORDER BY created_at, id LIMIT $2) AS e`,
+          `WITH batch AS (
+             SELECT * FROM equivalencies WHERE environment = $1::"Environment"
+             ${after?.lastCreatedAt ? "AND (created_at, id) > ($3::timestamp(3), $4)" : ""}
+             ORDER BY created_at, id LIMIT $2)
+           SELECT (SELECT string_agg(concat_ws(',', e.id, e.source_course_id, e.target_institution_id,
+                     coalesce(e.target_course_id, ''), csv_cell(e.target_code), e.status::text, csv_cell(e.decided_by),
+                     coalesce(iso_timestamp(e.decided_at), ''), csv_cell(e.policy_basis), e.version::text,
+                     coalesce(e.provenance::text, ''), coalesce(e.dataset_version_id, ''), iso_timestamp(e.created_at),
+                     iso_timestamp(e.updated_at)), E'\r\n' ORDER BY e.created_at, e.id) || E'\r\n' FROM batch AS e) AS csv,
+                  (SELECT count(*)::int FROM batch) AS rows,
+                  last.created_at AS last_created_at, last.id AS last_id
+           FROM (SELECT 1) AS one
+           LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`,
           ...params,
         );
         return { csv: row.csv ?? "", rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };

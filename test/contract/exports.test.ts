@@ -368,11 +368,11 @@ describe("exports: exportData over large tables", () => {
       environment: "live",
       scopes: ["read:public"],
     };
-    return createExportsService({ exports: createExportsRepository(db), batchSize }).exportData(
-      caller,
-      "equivalencies",
-      format,
-    );
+    return createExportsService({
+      exports: createExportsRepository(db),
+      batchSize,
+      renderedBatchSize: batchSize,
+    }).exportData(caller, "equivalencies", format);
   }
 
   async function drain(stream: Readable): Promise<{ text: string; error: Error | null }> {

@@ -78,7 +78,7 @@ describe("exports: bounded chunks with backpressure", () => {
     it(`${format}: a consumer that does not read holds the export at one batch or two, however large the table`, async () => {
       for (const rows of [1_000, 20_000]) {
         const { exports, reads } = fakeTable(rows);
-        const { stream } = await createExportsService({ exports, batchSize: 100 }).exportData(
+        const { stream } = await createExportsService({ exports, batchSize: 100, renderedBatchSize: 100 }).exportData(
           caller,
           "equivalencies",
           format,
@@ -92,7 +92,7 @@ describe("exports: bounded chunks with backpressure", () => {
 
     it(`${format}: every read asks for one batch, and each chunk holds one batch's rows`, async () => {
       const { exports, reads } = fakeTable(1_050);
-      const { stream } = await createExportsService({ exports, batchSize: 100 }).exportData(
+      const { stream } = await createExportsService({ exports, batchSize: 100, renderedBatchSize: 100 }).exportData(
         caller,
         "equivalencies",
         format,
@@ -222,7 +222,11 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
       })),
     });
     try {
-      const service = createExportsService({ exports: t.app.context.repositories.exports, batchSize: 7 });
+      const service = createExportsService({
+        exports: t.app.context.repositories.exports,
+        batchSize: 7,
+        renderedBatchSize: 7,
+      });
       const { stream } = await service.exportData({ environment: "sandbox" } as Credential, "equivalencies", "csv");
       let rendered = "";
       for await (const chunk of stream) rendered += String(chunk);
