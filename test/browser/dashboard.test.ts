@@ -144,12 +144,14 @@ describe("dashboard in the browser", function () {
     await page.keyboard.press("Shift+Tab");
     expect(await page.evaluate("document.activeElement?.textContent")).to.equal("Skip to content");
     await page.keyboard.press("Enter");
-    expect(page.url()).to.equal(`${origin}/dashboard/#main`);
+    await page.waitForURL(`${origin}/dashboard/#main`, { timeout: 10_000 });
     await nav("API keys").focus();
     await page.keyboard.press("Enter");
     await heading("API keys").waitFor();
-    // The new page's heading takes the focus, so a screen reader announces it.
-    expect(await page.evaluate("document.activeElement?.tagName")).to.equal("H1");
+    // The new page's heading takes the focus, so a screen reader announces it. The app moves it in
+    // an effect, after the heading is painted: wait for that state (a timeout fails the test).
+    await page.waitForFunction("document.activeElement?.tagName === 'H1'", undefined, { timeout: 10_000 });
+    expect(await page.evaluate("document.activeElement?.textContent")).to.equal("API keys");
   });
 
   it("creates an API key, shows it once with a copy button, lists its prefix and last use, revokes it", async () => {
