@@ -52,13 +52,12 @@ export class OperationRouter extends OpenAPIRouter {
       byPath.set(operation.path, methods);
     }
     const templates = [...byPath]
-      .map(([path, methods]) => ({
+      .map(([path, methods], order) => ({
         pattern: templatePattern(path),
         literalLength: path.replace(/\{.*?\}/g, "").length,
         operations: methods,
-        order: 0,
+        order,
       }))
-      .map((template, order) => ({ ...template, order }))
       // Stable: among templates of the same specificity, the document's order (as lodash's orderBy).
       .sort((a, b) => b.literalLength - a.literalLength || a.order - b.order);
     this.index = {
