@@ -2,7 +2,6 @@
 // institutions, 100,000 courses and any number of equivalencies, loaded in
 // bulk), and the server (or floor) in a process of its own.
 import { fork, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { createInstitutions, fixed, type BenchDatabase } from "./harness.ts";
 
@@ -124,11 +123,4 @@ export function stopServerProcess(child: ChildProcess): Promise<void> {
     });
     child.disconnect();
   });
-}
-
-/** A process's resident memory now and its peak so far (VmRSS, VmHWM of /proc/PID/status), in MiB. */
-export function memoryOf(pid: number): { rss: number; peak: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { rss: kib("VmRSS") / 1024, peak: kib("VmHWM") / 1024 };
 }

@@ -13,7 +13,8 @@ import { to as copyTo } from "pg-copy-streams";
 import { openMigratedDatabase } from "../../src/bootstrap.ts";
 import { createLogger } from "../../src/logger.ts";
 import { cleanupStack, createCredential, fixed, freshDatabase, machine, printTable } from "./harness.ts";
-import { loadCatalog, memoryOf, startServerProcess, stopServerProcess } from "./catalog.ts";
+import { loadCatalog, startServerProcess, stopServerProcess } from "./catalog.ts";
+import { memoryOf } from "./procfs.ts";
 
 const GOAL_COPY_RATIO = 0.3;
 const GOAL_EMBEDDED_ROWS_PER_SECOND = 60_000;

@@ -22,6 +22,7 @@ import pg from "pg";
 import http from "node:http";
 import net from "node:net";
 import { spawnService, type ServiceProcess } from "../../test/helpers/processes.ts";
+import { processTable, TICKS_PER_SECOND, treeMemory, treeOf } from "./procfs.ts";
 
 const { values } = parseArgs({
   options: {
@@ -83,52 +84,6 @@ async function admin(sql: string): Promise<void> {
 }
 
 /** Resident memory of a process and all its descendants, in MB (Linux /proc). */
-/** Every process id with its parent and its CPU time so far (utime + stime of /proc/PID/stat, in clock ticks). */
-function processTable(): Map<number, { parent: number; ticks: number; command: string }> {
-  const table = new Map<number, { parent: number; ticks: number; command: string }>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      table.set(Number(entry), { parent: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), command });
-    } catch {
-      // gone
-    }
-  }
-  return table;
-}
-
-function treeOf(root: number, table = processTable()): Set<number> {
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, { parent }] of table)
-      if (tree.has(parent) && !tree.has(pid)) {
-        tree.add(pid);
-        grew = true;
-      }
-  }
-  return tree;
-}
-
-function treeRssMb(root: number): number {
-  let kb = 0;
-  for (const pid of treeOf(root)) {
-    try {
-      const match = /VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-      kb += match ? Number(match[1]) : 0;
-    } catch {
-      // gone
-    }
-  }
-  return Math.round(kb / 1024);
-}
-
-/** Clock ticks per second of /proc/PID/stat (USER_HZ; 100 on Linux on every architecture Node runs on). */
-const TICKS_PER_SECOND = 100;
-
 /** CPU seconds used so far by the service's process tree, by PostgreSQL's processes, by this load generator, and by the whole machine. */
 function cpuSeconds(serverPid: number) {
   const table = processTable();
@@ -414,11 +369,11 @@ async function runSetup(setup: Setup) {
       return { samples, notSent, seconds: sentWindowMs / 1000, drainedMs: performance.now() - begin - sentWindowMs };
     };
     await drive(WARMUP, false);
-    const rssBefore = treeRssMb(server.child.pid!);
+    const rssBefore = Math.round(treeMemory(server.child.pid!).rss);
     const cpuBefore = cpuSeconds(server.child.pid!);
     const result = await drive(SECONDS, true);
     const cores = coresBusy(cpuBefore, cpuSeconds(server.child.pid!), result.seconds + result.drainedMs / 1000);
-    const rssAfter = treeRssMb(server.child.pid!);
+    const rssAfter = Math.round(treeMemory(server.child.pid!).rss);
     agent.destroy();
 
     const ok = result.samples.filter((s) => s.status >= 200 && s.status < 300);

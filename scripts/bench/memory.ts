@@ -20,49 +20,11 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
 import { fixed, machine, printTable } from "./harness.ts";
-import { memoryOf } from "./catalog.ts";
+import { memoryOf, treeMemory } from "./procfs.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const IDLE_SETTLE_MS = 5_000;
 const GOALS = { embedded: { idle: 300, peak: 450 }, postgresql: { idle: 200, peak: Number.POSITIVE_INFINITY } };
-
-/** The process and every descendant, from /proc. */
-function tree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // The process ended meanwhile.
-    }
-  }
-  const all: number[] = [];
-  const visit = (p: number) => {
-    all.push(p);
-    for (const child of children.get(p) ?? []) visit(child);
-  };
-  visit(pid);
-  return all;
-}
-
-function treeMemory(pid: number): { rss: number; peak: number; processes: number } {
-  let rss = 0;
-  let peak = 0;
-  const pids = tree(pid);
-  for (const p of pids) {
-    try {
-      const m = memoryOf(p);
-      rss += m.rss;
-      peak += m.peak;
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return { rss, peak, processes: pids.length };
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -21,6 +21,7 @@ import { createCredential, fixed, freshDatabase, machine, cleanupStack, printTab
 import { describeLatency, healthLatency, healthUnderLoad } from "./availability.ts";
 import { loadCatalog, startServerProcess, stopServerProcess } from "./catalog.ts";
 import { profileWhile } from "./profiling.ts";
+import { cpuMillisOf } from "./procfs.ts";
 import { cpuByPlace, readProfile } from "./profile-summary.ts";
 
 const DEFAULT_EQUIVALENCIES = 1_000_000;
@@ -277,13 +278,6 @@ async function main() {
 }
 
 /** CPU time per answered request by package or folder, floor beside service (profiles of one more single-read run each). */
-/** CPU time (user + system, all threads) a process has used so far, in ms: /proc/PID/stat's utime and stime, in 10 ms ticks. */
-function cpuMillisOf(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 function printProfiles(profiles: { label: string; file: string; requests: number; processCpuMicros: number }[]) {
   // The sampler counts wall time: a thread waiting for a core inside a system call (writev to a socket
   // wakes the reader) counts as that call. Process CPU is the honest total; the table, where it went.
