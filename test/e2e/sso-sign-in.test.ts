@@ -209,6 +209,20 @@ describe("single sign-on (OIDC and SAML) over HTTP", () => {
       expect(body.organization.id).to.equal(samlOrgId);
     });
 
+    it("accepts a response that names no Destination (the signed assertion's Recipient still is ours)", async () => {
+      idp.setUser({ email: "no-destination@saml.example.edu", name: "No Destination" });
+      idp.behaviour = { destination: null };
+      const client = new CookieClient();
+      const post = await samlPost(client, "no-destination@saml.example.edu");
+      expect(Buffer.from(post.SAMLResponse, "base64").toString("utf8")).to.not.include("Destination=");
+      const response = await client.postForm(post.acsUrl, {
+        SAMLResponse: post.SAMLResponse,
+        RelayState: post.RelayState,
+      });
+      expect(response.status, await response.clone().text()).to.equal(303);
+      expect((await session(client)).body.user).to.include({ email: "no-destination@saml.example.edu" });
+    });
+
     it("refuses a replayed assertion (the same response posted again)", async () => {
       idp.setUser({ email: "replay@saml.example.edu", name: "Replay" });
       const post = await samlPost(new CookieClient(), "replay@saml.example.edu");
@@ -234,6 +248,12 @@ describe("single sign-on (OIDC and SAML) over HTTP", () => {
         behaviour: { recipient: "https://another-service.example/acs" },
         status: 401,
         reason: "recipient-mismatch",
+      },
+      {
+        title: "a response sent to another service (Destination)",
+        behaviour: { destination: "https://another-service.example/acs" },
+        status: 401,
+        reason: "destination-mismatch",
       },
       {
         title: "a response to another request (InResponseTo)",

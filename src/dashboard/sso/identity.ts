@@ -23,6 +23,7 @@ export type SignInFailureReason =
   | "audience-mismatch"
   | "assertion-expired"
   | "recipient-mismatch"
+  | "destination-mismatch"
   | "in-response-to-mismatch"
   | "assertion-replayed"
   | "email-missing"

@@ -4,9 +4,11 @@
 // assertion must be signed by a certificate of the connection's metadata), the
 // issuer, the audience (our entity id), the validity window and InResponseTo
 // (against the one request this RelayState sent). This file adds what it leaves
-// to the service provider: the bearer confirmation's Recipient must be our ACS
-// URL, and an assertion id is accepted once (remembered until it expires).
+// to the service provider: the Response's Destination (when it names one) and
+// the bearer confirmation's Recipient must be our ACS URL, and an assertion id
+// is accepted once (remembered until it expires).
 import { type CacheProvider, generateServiceProviderMetadata, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
+import { parseStringPromise, processors } from "xml2js";
 import type { SsoConnection, SsoService, SsoSignIn } from "../../services/sso.ts";
 import type { ServiceProviderUrls } from "./urls.ts";
 import { emailFrom, type FederatedIdentity, SignInFailure, textFrom } from "./identity.ts";
@@ -101,6 +103,7 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
         );
       }
       const profile = await validate(connection, pending, form);
+      await checkDestination(profile.getSamlResponseXml?.(), urls.samlAcsUrl);
       const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
       checkRecipient(assertion, urls.samlAcsUrl);
 
@@ -152,6 +155,29 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
     } catch (error) {
       throw classify(error, Buffer.from(form.SAMLResponse!, "base64").toString("utf8"));
     }
+  }
+}
+
+/**
+ * SAML Bindings 3.5.5.2: the Response's Destination, which node-saml does not read, is where the
+ * IdP meant to send it. Absent is allowed (the signed assertion's Recipient is checked below);
+ * present and different means a response captured at another service provider.
+ */
+async function checkDestination(responseXml: string | undefined, acsUrl: string): Promise<void> {
+  const parsed = responseXml
+    ? ((await parseStringPromise(responseXml, { tagNameProcessors: [processors.stripPrefix] })) as {
+        Response?: XmlNode;
+      })
+    : {};
+  const destination = parsed.Response?.$?.Destination;
+  if (destination !== undefined && destination !== acsUrl) {
+    throw new SignInFailure(
+      "destination-mismatch",
+      "The SAML response was sent to another service",
+      `The response's Destination is not this service's assertion consumer URL (${acsUrl}).`,
+      `destination: ${destination}`,
+      401,
+    );
   }
 }
 

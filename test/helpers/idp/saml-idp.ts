@@ -8,7 +8,7 @@
 //
 //   const idp = await startSamlIdp();           idp.metadataXml → `sso add-saml --metadata`
 //   idp.setUser({ email: "ada@example.edu", name: "Ada", attributes: { role: "staff" } });
-//   idp.behaviour = { tamper: true };          (unsigned, tamper, audience, expired, recipient, inResponseTo)
+//   idp.behaviour = { tamper: true };          (unsigned, tamper, audience, expired, recipient, destination, inResponseTo)
 //   await idp.close();
 import crypto from "node:crypto";
 import http from "node:http";
@@ -41,6 +41,8 @@ export interface SamlIdpBehaviour {
   expired?: boolean;
   /** Put this Recipient in the bearer confirmation instead of the ACS URL. */
   recipient?: string;
+  /** Put this Destination on the Response instead of the ACS URL (null: none). */
+  destination?: string | null;
   /** Answer this request id instead of the real one (null: none). */
   inResponseTo?: string | null;
 }
@@ -149,8 +151,10 @@ export async function startSamlIdp(options: { entityId?: string } = {}): Promise
     if (b.tamper) assertion = assertion.replace(escapeXml(user.email), escapeXml(`intruder+${user.email}`));
     const inResponseTo = b.inResponseTo === undefined ? request.id : b.inResponseTo;
     const irt = inResponseTo ? ` InResponseTo="${escapeXml(inResponseTo)}"` : "";
+    const target = b.destination === undefined ? request.acsUrl : b.destination;
+    const destination = target === null ? "" : ` Destination="${escapeXml(target)}"`;
     const xml =
-      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${new Date().toISOString()}" Destination="${escapeXml(request.acsUrl)}"${irt}>` +
+      `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${irt}>` +
       `<saml:Issuer>${escapeXml(idp.entityId)}</saml:Issuer>` +
       '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
       assertion +
