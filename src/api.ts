@@ -1,15 +1,15 @@
 // The contract at run time: openapi-backend routes requests by operationId and
 // validates them (Ajv 2020 with formats) against generated/openapi.json.
 import fs from "node:fs";
-import path from "node:path";
 import { OpenAPIBackend, type Context as BackendContext, type Document, type Operation } from "openapi-backend";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { ErrorObject } from "ajv";
 import { OperationRouter, templatePattern } from "./http/operation-router.ts";
 import { ProblemError, ValidationError, escapePointer, type FieldError } from "./errors.ts";
+import { projectPath } from "./project-root.ts";
 
-export const SPEC_PATH = path.resolve(import.meta.dirname, "../generated/openapi.json");
+export const SPEC_PATH = projectPath("generated", "openapi.json");
 export const API_ROOT = "/api/v1";
 
 export function loadSpec(): Document {

@@ -3,14 +3,14 @@
 // its event (repositories/outbox.ts writes them). The dispatcher delivers them later.
 // The event types and the envelope are shared by every layer, so they live at the root like ids.ts.
 import fs from "node:fs";
-import path from "node:path";
 import type { components } from "../generated/api-types.ts";
 import { newId } from "./ids.ts";
+import { projectPath } from "./project-root.ts";
 
 /** A webhook event type: the contract's EventType schema is the one list of them. */
 export type EventType = components["schemas"]["EventType"];
 
-const CONTRACT_PATH = path.resolve(import.meta.dirname, "../generated/openapi.json");
+const CONTRACT_PATH = projectPath("generated", "openapi.json");
 const contract = JSON.parse(fs.readFileSync(CONTRACT_PATH, "utf8")) as {
   components: { schemas: { EventType: { enum: EventType[] } } };
 };

@@ -11,7 +11,7 @@ import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { adminSocketPath, openAdminChannel, type AdminChannel } from "./admin-channel.ts";
 import { debugStack, describeFailure } from "./failures.ts";
 import { ensureWritableDirectory } from "./db/database.ts";
-import { serverCommandRunner } from "../scripts/cli.ts";
+import { serverCommandRunner } from "./cli/program.ts";
 
 /** A port another process holds, said plainly. */
 class PortInUseError extends Error {}

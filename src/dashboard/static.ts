@@ -5,13 +5,10 @@
 // to the sign-in routes and passes through.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Context, Next } from "koa";
+import { projectPath } from "../project-root.ts";
 
-export const DEFAULT_DASHBOARD_DIRECTORY = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../dist/dashboard",
-);
+export const DEFAULT_DASHBOARD_DIRECTORY = projectPath("dist", "dashboard");
 
 export const DASHBOARD_CSP = [
   "default-src 'self'",

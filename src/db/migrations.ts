@@ -5,8 +5,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { SqlRunner } from "./database.ts";
+import { projectPath } from "../project-root.ts";
 
-export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../prisma/migrations");
+export const MIGRATIONS_DIR = projectPath("prisma", "migrations");
 
 // Any fixed number works; it only has to be the same in every process.
 const MIGRATION_LOCK_ID = 72_201_100;

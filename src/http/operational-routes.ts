@@ -13,8 +13,9 @@ import { SCOPES } from "../auth/credential.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, MalformedRequestError, ProblemError } from "../errors.ts";
 import type { SharedStore } from "../auth/rate-limiter.ts";
 import { unstorableFlaw } from "./unstorable-text.ts";
+import { projectPath } from "../project-root.ts";
 
-const SPEC_YAML_PATH = path.resolve(import.meta.dirname, "../../openapi.yaml");
+const SPEC_YAML_PATH = projectPath("openapi.yaml");
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
 const SWAGGER_ASSETS = new Set([
   "swagger-ui.css",

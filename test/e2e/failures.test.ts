@@ -9,7 +9,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { runCli } from "../../scripts/cli.ts";
+import { runCli } from "../../src/cli/program.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -21,6 +21,7 @@ const FORBIDDEN_FOR: Record<string, string[]> = {
   handlers: ["repositories", "db", "koa"],
   webhooks: ["handlers", "http", "services", "api.ts", "app.ts", "koa"],
   auth: ["handlers", "services", "api.ts", "app.ts", "koa"],
+  cli: ["handlers", "http", "api.ts", "app.ts", "koa"],
 };
 
 /** Where direct database access is allowed. */

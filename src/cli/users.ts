@@ -1,10 +1,10 @@
 // The `users` group of the CLI: people of an organization. The first admin of an organization
 // comes from here (there is no self-service sign-up): `users invite` prints a one-time sign-in link.
 import { type Command, Option } from "commander";
-import type { Database } from "../../src/db/database.ts";
-import type { Services } from "../../src/services/index.ts";
-import { USER_ROLES } from "../../src/auth/credential.ts";
-import type { Output } from "../cli-output.ts";
+import type { Database } from "../db/database.ts";
+import type { Services } from "../services/index.ts";
+import { USER_ROLES } from "../auth/credential.ts";
+import type { Output } from "./output.ts";
 
 type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 

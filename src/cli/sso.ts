@@ -2,12 +2,12 @@
 // SAML 2.0), one per email domain. Registered by scripts/cli.ts.
 import fs from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
-import type { Services } from "../../src/services/index.ts";
-import type { Database } from "../../src/db/database.ts";
-import { parseRoleMap, type SsoConnectionView } from "../../src/services/sso.ts";
-import { parseIdpMetadata } from "../../src/services/sso-metadata.ts";
-import { ProblemError } from "../../src/errors.ts";
-import type { Output } from "../cli-output.ts";
+import type { Services } from "../services/index.ts";
+import type { Database } from "../db/database.ts";
+import { parseRoleMap, type SsoConnectionView } from "../services/sso.ts";
+import { parseIdpMetadata } from "../services/sso-metadata.ts";
+import { ProblemError } from "../errors.ts";
+import type { Output } from "./output.ts";
 
 type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 

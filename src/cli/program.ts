@@ -1,0 +1,606 @@
+// The administrator's commands (src/cli/program.ts builds them): `npm run -s cli -- <command>` runs them in the
+// server when one holds the embedded data directory, else here (scripts/cli.ts is the entry).
+import fs from "node:fs";
+import path from "node:path";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { loadConfig } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { openDatabase } from "../db/database.ts";
+import { openMigratedDatabase } from "../bootstrap.ts";
+import { applyMigrations, migrationStatus } from "../db/migrations.ts";
+import { repositoriesOf } from "../repositories/index.ts";
+import { createServices, type Services } from "../services/index.ts";
+import type { GrantTarget } from "../services/stewardship.ts";
+import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../auth/secrets-keyring.ts";
+import { generateSecretsKey } from "../auth/secret-box.ts";
+import { CLEAR } from "../services/stored-secrets.ts";
+import { countRecords, readInstitutionFile } from "../services/imports/institutions.ts";
+import { ProblemError } from "../errors.ts";
+import { SCOPES } from "../auth/credential.ts";
+import type { Database } from "../db/database.ts";
+import { Channel, Environment } from "../../generated/prisma/enums.ts";
+import { createProgress, type Output, createOutput } from "./output.ts";
+import { addUsersCommands } from "./users.ts";
+import { addSsoCommands } from "./sso.ts";
+import type { CommandIo, CommandRunner, Terminal } from "../admin-channel.ts";
+import { debugStack, describeFailure } from "../failures.ts";
+
+const ENVIRONMENTS = Object.values(Environment);
+const CHANNELS = Object.values(Channel);
+
+function scopeList(value: string): string[] {
+  const scopes = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  if (!scopes.length || unknown.length)
+    throw new InvalidArgumentError(`expected a comma-separated list of ${SCOPES.join(", ")}`);
+  return scopes;
+}
+
+function institutionList(value: string): string[] {
+  const ids = value
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (!ids.length || ids.some((id) => !/^inst_\d+$/.test(id)))
+    throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635");
+  return ids;
+}
+
+function grantTarget(opts: { institution?: string[]; all?: boolean }): GrantTarget {
+  if (Boolean(opts.institution) === Boolean(opts.all))
+    throw new InvalidArgumentError("give either --institution <ids> or --all");
+  return opts.all ? { all: true } : { institutionIds: opts.institution! };
+}
+
+function describeTarget(target: GrantTarget): string {
+  return "all" in target ? "every institution" : target.institutionIds.join(", ");
+}
+
+const envOption = () =>
+  new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
+
+/** Opens the configured database, migrated. Tests pass their own. */
+export type DatabaseOpener = () => Promise<Database>;
+
+const openConfiguredDatabase: DatabaseOpener = () => openMigratedDatabase(loadConfig(), createLogger("warn"));
+
+const openUnmigratedDatabase: DatabaseOpener = () => {
+  const config = loadConfig();
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    sharedBuffersMb: config.embeddedSharedBuffersMb,
+  });
+};
+
+/** The keys that seal stored secrets, as the server finds them. Tests pass their own. */
+export type KeyringOpener = () => Keyring;
+
+const openConfiguredKeyring: KeyringOpener = () => openKeyring(loadConfig());
+
+/**
+ * A file argument as a path to read: relative to the directory the command was
+ * typed in (over the server's channel too), and refused with the reason when it
+ * cannot be read.
+ */
+export function readableFile(cwd: string, file: string): string {
+  const resolved = path.resolve(cwd, file);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(resolved);
+    if (stat.isFile()) fs.accessSync(resolved, fs.constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new Error(
+        `Cannot read ${file}: there is no such file (looked in ${path.dirname(resolved)}). Check the path.`,
+      );
+    if (code === "EACCES" || code === "EPERM")
+      throw new Error(`Cannot read ${file}: permission denied. Make it readable by this user (chmod u+r ${file}).`);
+    throw error;
+  }
+  if (!stat.isFile()) throw new Error(`Cannot read ${file}: it is not a file. Give the path of the file to import.`);
+  return resolved;
+}
+
+export function buildProgram(
+  output: Output = createOutput(),
+  openDb: DatabaseOpener = openConfiguredDatabase,
+  openRaw: DatabaseOpener = openUnmigratedDatabase,
+  openKeys: KeyringOpener = openConfiguredKeyring,
+  cwd: string = process.cwd(),
+): Command {
+  async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
+    const database = await openDb();
+    try {
+      return await fn(database);
+    } finally {
+      await database.close();
+    }
+  }
+
+  /**
+   * The services over a freshly opened database, built as the server builds
+   * them (no request, so no caller: the operator acts).
+   */
+  function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
+    return withDatabase((database) =>
+      fn(
+        createServices({ repositories: repositoriesOf(database), config: loadConfig(), secrets: openKeys().box }),
+        database,
+      ),
+    );
+  }
+
+  const program = new Command("cli")
+    .description("Administer the course and equivalency repository: organizations, keys, imports, database.")
+    .option("--json", "print machine-readable JSON")
+    .showHelpAfterError()
+    .hook("preAction", (command) => output.setJson(Boolean(command.optsWithGlobals().json)));
+
+  const orgs = program
+    .command("orgs")
+    .description("Manage organizations (the tenants that own keys, webhooks, datasets)");
+  orgs
+    .command("create")
+    .description("Create an organization")
+    .requiredOption("--slug <slug>", "short unique name, e.g. ccc-articulation")
+    .requiredOption("--name <name>", "display name")
+    .addOption(new Option("--source <channel>", "onboarding channel").choices(CHANNELS).default("direct"))
+    .action((opts) =>
+      withServices(async (services) => {
+        const org = await services.organizations.createOrganization({
+          slug: opts.slug,
+          name: opts.name,
+          source: opts.source,
+        });
+        output.result(org, `Created organization ${org.slug} (${org.id}, ${org.source}).`);
+      }),
+    );
+  orgs
+    .command("list")
+    .description("List organizations")
+    .action(() =>
+      withServices(async (services) => {
+        const list = await services.organizations.listOrganizations();
+        output.table(list, ["id", "slug", "name", "source"]);
+      }),
+    );
+
+  const grantOptions = (command: Command) =>
+    command
+      .requiredOption("--org <slug>", "organization slug")
+      .addOption(envOption())
+      .option("--institution <ids>", "comma-separated institution ids, e.g. inst_110635,inst_122977", institutionList)
+      .option("--all", "every institution of the environment, present and future (system offices, consortia)");
+  grantOptions(
+    orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment"),
+  ).action((opts) =>
+    withServices(async (services) => {
+      const org = await services.organizations.getOrganizationBySlug(opts.org);
+      const target = grantTarget(opts);
+      await services.stewardship.grantStewardship(org.id, opts.env, target);
+      output.result(
+        { organization: org.slug, environment: opts.env, granted: target },
+        `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`,
+      );
+    }),
+  );
+  grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action(
+    (opts) =>
+      withServices(async (services) => {
+        const org = await services.organizations.getOrganizationBySlug(opts.org);
+        const target = grantTarget(opts);
+        await services.stewardship.revokeStewardship(org.id, opts.env, target);
+        output.result(
+          { organization: org.slug, environment: opts.env, revoked: target },
+          `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`,
+        );
+      }),
+  );
+  orgs
+    .command("show")
+    .description("Show an organization and the institutions it stewards in each environment")
+    .requiredOption("--org <slug>", "organization slug")
+    .action((opts) =>
+      withServices(async (services) => {
+        const org = await services.organizations.getOrganizationBySlug(opts.org);
+        const stewardship = await services.stewardship.describeStewardship(org.id);
+        const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
+          const listed = institutionIds.length ? institutionIds.join(", ") : "none";
+          return `  ${environment}: ${allInstitutions ? `every institution (standing grant)${institutionIds.length ? `; also listed: ${listed}` : ""}` : listed}`;
+        });
+        output.result(
+          { id: org.id, slug: org.slug, name: org.name, source: org.source, stewardship },
+          [`${org.slug} — ${org.name} (${org.id}, ${org.source})`, "Stewarded institutions:", ...lines].join("\n"),
+        );
+      }),
+    );
+
+  const keys = program.command("keys").description("Manage API keys");
+  keys
+    .command("create")
+    .description("Create an API key; the key is printed once, alone on the last line")
+    .requiredOption("--org <slug>", "organization slug")
+    .addOption(envOption())
+    .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
+    .option("--name <name>", "a label to recognise the key by")
+    .action((opts) =>
+      withServices(async ({ organizations, keys }) => {
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const { view, key } = await keys.issueKey({
+          organizationId: org.id,
+          environment: opts.env,
+          scopes: opts.scopes,
+          name: opts.name,
+        });
+        output.result(
+          { ...view, organization: org.slug, key },
+          `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`,
+        );
+      }),
+    );
+  keys
+    .command("list")
+    .description("List an organization's keys (prefixes only)")
+    .requiredOption("--org <slug>", "organization slug")
+    .action((opts) =>
+      withServices(async ({ organizations, keys }) => {
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const { items } = await keys.listOrganizationKeys(org.id, undefined, { limit: 10_000, offset: 0 });
+        output.table(items, ["id", "prefix", "environment", "scopes", "name", "lastUsedAt", "revokedAt"]);
+      }),
+    );
+  keys
+    .command("revoke")
+    .description("Revoke a key by id")
+    .argument("<id>", "key id (key_…)")
+    .action((id: string) =>
+      withServices(async (services) => {
+        const view = await services.keys.revokeAnyKey(id);
+        output.result(view, `Revoked ${view.id} (${view.prefix}…).`);
+      }),
+    );
+
+  const oauthClients = program
+    .command("oauth-clients")
+    .description("Manage OAuth 2.0 clients (client credentials grant)");
+  oauthClients
+    .command("create")
+    .description("Create an OAuth client; the secret is printed once, alone on the last line")
+    .requiredOption("--org <slug>", "organization slug")
+    .addOption(envOption())
+    .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
+    .option("--name <name>", "a label")
+    .action((opts) =>
+      withServices(async ({ organizations, oauthClients }) => {
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const { client, clientSecret } = await oauthClients.createOAuthClient({
+          organizationId: org.id,
+          environment: opts.env,
+          scopes: opts.scopes,
+          name: opts.name,
+        });
+        output.result(
+          {
+            id: client.id,
+            clientId: client.clientId,
+            environment: client.environment,
+            scopes: client.scopes,
+            clientSecret,
+          },
+          `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
+        );
+      }),
+    );
+
+  oauthClients
+    .command("list")
+    .description("List an organization's OAuth clients, revoked ones included (never their secrets)")
+    .requiredOption("--org <slug>", "organization slug")
+    .action((opts) =>
+      withServices(async ({ organizations, oauthClients }) => {
+        const org = await organizations.getOrganizationBySlug(opts.org);
+        const clients = await oauthClients.listOAuthClients(org.id);
+        output.table(clients, ["id", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt"]);
+      }),
+    );
+  oauthClients
+    .command("revoke")
+    .description("Revoke an OAuth client: no new tokens, and the tokens it was issued stop working")
+    .argument("<id>", "client id (oac_…)")
+    .action((id: string) =>
+      withServices(async (services) => {
+        const view = await services.oauthClients.revokeOAuthClient(id);
+        output.result(
+          view,
+          `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`,
+        );
+      }),
+    );
+
+  addSecretsCommands(program, output, withServices, openKeys);
+  addUsersCommands(program, output, withServices);
+  addSsoCommands(program, output, withServices);
+
+  program
+    .command("institutions")
+    .description("Institution reference data")
+    .command("import")
+    .description("Import institutions from an IPEDS directory CSV (HD file) or a JSON array; idempotent by IPEDS id")
+    .argument("<file>", "CSV with UNITID, INSTNM, CITY, STABBR, SECTOR, F1SYSNAM[, CYACTIVE] columns, or JSON")
+    .addOption(envOption())
+    .addOption(
+      new Option("--source <channel>", "onboarding channel recorded for imported institutions")
+        .choices(CHANNELS)
+        .default("direct"),
+    )
+    .action((given: string, opts) => {
+      const file = readableFile(cwd, given);
+      return withServices(async (services) => {
+        const progress = createProgress(output, "rows", countRecords(file));
+        const summary = await services.catalogImports.importInstitutions(
+          readInstitutionFile(file, opts.source),
+          opts.env,
+          (s) => progress.update(s.read),
+        );
+        progress.stop();
+        output.result(
+          summary,
+          `Read ${summary.read} rows: ${summary.created} created, ${summary.updated} updated, ${summary.unchanged} unchanged, ${summary.skipped} skipped.` +
+            Object.entries(summary.skippedReasons)
+              .map(([reason, n]) => `\n  skipped ${n}: ${reason}`)
+              .join(""),
+        );
+        // Nothing imported is a failure to notice (a wrong file, a wrong column), not a success.
+        if (summary.read === summary.skipped) {
+          output.error(
+            summary.read
+              ? `No institution was imported: all ${summary.read} rows of ${given} were skipped (reasons above). Check that it is the IPEDS HD file or the JSON format of the README.`
+              : `No institution was imported: ${given} holds no rows.`,
+          );
+          output.setExitCode(1);
+        }
+      });
+    });
+
+  program
+    .command("cip")
+    .description("CIP 2020 reference data")
+    .command("import")
+    .description("Import the CIP 2020 list (CIP_Code,CIP_Title, or NCES's CIPCode/CIPTitle/Action file)")
+    .argument("<file>", "CSV file")
+    .action((given: string) => {
+      const file = readableFile(cwd, given);
+      return withServices(async (services) => {
+        const summary = await services.catalogImports.importCip(file);
+        output.result(
+          summary,
+          `Imported ${summary.imported} CIP codes (${summary.byDigits[2]} families, ${summary.byDigits[4]} series, ${summary.byDigits[6]} codes); ${summary.skipped} rows skipped.`,
+        );
+      });
+    });
+
+  program
+    .command("seed")
+    .description("Load the sandbox demo dataset (only into an empty sandbox)")
+    .addOption(
+      new Option("--env <environment>", "only sandbox can be seeded").choices(["sandbox"]).makeOptionMandatory(),
+    )
+    .action(() =>
+      withServices(async ({ sandbox }) => {
+        await sandbox.ensurePublicSandboxKey(loadConfig().publicSandboxKey);
+        const summary = await sandbox.seedSandboxIfEmpty();
+        output.result(
+          summary ?? { seeded: false },
+          summary
+            ? `Seeded the sandbox: ${JSON.stringify(summary)}.`
+            : "The sandbox already holds data; nothing was changed.",
+        );
+      }),
+    );
+
+  const db = program.command("db").description("Database maintenance");
+  db.command("migrate")
+    .description("Apply pending migrations")
+    .action(async () => {
+      const database = await openRaw();
+      try {
+        const applied = await database.session((sql) => applyMigrations(sql));
+        output.result({ applied }, applied.length ? `Applied ${applied.join(", ")}.` : "The database is up to date.");
+      } finally {
+        await database.close();
+      }
+    });
+  db.command("status")
+    .description("Show applied and pending migrations")
+    .action(async () => {
+      const database = await openRaw();
+      try {
+        const status = await database.session((sql) => migrationStatus(sql));
+        output.result(
+          { database: database.kind, ...status },
+          [
+            `Database: ${database.kind}`,
+            ...status.applied.map((n) => `applied  ${n}`),
+            ...status.pending.map((n) => `pending  ${n}`),
+          ].join("\n"),
+        );
+        if (status.pending.length || status.modified.length) output.setExitCode(1);
+      } finally {
+        await database.close();
+      }
+    });
+  return program;
+}
+
+type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
+
+function addSecretsCommands(
+  program: Command,
+  output: Output,
+  withServices: WithServices,
+  openKeys: KeyringOpener,
+): void {
+  const secrets = program
+    .command("secrets")
+    .description("Keys that seal stored secrets (webhook secrets, the token-signing key)");
+  secrets
+    .command("generate-key")
+    .description("Print a new random key for SVC_SECRETS_KEY (32 bytes, base64url)")
+    .action(() => {
+      const key = generateSecretsKey();
+      output.result({ key }, key);
+    });
+  secrets
+    .command("status")
+    .description("Count stored secrets by the key id that sealed them")
+    .action(() =>
+      withServices(async ({ storedSecrets }) => {
+        const keyring = openKeys();
+        const counts = await storedSecrets.countByKeyId();
+        const role = (keyId: string) =>
+          keyId === CLEAR
+            ? "in the clear"
+            : keyId === keyring.box.keyId
+              ? "current key"
+              : keyring.box.keyIds.includes(keyId)
+                ? "older key"
+                : "unknown key";
+        const rows = Object.entries(counts).map(([keyId, values]) => ({ keyId, values, key: role(keyId) }));
+        output.result(
+          { currentKeyId: keyring.box.keyId, keyIds: keyring.box.keyIds, source: keyring.source, counts },
+          [
+            `Current key id ${keyring.box.keyId} (from ${keyring.source}).`,
+            ...rows.map((r) => `  ${r.keyId}: ${r.values} value(s), ${r.key}`),
+          ].join("\n"),
+        );
+      }),
+    );
+  secrets
+    .command("rotate")
+    .description(
+      "Re-seal every stored secret under the current key. With the key file (SVC_SECRETS_KEY unset), a new key is " +
+        "generated first and the old one removed afterwards; with SVC_SECRETS_KEY, set the new key there and the old one " +
+        "in SVC_SECRETS_OLD_KEYS before running it",
+    )
+    .action(() =>
+      withServices(async ({ storedSecrets }) => {
+        const keyring = openKeys();
+        await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
+        const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
+        const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
+        const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
+        if (left.length)
+          throw new Error(
+            `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
+          );
+        if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
+        const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
+        const advice = keyring.keyFile
+          ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
+          : count
+            ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
+            : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
+        output.result(
+          { keyId: box.keyId, source: keyring.source, resealed: sealed },
+          `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
+        );
+      }),
+    );
+}
+
+export interface CliIo extends CommandIo {
+  /** Standard error is a terminal of the person typing: progress bars may be drawn. */
+  interactive?: boolean;
+  /** The typing terminal's width and colours, when the command runs elsewhere (the server's channel). */
+  terminal?: Terminal;
+}
+
+export interface CliOptions {
+  openDb?: DatabaseOpener;
+  openRaw?: DatabaseOpener;
+  openKeys?: KeyringOpener;
+  cwd?: string;
+}
+
+/**
+ * Runs one command line (the arguments after `cli`) to its end and returns its
+ * exit code. Everything it prints goes through io: the CLI passes its own
+ * standard output and error, the server's administrative channel passes the
+ * socket. A command prints through `output` and fails by throwing (or by
+ * output.setExitCode); it never calls process.exit.
+ */
+export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}): Promise<number> {
+  const output = createOutput(io.stdout, io.interactive ?? false, io.stderr);
+  const program = buildProgram(
+    output,
+    options.openDb ?? openConfiguredDatabase,
+    options.openRaw ?? openUnmigratedDatabase,
+    options.openKeys ?? openConfiguredKeyring,
+    options.cwd ?? process.cwd(),
+  );
+  const terminal = io.terminal;
+  const configure = (command: Command) => {
+    command.exitOverride().configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      ...(terminal && {
+        getOutHelpWidth: () => terminal.outColumns as number,
+        getErrHelpWidth: () => terminal.errColumns as number,
+        getOutHasColors: () => terminal.outColors,
+        getErrHasColors: () => terminal.errColors,
+      }),
+    });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+  const exitCodeBefore = process.exitCode;
+  let code: number;
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    code = output.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) code = error.exitCode;
+    else {
+      io.stderr(`error: ${cliMessage(error)}\n`);
+      const stack = debugStack(error);
+      if (stack) io.stderr(`${stack}\n`);
+      code = 1;
+    }
+  }
+  // A command that set the process's exit code (rather than output.setExitCode) must not leave it on the server.
+  const leaked = process.exitCode;
+  if (leaked !== exitCodeBefore) {
+    process.exitCode = exitCodeBefore;
+    if (!code) code = Number(leaked) || 0;
+  }
+  return code;
+}
+
+/**
+ * What the server's administrative channel runs: the same program, on the
+ * server's own database (left open after each command), with the file
+ * arguments read from the directory the command was typed in.
+ */
+export function serverCommandRunner(
+  database: Database,
+  openKeys: KeyringOpener = openConfiguredKeyring,
+): CommandRunner {
+  const shared: DatabaseOpener = async () => ({ ...database, close: async () => {} });
+  return (request, io) =>
+    runCli(
+      request.argv,
+      { ...io, terminal: request.terminal },
+      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd },
+    );
+}
+
+function cliMessage(error: unknown): string {
+  if (error instanceof ProblemError)
+    return `${error.message}${"errors" in error.extensions ? ` ${JSON.stringify(error.extensions.errors)}` : ""}`;
+  return describeFailure(error);
+}
