@@ -5,8 +5,9 @@
 // requests (lists, cursor pages, single reads, an export) with the public
 // sandbox key. Memory is the whole process tree's (VmRSS, VmHWM of
 // /proc/PID/status summed over the process and its children). Baselines in the
-// same run: the previous `npm start` (`tsx src/main.ts`: a tsx process that
-// runs the server as its child), and a bare `node` process that does nothing.
+// same run: the previous `npm start` (the same server from its TypeScript sources
+// through tsx's --import loader), the first one (`tsx src/main.ts`: a tsx process
+// that runs the server as its child), and a bare `node` process that does nothing.
 //
 //   npx tsx scripts/bench/memory.ts [--database-url postgresql://…] [--requests 10000]
 import { spawn, type ChildProcess } from "node:child_process";
@@ -18,6 +19,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import { buildServer } from "../build-server.ts";
 import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
 import { fixed, machine, printTable } from "./harness.ts";
 import { memoryOf, treeMemory } from "./procfs.ts";
@@ -188,8 +190,14 @@ async function main() {
   const variants: [string, string[], number][] = [
     // package.json's start script itself, through sh as npm runs it (the script execs node: one process).
     [`npm start: ${startScript}`, ["/bin/sh", "-c", startScript], requests],
-    ["baseline: the previous npm start, tsx src/main.ts (two processes)", [node, tsxCli, "src/main.ts"], 0],
+    [
+      "baseline: the previous npm start, TypeScript through tsx's loader (node --import tsx src/main.ts)",
+      ["/bin/sh", "-c", "MALLOC_ARENA_MAX=2 exec node --import tsx src/main.ts"],
+      0,
+    ],
+    ["baseline: the first npm start, tsx src/main.ts (two processes)", [node, tsxCli, "src/main.ts"], 0],
   ];
+  await buildServer();
   for (const [name, command, count] of variants) {
     const database = serverUrl ? await freshPgDatabase(serverUrl) : null;
     try {

@@ -1,5 +1,6 @@
 // `npm start` on a fresh machine: embedded database created, migrations
-// applied, sandbox seeded, API answering.
+// applied, sandbox seeded, API answering. Like `npm start`, the tests build the
+// server into dist/server/ and run the compiled JavaScript in node.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -7,6 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
+import { buildServer, SERVER_OUTPUT } from "../../scripts/build-server.ts";
+import { buildDashboard } from "../../scripts/build-dashboard.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -29,11 +32,17 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 describe("npm start", () => {
+  const SERVER = path.join(SERVER_OUTPUT, "main.js");
+  before(async function () {
+    this.timeout(60_000);
+    await Promise.all([buildServer(), buildDashboard()]);
+  });
+
   it("serves the seeded sandbox from a fresh data directory", async function () {
     this.timeout(120_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-start-"));
     const port = String(20_000 + (process.pid % 20_000));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, [SERVER], {
       cwd: ROOT,
       env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -48,6 +57,10 @@ describe("npm start", () => {
       const body = (await response.json()) as { pagination: { total: number } };
       expect(body.pagination.total).to.be.at.least(40);
       expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
+      // What the compiled server reads from the project (found from package.json, not from dist/).
+      const origin = new URL(url).origin;
+      for (const file of ["/api/v1/openapi.yaml", "/api/v1/openapi.json", "/dashboard/"])
+        expect((await fetch(`${origin}${file}`)).status, file).to.equal(200);
       // The server main.ts builds answers the HTTP parser's refusals as problems too.
       const oversized = await fetch(`${url}/institutions`, {
         headers: { "X-Padding": "a".repeat(http.maxHeaderSize + 1) },
@@ -66,7 +79,7 @@ describe("npm start", () => {
       child.kill("SIGTERM");
       await exited(child);
       // Restarted with a key that did not seal the stored secrets: a clear refusal, the key file untouched.
-      const wrongKey = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      const wrongKey = spawn(process.execPath, [SERVER], {
         cwd: ROOT,
         env: {
           ...process.env,
@@ -92,7 +105,7 @@ describe("npm start", () => {
 
   it("refuses PostgreSQL in production without SVC_SECRETS_KEY, naming it", async function () {
     this.timeout(60_000);
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, [SERVER], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -110,7 +123,7 @@ describe("npm start", () => {
 
   it("refuses an invalid variable, naming it", async function () {
     this.timeout(60_000);
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, [SERVER], {
       cwd: ROOT,
       env: { ...process.env, PORT: "not-a-port" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,10 +1,11 @@
-// What `npm start` runs and what `npm ci --omit=dev` installs: node itself
-// (TypeScript through its --import hook, no wrapper process beside the server),
+// What `npm start` runs and what `npm ci --omit=dev` installs: node itself on
+// the compiled server (dist/server/, no loader and no wrapper process),
 // and no Prisma CLI, which the running service never imports.
 import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import semver from "semver";
+import { SERVER_ENTRIES } from "../../scripts/build-server.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
@@ -22,13 +23,19 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("production install", () => {
-  it("npm start runs the server in node itself, with the tsx loader as an --import hook and two malloc arenas", () => {
-    // glibc gives each thread that allocates its own 64 MB arena and keeps what start-up freed in
-    // them: two arenas left ~130 MB less resident after a first start (README, "Memory"). The
-    // shell execs node, so the server is still one process that receives signals itself.
-    expect(manifest.scripts.start).to.equal(
-      "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} exec node --import tsx src/main.ts",
-    );
+  it("npm start builds the server, then runs the compiled JavaScript in node itself with two malloc arenas", () => {
+    // Compiled JavaScript keeps the TypeScript loader and the transpiled sources out of both
+    // threads' heaps, and glibc's arenas hold on to what start-up freed (README, "Memory"). The
+    // shell execs node, so the server is one process that receives signals itself.
+    expect(manifest.scripts.prestart).to.equal("npm run -s build");
+    expect(manifest.scripts.build).to.include("scripts/build-server.ts");
+    expect(manifest.scripts.prepare).to.equal("npm run -s build");
+    expect(manifest.scripts.start).to.equal("MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} exec node dist/server/main.js");
+    expect(manifest.scripts.worker).to.equal("MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} exec node dist/server/worker.js");
+    expect(manifest.scripts.preworker).to.include("scripts/build-server.ts");
+    expect(Object.keys(SERVER_ENTRIES)).to.include.members(["main", "worker", "embedded-worker"]);
+    // The build runs at `npm ci` and `npm start`, where only dependencies may be installed.
+    expect(manifest.dependencies).to.have.property("esbuild");
     expect(manifest.dependencies).to.have.property("tsx");
   });
 

@@ -1,0 +1,71 @@
+// Compiles the server into dist/server/ with esbuild, for `npm start` and `npm run worker`: the
+// entry points (the server, the dispatcher, the embedded database's thread) and the chunks they
+// share, as ES modules that import their packages from node_modules. Running compiled JavaScript
+// keeps the TypeScript loader and the transpiled sources out of both threads' heaps (README,
+// "Memory"). No type-checking here: `npm test` and CI run tsc. Runs in npm's `prepare` (after
+// `npm ci`) and before `npm start` and `npm run worker`, in well under a second.
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const SERVER_OUTPUT = path.join(root, "dist/server");
+
+/** The compiled entry points, by the name `npm start` and `npm run worker` run. */
+export const SERVER_ENTRIES = {
+  main: "src/main.ts",
+  worker: "src/worker.ts",
+  // src/db/embedded-engine.ts starts ./embedded-worker.js beside itself when compiled; every
+  // chunk lands in this one directory, so "beside" is here.
+  "embedded-worker": "src/db/embedded-worker.ts",
+} as const;
+
+/** Writes `bytes` to `file` unless it already holds them, through a rename so no reader sees half a file. */
+async function replaceIfChanged(file: string, bytes: Uint8Array): Promise<void> {
+  const current = await readFile(file).catch(() => null);
+  if (current?.equals(bytes)) return;
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, file);
+}
+
+/**
+ * Builds the server into `outdir` (dist/server by default). A file whose bytes did not change is
+ * not touched, a changed one is replaced whole, and what the new build does not name is removed
+ * afterwards, never before: a process starting from these files (a cluster's primary forks from
+ * them again; `npm start` and `npm run worker` started together both build) finds a whole build.
+ */
+export async function buildServer(outdir = SERVER_OUTPUT): Promise<string[]> {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: Object.entries(SERVER_ENTRIES).map(([out, source]) => ({ in: source, out })),
+    bundle: true,
+    splitting: true,
+    packages: "external",
+    format: "esm",
+    platform: "node",
+    target: ["node20.19"],
+    outdir,
+    chunkNames: "[name]-[hash]",
+    sourcemap: "linked",
+    metafile: true,
+    write: false,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  await mkdir(outdir, { recursive: true });
+  for (const output of result.outputFiles) await replaceIfChanged(output.path, output.contents);
+  const written = new Set(result.outputFiles.map((output) => output.path));
+  for (const name of await readdir(outdir)) {
+    const file = path.join(outdir, name);
+    if (!written.has(file) && !file.endsWith(".tmp")) await rm(file, { recursive: true, force: true });
+  }
+  return [...written].filter((file) => file.endsWith(".js"));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outputs = await buildServer();
+  if (!process.argv.includes("--quiet"))
+    process.stdout.write(`Server built into ${path.relative(root, SERVER_OUTPUT)}/ (${outputs.length} files)\n`);
+}

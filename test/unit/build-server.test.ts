@@ -1,0 +1,41 @@
+// The server build behind `npm start` (scripts/build-server.ts): the entry points
+// npm's scripts run, packages left to node_modules, and a rebuild that leaves
+// unchanged files alone and removes what the build no longer makes.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect } from "chai";
+import { buildServer, SERVER_ENTRIES } from "../../scripts/build-server.ts";
+
+describe("server build (scripts/build-server.ts)", function () {
+  this.timeout(60_000);
+  let outdir: string;
+  beforeEach(() => {
+    outdir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-build-"));
+  });
+  afterEach(() => fs.rmSync(outdir, { recursive: true, force: true }));
+
+  it("writes one file per entry point beside the chunks they share, importing packages from node_modules", async () => {
+    const outputs = await buildServer(outdir);
+    const names = fs.readdirSync(outdir);
+    for (const entry of Object.keys(SERVER_ENTRIES)) expect(names, entry).to.include(`${entry}.js`);
+    expect(outputs.every((file) => path.dirname(file) === outdir)).to.equal(true);
+    const main = fs.readFileSync(path.join(outdir, "main.js"), "utf8");
+    const code = outputs.map((file) => fs.readFileSync(file, "utf8")).join("\n");
+    expect(code, "no TypeScript source is imported at run time").to.not.match(/from\s*"[^"]*\.ts"/);
+    expect(code).to.match(/from\s*"koa"/);
+    expect(code).to.match(/from\s*"@electric-sql\/pglite"/);
+    expect(main).to.include("sourceMappingURL=main.js.map");
+  });
+
+  it("leaves unchanged files untouched on a rebuild and removes what the build no longer makes", async () => {
+    await buildServer(outdir);
+    const main = path.join(outdir, "main.js");
+    const old = new Date(Date.now() - 3_600_000);
+    fs.utimesSync(main, old, old);
+    fs.writeFileSync(path.join(outdir, "chunk-STALE.js"), "export {};\n");
+    await buildServer(outdir);
+    expect(fs.statSync(main).mtimeMs).to.equal(old.getTime());
+    expect(fs.readdirSync(outdir)).to.not.include("chunk-STALE.js");
+  });
+});
