@@ -11,6 +11,7 @@ import { DataDirectoryError } from "../failures.ts";
 import { lockDirectory } from "./directory-lock.ts";
 import { EmbeddedEngine } from "./embedded-engine.ts";
 import { embeddedAdapterFactory } from "./embedded-adapter.ts";
+import { embeddedTemplatePath } from "./embedded-template.ts";
 
 export type Db = PrismaClient;
 
@@ -76,6 +77,11 @@ export interface DatabaseOptions {
   inMemory?: { dump?: Blob };
   /** The embedded database's shared_buffers (Config.embeddedSharedBuffersMb). */
   sharedBuffersMb?: number;
+  /**
+   * The dump a new data directory is loaded from (src/db/embedded-template.ts); the installed
+   * PGlite's template by default, null to always run initdb.
+   */
+  embeddedTemplate?: string | null;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -93,7 +99,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const unlock = lockWritableDirectory(options.dataDir, dir);
   try {
     return await openEmbedded(
-      await EmbeddedEngine.open({ kind: "directory", path: dir, sharedBuffersMb: options.sharedBuffersMb }),
+      await EmbeddedEngine.open({
+        kind: "directory",
+        path: dir,
+        template: options.embeddedTemplate === undefined ? embeddedTemplatePath() : (options.embeddedTemplate ?? undefined),
+        sharedBuffersMb: options.sharedBuffersMb,
+      }),
       unlock,
     );
   } catch (error) {

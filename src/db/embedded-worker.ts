@@ -9,6 +9,8 @@
 // Each message is handled as it arrives, without waiting for the previous one: a
 // statement outside a transaction then queues on PGlite's own lock while the
 // transaction's statements keep running, exactly as on the main thread.
+import fs from "node:fs";
+import path from "node:path";
 import { parentPort } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -29,7 +31,14 @@ function open(source: EmbeddedSource): Promise<PGlite> {
   const startParams = source.sharedBuffersMb
     ? [...PGlite.defaultStartParams, "-c", `shared_buffers=${source.sharedBuffersMb}MB`]
     : undefined;
-  if (source.kind === "directory") return PGlite.create(source.path, { startParams });
+  if (source.kind === "directory") {
+    const isNew = !fs.existsSync(path.join(source.path, "PG_VERSION"));
+    if (isNew && source.template && fs.existsSync(source.template)) {
+      const template = new Blob([fs.readFileSync(source.template)]);
+      return PGlite.create({ dataDir: source.path, loadDataDir: template, startParams });
+    }
+    return PGlite.create(source.path, { startParams });
+  }
   return PGlite.create({ ...(source.dump ? { loadDataDir: source.dump } : {}), startParams });
 }
 

@@ -1,6 +1,6 @@
 // `npm start` on a fresh machine: embedded database created, migrations
-// applied, sandbox seeded, API answering. Like `npm start`, the tests build the
-// server into dist/server/ and run the compiled JavaScript in node.
+// applied, sandbox seeded, API answering. The tests build what `prestart` builds,
+// then run package.json's start script itself (through sh, as npm runs it).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -10,6 +10,7 @@ import { expect } from "chai";
 import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
 import { buildServer, SERVER_OUTPUT } from "../../scripts/build-server.ts";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
+import { buildDatabaseTemplate } from "../../scripts/build-database-template.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -32,17 +33,22 @@ function exited(child: ChildProcess): Promise<number | null> {
 }
 
 describe("npm start", () => {
-  const SERVER = path.join(SERVER_OUTPUT, "main.js");
+  const startScript = (
+    JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      scripts: { start: string };
+    }
+  ).scripts.start;
   before(async function () {
-    this.timeout(60_000);
-    await Promise.all([buildServer(), buildDashboard()]);
+    this.timeout(120_000);
+    await Promise.all([buildServer(), buildDashboard(), buildDatabaseTemplate()]);
+    expect(fs.existsSync(path.join(SERVER_OUTPUT, "main.js"))).to.equal(true);
   });
 
   it("serves the seeded sandbox from a fresh data directory", async function () {
     this.timeout(120_000);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-start-"));
     const port = String(20_000 + (process.pid % 20_000));
-    const child = spawn(process.execPath, [SERVER], {
+    const child = spawn("/bin/sh", ["-c", startScript], {
       cwd: ROOT,
       env: { ...process.env, PORT: port, SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "info" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -79,7 +85,7 @@ describe("npm start", () => {
       child.kill("SIGTERM");
       await exited(child);
       // Restarted with a key that did not seal the stored secrets: a clear refusal, the key file untouched.
-      const wrongKey = spawn(process.execPath, [SERVER], {
+      const wrongKey = spawn("/bin/sh", ["-c", startScript], {
         cwd: ROOT,
         env: {
           ...process.env,
@@ -105,7 +111,7 @@ describe("npm start", () => {
 
   it("refuses PostgreSQL in production without SVC_SECRETS_KEY, naming it", async function () {
     this.timeout(60_000);
-    const child = spawn(process.execPath, [SERVER], {
+    const child = spawn("/bin/sh", ["-c", startScript], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -123,7 +129,7 @@ describe("npm start", () => {
 
   it("refuses an invalid variable, naming it", async function () {
     this.timeout(60_000);
-    const child = spawn(process.execPath, [SERVER], {
+    const child = spawn("/bin/sh", ["-c", startScript], {
       cwd: ROOT,
       env: { ...process.env, PORT: "not-a-port" },
       stdio: ["ignore", "pipe", "pipe"],

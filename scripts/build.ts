@@ -1,0 +1,18 @@
+// `npm run build` (npm's `prepare` after `npm ci`, and `prestart`): the dashboard, the
+// compiled server and the embedded database's template, in one process. The template is
+// made only when the installed PGlite's is missing; the others take well under a second.
+import path from "node:path";
+import { buildDashboard, DASHBOARD_OUTPUT } from "./build-dashboard.ts";
+import { buildServer, SERVER_OUTPUT } from "./build-server.ts";
+import { buildDatabaseTemplate } from "./build-database-template.ts";
+import { embeddedTemplatePath } from "../src/db/embedded-template.ts";
+
+const relative = (file: string) => path.relative(process.cwd(), file);
+const [dashboard, server] = await Promise.all([buildDashboard(), buildServer()]);
+process.stdout.write(
+  `Dashboard built into ${relative(DASHBOARD_OUTPUT)}/ (${[...dashboard.scripts, ...dashboard.styles].join(", ")})\n` +
+    `Server built into ${relative(SERVER_OUTPUT)}/ (${server.length} files)\n`,
+);
+const template = embeddedTemplatePath();
+if (await buildDatabaseTemplate(template))
+  process.stdout.write(`Embedded database template written to ${relative(template)}\n`);
