@@ -102,7 +102,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await EmbeddedEngine.open({
         kind: "directory",
         path: dir,
-        template: options.embeddedTemplate === undefined ? embeddedTemplatePath() : (options.embeddedTemplate ?? undefined),
+        template:
+          options.embeddedTemplate === undefined ? embeddedTemplatePath() : (options.embeddedTemplate ?? undefined),
         sharedBuffersMb: options.sharedBuffersMb,
       }),
       unlock,

@@ -7,12 +7,13 @@
 import type { IsolationLevel, SqlQuery } from "@prisma/driver-adapter-utils";
 
 /** Where the worker's PGlite keeps its data, and the size of its shared buffers (PostgreSQL's default when absent). */
-export type EmbeddedSource = (
+export type EmbeddedSource =
   /** A directory; a new one is loaded from `template` (a PGlite dump) when that file exists, else made by initdb. */
-  | { kind: "directory"; path: string; template?: string }
-  /** In memory; from a dump (`PGlite.dumpDataDir`) when given (tests start from a migrated template). */
-  | { kind: "memory"; dump?: Blob }
-) & { sharedBuffersMb?: number };
+  (
+    | { kind: "directory"; path: string; template?: string }
+    /** In memory; from a dump (`PGlite.dumpDataDir`) when given (tests start from a migrated template). */
+    | { kind: "memory"; dump?: Blob }
+  ) & { sharedBuffersMb?: number };
 
 /** `tx` names an open transaction; without it the statement runs outside any. */
 export type EngineRequest =

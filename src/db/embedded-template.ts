@@ -5,15 +5,15 @@
 // template's file name carries PGlite's version, so another version's template is never
 // loaded; without one the directory is created by initdb as before.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { projectPath } from "../project-root.ts";
 
 const PGLITE = "@electric-sql/pglite";
 
 /** The installed PGlite's version, from its package.json (the package does not export that file). */
 function pgliteVersion(): string {
-  const start = path.dirname(fileURLToPath(import.meta.resolve(PGLITE)));
+  const start = path.dirname(createRequire(import.meta.url).resolve(PGLITE));
   for (let dir = start; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
     const file = path.join(dir, "package.json");
     if (!fs.existsSync(file)) continue;
