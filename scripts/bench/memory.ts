@@ -7,7 +7,8 @@
 // /proc/PID/status summed over the process and its children). Baselines in the
 // same run: the previous `npm start` (the same server from its TypeScript sources
 // through tsx's --import loader), the first one (`tsx src/main.ts`: a tsx process
-// that runs the server as its child), and a bare `node` process that does nothing.
+// that runs the server as its child), both making a new embedded directory by
+// initdb as they did (the template is hidden meanwhile), and a bare `node` process.
 //
 //   npx tsx scripts/bench/memory.ts [--database-url postgresql://…] [--requests 10000]
 import { spawn, type ChildProcess } from "node:child_process";
@@ -20,6 +21,8 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { buildServer } from "../build-server.ts";
+import { buildDatabaseTemplate } from "../build-database-template.ts";
+import { embeddedTemplatePath } from "../../src/db/embedded-template.ts";
 import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
 import { fixed, machine, printTable } from "./harness.ts";
 import { memoryOf, treeMemory } from "./procfs.ts";
@@ -187,25 +190,38 @@ async function main() {
   const startScript = (
     JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }
   ).scripts.start;
-  const variants: [string, string[], number][] = [
+  // The baselines run as they did: from the TypeScript sources, and with no data-directory
+  // template (a new embedded directory made by initdb), which is hidden while they run.
+  const variants: [string, string[], number, "template" | "initdb"][] = [
     // package.json's start script itself, through sh as npm runs it (the script execs node: one process).
-    [`npm start: ${startScript}`, ["/bin/sh", "-c", startScript], requests],
+    [`npm start: ${startScript}`, ["/bin/sh", "-c", startScript], requests, "template"],
     [
-      "baseline: the previous npm start, TypeScript through tsx's loader (node --import tsx src/main.ts)",
+      "baseline: the previous npm start, TypeScript through tsx's loader (node --import tsx src/main.ts), initdb",
       ["/bin/sh", "-c", "MALLOC_ARENA_MAX=2 exec node --import tsx src/main.ts"],
       0,
+      "initdb",
     ],
-    ["baseline: the first npm start, tsx src/main.ts (two processes)", [node, tsxCli, "src/main.ts"], 0],
+    [
+      "baseline: the first npm start, tsx src/main.ts (two processes), initdb",
+      [node, tsxCli, "src/main.ts"],
+      0,
+      "initdb",
+    ],
   ];
   await buildServer();
-  for (const [name, command, count] of variants) {
+  const template = embeddedTemplatePath();
+  await buildDatabaseTemplate(template);
+  const hidden = `${template}.hidden-by-bench`;
+  for (const [name, command, count, creation] of variants) {
     const database = serverUrl ? await freshPgDatabase(serverUrl) : null;
+    if (creation === "initdb") fs.renameSync(template, hidden);
     try {
       process.stderr.write(`${name}… `);
       runs.push(await measureStart(name, command, database?.url ?? null, count));
       const run = runs[runs.length - 1];
       process.stderr.write(`peak ${fixed(run.startPeak, 0)} MiB, idle ${fixed(run.idle, 0)} MiB\n`);
     } finally {
+      if (creation === "initdb") fs.renameSync(hidden, template);
       await database?.drop();
     }
   }
