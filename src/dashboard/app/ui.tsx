@@ -145,6 +145,52 @@ export function Pager({
 }
 
 /** A secret the API shows only once, with a copy button. */
+/** A column heading; `hidden` keeps it for screen readers only (the actions column). */
+export type Column = string | { label: string; hidden: true };
+
+/**
+ * A table of records with a caption for screen readers, one heading per column and one row per
+ * record, and the pager below it when `page` is given (lists of the API).
+ */
+export function DataTable<Row>({
+  caption,
+  columns,
+  rows,
+  row,
+  page,
+}: {
+  caption: string;
+  columns: Column[];
+  rows: Row[];
+  row: (record: Row, index: number) => ComponentChildren;
+  page?: { total: number; limit: number; offset: number; onChange: (offset: number) => void };
+}) {
+  return (
+    <>
+      <table>
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) =>
+              typeof column === "string" ? (
+                <th scope="col" key={column}>
+                  {column}
+                </th>
+              ) : (
+                <th scope="col" key={column.label}>
+                  <span class="sr-only">{column.label}</span>
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{rows.map(row)}</tbody>
+      </table>
+      {page && <Pager {...page} />}
+    </>
+  );
+}
+
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
   const [copied, setCopied] = useState(false);
   const field = useRef<HTMLInputElement>(null);
@@ -231,7 +277,7 @@ export function useQuery(): [URLSearchParams, (next: Record<string, string | und
 }
 
 /** A credential's last table cell: "revoked", or the button that revokes it, named for screen readers. */
-export function RevokeCell({
+function RevokeCell({
   revokedAt,
   label,
   busy,
@@ -247,5 +293,44 @@ export function RevokeCell({
     <button type="button" class="danger" disabled={busy} onClick={onRevoke}>
       Revoke<span class="sr-only"> {label}</span>
     </button>
+  );
+}
+
+/** A credential in a list (an API key, an OAuth client): what the two pages show alike. */
+export function CredentialRow({
+  name,
+  identifier,
+  scopes,
+  createdAt,
+  lastUsedAt,
+  revokedAt,
+  busy,
+  onRevoke,
+}: {
+  name: string | null;
+  /** The key's prefix or the client's id: what names it when it has no name. */
+  identifier: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  busy: boolean;
+  onRevoke: () => void;
+}) {
+  return (
+    <tr>
+      <td>{name ?? <span class="muted">unnamed</span>}</td>
+      <td class="mono">{identifier}</td>
+      <td>{scopes.join(", ")}</td>
+      <td>
+        <When at={createdAt} />
+      </td>
+      <td>
+        <When at={lastUsedAt} />
+      </td>
+      <td>
+        <RevokeCell revokedAt={revokedAt} label={name ?? identifier} busy={busy} onRevoke={onRevoke} />
+      </td>
+    </tr>
   );
 }

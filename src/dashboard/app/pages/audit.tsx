@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
-import { Empty, ok, PageTitle, Pager, Show, useLoad, useQuery, When } from "../ui.tsx";
+import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable } from "../ui.tsx";
 
 type AuditEvent = components["schemas"]["AuditEvent"];
 
@@ -85,43 +85,31 @@ export function AuditLog() {
               {filters.operationId || filters.actorId || filters.since ? " matches these filters" : " yet"}.
             </Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Audit events</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Who</th>
-                    <th scope="col">What</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Environment</th>
-                    <th scope="col">Request</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((event) => (
-                    <tr key={event.id}>
-                      <td>
-                        <When at={event.createdAt} />
-                      </td>
-                      <td>{who(event)}</td>
-                      <td class="mono">{event.operationId}</td>
-                      <td class="mono">
-                        {event.target.type ?? ""} {event.target.id ?? ""}
-                      </td>
-                      <td>{event.environment ?? "–"}</td>
-                      <td class="mono">{event.requestId ?? "–"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager
-                total={pagination.total}
-                limit={LIMIT}
-                offset={offset}
-                onChange={(n) => setQuery({ offset: String(n) })}
-              />
-            </>
+            <DataTable
+              caption="Audit events"
+              columns={["When", "Who", "What", "Target", "Environment", "Request"]}
+              rows={data}
+              row={(event) => (
+                <tr key={event.id}>
+                  <td>
+                    <When at={event.createdAt} />
+                  </td>
+                  <td>{who(event)}</td>
+                  <td class="mono">{event.operationId}</td>
+                  <td class="mono">
+                    {event.target.type ?? ""} {event.target.id ?? ""}
+                  </td>
+                  <td>{event.environment ?? "–"}</td>
+                  <td class="mono">{event.requestId ?? "–"}</td>
+                </tr>
+              )}
+              page={{
+                total: pagination.total,
+                limit: LIMIT,
+                offset,
+                onChange: (n) => setQuery({ offset: String(n) }),
+              }}
+            />
           )
         }
       </Show>

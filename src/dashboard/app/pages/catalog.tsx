@@ -1,7 +1,7 @@
 // Courses and institutions: browse and search with the API's filters.
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
-import { Empty, ok, PageTitle, Pager, Show, useLoad, useQuery, When } from "../ui.tsx";
+import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable } from "../ui.tsx";
 
 const LIMIT = 25;
 
@@ -74,37 +74,26 @@ export function Institutions() {
           data.length === 0 ? (
             <Empty>No institution matches. Try a shorter name, or import institutions with the CLI.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Institutions</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Id</th>
-                    <th scope="col">City</th>
-                    <th scope="col">State</th>
-                    <th scope="col">Type</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((inst) => (
-                    <tr key={inst.id}>
-                      <td>{inst.name}</td>
-                      <td class="mono">{inst.id}</td>
-                      <td>{inst.city}</td>
-                      <td>{inst.state}</td>
-                      <td>{inst.type.replaceAll("_", " ")}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager
-                total={pagination.total}
-                limit={LIMIT}
-                offset={offset}
-                onChange={(n) => setQuery({ offset: String(n) })}
-              />
-            </>
+            <DataTable
+              caption="Institutions"
+              columns={["Name", "Id", "City", "State", "Type"]}
+              rows={data}
+              row={(inst) => (
+                <tr key={inst.id}>
+                  <td>{inst.name}</td>
+                  <td class="mono">{inst.id}</td>
+                  <td>{inst.city}</td>
+                  <td>{inst.state}</td>
+                  <td>{inst.type.replaceAll("_", " ")}</td>
+                </tr>
+              )}
+              page={{
+                total: pagination.total,
+                limit: LIMIT,
+                offset,
+                onChange: (n) => setQuery({ offset: String(n) }),
+              }}
+            />
           )
         }
       </Show>
@@ -154,41 +143,29 @@ export function Courses() {
           data.length === 0 ? (
             <Empty>No course matches these filters.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Courses</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Code</th>
-                    <th scope="col">Title</th>
-                    <th scope="col">Institution</th>
-                    <th scope="col">Credits</th>
-                    <th scope="col">Level</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((course) => (
-                    <tr key={course.id}>
-                      <td class="mono">{course.code}</td>
-                      <td>{course.title}</td>
-                      <td class="mono">{course.institutionId}</td>
-                      <td>{course.credits}</td>
-                      <td>{course.level}</td>
-                      <td>
-                        <When at={course.updatedAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager
-                total={pagination.total}
-                limit={LIMIT}
-                offset={offset}
-                onChange={(n) => setQuery({ offset: String(n) })}
-              />
-            </>
+            <DataTable
+              caption="Courses"
+              columns={["Code", "Title", "Institution", "Credits", "Level", "Updated"]}
+              rows={data}
+              row={(course) => (
+                <tr key={course.id}>
+                  <td class="mono">{course.code}</td>
+                  <td>{course.title}</td>
+                  <td class="mono">{course.institutionId}</td>
+                  <td>{course.credits}</td>
+                  <td>{course.level}</td>
+                  <td>
+                    <When at={course.updatedAt} />
+                  </td>
+                </tr>
+              )}
+              page={{
+                total: pagination.total,
+                limit: LIMIT,
+                offset,
+                onChange: (n) => setQuery({ offset: String(n) }),
+              }}
+            />
           )
         }
       </Show>

@@ -1,7 +1,7 @@
 // Datasets: publish a version of the organization's equivalencies, read its row-level issues.
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
-import { Badge, Empty, ErrorMessage, Link, ok, PageTitle, Pager, Show, useAction, useLoad, When } from "../ui.tsx";
+import { Badge, Empty, ErrorMessage, Link, ok, PageTitle, Show, useAction, useLoad, When, DataTable } from "../ui.tsx";
 import { navigate } from "../router.ts";
 
 const LIMIT = 25;
@@ -56,42 +56,27 @@ export function Datasets() {
           data.length === 0 ? (
             <Empty>No dataset published yet in {environment}.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Dataset versions</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Sequence</th>
-                    <th scope="col">Label</th>
-                    <th scope="col">Records</th>
-                    <th scope="col">Issues</th>
-                    <th scope="col">Published</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((ds) => (
-                    <tr key={ds.id}>
-                      <td>{ds.sequence}</td>
-                      <td>
-                        <Link to={`/datasets/${ds.id}`}>{ds.label}</Link>
-                      </td>
-                      <td>{ds.snapshotRecordCount}</td>
-                      <td>
-                        {ds.issueCount === 0 ? (
-                          <Badge tone="good">none</Badge>
-                        ) : (
-                          <Badge tone="warn">{ds.issueCount}</Badge>
-                        )}
-                      </td>
-                      <td>
-                        <When at={ds.createdAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
-            </>
+            <DataTable
+              caption="Dataset versions"
+              columns={["Sequence", "Label", "Records", "Issues", "Published"]}
+              rows={data}
+              row={(ds) => (
+                <tr key={ds.id}>
+                  <td>{ds.sequence}</td>
+                  <td>
+                    <Link to={`/datasets/${ds.id}`}>{ds.label}</Link>
+                  </td>
+                  <td>{ds.snapshotRecordCount}</td>
+                  <td>
+                    {ds.issueCount === 0 ? <Badge tone="good">none</Badge> : <Badge tone="warn">{ds.issueCount}</Badge>}
+                  </td>
+                  <td>
+                    <When at={ds.createdAt} />
+                  </td>
+                </tr>
+              )}
+              page={{ total: pagination.total, limit: LIMIT, offset, onChange: setOffset }}
+            />
           )
         }
       </Show>
@@ -126,39 +111,29 @@ export function DatasetDetail({ id }: { id: string }) {
             {ds.issues.length === 0 ? (
               <Empty>No issues: every row passed validation.</Empty>
             ) : (
-              <table>
-                <caption class="sr-only">Issues</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Row</th>
-                    <th scope="col">Record</th>
-                    <th scope="col">Field</th>
-                    <th scope="col">Severity</th>
-                    <th scope="col">Code</th>
-                    <th scope="col">Message</th>
+              <DataTable
+                caption="Issues"
+                columns={["Row", "Record", "Field", "Severity", "Code", "Message"]}
+                rows={ds.issues}
+                row={(issue, index) => (
+                  <tr key={index}>
+                    <td>{issue.row ?? "–"}</td>
+                    <td class="mono">
+                      {issue.recordId?.startsWith("eq_") ? (
+                        <Link to={`/equivalencies/${issue.recordId}`}>{issue.recordId}</Link>
+                      ) : (
+                        (issue.recordId ?? "–")
+                      )}
+                    </td>
+                    <td class="mono">{issue.field ?? "–"}</td>
+                    <td>
+                      <Badge tone={issue.severity === "error" ? "bad" : "warn"}>{issue.severity}</Badge>
+                    </td>
+                    <td class="mono">{issue.code}</td>
+                    <td>{issue.message}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {ds.issues.map((issue, index) => (
-                    <tr key={index}>
-                      <td>{issue.row ?? "–"}</td>
-                      <td class="mono">
-                        {issue.recordId?.startsWith("eq_") ? (
-                          <Link to={`/equivalencies/${issue.recordId}`}>{issue.recordId}</Link>
-                        ) : (
-                          (issue.recordId ?? "–")
-                        )}
-                      </td>
-                      <td class="mono">{issue.field ?? "–"}</td>
-                      <td>
-                        <Badge tone={issue.severity === "error" ? "bad" : "warn"}>{issue.severity}</Badge>
-                      </td>
-                      <td class="mono">{issue.code}</td>
-                      <td>{issue.message}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                )}
+              />
             )}
           </>
         )}

@@ -11,12 +11,12 @@ import {
   Link,
   ok,
   PageTitle,
-  Pager,
   Show,
   useAction,
   useLoad,
   useQuery,
   When,
+  DataTable,
 } from "../ui.tsx";
 
 type Status = components["schemas"]["EquivalencyStatus"];
@@ -124,48 +124,37 @@ export function Equivalencies() {
           data.length === 0 ? (
             <Empty>No equivalency matches these filters.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Equivalencies</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Source course</th>
-                    <th scope="col">Target</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Version</th>
-                    <th scope="col">Updated</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((eq) => (
-                    <tr key={eq.id}>
-                      <td>
-                        <Link to={`/equivalencies/${eq.id}`}>
-                          {eq.sourceCourse ? `${eq.sourceCourse.code} — ${eq.sourceCourse.title}` : eq.sourceCourseId}
-                        </Link>
-                      </td>
-                      <td>
-                        {eq.targetCourse?.code ?? eq.targetCode ?? "–"}{" "}
-                        <span class="muted">{eq.targetInstitution?.name ?? eq.targetInstitutionId}</span>
-                      </td>
-                      <td>
-                        <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
-                      </td>
-                      <td>{eq.version}</td>
-                      <td>
-                        <When at={eq.updatedAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager
-                total={pagination.total}
-                limit={LIMIT}
-                offset={offset}
-                onChange={(next) => setQuery({ offset: String(next) })}
-              />
-            </>
+            <DataTable
+              caption="Equivalencies"
+              columns={["Source course", "Target", "Status", "Version", "Updated"]}
+              rows={data}
+              row={(eq) => (
+                <tr key={eq.id}>
+                  <td>
+                    <Link to={`/equivalencies/${eq.id}`}>
+                      {eq.sourceCourse ? `${eq.sourceCourse.code} — ${eq.sourceCourse.title}` : eq.sourceCourseId}
+                    </Link>
+                  </td>
+                  <td>
+                    {eq.targetCourse?.code ?? eq.targetCode ?? "–"}{" "}
+                    <span class="muted">{eq.targetInstitution?.name ?? eq.targetInstitutionId}</span>
+                  </td>
+                  <td>
+                    <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
+                  </td>
+                  <td>{eq.version}</td>
+                  <td>
+                    <When at={eq.updatedAt} />
+                  </td>
+                </tr>
+              )}
+              page={{
+                total: pagination.total,
+                limit: LIMIT,
+                offset,
+                onChange: (next) => setQuery({ offset: String(next) }),
+              }}
+            />
           )
         }
       </Show>

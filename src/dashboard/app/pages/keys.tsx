@@ -2,17 +2,16 @@
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
 import {
-  RevokeCell,
+  CredentialRow,
   Empty,
   ErrorMessage,
   ok,
   PageTitle,
-  Pager,
   SecretOnce,
   Show,
   useAction,
   useLoad,
-  When,
+  DataTable,
 } from "../ui.tsx";
 
 const LIMIT = 25;
@@ -69,47 +68,25 @@ export function Keys() {
           data.length === 0 ? (
             <Empty>No keys yet in {environment}. Create one above.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">API keys</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((key) => (
-                    <tr key={key.id}>
-                      <td>{key.name ?? <span class="muted">unnamed</span>}</td>
-                      <td class="mono">{key.prefix}…</td>
-                      <td>{key.scopes.join(", ")}</td>
-                      <td>
-                        <When at={key.createdAt} />
-                      </td>
-                      <td>
-                        <When at={key.lastUsedAt} />
-                      </td>
-                      <td>
-                        <RevokeCell
-                          revokedAt={key.revokedAt}
-                          label={key.name ?? key.prefix}
-                          busy={action.busy}
-                          onRevoke={() => revoke(key.id, key.name ?? key.prefix)}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
-            </>
+            <DataTable
+              caption="API keys"
+              columns={["Name", "Prefix", "Scopes", "Created", "Last used", { label: "Actions", hidden: true }]}
+              rows={data}
+              row={(key) => (
+                <CredentialRow
+                  key={key.id}
+                  name={key.name}
+                  identifier={`${key.prefix}…`}
+                  scopes={key.scopes}
+                  createdAt={key.createdAt}
+                  lastUsedAt={key.lastUsedAt}
+                  revokedAt={key.revokedAt}
+                  busy={action.busy}
+                  onRevoke={() => revoke(key.id, key.name ?? key.prefix)}
+                />
+              )}
+              page={{ total: pagination.total, limit: LIMIT, offset, onChange: setOffset }}
+            />
           )
         }
       </Show>

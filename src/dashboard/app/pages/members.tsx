@@ -10,12 +10,12 @@ import {
   ErrorMessage,
   ok,
   PageTitle,
-  Pager,
   SecretOnce,
   Show,
   useAction,
   useLoad,
   When,
+  DataTable,
 } from "../ui.tsx";
 
 type Member = components["schemas"]["Member"];
@@ -80,63 +80,52 @@ export function Members() {
           data.length === 0 ? (
             <Empty>No members yet.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Members</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Last sign-in</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((m) => (
-                    <tr key={m.id}>
-                      <td>{m.name ?? <span class="muted">–</span>}</td>
-                      <td>{m.email}</td>
-                      <td>
-                        <label class="sr-only" for={`role-${m.id}`}>
-                          Role of {m.email}
-                        </label>
-                        <select
-                          id={`role-${m.id}`}
-                          value={m.role}
-                          disabled={action.busy || m.id === session.user.id}
-                          onChange={(e) => update(m.id, { role: e.currentTarget.value as Role })}
-                        >
-                          {ROLES.map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td>
-                        <When at={m.lastSignInAt} />
-                      </td>
-                      <td>
-                        {isDisabled(m) ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}{" "}
-                        {m.id !== session.user.id && (
-                          <button
-                            type="button"
-                            class={isDisabled(m) ? "secondary" : "danger"}
-                            disabled={action.busy}
-                            onClick={() => update(m.id, { disabled: !isDisabled(m) })}
-                          >
-                            {isDisabled(m) ? "Enable" : "Disable"}
-                            <span class="sr-only"> {m.email}</span>
-                          </button>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
-            </>
+            <DataTable
+              caption="Members"
+              columns={["Name", "Email", "Role", "Last sign-in", "State"]}
+              rows={data}
+              row={(m) => (
+                <tr key={m.id}>
+                  <td>{m.name ?? <span class="muted">–</span>}</td>
+                  <td>{m.email}</td>
+                  <td>
+                    <label class="sr-only" for={`role-${m.id}`}>
+                      Role of {m.email}
+                    </label>
+                    <select
+                      id={`role-${m.id}`}
+                      value={m.role}
+                      disabled={action.busy || m.id === session.user.id}
+                      onChange={(e) => update(m.id, { role: e.currentTarget.value as Role })}
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </select>
+                  </td>
+                  <td>
+                    <When at={m.lastSignInAt} />
+                  </td>
+                  <td>
+                    {isDisabled(m) ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}{" "}
+                    {m.id !== session.user.id && (
+                      <button
+                        type="button"
+                        class={isDisabled(m) ? "secondary" : "danger"}
+                        disabled={action.busy}
+                        onClick={() => update(m.id, { disabled: !isDisabled(m) })}
+                      >
+                        {isDisabled(m) ? "Enable" : "Disable"}
+                        <span class="sr-only"> {m.email}</span>
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              )}
+              page={{ total: pagination.total, limit: LIMIT, offset, onChange: setOffset }}
+            />
           )
         }
       </Show>

@@ -2,17 +2,16 @@
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
 import {
-  RevokeCell,
+  CredentialRow,
   Empty,
   ErrorMessage,
   ok,
   PageTitle,
-  Pager,
   SecretOnce,
   Show,
   useAction,
   useLoad,
-  When,
+  DataTable,
 } from "../ui.tsx";
 
 const LIMIT = 25;
@@ -79,47 +78,25 @@ export function OAuthClients() {
           data.length === 0 ? (
             <Empty>No OAuth clients yet in {environment}.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">OAuth clients</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Client id</th>
-                    <th scope="col">Scopes</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((c) => (
-                    <tr key={c.id}>
-                      <td>{c.name ?? <span class="muted">unnamed</span>}</td>
-                      <td class="mono">{c.clientId}</td>
-                      <td>{c.scopes.join(", ")}</td>
-                      <td>
-                        <When at={c.createdAt} />
-                      </td>
-                      <td>
-                        <When at={c.lastUsedAt} />
-                      </td>
-                      <td>
-                        <RevokeCell
-                          revokedAt={c.revokedAt}
-                          label={c.name ?? c.id}
-                          busy={action.busy}
-                          onRevoke={() => revoke(c.id, c.name ?? c.id)}
-                        />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
-            </>
+            <DataTable
+              caption="OAuth clients"
+              columns={["Name", "Client id", "Scopes", "Created", "Last used", { label: "Actions", hidden: true }]}
+              rows={data}
+              row={(c) => (
+                <CredentialRow
+                  key={c.id}
+                  name={c.name}
+                  identifier={c.clientId}
+                  scopes={c.scopes}
+                  createdAt={c.createdAt}
+                  lastUsedAt={c.lastUsedAt}
+                  revokedAt={c.revokedAt}
+                  busy={action.busy}
+                  onRevoke={() => revoke(c.id, c.name ?? c.id)}
+                />
+              )}
+              page={{ total: pagination.total, limit: LIMIT, offset, onChange: setOffset }}
+            />
           )
         }
       </Show>

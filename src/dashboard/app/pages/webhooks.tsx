@@ -17,6 +17,7 @@ import {
   useAction,
   useLoad,
   When,
+  DataTable,
 } from "../ui.tsx";
 
 type EventType = components["schemas"]["EventType"];
@@ -116,39 +117,28 @@ export function Webhooks() {
           data.length === 0 ? (
             <Empty>No endpoints yet in {environment}.</Empty>
           ) : (
-            <>
-              <table>
-                <caption class="sr-only">Webhook endpoints</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">URL</th>
-                    <th scope="col">Events</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Secret</th>
-                    <th scope="col">Created</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.map((hook) => (
-                    <tr key={hook.id}>
-                      <td>
-                        <Link to={`/webhooks/${hook.id}`}>{hook.url}</Link>
-                        {hook.description && <div class="muted">{hook.description}</div>}
-                      </td>
-                      <td>{hook.events.join(", ")}</td>
-                      <td>
-                        <Badge tone={hook.status === "enabled" ? "good" : "bad"}>{hook.status}</Badge>
-                      </td>
-                      <td class="mono">{hook.secretPrefix}…</td>
-                      <td>
-                        <When at={hook.createdAt} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager total={pagination.total} limit={LIMIT} offset={offset} onChange={setOffset} />
-            </>
+            <DataTable
+              caption="Webhook endpoints"
+              columns={["URL", "Events", "Status", "Secret", "Created"]}
+              rows={data}
+              row={(hook) => (
+                <tr key={hook.id}>
+                  <td>
+                    <Link to={`/webhooks/${hook.id}`}>{hook.url}</Link>
+                    {hook.description && <div class="muted">{hook.description}</div>}
+                  </td>
+                  <td>{hook.events.join(", ")}</td>
+                  <td>
+                    <Badge tone={hook.status === "enabled" ? "good" : "bad"}>{hook.status}</Badge>
+                  </td>
+                  <td class="mono">{hook.secretPrefix}…</td>
+                  <td>
+                    <When at={hook.createdAt} />
+                  </td>
+                </tr>
+              )}
+              page={{ total: pagination.total, limit: LIMIT, offset, onChange: setOffset }}
+            />
           )
         }
       </Show>
