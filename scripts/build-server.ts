@@ -36,7 +36,7 @@ async function replaceIfChanged(file: string, bytes: Uint8Array): Promise<void> 
  * afterwards, never before: a process starting from these files (a cluster's primary forks from
  * them again; `npm start` and `npm run worker` started together both build) finds a whole build.
  */
-export async function buildServer(outdir = SERVER_OUTPUT): Promise<string[]> {
+export async function buildServer(outdir = SERVER_OUTPUT): Promise<{ files: string[]; metafile: esbuild.Metafile }> {
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: Object.entries(SERVER_ENTRIES).map(([out, source]) => ({ in: source, out })),
@@ -61,11 +61,33 @@ export async function buildServer(outdir = SERVER_OUTPUT): Promise<string[]> {
     const file = path.join(outdir, name);
     if (!written.has(file) && !file.endsWith(".tmp")) await rm(file, { recursive: true, force: true });
   }
-  return [...written].filter((file) => file.endsWith(".js"));
+  return { files: [...written].filter((file) => file.endsWith(".js")), metafile: result.metafile };
+}
+
+/**
+ * The packages an entry point imports before it runs: what its output file and the chunks it
+ * imports statically name, transitively. A package reached only through `import()` is not here.
+ */
+export function packagesLoadedAtStart(metafile: esbuild.Metafile, entry: keyof typeof SERVER_ENTRIES): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    for (const imported of metafile.outputs[output]?.imports ?? []) {
+      if (imported.kind !== "import-statement") continue;
+      if (imported.external) packages.add(imported.path);
+      else visit(imported.path);
+    }
+  };
+  const start = Object.keys(metafile.outputs).find((output) => path.basename(output) === `${entry}.js`);
+  if (!start) throw new Error(`no output for the entry point ${entry}`);
+  visit(start);
+  return packages;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const outputs = await buildServer();
+  const { files } = await buildServer();
   if (!process.argv.includes("--quiet"))
-    process.stdout.write(`Server built into ${path.relative(root, SERVER_OUTPUT)}/ (${outputs.length} files)\n`);
+    process.stdout.write(`Server built into ${path.relative(root, SERVER_OUTPUT)}/ (${files.length} files)\n`);
 }

@@ -11,7 +11,7 @@ const relative = (file: string) => path.relative(process.cwd(), file);
 const [dashboard, server] = await Promise.all([buildDashboard(), buildServer()]);
 process.stdout.write(
   `Dashboard built into ${relative(DASHBOARD_OUTPUT)}/ (${[...dashboard.scripts, ...dashboard.styles].join(", ")})\n` +
-    `Server built into ${relative(SERVER_OUTPUT)}/ (${server.length} files)\n`,
+    `Server built into ${relative(SERVER_OUTPUT)}/ (${server.files.length} files)\n`,
 );
 const template = embeddedTemplatePath();
 if (await buildDatabaseTemplate(template))

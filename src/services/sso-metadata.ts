@@ -4,7 +4,6 @@
 // certificates it signs with. Nothing here verifies a signature: the metadata
 // is given by the administrator (a file, or a URL they name).
 import crypto from "node:crypto";
-import { parseStringPromise, processors } from "xml2js";
 import { ValidationError } from "../errors.ts";
 
 export interface IdpMetadata {
@@ -39,6 +38,8 @@ export async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
   let root: Record<string, Node>;
   try {
     // Element names without their namespace prefix (md:, ds:, or none).
+    // Loaded here, not with the server: only `sso add-saml` reads IdP metadata.
+    const { parseStringPromise, processors } = await import("xml2js");
     root = await parseStringPromise(xml, { tagNameProcessors: [processors.stripPrefix], explicitRoot: true });
   } catch (error) {
     throw invalid(`not well-formed XML (${(error as Error).message.split("\n")[0]})`);

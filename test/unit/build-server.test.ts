@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { buildServer, SERVER_ENTRIES } from "../../scripts/build-server.ts";
+import { buildServer, packagesLoadedAtStart, SERVER_ENTRIES } from "../../scripts/build-server.ts";
 
 describe("server build (scripts/build-server.ts)", function () {
   this.timeout(60_000);
@@ -16,7 +16,7 @@ describe("server build (scripts/build-server.ts)", function () {
   afterEach(() => fs.rmSync(outdir, { recursive: true, force: true }));
 
   it("writes one file per entry point beside the chunks they share, importing packages from node_modules", async () => {
-    const outputs = await buildServer(outdir);
+    const { files: outputs } = await buildServer(outdir);
     const names = fs.readdirSync(outdir);
     for (const entry of Object.keys(SERVER_ENTRIES)) expect(names, entry).to.include(`${entry}.js`);
     expect(outputs.every((file) => path.dirname(file) === outdir)).to.equal(true);
@@ -28,10 +28,20 @@ describe("server build (scripts/build-server.ts)", function () {
     expect(main).to.include("sourceMappingURL=main.js.map");
   });
 
+  it("loads the single sign-on libraries only when a sign-in needs them, not with the server", async () => {
+    const { metafile } = await buildServer(outdir);
+    const atStart = packagesLoadedAtStart(metafile, "main");
+    expect(atStart, "what the server needs at once").to.include.keys("koa", "openapi-backend", "pg");
+    for (const lazy of ["openid-client", "@node-saml/node-saml", "xml2js"]) expect(atStart).to.not.include.keys(lazy);
+    // They are in the build all the same, behind import().
+    const everything = Object.values(metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
+    expect(everything).to.include.members(["openid-client", "@node-saml/node-saml", "xml2js"]);
+  });
+
   it("leaves unchanged files untouched on a rebuild and removes what the build no longer makes", async () => {
     await buildServer(outdir);
     const main = path.join(outdir, "main.js");
-    const old = new Date(Date.now() - 3_600_000);
+    const old = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000); // whole seconds: utimes keeps them exactly
     fs.utimesSync(main, old, old);
     fs.writeFileSync(path.join(outdir, "chunk-STALE.js"), "export {};\n");
     await buildServer(outdir);

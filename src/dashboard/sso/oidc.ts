@@ -4,9 +4,15 @@
 // server-side; the browser keeps only the state, in a cookie, so a callback
 // that did not start in this browser is refused.
 import crypto from "node:crypto";
-import * as client from "openid-client";
+import type * as OpenIdClient from "openid-client";
 import type { SsoConnection, SsoService } from "../../services/sso.ts";
 import { emailFrom, type FederatedIdentity, SignInFailure, textFrom } from "./identity.ts";
+
+/**
+ * openid-client loads with the first OIDC sign-in, not with the server: most deployments have no
+ * OIDC connection (README, "Memory").
+ */
+const openIdClient = () => import("openid-client");
 
 /** Discovery documents are read again after this long (keys rotate, endpoints move). */
 const DISCOVERY_TTL_MS = 10 * 60_000;
@@ -19,9 +25,10 @@ export interface OidcSignIn {
 }
 
 export function createOidcSignIn(sso: SsoService, redirectUri: string) {
-  const configurations = new Map<string, { config: client.Configuration; loadedAt: number }>();
+  const configurations = new Map<string, { config: OpenIdClient.Configuration; loadedAt: number }>();
 
-  async function configurationOf(connection: SsoConnection): Promise<client.Configuration> {
+  async function configurationOf(connection: SsoConnection): Promise<OpenIdClient.Configuration> {
+    const client = await openIdClient();
     const cached = configurations.get(connection.id);
     if (cached && Date.now() - cached.loadedAt < DISCOVERY_TTL_MS) return cached.config;
     const issuer = new URL(connection.oidcIssuer!);
@@ -49,6 +56,7 @@ export function createOidcSignIn(sso: SsoService, redirectUri: string) {
 
   return {
     async start(connection: SsoConnection): Promise<OidcSignIn> {
+      const client = await openIdClient();
       const config = await configurationOf(connection);
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -103,8 +111,9 @@ export function createOidcSignIn(sso: SsoService, redirectUri: string) {
       if (!(await sso.useSignIn(state))) {
         throw new SignInFailure("sign-in-used", "This sign-in was already used", "Start again from the sign-in page.");
       }
+      const client = await openIdClient();
       const config = await configurationOf(connection);
-      let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+      let tokens: Awaited<ReturnType<typeof OpenIdClient.authorizationCodeGrant>>;
       try {
         tokens = await client.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: pending.codeVerifier,
@@ -113,7 +122,7 @@ export function createOidcSignIn(sso: SsoService, redirectUri: string) {
           idTokenExpected: true,
         });
       } catch (error) {
-        throw classify(error);
+        throw classify(error, client);
       }
       const claims: Record<string, unknown> = tokens.claims() ?? {};
       const email = claims.email_verified === false ? null : emailFrom(claims.email);
@@ -133,7 +142,7 @@ function safeEqual(a: string, b: string): boolean {
   return crypto.timingSafeEqual(left, right) && a === b;
 }
 
-function classify(error: unknown): SignInFailure {
+function classify(error: unknown, client: typeof OpenIdClient): SignInFailure {
   // openid-client wraps oauth4webapi's error, which names the claim that failed.
   const cause = (error as { cause?: unknown }).cause;
   const message = [error, cause]

@@ -33,7 +33,6 @@ export function mountSsoRoutes(koa: Koa, app: AppContext): void {
   const stateCookie = secureCookie ? "__Secure-svc_sso_state" : "svc_sso_state";
   const oidc = createOidcSignIn(app.services.sso, urls.oidcRedirectUri);
   const saml = createSamlSignIn(app.services.sso, urls);
-  const metadata = serviceProviderMetadata(urls);
 
   function setStateCookie(ctx: Context, value: string, maxAge: number) {
     ctx.append(
@@ -154,9 +153,9 @@ export function mountSsoRoutes(koa: Koa, app: AppContext): void {
     });
   }
 
-  function samlMetadata(ctx: Context) {
+  async function samlMetadata(ctx: Context) {
     ctx.type = "application/samlmetadata+xml";
-    ctx.body = metadata;
+    ctx.body = await serviceProviderMetadata(urls);
   }
 
   const routes: Record<string, (ctx: Context) => unknown> = {

@@ -7,11 +7,16 @@
 // to the service provider: the Response's Destination (when it names one) and
 // the bearer confirmation's Recipient must be our ACS URL, and an assertion id
 // is accepted once (remembered until it expires).
-import { type CacheProvider, generateServiceProviderMetadata, SAML, ValidateInResponseTo } from "@node-saml/node-saml";
-import { parseStringPromise, processors } from "xml2js";
+import type { CacheProvider, SAML } from "@node-saml/node-saml";
 import type { SsoConnection, SsoService, SsoSignIn } from "../../services/sso.ts";
 import type { ServiceProviderUrls } from "./urls.ts";
 import { emailFrom, type FederatedIdentity, SignInFailure, textFrom } from "./identity.ts";
+
+/**
+ * node-saml (with xml-crypto) and xml2js load with the first SAML request, not with the server:
+ * most deployments have no SAML connection (README, "Memory").
+ */
+const nodeSaml = () => import("@node-saml/node-saml");
 
 /** Clocks of campus identity providers drift; a minute either way is accepted. */
 const CLOCK_SKEW_MS = 60_000;
@@ -30,7 +35,12 @@ function children(node: XmlNode | undefined, name: string): XmlNode[] {
   return Array.isArray(value) ? (value as XmlNode[]) : [];
 }
 
-function samlFor(connection: SsoConnection, urls: ServiceProviderUrls, cacheProvider: CacheProvider): SAML {
+async function samlFor(
+  connection: SsoConnection,
+  urls: ServiceProviderUrls,
+  cacheProvider: CacheProvider,
+): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await nodeSaml();
   return new SAML({
     entryPoint: connection.samlSsoUrl!,
     callbackUrl: urls.samlAcsUrl,
@@ -51,7 +61,8 @@ function samlFor(connection: SsoConnection, urls: ServiceProviderUrls, cacheProv
 }
 
 /** The SP metadata an IdP administrator imports: entity id, ACS (HTTP-POST), signed assertions wanted. */
-export function serviceProviderMetadata(urls: ServiceProviderUrls): string {
+export async function serviceProviderMetadata(urls: ServiceProviderUrls): Promise<string> {
+  const { generateServiceProviderMetadata } = await nodeSaml();
   return generateServiceProviderMetadata({
     issuer: urls.samlEntityId,
     callbackUrl: urls.samlAcsUrl,
@@ -73,7 +84,7 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
         getAsync: async () => null,
         removeAsync: async () => null,
       };
-      const url = await samlFor(connection, urls, capture).getAuthorizeUrlAsync(state, undefined, {});
+      const url = await (await samlFor(connection, urls, capture)).getAuthorizeUrlAsync(state, undefined, {});
       if (!requestId) throw new Error("node-saml did not report the AuthnRequest id");
       await sso.beginSignIn({ state, connectionId: connection.id, samlRequestId: requestId });
       return url;
@@ -146,7 +157,7 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
       removeAsync: async () => null,
     };
     try {
-      const { profile } = await samlFor(connection, urls, expected).validatePostResponseAsync({
+      const { profile } = await (await samlFor(connection, urls, expected)).validatePostResponseAsync({
         SAMLResponse: form.SAMLResponse!,
         RelayState: form.RelayState ?? "",
       });
@@ -163,9 +174,14 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
  * IdP meant to send it. Absent is allowed (the signed assertion's Recipient is checked below);
  * present and different means a response captured at another service provider.
  */
+async function parseXml(xml: string): Promise<unknown> {
+  const { parseStringPromise, processors } = await import("xml2js");
+  return parseStringPromise(xml, { tagNameProcessors: [processors.stripPrefix] });
+}
+
 async function checkDestination(responseXml: string | undefined, acsUrl: string): Promise<void> {
   const parsed = responseXml
-    ? ((await parseStringPromise(responseXml, { tagNameProcessors: [processors.stripPrefix] })) as {
+    ? ((await parseXml(responseXml)) as {
         Response?: XmlNode;
       })
     : {};
