@@ -222,7 +222,7 @@ export async function createRateLimiter(
   const { redis, ...rules } = config.rateLimit;
   const memory = new MemoryRateLimitStore(options.clock);
   if (!redis) return new RateLimiter(rules, memory, options);
-  const store = new RedisRateLimitStore({ ...redis, log, fallback: memory });
+  const store = await RedisRateLimitStore.open({ ...redis, log, fallback: memory });
   await store.connected(REDIS_START_WAIT_MS);
   return new RateLimiter(rules, store, options);
 }

@@ -7,7 +7,7 @@
 // counted in this process's memory instead (the fallback store), a warning is
 // logged at most every WARN_EVERY_MS, and the client reconnects by itself.
 import crypto from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "../logger.ts";
 import {
   MICRO,
@@ -94,10 +94,22 @@ export class RedisRateLimitStore implements RateLimitStore {
   private countedInMemory = 0;
   private degraded = false;
 
-  constructor(private readonly options: RedisStoreOptions) {
+  /**
+   * A store connecting to `options.url`. ioredis is loaded here, not with the server: without
+   * SVC_RATE_LIMIT_REDIS_URL it is never needed (README, "Memory").
+   */
+  static async open(options: RedisStoreOptions): Promise<RedisRateLimitStore> {
+    const { Redis } = await import("ioredis");
+    return new RedisRateLimitStore(options, Redis);
+  }
+
+  private constructor(
+    private readonly options: RedisStoreOptions,
+    RedisClient: typeof Redis,
+  ) {
     const url = new URL(options.url);
     this.where = `${url.hostname}:${url.port || 6379}`;
-    this.client = new Redis(options.url, {
+    this.client = new RedisClient(options.url, {
       commandTimeout: options.timeoutMs,
       connectTimeout: Math.max(1_000, options.timeoutMs * 10),
       // Fail at once while disconnected instead of queueing: the request is counted in memory.

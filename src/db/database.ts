@@ -4,8 +4,7 @@
 // thread of its own (src/db/embedded-engine.ts), off the server's event loop.
 import fs from "node:fs";
 import path from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
+import type pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { DataDirectoryError } from "../failures.ts";
 import { lockDirectory } from "./directory-lock.ts";
@@ -172,7 +171,13 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
 const LISTEN_RETRY_MAX_MS = 5_000;
 
 /** A connection of its own that LISTENs, and reconnects (with a growing pause) when the server goes away. */
-function listenOnServer(url: string, channel: string, onNotice: (payload: string) => void, onGap: () => void) {
+function listenOnServer(
+  Client: typeof pg.Client,
+  url: string,
+  channel: string,
+  onNotice: (payload: string) => void,
+  onGap: () => void,
+) {
   let stopped = false;
   let client: pg.Client | null = null;
   let retryMs = 100;
@@ -181,7 +186,7 @@ function listenOnServer(url: string, channel: string, onNotice: (payload: string
   const connect = async () => {
     timer = null;
     if (stopped) return;
-    const next = new pg.Client({ connectionString: url });
+    const next = new Client({ connectionString: url });
     client = next;
     let failed = false;
     const retry = () => {
@@ -218,6 +223,8 @@ function listenOnServer(url: string, channel: string, onNotice: (payload: string
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  // The driver loads here, not with the server: the embedded database never needs it (README, "Memory").
+  const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const max = 10;
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle connection that the server closes (restart, failover) is replaced on
@@ -230,7 +237,7 @@ async function openPostgres(url: string): Promise<Database> {
     ping: () => ping(prisma),
     // The pool replaces broken connections itself; a lost server shows as failed queries.
     lost: new Promise<Error>(() => undefined),
-    listen: (channel, onNotice, onGap) => listenOnServer(url, channel, onNotice, onGap),
+    listen: (channel, onNotice, onGap) => listenOnServer(pg.Client, url, channel, onNotice, onGap),
     shedStartupMemory: async () => undefined,
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),

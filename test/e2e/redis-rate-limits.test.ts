@@ -26,7 +26,7 @@ const silent = createLogger("silent");
 const rule = (burst: number, refillPerSecond: number) => ({ burst, refillPerSecond });
 
 function redisStore(keyPrefix: string, options: { url?: string; timeoutMs?: number; log?: typeof silent } = {}) {
-  return new RedisRateLimitStore({
+  return RedisRateLimitStore.open({
     url: options.url ?? redisUrl,
     keyPrefix,
     timeoutMs: options.timeoutMs ?? 1_000,
@@ -115,7 +115,7 @@ describe("rate limits in Redis", () => {
 
   it("two processes' stores draw from one budget, atomically per request", async () => {
     const prefix = redis.prefix();
-    const [first, second] = [redisStore(prefix), redisStore(prefix)];
+    const [first, second] = await Promise.all([redisStore(prefix), redisStore(prefix)]);
     try {
       expect(await first.connected(5_000)).to.equal(true);
       expect(await second.connected(5_000)).to.equal(true);
@@ -154,7 +154,7 @@ describe("rate limits in Redis", () => {
     let now = 1_780_000_000_000;
     const clock = () => now;
     const prefix = redis.prefix();
-    const store = redisStore(prefix);
+    const store = await redisStore(prefix);
     expect(await store.connected(5_000)).to.equal(true);
     const inRedis = new RateLimiter(rules, store, { publicSandboxKeyId: "key_public", clock });
     const inMemory = new RateLimiter(rules, new MemoryRateLimitStore(clock), {
@@ -188,7 +188,7 @@ describe("rate limits in Redis", () => {
 
   it("keeps time by the server's clock when none is passed, and lets a bucket expire a minute after it would be full", async () => {
     const prefix = redis.prefix();
-    const store = redisStore(prefix);
+    const store = await redisStore(prefix);
     try {
       expect(await store.connected(5_000)).to.equal(true);
       const result = await store.take([{ key: "k", rule: rule(10, 2) }]);
@@ -206,7 +206,7 @@ describe("rate limits in Redis", () => {
 
   it("loads the script again (EVAL) when the server has forgotten it (NOSCRIPT)", async () => {
     const prefix = redis.prefix();
-    const store = redisStore(prefix);
+    const store = await redisStore(prefix);
     try {
       expect(await store.connected(5_000)).to.equal(true);
       const bucket: Bucket[] = [{ key: "k", rule: rule(5, 0.001) }];
@@ -243,7 +243,7 @@ describe("rate limits in Redis", () => {
     const proxy = await RedisProxy.start();
     const sink = logSink("warn");
     const prefix = redis.prefix();
-    const store = redisStore(prefix, { url: proxy.url, timeoutMs: 50, log: sink.log });
+    const store = await redisStore(prefix, { url: proxy.url, timeoutMs: 50, log: sink.log });
     try {
       expect(await store.connected(5_000)).to.equal(true);
       proxy.stall();
@@ -265,7 +265,7 @@ describe("rate limits in Redis", () => {
     const proxy = await RedisProxy.start();
     const sink = logSink("info");
     const prefix = redis.prefix();
-    const store = redisStore(prefix, { url: proxy.url, log: sink.log });
+    const store = await redisStore(prefix, { url: proxy.url, log: sink.log });
     const bucket: Bucket[] = [{ key: "k", rule: rule(5, 0.001) }];
     const level = () => redis.client.hget(`${prefix}k`, "level");
     try {

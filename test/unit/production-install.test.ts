@@ -10,6 +10,7 @@ import { SERVER_ENTRIES } from "../../scripts/build-server.ts";
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
   engines: { node: string };
+  allowScripts: Record<string, boolean>;
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -50,6 +51,20 @@ describe("production install", () => {
       /(?:from\s+|import\(|require\()\s*["']prisma(?:\/[^"']*)?["']/.test(fs.readFileSync(file, "utf8")),
     );
     expect(importsCli).to.deep.equal([]);
+  });
+
+  it("every locked package with an install script is approved or denied in allowScripts, so npm ci warns of none", () => {
+    const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { hasInstallScript?: boolean }>;
+    };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .map(([location]) => location.slice(location.lastIndexOf("node_modules/") + "node_modules/".length));
+    expect(withScripts, "the lock names some").to.not.be.empty;
+    expect(withScripts.filter((name) => !(name in manifest.allowScripts))).to.deep.equal([]);
+    // What would fetch from outside the npm registry (Prisma's engine binaries) or report
+    // telemetry is denied: the project runs offline.
+    expect(manifest.allowScripts).to.include({ "@prisma/engines": false, prisma: false, "@scarf/scarf": false });
   });
 
   it("every locked package runs on the oldest Node the README promises, so npm ci prints no EBADENGINE warning", () => {
