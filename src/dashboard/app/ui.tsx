@@ -191,6 +191,16 @@ export function DataTable<Row>({
   );
 }
 
+/** A DataTable's `page` whose offset lives in the address (`?offset=`), so Back returns to the page. */
+export function pageInQuery(
+  total: number,
+  limit: number,
+  offset: number,
+  setQuery: (next: Record<string, string | undefined>) => void,
+) {
+  return { total, limit, offset, onChange: (next: number) => setQuery({ offset: String(next) }) };
+}
+
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
   const [copied, setCopied] = useState(false);
   const field = useRef<HTMLInputElement>(null);

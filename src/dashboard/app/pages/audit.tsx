@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
-import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable } from "../ui.tsx";
+import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable, pageInQuery } from "../ui.tsx";
 
 type AuditEvent = components["schemas"]["AuditEvent"];
 
@@ -103,12 +103,7 @@ export function AuditLog() {
                   <td class="mono">{event.requestId ?? "–"}</td>
                 </tr>
               )}
-              page={{
-                total: pagination.total,
-                limit: LIMIT,
-                offset,
-                onChange: (n) => setQuery({ offset: String(n) }),
-              }}
+              page={pageInQuery(pagination.total, LIMIT, offset, setQuery)}
             />
           )
         }

@@ -1,7 +1,7 @@
 // Courses and institutions: browse and search with the API's filters.
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
-import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable } from "../ui.tsx";
+import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable, pageInQuery } from "../ui.tsx";
 
 const LIMIT = 25;
 
@@ -87,12 +87,7 @@ export function Institutions() {
                   <td>{inst.type.replaceAll("_", " ")}</td>
                 </tr>
               )}
-              page={{
-                total: pagination.total,
-                limit: LIMIT,
-                offset,
-                onChange: (n) => setQuery({ offset: String(n) }),
-              }}
+              page={pageInQuery(pagination.total, LIMIT, offset, setQuery)}
             />
           )
         }
@@ -159,12 +154,7 @@ export function Courses() {
                   </td>
                 </tr>
               )}
-              page={{
-                total: pagination.total,
-                limit: LIMIT,
-                offset,
-                onChange: (n) => setQuery({ offset: String(n) }),
-              }}
+              page={pageInQuery(pagination.total, LIMIT, offset, setQuery)}
             />
           )
         }

@@ -17,6 +17,7 @@ import {
   useQuery,
   When,
   DataTable,
+  pageInQuery,
 } from "../ui.tsx";
 
 type Status = components["schemas"]["EquivalencyStatus"];
@@ -148,12 +149,7 @@ export function Equivalencies() {
                   </td>
                 </tr>
               )}
-              page={{
-                total: pagination.total,
-                limit: LIMIT,
-                offset,
-                onChange: (next) => setQuery({ offset: String(next) }),
-              }}
+              page={pageInQuery(pagination.total, LIMIT, offset, setQuery)}
             />
           )
         }
