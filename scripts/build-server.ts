@@ -8,9 +8,9 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { PROJECT_ROOT as root, projectPath } from "../src/project-root.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const SERVER_OUTPUT = path.join(root, "dist/server");
+export const SERVER_OUTPUT = projectPath("dist", "server");
 
 /** The compiled entry points, by the name `npm start` and `npm run worker` run. */
 export const SERVER_ENTRIES = {

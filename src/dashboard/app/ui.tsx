@@ -144,7 +144,6 @@ export function Pager({
   );
 }
 
-/** A secret the API shows only once, with a copy button. */
 /** A column heading; `hidden` keeps it for screen readers only (the actions column). */
 export type Column = string | { label: string; hidden: true };
 
@@ -201,6 +200,7 @@ export function pageInQuery(
   return { total, limit, offset, onChange: (next: number) => setQuery({ offset: String(next) }) };
 }
 
+/** A secret the API shows only once, with a copy button. */
 export function SecretOnce({ label, value, onDone }: { label: string; value: string; onDone?: () => void }) {
   const [copied, setCopied] = useState(false);
   const field = useRef<HTMLInputElement>(null);
