@@ -1,24 +1,24 @@
-// Compiles the server into dist/server/ with esbuild, for `npm start` and `npm run worker`: the
+// Compiles the server into dist/server/ with esbuild, for `npm start` and `npm run dispatcher`: the
 // entry points (the server, the dispatcher, the embedded database's thread) and the chunks they
 // share, as ES modules that import their packages from node_modules. Running compiled JavaScript
 // keeps the TypeScript loader and the transpiled sources out of both threads' heaps (README,
 // "Memory"). No type-checking here: `npm test` and CI run tsc. Runs in npm's `prepare` (after
-// `npm ci`) and before `npm start` and `npm run worker`, in well under a second.
+// `npm ci`) and before `npm start` and `npm run dispatcher`, in well under a second.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { PROJECT_ROOT as root, projectPath } from "../src/project-root.ts";
+import { PROJECT_ROOT as root, projectPath } from "../src/kernel/project-root.ts";
 
 export const SERVER_OUTPUT = projectPath("dist", "server");
 
-/** The compiled entry points, by the name `npm start` and `npm run worker` run. */
+/** The compiled entry points, by the name `npm start` and `npm run dispatcher` run. */
 export const SERVER_ENTRIES = {
   main: "src/main.ts",
-  worker: "src/worker.ts",
-  // src/db/embedded-engine.ts starts ./embedded-worker.js beside itself when compiled; every
+  dispatcher: "src/dispatcher.ts",
+  // src/db/embedded-engine.ts starts ./embedded-thread.js beside itself when compiled; every
   // chunk lands in this one directory, so "beside" is here.
-  "embedded-worker": "src/db/embedded-worker.ts",
+  "embedded-thread": "src/db/embedded-thread.ts",
 } as const;
 
 /** Writes `bytes` to `file` unless it already holds them, through a rename so no reader sees half a file. */
@@ -34,7 +34,7 @@ async function replaceIfChanged(file: string, bytes: Uint8Array): Promise<void> 
  * Builds the server into `outdir` (dist/server by default). A file whose bytes did not change is
  * not touched, a changed one is replaced whole, and what the new build does not name is removed
  * afterwards, never before: a process starting from these files (a cluster's primary forks from
- * them again; `npm start` and `npm run worker` started together both build) finds a whole build.
+ * them again; `npm start` and `npm run dispatcher` started together both build) finds a whole build.
  */
 export async function buildServer(outdir = SERVER_OUTPUT): Promise<{ files: string[]; metafile: esbuild.Metafile }> {
   const result = await esbuild.build({

@@ -1,9 +1,9 @@
 // The administrator's command-line tool: `npm run -s cli -- <command>`. The commands
 // live in src/cli/program.ts, which the server also runs for a CLI that reaches it.
 import { Command } from "commander";
-import { loadConfig } from "../src/config.ts";
-import { adminSocketPath, forwardCommand, type Terminal } from "../src/admin-channel.ts";
-import { describeFailure } from "../src/failures.ts";
+import { loadConfig } from "../src/kernel/config.ts";
+import { adminSocketPath, forwardCommand, type Terminal } from "../src/process/admin-channel.ts";
+import { describeFailure } from "../src/process/exit-messages.ts";
 import { type CliIo, runCli } from "../src/cli/program.ts";
 
 /** The terminal this process prints to, as commander would see it. */

@@ -1,15 +1,15 @@
 // Reads the configuration, prepares the database, builds the app and listens.
 import cluster from "node:cluster";
 import net from "node:net";
-import { loadConfigOrExit } from "./config.ts";
-import { createLogger } from "./logger.ts";
-import { exitOnKeyProblem, openSecrets } from "./bootstrap.ts";
-import { prepareProcessDatabase, runClusterPrimary, serveProcessMetrics } from "./cluster.ts";
-import { createApp } from "./app.ts";
-import { createServer } from "./http/server.ts";
+import { loadConfigOrExit } from "./kernel/config.ts";
+import { createLogger } from "./kernel/logger.ts";
+import { exitOnKeyProblem, openSecrets } from "./process/startup.ts";
+import { prepareProcessDatabase, runClusterPrimary, serveProcessMetrics } from "./process/cluster.ts";
+import { createApp } from "./app/app.ts";
+import { createServer } from "./app/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
-import { adminSocketPath, openAdminChannel, type AdminChannel } from "./admin-channel.ts";
-import { debugStack, describeFailure } from "./failures.ts";
+import { adminSocketPath, openAdminChannel, type AdminChannel } from "./process/admin-channel.ts";
+import { debugStack, describeFailure } from "./process/exit-messages.ts";
 import { ensureWritableDirectory } from "./db/database.ts";
 import { serverCommandRunner } from "./cli/program.ts";
 

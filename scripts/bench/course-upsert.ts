@@ -17,8 +17,8 @@ import {
   startServer,
   type BenchDatabase,
 } from "./harness.ts";
-import { courseCodeKey } from "../../src/services/views.ts";
-import { newId } from "../../src/ids.ts";
+import { courseCodeKey } from "../../src/views/catalog.ts";
+import { newId } from "../../src/kernel/ids.ts";
 
 const BATCHES = 100;
 const BATCH_SIZE = 500;

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import type { Page } from "playwright-core";
 import { buildDashboard } from "../build-dashboard.ts";
-import { createServer } from "../../src/http/server.ts";
+import { createServer } from "../../src/app/server.ts";
 import { bearer, createTestApp } from "../../test/helpers/app.ts";
 import { loadInstitutions } from "../../test/helpers/fixtures.ts";
 import { launchBrowser } from "../../test/browser/browser.ts";

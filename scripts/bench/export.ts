@@ -10,8 +10,8 @@
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import { openMigratedDatabase } from "../../src/bootstrap.ts";
-import { createLogger } from "../../src/logger.ts";
+import { openMigratedDatabase } from "../../src/process/startup.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { cleanupStack, createCredential, fixed, freshDatabase, machine, printTable } from "./harness.ts";
 import { loadCatalog, startServerProcess, stopServerProcess } from "./catalog.ts";
 import { memoryOf } from "./procfs.ts";

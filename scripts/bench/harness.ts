@@ -11,17 +11,17 @@ import type { Server } from "node:http";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { pino } from "pino";
-import { loadConfig, type Config } from "../../src/config.ts";
-import { openMigratedDatabase } from "../../src/bootstrap.ts";
-import { createApp, type App } from "../../src/app.ts";
-import { createServer } from "../../src/http/server.ts";
-import { createLogger } from "../../src/logger.ts";
+import { loadConfig, type Config } from "../../src/kernel/config.ts";
+import { openMigratedDatabase } from "../../src/process/startup.ts";
+import { createApp, type App } from "../../src/app/app.ts";
+import { createServer } from "../../src/app/server.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import type { Database } from "../../src/db/database.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
 import { createKeysService } from "../../src/services/keys.ts";
 import { createStewardshipService } from "../../src/services/stewardship.ts";
-import { openKeyring } from "../../src/auth/secrets-keyring.ts";
+import { openKeyring } from "../../src/process/secrets-keyring.ts";
 
 /** Benchmarks run on throwaway databases; a fixed key lets the server process and its parent share one. */
 const BENCH_SECRETS_KEY = "b".repeat(64);

@@ -135,9 +135,9 @@ function quantile(sorted: number[], q: number): number {
 
 async function seedCredentials(databaseUrl: string, dataDir: string): Promise<string> {
   // The same code path as the CLI: organization, key, stewardship, institutions.
-  const { loadConfig } = await import("../../src/config.ts");
-  const { createLogger } = await import("../../src/logger.ts");
-  const { openMigratedDatabase } = await import("../../src/bootstrap.ts");
+  const { loadConfig } = await import("../../src/kernel/config.ts");
+  const { createLogger } = await import("../../src/kernel/logger.ts");
+  const { openMigratedDatabase } = await import("../../src/process/startup.ts");
   const { createRepositories } = await import("../../src/repositories/index.ts");
   const { createOrganizationsService } = await import("../../src/services/organizations.ts");
   const { createKeysService } = await import("../../src/services/keys.ts");

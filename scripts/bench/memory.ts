@@ -23,7 +23,7 @@ import pg from "pg";
 import { buildServer } from "../build-server.ts";
 import { buildDatabaseTemplate } from "../build-database-template.ts";
 import { embeddedTemplatePath } from "../../src/db/embedded-template.ts";
-import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
+import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/kernel/config.ts";
 import { fixed, machine, printTable } from "./harness.ts";
 import { memoryOf, treeMemory } from "./procfs.ts";
 

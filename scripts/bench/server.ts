@@ -3,8 +3,8 @@
 // parent loaded, builds the real app, listens on an ephemeral loopback port and
 // tells the parent the origin over IPC.
 import { startServer, type BenchDatabase } from "./harness.ts";
-import { openMigratedDatabase } from "../../src/bootstrap.ts";
-import { createLogger } from "../../src/logger.ts";
+import { openMigratedDatabase } from "../../src/process/startup.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { benchConfig } from "./harness.ts";
 import { answerProfileRequests } from "./profiling.ts";
 

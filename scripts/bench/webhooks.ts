@@ -4,14 +4,14 @@
 // Usage: npm run -s bench:webhooks [-- --database-url postgresql://…]
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { repositoriesOf } from "../../src/repositories/index.ts";
 import { sendDelivery } from "../../src/webhooks/sender.ts";
-import { newId } from "../../src/ids.ts";
+import { newId } from "../../src/kernel/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
-import { openKeyring } from "../../src/auth/secrets-keyring.ts";
+import { openKeyring } from "../../src/process/secrets-keyring.ts";
 import { webhookSecretContext } from "../../src/repositories/secrets.ts";
 import {
   createCredential,

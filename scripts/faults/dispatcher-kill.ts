@@ -46,7 +46,7 @@ async function main() {
       SVC_RATE_LIMIT_ORG_BURST: "100000",
     });
     processes.push(api);
-    const workers = [0, 1].map(() => spawnService("src/worker.ts", { ...common, SVC_WEBHOOK_TIMEOUT_MS: "2000" }));
+    const workers = [0, 1].map(() => spawnService("src/dispatcher.ts", { ...common, SVC_WEBHOOK_TIMEOUT_MS: "2000" }));
     processes.push(...workers);
     const [listening] = await Promise.all([
       api.waitForLog("listening", 300_000),

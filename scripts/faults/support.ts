@@ -8,14 +8,14 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
-import { openMigratedDatabase } from "../../src/bootstrap.ts";
+import { loadConfig } from "../../src/kernel/config.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
+import { openMigratedDatabase } from "../../src/process/startup.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
 import { createKeysService } from "../../src/services/keys.ts";
 import { createStewardshipService } from "../../src/services/stewardship.ts";
-import { SecretBox, parseSecretsKey } from "../../src/auth/secret-box.ts";
+import { SecretBox, parseSecretsKey } from "../../src/kernel/secret-box.ts";
 import { loadInstitutions } from "../../test/helpers/fixtures.ts";
 import { insertEndpoint } from "../../test/helpers/webhooks.ts";
 

@@ -2,7 +2,7 @@
 // OAuth access tokens by their signature. Failures are 401 problems whose
 // WWW-Authenticate header says what went wrong (RFC 6750).
 import type { CredentialsRepository } from "../repositories/credentials.ts";
-import { AuthenticationError } from "../errors.ts";
+import { AuthenticationError } from "../kernel/errors.ts";
 import { digestsEqual, parseApiKey } from "./api-keys.ts";
 import { type Credential, isScope } from "./credential.ts";
 

@@ -5,9 +5,9 @@
 // this service knows. The mapping is documented in the README and in the
 // OAuth2 security scheme of openapi.yaml.
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
-import type { ExternalIssuerConfig } from "../config.ts";
+import type { ExternalIssuerConfig } from "../kernel/config.ts";
 import type { OrganizationsRepository } from "../repositories/organizations.ts";
-import type { AuthenticationError } from "../errors.ts";
+import type { AuthenticationError } from "../kernel/errors.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, SCOPES } from "./credential.ts";
 import { Environment } from "../../generated/prisma/enums.ts";

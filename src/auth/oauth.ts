@@ -13,14 +13,14 @@ import {
   type JSONWebKeySet,
   type JWTPayload,
 } from "jose";
-import { TOKEN_AUDIENCE, type Config } from "../config.ts";
-import { ProblemError } from "../errors.ts";
+import { TOKEN_AUDIENCE, type Config } from "../kernel/config.ts";
+import { ProblemError } from "../kernel/errors.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
 import { invalidCredential } from "./authenticator.ts";
 import { type Credential, ROLE_SCOPES, type Scope, isScope } from "./credential.ts";
 import type { Environment, UserRole } from "../../generated/prisma/client.ts";
-import type { SecretBox } from "./secret-box.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
 import { signingKeyContext } from "../repositories/secrets.ts";
 
 const ALGORITHM = "ES256";

@@ -5,15 +5,12 @@
 // of requests and times; the Lua script in the Redis store is this file's
 // `take` line by line.
 
+import type { BucketRule } from "../kernel/config.ts";
+
 /** Tokens are counted in millionths: integer arithmetic, identical in JavaScript and in Redis' Lua. */
 export const MICRO = 1_000_000;
 
-export interface BucketRule {
-  /** Bucket size in requests. */
-  burst: number;
-  /** Requests added per second, continuously. */
-  refillPerSecond: number;
-}
+export type { BucketRule };
 
 export interface Bucket {
   key: string;

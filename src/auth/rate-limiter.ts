@@ -8,8 +8,8 @@
 //     address. Once it is empty the address is refused (429) before any
 //     credential is looked at, until a token has refilled.
 // The buckets live in a RateLimitStore (memory, or Redis for several processes).
-import type { Config } from "../config.ts";
-import type { Logger } from "../logger.ts";
+import type { Config } from "../kernel/config.ts";
+import type { Logger } from "../kernel/logger.ts";
 import type { Credential } from "./credential.ts";
 import {
   MemoryRateLimitStore,

@@ -8,7 +8,7 @@
 // logged at most every WARN_EVERY_MS, and the client reconnects by itself.
 import crypto from "node:crypto";
 import type { Redis } from "ioredis";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../kernel/logger.ts";
 import {
   MICRO,
   capacityOf,

@@ -5,7 +5,7 @@
 // from its authenticator's cache. When the listening connection was lost (a
 // database restart), notices may have been missed, so the whole cache goes.
 import type { Database } from "../db/database.ts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../kernel/logger.ts";
 
 export const REVOCATION_CHANNEL = "svc_credential_revoked";
 

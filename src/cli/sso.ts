@@ -6,7 +6,7 @@ import type { Services } from "../services/index.ts";
 import type { Database } from "../db/database.ts";
 import { parseRoleMap, type SsoConnectionView } from "../services/sso.ts";
 import { parseIdpMetadata } from "../services/sso-metadata.ts";
-import { ProblemError } from "../errors.ts";
+import { ProblemError } from "../kernel/errors.ts";
 import type { Output } from "./output.ts";
 
 type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;

@@ -6,7 +6,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
-import { DataDirectoryError } from "../failures.ts";
 import { lockDirectory } from "./directory-lock.ts";
 import { EmbeddedEngine } from "./embedded-engine.ts";
 import { embeddedAdapterFactory } from "./embedded-adapter.ts";
@@ -112,6 +111,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw error;
   }
 }
+
+/** A data directory that cannot be created or written. */
+export class DataDirectoryError extends Error {}
 
 /** Creates the data directory if needed; one this user cannot write is refused plainly (DataDirectoryError). */
 export function ensureWritableDirectory(dir: string, dataDir: string = dir): void {

@@ -1,6 +1,6 @@
 // Prisma's driver adapter for the embedded database on its own thread: every call
 // is forwarded to the adapter that runs beside PGlite in the worker
-// (src/db/embedded-worker.ts), and transactions are named by a number the worker
+// (src/db/embedded-thread.ts), and transactions are named by a number the worker
 // hands out. Prisma sees the same results and errors as with the adapter in-process.
 import type {
   ConnectionInfo,

@@ -1,5 +1,5 @@
 // The main thread's end of the embedded database: starts the worker thread that
-// owns PGlite (src/db/embedded-worker.ts), sends it requests and matches the
+// owns PGlite (src/db/embedded-thread.ts), sends it requests and matches the
 // replies. If the thread dies (a crash in the engine, running out of memory),
 // every pending and later request fails with EmbeddedEngineStoppedError instead
 // of waiting forever, and `stopped` settles so the process can act on it.
@@ -21,7 +21,7 @@ interface Pending {
 /** Run from TypeScript sources, the worker starts through a file that registers tsx first. */
 function startWorker(): Worker {
   const fromSources = path.extname(new URL(import.meta.url).pathname) === ".ts";
-  const entry = new URL(fromSources ? "./embedded-worker-tsx.mjs" : "./embedded-worker.js", import.meta.url);
+  const entry = new URL(fromSources ? "./embedded-thread-tsx.mjs" : "./embedded-thread.js", import.meta.url);
   return new Worker(entry, { name: "embedded-database" });
 }
 

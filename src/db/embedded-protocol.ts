@@ -1,5 +1,5 @@
 // The messages between the main thread and the thread that owns the embedded
-// database (src/db/embedded-worker.ts). Everything crosses by structured clone,
+// database (src/db/embedded-thread.ts). Everything crosses by structured clone,
 // which keeps Date, bigint, Uint8Array, arrays and plain objects as they are, so
 // the values Prisma's driver adapter produces in the worker arrive unchanged.
 // Class instances do not survive a clone: errors are sent as their fields and

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { projectPath } from "../project-root.ts";
+import { projectPath } from "../kernel/project-root.ts";
 
 const PGLITE = "@electric-sql/pglite";
 

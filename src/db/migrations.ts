@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { SqlRunner } from "./database.ts";
-import { projectPath } from "../project-root.ts";
+import { projectPath } from "../kernel/project-root.ts";
 
 export const MIGRATIONS_DIR = projectPath("prisma", "migrations");
 

@@ -1,5 +1,5 @@
 // The audit log of the caller's organization (admins' user tokens only).
-import { listResponse, pageParams } from "../http/paging.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listAuditEvents: OperationHandler<"listAuditEvents"> = async (request, { caller, services }) => {

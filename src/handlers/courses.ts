@@ -1,6 +1,6 @@
 // Courses: listing, reading with the institution embedded, and batch upsert.
-import { API_ROOT } from "../api.ts";
-import { listResponse, pageParams } from "../http/paging.ts";
+import { API_ROOT } from "../pipeline/contract.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {

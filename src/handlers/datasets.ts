@@ -1,6 +1,6 @@
 // Datasets: publishing immutable snapshots of an organization's equivalencies.
-import { API_ROOT } from "../api.ts";
-import { listResponse, pageParams } from "../http/paging.ts";
+import { API_ROOT } from "../pipeline/contract.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listDatasets: OperationHandler<"listDatasets"> = async (request, { caller, services }) => {

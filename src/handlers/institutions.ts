@@ -1,5 +1,5 @@
 // Institutions: read-only reference records keyed by IPEDS unit id.
-import { listResponse, pageParams } from "../http/paging.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listInstitutions: OperationHandler<"listInstitutions"> = async (request, { caller, services }) => {

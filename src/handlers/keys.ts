@@ -1,6 +1,6 @@
 // Keys: API key management for the calling organization.
-import { API_ROOT } from "../api.ts";
-import { listResponse, pageParams } from "../http/paging.ts";
+import { API_ROOT } from "../pipeline/contract.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listKeys: OperationHandler<"listKeys"> = async (request, { caller, services }) => {

@@ -1,5 +1,5 @@
 // Members: the people of the caller's organization (admins' user tokens only).
-import { listResponse, pageParams } from "../http/paging.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listMembers: OperationHandler<"listMembers"> = async (request, { caller, services }) => {

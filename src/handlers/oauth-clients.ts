@@ -1,5 +1,5 @@
 // OAuth clients of the calling organization in the caller's environment.
-import { listResponse, pageParams } from "../http/paging.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listOAuthClients: OperationHandler<"listOAuthClients"> = async (request, { caller, services }) => {

@@ -1,5 +1,5 @@
 // Organizations: the caller's own organization and what it stewards.
-import { listHeaders, pageParams, pagination } from "../http/paging.ts";
+import { listHeaders, pageParams, pagination } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const getCurrentOrganization: OperationHandler<"getCurrentOrganization"> = async (

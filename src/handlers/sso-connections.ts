@@ -1,5 +1,5 @@
 // The single sign-on connections of the caller's organization, read-only (admins' user tokens only).
-import { listResponse, pageParams } from "../http/paging.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listSsoConnections: OperationHandler<"listSsoConnections"> = async (request, { caller, services }) => {

@@ -3,7 +3,7 @@
 import type { Readable } from "node:stream";
 import type { operations } from "../../generated/api-types.ts";
 import type { Credential } from "../auth/credential.ts";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../kernel/logger.ts";
 import type { Services } from "../services/index.ts";
 
 /** Operations the service serves; webhook operations (named on…) are what receivers implement. */

@@ -1,5 +1,5 @@
 // Webhook deliveries: an endpoint's delivery log, redelivery and test events.
-import { listResponse, pageParams } from "../http/paging.ts";
+import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listWebhookDeliveries: OperationHandler<"listWebhookDeliveries"> = async (

@@ -2,7 +2,7 @@
 // multi-row upserts.
 import type { Db } from "../db/database.ts";
 import type { Channel, Environment, InstitutionType } from "../../generated/prisma/client.ts";
-import { institutionId } from "../ids.ts";
+import { institutionId } from "../kernel/ids.ts";
 
 // Keeps every statement well under PostgreSQL's limit of bind parameters.
 const CIP_CHUNK = 1000;

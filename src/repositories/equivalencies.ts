@@ -5,7 +5,7 @@
 import type { Course, Equivalency, EquivalencyVersion, Institution, Prisma } from "../../generated/prisma/client.ts";
 import type { Database, Db } from "../db/database.ts";
 import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
-import { InvalidCursorError } from "../errors.ts";
+import { InvalidCursorError } from "../kernel/errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
 import { checkKey, pageFromRows, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
 import { ListTotals } from "./totals.ts";

@@ -2,7 +2,7 @@
 // (see services/outbox.ts), read later by the dispatcher.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
-import { envelope, type EventEnvelope, type PendingEvent } from "../events.ts";
+import { envelope, type EventEnvelope, type PendingEvent } from "../kernel/events.ts";
 
 export function createOutboxRepository(db: Prisma.TransactionClient) {
   return {

@@ -8,30 +8,15 @@
 // fields it sorts by, the last one unique) and reads its rows with the
 // PageQuery it is given; pageOf does the rest.
 
-import { InvalidCursorError } from "../errors.ts";
+import { InvalidCursorError } from "../kernel/errors.ts";
+import type { KeyValue, Page, PageResult } from "../kernel/paging.ts";
 
-/** A value of a sort key: what a cursor carries (timestamps are milliseconds, as the columns). */
-export type KeyValue = string | number | Date;
+export type { KeyValue, Page, PageResult };
 
 export type Direction = "asc" | "desc";
 
 /** A list's order: the fields it sorts by, each with its direction; the last field (or the whole key) is unique. */
 export type Order = readonly (readonly [field: string, direction: Direction])[];
-
-export interface Page {
-  limit: number;
-  /** Rows skipped: from the start of the list, or after `after` when it is given. */
-  offset: number;
-  /** The sort key of the row the page starts after (decoded from a cursor). */
-  after?: readonly KeyValue[];
-}
-
-export interface PageResult<T> {
-  items: T[];
-  total: number;
-  /** The sort key of the page's last item when more items follow; null on the last page. */
-  next: KeyValue[] | null;
-}
 
 /** What a list's query is given: apply all of it (`after` combined with the list's filters by AND). */
 export interface PageQuery {

@@ -5,7 +5,7 @@ import type { AuditEntry, CredentialKind, Environment } from "../../generated/pr
 import type { Page, PageResult } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { Credential } from "../auth/credential.ts";
-import { newId } from "../ids.ts";
+import { newId } from "../kernel/ids.ts";
 import { requireAdminUser } from "./users.ts";
 
 export interface AuditEventView {

@@ -5,9 +5,9 @@ import type { Repositories } from "../repositories/index.ts";
 import { TRACKED_FIELDS, type CourseFilters, type ExistingCourse, type NewCourse } from "../repositories/courses.ts";
 import type { CourseLevel, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
-import { notFound, ValidationError, type FieldError } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { BLANK_CODE, courseCodeKey, courseView, institutionView, isBlankCode } from "./views.ts";
+import { notFound, ValidationError, type FieldError } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
+import { BLANK_CODE, courseCodeKey, courseView, institutionView, isBlankCode } from "../views/catalog.ts";
 
 export type { CourseFilters } from "../repositories/courses.ts";
 

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import type { Repositories } from "../repositories/index.ts";
 import type { SessionWithUser } from "../repositories/sessions.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
-import { newId } from "../ids.ts";
+import { newId } from "../kernel/ids.ts";
 
 export interface SessionSettings {
   sessionIdleMs: number;

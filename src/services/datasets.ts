@@ -6,10 +6,10 @@ import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { DatasetOwner } from "../repositories/datasets.ts";
 import { MAX_INT4, type Page, type PageResult } from "./types.ts";
-import { notFound, ValidationError } from "../errors.ts";
-import { newId } from "../ids.ts";
-import { courseView, equivalencyView } from "./views.ts";
-import { datasetDetailView, datasetView } from "./dataset-views.ts";
+import { notFound, ValidationError } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
+import { courseView, equivalencyView } from "../views/catalog.ts";
+import { datasetDetailView, datasetView } from "../views/datasets.ts";
 import { findIssues, type SnapshotRow } from "./dataset-issues.ts";
 
 export interface DatasetPublish {

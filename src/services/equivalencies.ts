@@ -12,8 +12,8 @@ import {
   PreconditionFailedError,
   ValidationError,
   type FieldError,
-} from "../errors.ts";
-import { newId } from "../ids.ts";
+} from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 import { assertSteward } from "./stewardship.ts";
 import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
 import {
@@ -24,7 +24,7 @@ import {
   institutionView,
   isBlankCode,
   type EquivalencyView,
-} from "./views.ts";
+} from "../views/catalog.ts";
 
 export type { EquivalencyFilters } from "../repositories/equivalencies.ts";
 

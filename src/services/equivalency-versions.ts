@@ -4,8 +4,8 @@ import type { EquivalencyVersion } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { MAX_INT4 } from "./types.ts";
-import { notFound } from "../errors.ts";
-import { equivalencyView } from "./views.ts";
+import { notFound } from "../kernel/errors.ts";
+import { equivalencyView } from "../views/catalog.ts";
 
 function versionView(record: EquivalencyVersion, currentVersion: number) {
   return {

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { IN_PROGRESS, type IdempotencyClaim } from "../repositories/idempotency.ts";
-import { ProblemError } from "../errors.ts";
+import { ProblemError } from "../kernel/errors.ts";
 
 export const RETENTION_MS = 25 * 3_600_000;
 /** A key whose first request never finished (a crash) may be reused after this. */

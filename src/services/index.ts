@@ -1,7 +1,7 @@
 // The services: one object per resource, each built over the repositories it
 // needs. Their function names are the operationIds they serve.
-import type { Config } from "../config.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
+import type { Config } from "../kernel/config.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
@@ -22,7 +22,7 @@ import { createSsoService } from "./sso.ts";
 import { createUsersService } from "./users.ts";
 import { createDashboardSessionsService } from "./dashboard-sessions.ts";
 import { createAuditService } from "./audit.ts";
-import { createCursors, type Cursors } from "./cursors.ts";
+import { createCursors, type Cursors } from "../kernel/paging.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;

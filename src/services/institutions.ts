@@ -3,8 +3,8 @@ import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { InstitutionFilters } from "../repositories/institutions.ts";
 import type { Page, PageResult } from "./types.ts";
-import { notFound } from "../errors.ts";
-import { institutionView } from "./views.ts";
+import { notFound } from "../kernel/errors.ts";
+import { institutionView } from "../views/catalog.ts";
 
 export type { InstitutionFilters } from "../repositories/institutions.ts";
 export type InstitutionView = ReturnType<typeof institutionView>;

@@ -5,8 +5,8 @@ import type { Environment, Page, PageResult } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { generateApiKey, hashApiKey, keyPrefix } from "../auth/api-keys.ts";
 import { type Credential, type Scope, SCOPES, isScope } from "../auth/credential.ts";
-import { ForbiddenError, ValidationError, notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ForbiddenError, ValidationError, notFound } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 
 export interface ApiKeyView {
   id: string;

@@ -8,8 +8,8 @@ import type { Environment, Page, PageResult } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
 import { type Credential, type Scope, SCOPES, isScope } from "../auth/credential.ts";
-import { ForbiddenError, ValidationError, notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ForbiddenError, ValidationError, notFound } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 
 export interface OAuthClientView {
   id: string;

@@ -3,8 +3,8 @@ import { Channel } from "../../generated/prisma/enums.ts";
 import type { Page } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { Credential } from "../auth/credential.ts";
-import { ConflictError, ValidationError, notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ConflictError, ValidationError, notFound } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
 export const CHANNELS: readonly Channel[] = Object.values(Channel);

@@ -5,8 +5,8 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Channel } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey, keyPrefix } from "../auth/api-keys.ts";
-import { institutionId } from "../ids.ts";
-import { courseCodeKey, equivalencyTargetKey, equivalencyView } from "./views.ts";
+import { institutionId } from "../kernel/ids.ts";
+import { courseCodeKey, equivalencyTargetKey, equivalencyView } from "../views/catalog.ts";
 import {
   seedCourses,
   seedEquivalencies,

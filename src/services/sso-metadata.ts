@@ -4,7 +4,7 @@
 // certificates it signs with. Nothing here verifies a signature: the metadata
 // is given by the administrator (a file, or a URL they name).
 import crypto from "node:crypto";
-import { ValidationError } from "../errors.ts";
+import { ValidationError } from "../kernel/errors.ts";
 
 export interface IdpMetadata {
   entityId: string;

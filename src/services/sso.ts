@@ -6,12 +6,12 @@
 import type { Repositories } from "../repositories/index.ts";
 import type { SsoConnectionRecord, SsoSignInRecord } from "../repositories/sso.ts";
 import { ssoClientSecretContext } from "../repositories/secrets.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Page, PageResult } from "./types.ts";
 import { requireAdminUser } from "./users.ts";
-import { ConflictError, NotFoundError, ProblemError, ValidationError, type FieldError } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ConflictError, NotFoundError, ProblemError, ValidationError, type FieldError } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 import { certificateFingerprint, type IdpMetadata } from "./sso-metadata.ts";
 
 export const SSO_ROLES = ["viewer", "contributor", "admin"] as const;

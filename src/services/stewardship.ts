@@ -5,7 +5,7 @@ import type { Environment } from "./types.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { StewardshipRepository } from "../repositories/stewardship.ts";
-import { NotFoundError, NotStewardError, type FieldError } from "../errors.ts";
+import { NotFoundError, NotStewardError, type FieldError } from "../kernel/errors.ts";
 
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
 

@@ -6,7 +6,7 @@
 // box made during the command.
 import type { Repositories } from "../repositories/index.ts";
 import { CLEAR, SEALED_COLUMNS } from "../repositories/secrets.ts";
-import { type SecretBox, sealedKeyId } from "../auth/secret-box.ts";
+import { type SecretBox, sealedKeyId } from "../kernel/secret-box.ts";
 
 const BATCH = 500;
 export { CLEAR };

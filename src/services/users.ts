@@ -6,8 +6,8 @@ import type { Page, PageResult } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
 import { type Credential, USER_ROLES, isUserRole } from "../auth/credential.ts";
-import { ConflictError, ForbiddenError, SignInRefusedError, ValidationError, notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ConflictError, ForbiddenError, SignInRefusedError, ValidationError, notFound } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 
 /** A sign-in link works once, within this time. */
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;

@@ -3,10 +3,10 @@
 import type { components } from "../../generated/api-types.ts";
 import type { WebhookDelivery } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
-import type { Config } from "../config.ts";
-import { notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
+import type { Config } from "../kernel/config.ts";
+import { notFound } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { DeliveryFilter } from "../repositories/deliveries.ts";
 import { sendSigned } from "../webhooks/attempts.ts";

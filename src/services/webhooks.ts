@@ -6,10 +6,10 @@
 import type { Prisma, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { Credential } from "../auth/credential.ts";
-import { ValidationError, notFound } from "../errors.ts";
-import { newId } from "../ids.ts";
+import { ValidationError, notFound } from "../kernel/errors.ts";
+import { newId } from "../kernel/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../webhooks/signing.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
 import { webhookSecretContext } from "../repositories/secrets.ts";
 import {
   assertSafeTarget,
@@ -17,7 +17,7 @@ import {
   type InterfaceAddresses,
   type Resolver,
 } from "../webhooks/target-safety.ts";
-import { EVENT_TYPES, type EventType } from "../events.ts";
+import { EVENT_TYPES, type EventType } from "../kernel/events.ts";
 import type { Page, PageResult } from "./types.ts";
 
 /** How long the secret replaced by a rotation keeps signing deliveries. */

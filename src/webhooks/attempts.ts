@@ -2,10 +2,10 @@
 // no transaction open, then recorded together with the next attempt (if any)
 // and the endpoint's health.
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
-import { newId } from "../ids.ts";
+import { newId } from "../kernel/ids.ts";
 import type { ClaimedDelivery, DeliveriesRepository } from "../repositories/deliveries.ts";
 import { signatureHeader } from "./signing.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
 import { webhookSecretContext } from "../repositories/secrets.ts";
 import { sendDelivery, type SendResult } from "./sender.ts";
 import type { SuccessBatch } from "./success-batch.ts";

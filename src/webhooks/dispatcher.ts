@@ -6,13 +6,13 @@
 // without a database round trip, and outcomes are recorded behind the sends
 // (successes batched), so the database is not on the path of each delivery.
 import crypto from "node:crypto";
-import type { Config } from "../config.ts";
-import type { Logger } from "../logger.ts";
+import type { Config } from "../kernel/config.ts";
+import type { Logger } from "../kernel/logger.ts";
 import type { DeliveriesRepository, ClaimedDelivery } from "../repositories/deliveries.ts";
-import type { SecretBox } from "../auth/secret-box.ts";
+import type { SecretBox } from "../kernel/secret-box.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
-import { webhookAttempts } from "../metrics.ts";
+import { webhookAttempts } from "../kernel/metrics.ts";
 import {
   leaseDuration,
   recordAttempt,

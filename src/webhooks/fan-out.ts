@@ -9,7 +9,7 @@ import type {
   SubscribedEndpoint,
   UndispatchedEvent,
 } from "../repositories/deliveries.ts";
-import { newId } from "../ids.ts";
+import { newId } from "../kernel/ids.ts";
 
 /** The contract's envelope, its `data` any event's payload. */
 type EventEnvelope = Omit<components["schemas"]["EventEnvelope"], "data"> & { data: Record<string, unknown> };

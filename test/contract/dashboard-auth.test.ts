@@ -6,8 +6,8 @@ import { decodeJwt } from "jose";
 import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { authErrorHtml } from "../../src/dashboard/error-page.ts";
-import { loadConfig, ConfigError } from "../../src/config.ts";
+import { authErrorHtml } from "../../src/dashboard/server/error-page.ts";
+import { loadConfig, ConfigError } from "../../src/kernel/config.ts";
 
 function sessionCookie(response: Response, name = "svc_session"): string {
   const header = ([] as string[]).concat(response.headers["set-cookie"] ?? []);

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { loadSpec } from "../../src/api.ts";
+import { loadSpec } from "../../src/pipeline/contract.ts";
 import { createDatasetsService } from "../../src/services/datasets.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";

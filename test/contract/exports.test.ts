@@ -10,9 +10,9 @@ import { createExportsRepository } from "../../src/repositories/exports.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { flatten } from "../../src/services/exports/tabular.ts";
 import type { Db } from "../../src/services/types.ts";
-import { loadSpec } from "../../src/api.ts";
-import { createApp } from "../../src/app.ts";
-import { createLogger } from "../../src/logger.ts";
+import { loadSpec } from "../../src/pipeline/contract.ts";
+import { createApp } from "../../src/app/app.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import supertest from "supertest";
 
 type GetResponses = { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } };

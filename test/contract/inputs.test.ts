@@ -7,7 +7,7 @@ import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { createServer } from "../../src/http/server.ts";
+import { createServer } from "../../src/app/server.ts";
 
 const pointers = (response: Response) =>
   (response.body.errors ?? []).map((error: { pointer: string }) => error.pointer);

@@ -6,7 +6,7 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { createUserWithToken, type TestUser } from "../helpers/people.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
-import { newId } from "../../src/ids.ts";
+import { newId } from "../../src/kernel/ids.ts";
 
 describe("people: members, roles, audit log, OAuth clients", () => {
   let t: TestApp;

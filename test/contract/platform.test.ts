@@ -5,10 +5,10 @@ import { Writable } from "node:stream";
 import supertest from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { createApp } from "../../src/app.ts";
-import { createLogger } from "../../src/logger.ts";
-import { loadConfig } from "../../src/config.ts";
-import { NotImplementedError, ProblemError } from "../../src/errors.ts";
+import { createApp } from "../../src/app/app.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
+import { loadConfig } from "../../src/kernel/config.ts";
+import { NotImplementedError, ProblemError } from "../../src/kernel/errors.ts";
 
 describe("platform: authentication", () => {
   let t: TestApp;

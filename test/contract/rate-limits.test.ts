@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import type { Response } from "supertest";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
+import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/kernel/config.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 

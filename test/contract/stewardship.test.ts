@@ -5,7 +5,7 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { institutionId } from "../../src/ids.ts";
+import { institutionId } from "../../src/kernel/ids.ts";
 
 const SMC = institutionId("122977");
 const UCB = institutionId("110635");

@@ -5,7 +5,7 @@ import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint, type TestEndpoint } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
 import { createOutboxRepository } from "../../src/repositories/outbox.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 
 describe("webhook deliveries: contract", () => {

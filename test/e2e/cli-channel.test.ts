@@ -15,9 +15,14 @@ import { expect } from "chai";
 import type { Command } from "commander";
 import { buildProgram, runCli, serverCommandRunner } from "../../src/cli/program.ts";
 import { createOutput } from "../../src/cli/output.ts";
-import { adminSocketPath, forwardCommand, openAdminChannel, type AdminChannel } from "../../src/admin-channel.ts";
-import { openKeyring, type Keyring } from "../../src/auth/secrets-keyring.ts";
-import { createLogger } from "../../src/logger.ts";
+import {
+  adminSocketPath,
+  forwardCommand,
+  openAdminChannel,
+  type AdminChannel,
+} from "../../src/process/admin-channel.ts";
+import { openKeyring, type Keyring } from "../../src/process/secrets-keyring.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { buildProgram } from "../../src/cli/program.ts";
 import { createOutput } from "../../src/cli/output.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
-import { openKeyring } from "../../src/auth/secrets-keyring.ts";
+import { openKeyring } from "../../src/process/secrets-keyring.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 

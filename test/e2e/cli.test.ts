@@ -11,14 +11,14 @@ import { buildProgram } from "../../src/cli/program.ts";
 import { createOutput } from "../../src/cli/output.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { keyFilePath, openKeyring, readKeyFile, type Keyring } from "../../src/auth/secrets-keyring.ts";
-import { SecretBox, parseSecretsKey } from "../../src/auth/secret-box.ts";
+import { keyFilePath, openKeyring, readKeyFile, type Keyring } from "../../src/process/secrets-keyring.ts";
+import { SecretBox, parseSecretsKey } from "../../src/kernel/secret-box.ts";
 import { createWebhooksService } from "../../src/services/webhooks.ts";
 import { createWebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { createAccessTokens } from "../../src/auth/oauth.ts";
 import { createStoredSecretsService } from "../../src/services/stored-secrets.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/kernel/config.ts";
 import { storedSecrets } from "../helpers/webhooks.ts";
 
 /** A few dozen real rows of IPEDS HD 2023 and CIP 2020, copied unchanged (columns, quoting, CRLF) from the full files. */

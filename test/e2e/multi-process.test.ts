@@ -7,12 +7,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/kernel/config.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
 import { createKeysService } from "../../src/services/keys.ts";
 import { createStewardshipService } from "../../src/services/stewardship.ts";
-import { SecretBox, generateSecretsKey, parseSecretsKey } from "../../src/auth/secret-box.ts";
+import { SecretBox, generateSecretsKey, parseSecretsKey } from "../../src/kernel/secret-box.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
 import { freshDatabase, usingPostgres, type TestDatabase } from "../helpers/database.ts";
@@ -137,7 +137,7 @@ describe("several processes on one database", function () {
       SVC_CREDENTIAL_CACHE_MS: "600000",
     });
     for (let i = 0; i < 2; i++)
-      dispatchers.push(spawnService("src/worker.ts", { ...common, SVC_WEBHOOK_TIMEOUT_MS: "2000" }));
+      dispatchers.push(spawnService("src/dispatcher.ts", { ...common, SVC_WEBHOOK_TIMEOUT_MS: "2000" }));
     const [listening, metrics] = await Promise.all([
       api.waitForLog("cluster listening"),
       api.waitForLog("metrics listening"),

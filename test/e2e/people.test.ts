@@ -3,7 +3,7 @@
 // (a pool of connections); PGlite serialises them.
 import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { SignInRefusedError } from "../../src/errors.ts";
+import { SignInRefusedError } from "../../src/kernel/errors.ts";
 
 describe("people: users, provisioning and sign-in links", () => {
   let t: TestApp;

@@ -14,9 +14,9 @@ import {
   type RateLimitDecision,
   type RateLimitRules,
 } from "../../src/auth/rate-limiter.ts";
-import { createApp } from "../../src/app.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createApp } from "../../src/app/app.ts";
+import { loadConfig } from "../../src/kernel/config.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { logSink } from "../helpers/log-sink.ts";

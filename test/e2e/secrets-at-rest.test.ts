@@ -9,12 +9,12 @@ import { exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet, type JWK } fr
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { emptyDatabase, type TestDatabase } from "../helpers/database.ts";
 import { applyMigrations, readMigrations } from "../../src/db/migrations.ts";
-import { loadConfig } from "../../src/config.ts";
-import { createLogger } from "../../src/logger.ts";
-import { prepareStoredSecrets } from "../../src/bootstrap.ts";
-import { SecretBox } from "../../src/auth/secret-box.ts";
+import { loadConfig } from "../../src/kernel/config.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
+import { prepareStoredSecrets } from "../../src/process/startup.ts";
+import { SecretBox } from "../../src/kernel/secret-box.ts";
 import { signingKeyContext } from "../../src/repositories/secrets.ts";
-import type { Keyring } from "../../src/auth/secrets-keyring.ts";
+import type { Keyring } from "../../src/process/secrets-keyring.ts";
 import { createAccessTokens } from "../../src/auth/oauth.ts";
 import { createStoredSecretsService, StoredSecretsError } from "../../src/services/stored-secrets.ts";
 import { signingSecrets } from "../../src/webhooks/attempts.ts";

@@ -8,8 +8,8 @@ import type { Command } from "commander";
 import { buildProgram } from "../../src/cli/program.ts";
 import { createOutput } from "../../src/cli/output.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
-import { openKeyring, type Keyring } from "../../src/auth/secrets-keyring.ts";
-import { sealedKeyId } from "../../src/auth/secret-box.ts";
+import { openKeyring, type Keyring } from "../../src/process/secrets-keyring.ts";
+import { sealedKeyId } from "../../src/kernel/secret-box.ts";
 import { ssoClientSecretContext } from "../../src/repositories/secrets.ts";
 import { startSamlIdp, type SamlIdp } from "../helpers/idp/saml-idp.ts";
 

@@ -7,7 +7,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
-import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/config.ts";
+import { DEFAULT_PUBLIC_SANDBOX_KEY } from "../../src/kernel/config.ts";
 import { buildServer, SERVER_OUTPUT } from "../../scripts/build-server.ts";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
 import { buildDatabaseTemplate } from "../../scripts/build-database-template.ts";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 

@@ -8,7 +8,7 @@ import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint, type TestEndpoint, sealFor } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { USER_AGENT } from "../../src/webhooks/attempts.ts";

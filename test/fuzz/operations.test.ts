@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import type { Response } from "supertest";
-import { loadSpec } from "../../src/api.ts";
+import { loadSpec } from "../../src/pipeline/contract.ts";
 import { createTestApp, bearer, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { Receiver } from "../helpers/receiver.ts";

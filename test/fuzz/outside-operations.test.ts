@@ -6,7 +6,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import fc from "fast-check";
-import { createServer } from "../../src/http/server.ts";
+import { createServer } from "../../src/app/server.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProperty, runs } from "./properties.ts";
 

@@ -3,9 +3,9 @@
 import fc from "fast-check";
 import type { Response } from "supertest";
 import type { Document } from "openapi-backend";
-import { API_ROOT } from "../../src/api.ts";
+import { API_ROOT } from "../../src/pipeline/contract.ts";
 import { bearer, type TestApp } from "../helpers/app.ts";
-import { MAX_JSON_DEPTH } from "../../src/http/json-depth.ts";
+import { MAX_JSON_DEPTH } from "../../src/pipeline/json-depth.ts";
 import {
   SchemaArbitraries,
   applyMutation,

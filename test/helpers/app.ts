@@ -2,13 +2,13 @@
 // organization and keys to call it with.
 import crypto from "node:crypto";
 import supertest from "supertest";
-import { loadConfig, type Config } from "../../src/config.ts";
-import { createApp, type App } from "../../src/app.ts";
-import { createLogger, type Logger } from "../../src/logger.ts";
+import { loadConfig, type Config } from "../../src/kernel/config.ts";
+import { createApp, type App } from "../../src/app/app.ts";
+import { createLogger, type Logger } from "../../src/kernel/logger.ts";
 import type { GrantTarget } from "../../src/services/stewardship.ts";
 import type { Channel, Environment } from "../../src/services/types.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
-import { SecretBox } from "../../src/auth/secret-box.ts";
+import { SecretBox } from "../../src/kernel/secret-box.ts";
 
 export interface TestApp {
   app: App;

@@ -7,7 +7,7 @@ import type { Response } from "supertest";
 import type { Operation } from "openapi-backend";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { createBackend } from "../../src/api.ts";
+import { createBackend } from "../../src/pipeline/contract.ts";
 import { recordContractPair } from "./contract-recorder.ts";
 
 const backend = createBackend(() => undefined);

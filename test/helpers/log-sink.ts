@@ -1,6 +1,6 @@
 // A logger whose JSON lines the test can read, and wait for.
 import { Writable } from "node:stream";
-import { createLogger, type Logger } from "../../src/logger.ts";
+import { createLogger, type Logger } from "../../src/kernel/logger.ts";
 
 export interface LogSink {
   log: Logger;

@@ -6,7 +6,7 @@ import type { TestApp } from "./app.ts";
 import { loadInstitutions } from "./fixtures.ts";
 import { Receiver } from "./receiver.ts";
 import { insertEndpoint } from "./webhooks.ts";
-import { institutionId } from "../../src/ids.ts";
+import { institutionId } from "../../src/kernel/ids.ts";
 
 /** Fills a path template of the document ("/webhooks/{id}/deliveries/{deliveryId}") with real ids. */
 export type PathFiller = (template: string) => string;

@@ -1,5 +1,5 @@
 // The service's own processes for multi-process tests and the fault and load
-// scripts: `src/main.ts` (one process or a cluster) and `src/worker.ts`,
+// scripts: `src/main.ts` (one process or a cluster) and `src/dispatcher.ts`,
 // started with tsx, their JSON logs parsed from standard output, and plain
 // HTTP requests that open a new connection each (so a cluster's round-robin
 // hands them to every worker in turn).

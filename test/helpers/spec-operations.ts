@@ -1,7 +1,7 @@
 // The operations of the document as tests need them: method, path template,
 // documented response keys and success media types, scopes, parameters with their schemas resolved,
 // and the first example of the JSON request body.
-import { loadSpec, operationScopes } from "../../src/api.ts";
+import { loadSpec, operationScopes } from "../../src/pipeline/contract.ts";
 import type { Operation } from "openapi-backend";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;

@@ -1,9 +1,9 @@
 // Webhook endpoints for tests, inserted directly (what POST /webhooks stores: the secret sealed).
 import type { Db } from "../../src/db/database.ts";
 import type { Environment } from "../../src/services/types.ts";
-import { newId } from "../../src/ids.ts";
+import { newId } from "../../src/kernel/ids.ts";
 import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
-import type { SecretBox } from "../../src/auth/secret-box.ts";
+import type { SecretBox } from "../../src/kernel/secret-box.ts";
 import { webhookSecretContext } from "../../src/repositories/secrets.ts";
 
 export interface TestEndpoint {

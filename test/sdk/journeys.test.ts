@@ -6,7 +6,7 @@ import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger } from "../../src/kernel/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { serve } from "./serve.ts";
 import {

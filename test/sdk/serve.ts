@@ -2,7 +2,7 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import type { TestApp } from "../helpers/app.ts";
-import { createServer } from "../../src/http/server.ts";
+import { createServer } from "../../src/app/server.ts";
 
 export async function serve(t: TestApp): Promise<{ baseUrl: string; close(): Promise<void> }> {
   const server: Server = createServer(t.app.koa).listen(0, "127.0.0.1");

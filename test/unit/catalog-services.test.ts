@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import type { Credential } from "../../src/auth/credential.ts";
 import type { Equivalency, EquivalencyVersion, Institution } from "../../generated/prisma/client.ts";
-import { NotFoundError, ValidationError } from "../../src/errors.ts";
+import { NotFoundError, ValidationError } from "../../src/kernel/errors.ts";
 import type { CoursesRepository } from "../../src/repositories/courses.ts";
 import type { EquivalenciesRepository } from "../../src/repositories/equivalencies.ts";
 import type { InstitutionsRepository } from "../../src/repositories/institutions.ts";

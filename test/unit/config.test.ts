@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { ConfigError, DEFAULT_PUBLIC_SANDBOX_KEY, loadConfig } from "../../src/config.ts";
+import { ConfigError, DEFAULT_PUBLIC_SANDBOX_KEY, loadConfig } from "../../src/kernel/config.ts";
 
 describe("configuration", () => {
   it("has documented defaults", () => {

@@ -9,7 +9,7 @@ import Koa from "koa";
 import supertest from "supertest";
 import { expect } from "chai";
 import { buildDashboard, type DashboardManifest } from "../../scripts/build-dashboard.ts";
-import { DASHBOARD_CSP, dashboardStatic } from "../../src/dashboard/static.ts";
+import { DASHBOARD_CSP, dashboardStatic } from "../../src/dashboard/server/static.ts";
 
 const BUDGET_BYTES = 250 * 1024;
 

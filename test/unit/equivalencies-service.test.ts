@@ -10,7 +10,7 @@ import {
   NotStewardError,
   PreconditionFailedError,
   type ProblemError,
-} from "../../src/errors.ts";
+} from "../../src/kernel/errors.ts";
 import type { Repositories, TransactionRepositories } from "../../src/repositories/index.ts";
 import type {
   EquivalenciesRepository,
@@ -20,7 +20,7 @@ import type {
 import type { OutboxRepository } from "../../src/repositories/outbox.ts";
 import type { StewardshipRepository } from "../../src/repositories/stewardship.ts";
 import { createEquivalenciesService, ifMatchSatisfied } from "../../src/services/equivalencies.ts";
-import type { PendingEvent } from "../../src/events.ts";
+import type { PendingEvent } from "../../src/kernel/events.ts";
 
 const caller: Credential = {
   kind: "api_key",

@@ -2,7 +2,7 @@
 import { expect } from "chai";
 import fs from "node:fs";
 import { parse } from "yaml";
-import { EVENT_TYPES } from "../../src/events.ts";
+import { EVENT_TYPES } from "../../src/kernel/events.ts";
 
 describe("event types (src/events.ts)", () => {
   const spec = parse(fs.readFileSync(new URL("../../openapi.yaml", import.meta.url), "utf8"));

@@ -11,7 +11,7 @@ import type { Credential } from "../../src/auth/credential.ts";
 import type { CsvBatch, ExportsRepository } from "../../src/repositories/exports.ts";
 import { CSV_COLUMNS } from "../../src/services/exports/index.ts";
 import { csvChunks } from "../../src/services/exports/tabular.ts";
-import { equivalencyView } from "../../src/services/views.ts";
+import { equivalencyView } from "../../src/views/catalog.ts";
 import { createExportsService } from "../../src/services/exports/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";

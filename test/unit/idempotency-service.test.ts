@@ -3,7 +3,7 @@
 import { expect } from "chai";
 import type { IdempotencyRecord } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
-import { ProblemError } from "../../src/errors.ts";
+import { ProblemError } from "../../src/kernel/errors.ts";
 import { IN_PROGRESS, type IdempotencyClaim, type IdempotencyRepository } from "../../src/repositories/idempotency.ts";
 import { createIdempotencyService, RETENTION_MS } from "../../src/services/idempotency.ts";
 

@@ -1,5 +1,5 @@
 import { expect } from "chai";
-import { MAX_JSON_DEPTH, tooDeepAt } from "../../src/http/json-depth.ts";
+import { MAX_JSON_DEPTH, tooDeepAt } from "../../src/pipeline/json-depth.ts";
 
 describe("JSON depth scan", () => {
   const arrays = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;

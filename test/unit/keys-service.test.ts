@@ -3,7 +3,7 @@ import { expect } from "chai";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { ProblemError } from "../../src/errors.ts";
+import { ProblemError } from "../../src/kernel/errors.ts";
 import type { CredentialsRepository, NewApiKeyRecord } from "../../src/repositories/credentials.ts";
 import { createKeysService } from "../../src/services/keys.ts";
 import type { Environment, Page } from "../../src/services/types.ts";

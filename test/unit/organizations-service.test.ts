@@ -1,7 +1,7 @@
 // The organizations service's rules (createOrganization, getCurrentOrganization) against an in-memory repository.
 import { expect } from "chai";
 import type { Organization } from "../../generated/prisma/client.ts";
-import { ProblemError } from "../../src/errors.ts";
+import { ProblemError } from "../../src/kernel/errors.ts";
 import type { OrganizationsRepository } from "../../src/repositories/organizations.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
 

@@ -1,9 +1,9 @@
 import { expect } from "chai";
-import { SecretBox } from "../../src/auth/secret-box.ts";
-import { InvalidCursorError } from "../../src/errors.ts";
-import { linkHeader, pageParams, type PageParams } from "../../src/http/paging.ts";
+import { SecretBox } from "../../src/kernel/secret-box.ts";
+import { InvalidCursorError } from "../../src/kernel/errors.ts";
+import { linkHeader, pageParams, type PageParams } from "../../src/handlers/paging.ts";
 import { afterCondition, pageFromRows, type Order } from "../../src/repositories/paging.ts";
-import { createCursors } from "../../src/services/cursors.ts";
+import { createCursors } from "../../src/kernel/paging.ts";
 
 describe("paging", () => {
   const url = new URL("http://localhost/api/v1/courses?cip=11&limit=10&offset=20");

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect } from "chai";
 import YAML from "yaml";
-import { PROBLEM_TYPES, ProblemError, type ProblemSlug } from "../../src/errors.ts";
+import { PROBLEM_TYPES, ProblemError, type ProblemSlug } from "../../src/kernel/errors.ts";
 import {
   checkDescriptionTable,
   checkSdkCoversOperations,

@@ -36,9 +36,11 @@ describe("production install", () => {
     const allocator =
       "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-131072} MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-131072}";
     expect(manifest.scripts.start).to.equal(`${allocator} exec node --expose-gc dist/server/main.js`);
-    expect(manifest.scripts.worker).to.equal(`${allocator} exec node dist/server/worker.js`);
-    expect(manifest.scripts.preworker).to.include("scripts/build-server.ts");
-    expect(Object.keys(SERVER_ENTRIES)).to.include.members(["main", "worker", "embedded-worker"]);
+    expect(manifest.scripts.dispatcher).to.equal(`${allocator} exec node dist/server/dispatcher.js`);
+    // The dispatcher's former name still starts it.
+    expect(manifest.scripts.worker).to.equal("npm run -s dispatcher");
+    expect(manifest.scripts.predispatcher).to.include("scripts/build-server.ts");
+    expect(Object.keys(SERVER_ENTRIES)).to.include.members(["main", "dispatcher", "embedded-thread"]);
     // The build runs at `npm ci` and `npm start`, where only dependencies may be installed.
     expect(manifest.dependencies).to.have.property("esbuild");
     expect(manifest.dependencies).to.have.property("tsx");

@@ -3,8 +3,8 @@
 // document's operations.
 import { expect } from "chai";
 import { OpenAPIRouter, type Request } from "openapi-backend";
-import { API_ROOT, allowedMethods, createBackend, loadSpec } from "../../src/api.ts";
-import { OperationRouter } from "../../src/http/operation-router.ts";
+import { API_ROOT, allowedMethods, createBackend, loadSpec } from "../../src/pipeline/contract.ts";
+import { OperationRouter } from "../../src/pipeline/operation-router.ts";
 
 describe("routing", () => {
   const outcomes: string[] = [];

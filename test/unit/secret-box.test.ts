@@ -10,7 +10,7 @@ import {
   parseSecretsKey,
   sealedKeyId,
   secretsKeyId,
-} from "../../src/auth/secret-box.ts";
+} from "../../src/kernel/secret-box.ts";
 import {
   addKeyToFile,
   keyFilePath,
@@ -18,7 +18,7 @@ import {
   openKeyring,
   pruneKeyFile,
   readKeyFile,
-} from "../../src/auth/secrets-keyring.ts";
+} from "../../src/process/secrets-keyring.ts";
 
 const key = () => crypto.randomBytes(32);
 

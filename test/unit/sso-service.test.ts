@@ -9,9 +9,9 @@ import {
   roleFromValues,
 } from "../../src/services/sso.ts";
 import type { Repositories } from "../../src/repositories/index.ts";
-import { SecretBox } from "../../src/auth/secret-box.ts";
-import { ProblemError } from "../../src/errors.ts";
-import { serviceProviderUrls } from "../../src/dashboard/sso/urls.ts";
+import { SecretBox } from "../../src/kernel/secret-box.ts";
+import { ProblemError } from "../../src/kernel/errors.ts";
+import { serviceProviderUrls } from "../../src/dashboard/server/sso/urls.ts";
 
 describe("sso service rules", () => {
   it("parses a role map and refuses an entry without a value", () => {

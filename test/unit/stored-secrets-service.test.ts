@@ -1,7 +1,7 @@
 // The stored-secrets service's passes (countByKeyId, assertEverySecretOpens,
 // sealStoredSecrets) against an in-memory secrets repository.
 import { expect } from "chai";
-import { SecretBox, sealedKeyId } from "../../src/auth/secret-box.ts";
+import { SecretBox, sealedKeyId } from "../../src/kernel/secret-box.ts";
 import { CLEAR, type SealedColumn, type SecretsRepository } from "../../src/repositories/secrets.ts";
 import { createStoredSecretsService, StoredSecretsError } from "../../src/services/stored-secrets.ts";
 

@@ -4,8 +4,8 @@
 import { expect } from "chai";
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
-import { SecretBox } from "../../src/auth/secret-box.ts";
-import { ProblemError } from "../../src/errors.ts";
+import { SecretBox } from "../../src/kernel/secret-box.ts";
+import { ProblemError } from "../../src/kernel/errors.ts";
 import type { DeliveriesRepository } from "../../src/repositories/deliveries.ts";
 import type { WebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { createWebhookDeliveriesService } from "../../src/services/webhook-deliveries.ts";

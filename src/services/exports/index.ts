@@ -6,12 +6,12 @@
 // with a problem); a later one destroys the stream with the error, which truncates
 // the response, since its status and headers are already sent.
 import { Readable } from "node:stream";
-import { ValidationError } from "../../errors.ts";
+import { ValidationError } from "../../kernel/errors.ts";
 import type { Environment } from "../types.ts";
 import type { Credential } from "../../auth/credential.ts";
 import type { Repositories } from "../../repositories/index.ts";
 import type { ExportsRepository } from "../../repositories/exports.ts";
-import { courseView, equivalencyView, institutionView } from "../views.ts";
+import { courseView, equivalencyView, institutionView } from "../../views/catalog.ts";
 import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts";
 import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";

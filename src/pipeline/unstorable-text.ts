@@ -1,0 +1,37 @@
+// PostgreSQL can neither store nor compare text holding U+0000 (NUL) or a lone
+// surrogate (JSON can escape one, "\ud800"), in text and jsonb columns alike, so
+// a request value carrying either is refused with a pointer at it before it
+// reaches a query (the schema cannot say this).
+import { ValidationError, escapePointer, type FieldError } from "../kernel/errors.ts";
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export function rejectUnstorableText(request: { params: unknown; query: unknown; body: unknown }): void {
+  const errors = [
+    ...unstorable(request.params, "/path"),
+    ...unstorable(request.query, "/query"),
+    ...unstorable(request.body, ""),
+  ];
+  if (errors.length) throw ValidationError.of(errors);
+}
+
+/** Why PostgreSQL could not store the text, or undefined when it can. */
+export function unstorableFlaw(text: string): string | undefined {
+  if (text.includes("\u0000")) return "must not contain the character U+0000";
+  if (LONE_SURROGATE.test(text)) return "must be well-formed Unicode (it holds a lone surrogate)";
+  return undefined;
+}
+
+/** The strings (and member names) that cannot be stored, by pointer. */
+function unstorable(value: unknown, pointer: string): FieldError[] {
+  if (typeof value === "string") {
+    const message = unstorableFlaw(value);
+    return message ? [{ pointer, message }] : [];
+  }
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([name, member]) => {
+    const at = `${pointer}/${escapePointer(name)}`;
+    const message = unstorableFlaw(name);
+    return message ? [{ pointer: at, message: `its name ${message}` }] : unstorable(member, at);
+  });
+}
