@@ -1,4 +1,4 @@
-// `npm run worker`: the webhook dispatcher as its own process, for deployments
+// `npm run dispatcher`: the webhook dispatcher as its own process, for deployments
 // that run the server with SVC_WEBHOOK_DISPATCHER=off. It needs PostgreSQL
 // when the server runs at the same time: the embedded database belongs to one
 // process.
@@ -13,9 +13,9 @@ import { serveProcessMetrics } from "./process/cluster.ts";
 import { registerDatabaseGauges } from "./kernel/metrics.ts";
 
 const EMBEDDED_ADVICE =
-  "The embedded database (PGlite) can be opened by one process only, so a separate worker cannot share it with a running server. " +
+  "The embedded database (PGlite) can be opened by one process only, so a separate dispatcher cannot share it with a running server. " +
   "With the embedded database, let the server deliver webhooks itself (SVC_WEBHOOK_DISPATCHER=inline, the default); " +
-  "to run workers separately, use PostgreSQL (DATABASE_URL) for the server and the workers.";
+  "to run dispatchers separately, use PostgreSQL (DATABASE_URL) for the server and the dispatchers.";
 
 async function main() {
   const config = loadConfigOrExit();
@@ -43,10 +43,10 @@ async function main() {
     secrets: keyring.box,
   });
   dispatcher.start();
-  log.info({ owner: dispatcher.owner, database: database.kind }, "webhook worker running");
+  log.info({ owner: dispatcher.owner, database: database.kind }, "webhook dispatcher running");
 
   const shutdown = (signal: string) => {
-    log.info({ signal }, "webhook worker stopping");
+    log.info({ signal }, "webhook dispatcher stopping");
     dispatcher
       .stop()
       .then(() => database.close())
@@ -58,6 +58,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`Webhook worker failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`Webhook dispatcher failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

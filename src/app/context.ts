@@ -1,5 +1,5 @@
 // The application context: everything that lives as long as the process,
-// built once (by createApp, the worker and the CLI) and handed down. Handlers
+// built once (by createApp, the dispatcher and the CLI) and handed down. Handlers
 // see only `services`; `database` is here for its lifecycle (close, migrations).
 import type { Config } from "../kernel/config.ts";
 import type { Database } from "../db/database.ts";
@@ -16,7 +16,7 @@ export interface AppContext {
   config: Config;
   log: Logger;
   database: Database;
-  /** Seals and opens stored secrets (see bootstrap's openSecrets). */
+  /** Seals and opens stored secrets (see src/process/startup.ts, openSecrets). */
   secrets: SecretBox;
   authenticator: Authenticator;
   /** Issues and verifies the service's own OAuth access tokens. */

@@ -20,10 +20,6 @@ export interface Credential {
   scopes: Scope[];
 }
 
-export function hasScope(credential: Credential, scope: Scope): boolean {
-  return credential.scopes.includes(scope);
-}
-
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }

@@ -2,7 +2,7 @@
 // accepted when the operator configures its issuer URL and JWKS. The token is
 // verified against the issuer's published keys, then its claims are mapped to
 // a credential: the organization by slug, the environment, and the scopes
-// this service knows. The mapping is documented in the README and in the
+// this service knows. The mapping is documented in docs/api-guide.md and in the
 // OAuth2 security scheme of openapi.yaml.
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from "jose";
 import type { ExternalIssuerConfig } from "../kernel/config.ts";

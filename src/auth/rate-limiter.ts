@@ -1,4 +1,4 @@
-// Which token buckets a request draws from (README, "Rate limits"):
+// Which token buckets a request draws from (docs/api-guide.md, rate limits):
 //   - a request with a valid credential: its credential's bucket AND its
 //     organization's bucket in that environment, so more keys do not mean a
 //     larger budget; the public sandbox key instead has a bucket per client

@@ -96,7 +96,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /**
    * A store connecting to `options.url`. ioredis is loaded here, not with the server: without
-   * SVC_RATE_LIMIT_REDIS_URL it is never needed (README, "Memory").
+   * SVC_RATE_LIMIT_REDIS_URL it is never needed (docs/benchmarks.md, memory).
    */
   static async open(options: RedisStoreOptions): Promise<RedisRateLimitStore> {
     const { Redis } = await import("ioredis");

@@ -359,7 +359,7 @@ export function buildProgram(
         if (summary.read === summary.skipped) {
           output.error(
             summary.read
-              ? `No institution was imported: all ${summary.read} rows of ${given} were skipped (reasons above). Check that it is the IPEDS HD file or the JSON format of the README.`
+              ? `No institution was imported: all ${summary.read} rows of ${given} were skipped (reasons above). Check that it is the IPEDS HD file or the JSON format of docs/cli.md.`
               : `No institution was imported: ${given} holds no rows.`,
           );
           output.setExitCode(1);

@@ -1,6 +1,6 @@
 // Prisma's driver adapter for the embedded database on its own thread: every call
-// is forwarded to the adapter that runs beside PGlite in the worker
-// (src/db/embedded-thread.ts), and transactions are named by a number the worker
+// is forwarded to the adapter that runs beside PGlite in the database
+// thread (src/db/embedded-thread.ts), and transactions are named by a number the thread
 // hands out. Prisma sees the same results and errors as with the adapter in-process.
 import type {
   ConnectionInfo,
@@ -14,7 +14,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type { EmbeddedEngine } from "./embedded-engine.ts";
 
-const ADAPTER_NAME = "pglite-prisma-adapter (worker thread)";
+const ADAPTER_NAME = "pglite-prisma-adapter (database thread)";
 
 class ForwardingQueryable {
   readonly provider = "postgres" as const;

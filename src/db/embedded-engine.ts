@@ -1,4 +1,4 @@
-// The main thread's end of the embedded database: starts the worker thread that
+// The main thread's end of the embedded database: starts the thread that
 // owns PGlite (src/db/embedded-thread.ts), sends it requests and matches the
 // replies. If the thread dies (a crash in the engine, running out of memory),
 // every pending and later request fails with EmbeddedEngineStoppedError instead
@@ -18,8 +18,8 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** Run from TypeScript sources, the worker starts through a file that registers tsx first. */
-function startWorker(): Worker {
+/** Run from TypeScript sources, the thread starts through a file that registers tsx first. */
+function startThread(): Worker {
   const fromSources = path.extname(new URL(import.meta.url).pathname) === ".ts";
   const entry = new URL(fromSources ? "./embedded-thread-tsx.mjs" : "./embedded-thread.js", import.meta.url);
   return new Worker(entry, { name: "embedded-database" });
@@ -35,7 +35,7 @@ function rebuild(serialized: SerializedError): Error {
 }
 
 export class EmbeddedEngine {
-  private worker: Worker;
+  private thread: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: EmbeddedEngineStoppedError | null = null;
@@ -49,17 +49,17 @@ export class EmbeddedEngine {
     this.stopped = new Promise((resolve) => {
       this.reportStopped = resolve;
     });
-    this.worker = this.attach(startWorker());
+    this.thread = this.attach(startThread());
   }
 
-  private attach(worker: Worker): Worker {
+  private attach(thread: Worker): Worker {
     // Idle, the thread does not keep the process alive, like a PGlite on the main
     // thread did; call() holds a reference while any request is under way.
-    worker.unref();
-    worker.on("message", (reply: EngineReply) => this.settle(reply));
-    worker.on("error", (error) => (this.lastError = error));
-    worker.once("exit", (code) => {
-      if (worker !== this.worker) return; // a thread replaced by restart()
+    thread.unref();
+    thread.on("message", (reply: EngineReply) => this.settle(reply));
+    thread.on("error", (error) => (this.lastError = error));
+    thread.once("exit", (code) => {
+      if (thread !== this.thread) return; // a thread replaced by restart()
       const reason = this.lastError ? `: ${this.lastError.message}` : "";
       this.failure = new EmbeddedEngineStoppedError(
         `The embedded database's thread stopped (exit code ${code})${reason}.`,
@@ -68,7 +68,7 @@ export class EmbeddedEngine {
       this.pending.clear();
       if (!this.closing) this.reportStopped(this.failure);
     });
-    return worker;
+    return thread;
   }
 
   /**
@@ -80,8 +80,8 @@ export class EmbeddedEngine {
   async restart(): Promise<void> {
     if (this.pending.size) throw new Error("The embedded database cannot restart while requests are under way.");
     await this.call({ op: "close" });
-    const previous = this.worker;
-    this.worker = this.attach(startWorker());
+    const previous = this.thread;
+    this.thread = this.attach(startThread());
     await previous.terminate();
     await this.call({ op: "open", source: this.source });
   }
@@ -101,7 +101,7 @@ export class EmbeddedEngine {
     try {
       await engine.call({ op: "open", source });
     } catch (error) {
-      await engine.worker.terminate();
+      await engine.thread.terminate();
       throw error;
     }
     return engine;
@@ -110,11 +110,11 @@ export class EmbeddedEngine {
   call<T = unknown>(request: EngineRequest): Promise<T> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
-    if (this.pending.size === 0) this.worker.ref();
+    if (this.pending.size === 0) this.thread.ref();
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       try {
-        this.worker.postMessage({ ...request, id } satisfies EngineCall);
+        this.thread.postMessage({ ...request, id } satisfies EngineCall);
       } catch (error) {
         // A value that cannot be cloned (a function, a symbol) fails here, before anything is sent.
         this.take(id)?.reject(error as Error);
@@ -125,7 +125,7 @@ export class EmbeddedEngine {
   private take(id: number): Pending | undefined {
     const pending = this.pending.get(id);
     this.pending.delete(id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0) this.thread.unref();
     return pending;
   }
 
@@ -143,12 +143,12 @@ export class EmbeddedEngine {
       await this.call({ op: "close" });
     } finally {
       this.closing = true;
-      await this.worker.terminate();
+      await this.thread.terminate();
     }
   }
 
   /** Ends the thread at once, as a crash would (tests of crash handling). */
   async kill(): Promise<void> {
-    await this.worker.terminate();
+    await this.thread.terminate();
   }
 }

@@ -1,12 +1,12 @@
 // The messages between the main thread and the thread that owns the embedded
 // database (src/db/embedded-thread.ts). Everything crosses by structured clone,
 // which keeps Date, bigint, Uint8Array, arrays and plain objects as they are, so
-// the values Prisma's driver adapter produces in the worker arrive unchanged.
+// the values Prisma's driver adapter produces in the database thread arrive unchanged.
 // Class instances do not survive a clone: errors are sent as their fields and
 // rebuilt on the other side.
 import type { IsolationLevel, SqlQuery } from "@prisma/driver-adapter-utils";
 
-/** Where the worker's PGlite keeps its data, and the size of its shared buffers (PostgreSQL's default when absent). */
+/** Where the database thread's PGlite keeps its data, and the size of its shared buffers (PostgreSQL's default when absent). */
 export type EmbeddedSource =
   /** A directory; a new one is loaded from `template` (a PGlite dump) when that file exists, else made by initdb. */
   (

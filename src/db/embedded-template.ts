@@ -1,7 +1,7 @@
 // A new embedded database starts from a data directory made once, at install (npm's
 // `prepare`: scripts/build-database-template.ts), instead of running initdb: PGlite runs
 // initdb in a WebAssembly instance of its own beside the server's, and creating a directory
-// that way peaked near 850 MiB, loading the template near 350 (README, "Memory"). The
+// that way peaked near 850 MiB, loading the template near 350 (docs/benchmarks.md, memory). The
 // template's file name carries PGlite's version, so another version's template is never
 // loaded; without one the directory is created by initdb as before.
 import fs from "node:fs";

@@ -1,5 +1,5 @@
 // The thread that owns the embedded database. PGlite runs PostgreSQL compiled to
-// WebAssembly synchronously on whichever thread calls it; here that is this worker,
+// WebAssembly synchronously on whichever thread calls it; here that is this thread,
 // so a long query occupies this thread's core and never the server's event loop.
 //
 // It hosts the same driver adapter Prisma used on the main thread

@@ -1,7 +1,9 @@
 // Courses: listing, reading with the institution embedded, and batch upsert.
-import { API_ROOT } from "../pipeline/contract.ts";
+import { API_ROOT } from "../kernel/document.ts";
 import { listResponse, pageParams } from "./paging.ts";
-import type { OperationHandler } from "./types.ts";
+import { ValidationError, type FieldError } from "../kernel/errors.ts";
+import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
+import type { OperationHandler, RequestCheck } from "./types.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
@@ -35,3 +37,32 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
         };
   });
 };
+
+/**
+ * A batch whose schema fails is also checked against the catalog (institutions, CIP codes,
+ * duplicates) for the items whose fields have the right type: one pass, one problem, every bad item.
+ */
+export const upsertCoursesCheck: RequestCheck<"upsertCourses"> = async (body, schemaErrors, { caller, services }) => {
+  let referenceErrors: FieldError[];
+  try {
+    // Text PostgreSQL cannot compare never reaches a query: it is reported instead.
+    rejectUnstorableText({ params: {}, query: {}, body });
+    referenceErrors = await services.courses.referenceErrorsOf(caller, Array.isArray(body) ? body : [body], {
+      single: !Array.isArray(body),
+    });
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    referenceErrors = error.errors;
+  }
+  const same = (a: FieldError, b: FieldError) => a.pointer === b.pointer && a.message === b.message;
+  return byItem([...schemaErrors, ...referenceErrors.filter((r) => !schemaErrors.some((s) => same(s, r)))]);
+};
+
+/** Errors of a batch in item order (`/0/…`, `/1/…`, …), each item's in the order found. */
+function byItem(errors: FieldError[]): FieldError[] {
+  const item = (e: FieldError) => Number(/^\/(\d+)(?:\/|$)/.exec(e.pointer)?.[1] ?? -1);
+  return errors
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => item(a.e) - item(b.e) || a.i - b.i)
+    .map(({ e }) => e);
+}

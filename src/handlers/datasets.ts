@@ -1,5 +1,5 @@
 // Datasets: publishing immutable snapshots of an organization's equivalencies.
-import { API_ROOT } from "../pipeline/contract.ts";
+import { API_ROOT } from "../kernel/document.ts";
 import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 

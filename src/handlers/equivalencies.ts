@@ -1,6 +1,6 @@
 // Equivalencies: decisions with provenance and an immutable version history.
 import { listResponse, pageParams } from "./paging.ts";
-import { API_ROOT } from "../pipeline/contract.ts";
+import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {

@@ -1,8 +1,9 @@
 // The handler registry: one entry per operationId of the contract. Its type
-// makes an operation without a handler a compile error.
-import type { HandlerRegistry } from "./types.ts";
+// makes an operation without a handler a compile error. Beside it, the operations
+// whose requests need more than schema validation name their checks.
+import type { HandlerRegistry, RequestChecks } from "./types.ts";
 import { getInstitution, listInstitutions } from "./institutions.ts";
-import { getCourse, listCourses, upsertCourses } from "./courses.ts";
+import { getCourse, listCourses, upsertCourses, upsertCoursesCheck } from "./courses.ts";
 import {
   createEquivalency,
   getEquivalency,
@@ -74,4 +75,8 @@ export const handlers: HandlerRegistry = {
   listOAuthClients,
   createOAuthClient,
   revokeOAuthClient,
+};
+
+export const requestChecks: RequestChecks = {
+  upsertCourses: upsertCoursesCheck,
 };

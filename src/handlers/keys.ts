@@ -1,5 +1,5 @@
 // Keys: API key management for the calling organization.
-import { API_ROOT } from "../pipeline/contract.ts";
+import { API_ROOT } from "../kernel/document.ts";
 import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
 

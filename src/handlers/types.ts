@@ -3,6 +3,7 @@
 import type { Readable } from "node:stream";
 import type { operations } from "../../generated/api-types.ts";
 import type { Credential } from "../auth/credential.ts";
+import type { FieldError } from "../kernel/errors.ts";
 import type { Logger } from "../kernel/logger.ts";
 import type { Services } from "../services/index.ts";
 
@@ -56,3 +57,17 @@ export type OperationHandler<K extends OperationId> = (
 
 /** Every operation of the contract must have a handler, or this fails to compile. */
 export type HandlerRegistry = { [K in OperationId]: OperationHandler<K> };
+
+/**
+ * More than the schema can say about an operation's request, declared beside its handler. It runs
+ * when the schema has found errors, and returns the whole list the 400 problem carries (the
+ * schema's errors and its own), so that one answer names every bad value; when the schema passes,
+ * the operation's service makes the same checks itself.
+ */
+export type RequestCheck<K extends OperationId> = (
+  body: RequestBody<K> | unknown,
+  schemaErrors: FieldError[],
+  context: RequestContext,
+) => Promise<FieldError[]>;
+
+export type RequestChecks = { [K in OperationId]?: RequestCheck<K> };

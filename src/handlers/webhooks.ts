@@ -1,7 +1,7 @@
 // Webhooks: endpoint registration and management. The full secret appears only
 // in the answers to createWebhook and rotateWebhookSecret.
 import { listResponse, pageParams } from "./paging.ts";
-import { API_ROOT } from "../pipeline/contract.ts";
+import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listWebhooks: OperationHandler<"listWebhooks"> = async (request, { caller, services }) => {

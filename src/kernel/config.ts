@@ -1,5 +1,5 @@
 // The one place that reads the environment. Every setting has a documented
-// default (README, "Configuration"); an invalid value stops the start with a
+// default (docs/configuration.md); an invalid value stops the start with a
 // message naming the variable.
 import path from "node:path";
 import { parseSecretsKey } from "./secret-box.ts";
@@ -59,7 +59,7 @@ export interface Config {
     /** Allow loopback, private, link-local and metadata targets (development and tests). */
     allowPrivateTargets: boolean;
     timeoutMs: number;
-    /** "inline": the server runs the dispatcher; "off": a separate `npm run worker` does. */
+    /** "inline": the server runs the dispatcher; "off": a separate `npm run dispatcher` does. */
     dispatcher: "inline" | "off";
     /** An endpoint failing this long without a success is disabled. */
     disableAfterMs: number;

@@ -5,7 +5,7 @@ import { ProblemError } from "../kernel/errors.ts";
 
 const PROBLEM_TYPE = "application/problem+json";
 
-/** Operations are the router's, built once (src/http/operation-router.ts): their types are worked out once too. */
+/** Operations are the router's, built once (operation-router.ts): their types are worked out once too. */
 const typesOf = new WeakMap<Operation, string[]>();
 
 /** The media types of an operation's 2xx answers. */

@@ -2,8 +2,8 @@
 // router flattens every path of the document into a new list of operations on
 // each call (with lodash), and matchOperation calls it twice per request and
 // compiles one regular expression per path template each time; with ~70
-// operations that was a quarter of the CPU a read by id costs (profile in the
-// README's "Hot read path"). The document does not change once the backend is
+// operations that was a quarter of the CPU a read by id costs (profile in
+// docs/benchmarks.md). The document does not change once the backend is
 // initialised, so the flattened operations, the exact paths and the compiled
 // templates are built once, here, and matching keeps the library's rules:
 // an exact path first, then templates by specificity (the longest literal

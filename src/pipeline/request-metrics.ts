@@ -11,14 +11,19 @@ export function requestMetrics() {
       await next();
     } finally {
       const labels = {
-        operation:
-          (ctx.state.operationId as string | undefined) ?? (ctx.state.route as string | undefined) ?? "unmatched",
+        operation: (ctx.state.operationId as string | undefined) ?? routeOf(ctx) ?? "unmatched",
         status: String(ctx.status),
       };
       httpRequests.inc(labels);
       httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
+}
+
+/** A route outside the contract, as its template: "GET /healthz", "GET /docs/assets/:name". */
+function routeOf(ctx: Context): string | undefined {
+  const template = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+  return template === undefined ? undefined : `${ctx.method} ${String(template)}`;
 }
 
 /** A 429: which bucket was empty. */

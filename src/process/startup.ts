@@ -1,4 +1,4 @@
-// Start-up work shared by the server, the worker and the CLI: open the
+// Start-up work shared by the server, the dispatcher and the CLI: open the
 // database, apply pending migrations, make sure stored secrets are sealed and
 // open under the configured keys, and make sure the sandbox is usable.
 import type { Config } from "../kernel/config.ts";

@@ -86,7 +86,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
   };
 }
 
-/** The repositories over an open database (what the server, the worker and the CLI build on). */
+/** The repositories over an open database (what the server, the dispatcher and the CLI build on). */
 export function repositoriesOf(database: Pick<Database, "prisma"> & Partial<Pick<Database, "read">>): Repositories {
   return createRepositories(database.prisma, database.read);
 }

@@ -2,7 +2,7 @@
 // Connect or SAML 2.0), one per email domain across the service, configured by
 // the operator's CLI and shown read-only to the organization's admins; and the
 // bookkeeping of sign-ins (pending state, SAML assertions already used). The
-// protocols themselves live in src/dashboard/sso/.
+// protocols themselves live in src/dashboard/server/sso/.
 import type { Repositories } from "../repositories/index.ts";
 import type { SsoConnectionRecord, SsoSignInRecord } from "../repositories/sso.ts";
 import { ssoClientSecretContext } from "../repositories/secrets.ts";

@@ -7,7 +7,7 @@ import type { ClaimedDelivery, DeliveriesRepository } from "../repositories/deli
 import { signatureHeader } from "./signing.ts";
 import type { SecretBox } from "../kernel/secret-box.ts";
 import { webhookSecretContext } from "../repositories/secrets.ts";
-import { sendDelivery, type SendResult } from "./sender.ts";
+import { sendDelivery, type SentAttempt } from "./sender.ts";
 import type { SuccessBatch } from "./success-batch.ts";
 
 export const USER_AGENT = "course-equivalency-webhooks/1.0";
@@ -33,12 +33,6 @@ export function signingSecrets(endpoint: SigningEndpoint, now: Date, secrets: Se
     endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now;
   const sealed = previousActive ? [endpoint.secret, endpoint.previousSecret!] : [endpoint.secret];
   return sealed.map((value) => secrets.open(value, webhookSecretContext(endpoint.id)));
-}
-
-export interface SentAttempt {
-  signature: string;
-  attemptedAt: Date;
-  result: SendResult;
 }
 
 /** Signs and sends one delivery body to one endpoint. */

@@ -13,14 +13,8 @@ import type { SecretBox } from "../kernel/secret-box.ts";
 import { fanOutEvents } from "./fan-out.ts";
 import { SuccessBatch } from "./success-batch.ts";
 import { webhookAttempts } from "../kernel/metrics.ts";
-import {
-  leaseDuration,
-  recordAttempt,
-  sendSigned,
-  type AttemptSettings,
-  type Outcome,
-  type SentAttempt,
-} from "./attempts.ts";
+import { leaseDuration, recordAttempt, sendSigned, type AttemptSettings, type Outcome } from "./attempts.ts";
+import type { SentAttempt } from "./sender.ts";
 
 /** Time a queued delivery's lease must still have beyond the send timeout, to record the outcome. */
 const LEASE_MARGIN_MS = 1000;

@@ -32,6 +32,13 @@ export interface SendResult {
   ok: boolean;
 }
 
+/** One signed attempt, sent: what the dispatcher records of it. */
+export interface SentAttempt {
+  signature: string;
+  attemptedAt: Date;
+  result: SendResult;
+}
+
 /** Every address of a host name, as `dns.lookup` with `all: true` gives them. */
 export type LookupAll = (
   hostname: string,

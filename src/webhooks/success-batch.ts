@@ -2,7 +2,7 @@
 // successes that finish meanwhile queue for the next, so a busy dispatcher
 // writes one statement per batch instead of one per delivery.
 import type { DeliveriesRepository } from "../repositories/deliveries.ts";
-import type { SentAttempt } from "./attempts.ts";
+import type { SentAttempt } from "./sender.ts";
 
 interface Queued {
   id: string;

@@ -4,14 +4,13 @@
 // recorded as an (operationId, documented status) pair for the coverage gate.
 import { expect } from "chai";
 import type { Response } from "supertest";
-import type { Operation } from "openapi-backend";
+import type { OpenAPIBackend, Operation } from "openapi-backend";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { createBackend } from "../../src/pipeline/contract.ts";
+import { createContract } from "../../src/pipeline/contract.ts";
 import { recordContractPair } from "./contract-recorder.ts";
 
-const backend = createBackend(() => undefined);
-const ready = backend.init();
+const ready = createContract();
 // openapi-backend validates response bodies against the application/json schema only; this
 // validates the body against the schema of the media type actually sent (problem+json, ld+json).
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -19,7 +18,7 @@ addFormats.default(ajv);
 const bodyValidators = new WeakMap<object, ValidateFunction>();
 
 export async function expectContract(response: Response, expectedStatus?: number): Promise<void> {
-  await ready;
+  const backend = await ready;
   const request = (response as unknown as { req: { method: string; path: string } }).req;
   const path = new URL(request.path, "http://localhost").pathname;
   if (expectedStatus !== undefined) {
@@ -35,7 +34,7 @@ export async function expectContract(response: Response, expectedStatus?: number
   const documentedKey = operation.responses?.[status] ? status : "default";
   const documented = operation.responses?.[documentedKey];
   expect(documented, `${operation.operationId} does not document status ${response.status}`).to.exist;
-  expectDocumentedResponse(response, operation, documented as DocumentedResponse);
+  expectDocumentedResponse(backend, response, operation, documented as DocumentedResponse);
   // Only a response that passed every check counts towards contract coverage.
   recordContractPair({ operationId: operation.operationId!, status: documentedKey });
 }
@@ -45,7 +44,12 @@ interface DocumentedResponse {
   headers?: Record<string, { required?: boolean }>;
 }
 
-function expectDocumentedResponse(response: Response, operation: Operation, documented: DocumentedResponse): void {
+function expectDocumentedResponse(
+  backend: OpenAPIBackend,
+  response: Response,
+  operation: Operation,
+  documented: DocumentedResponse,
+): void {
   if (response.status >= 400) expectProblem(response);
   if (response.status === 204) return;
   const mediaTypes = Object.keys(documented.content ?? {});

@@ -1,7 +1,8 @@
 // The operations of the document as tests need them: method, path template,
 // documented response keys and success media types, scopes, parameters with their schemas resolved,
 // and the first example of the JSON request body.
-import { loadSpec, operationScopes } from "../../src/pipeline/contract.ts";
+import { loadSpec } from "../../src/pipeline/contract.ts";
+import { operationRules } from "../../src/auth/authorize.ts";
 import type { Operation } from "openapi-backend";
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -81,7 +82,7 @@ export function specOperations(document: Document = loadSpec() as Document): Spe
         path,
         responses: Object.keys(operation.responses ?? {}),
         successTypes: successTypes(document, operation.responses ?? {}),
-        scopes: operationScopes(operation),
+        scopes: operationRules(operation as never).scopes,
         parameters,
         hasBody: Boolean(operation.requestBody),
         exampleBody:

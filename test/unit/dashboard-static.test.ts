@@ -9,13 +9,16 @@ import Koa from "koa";
 import supertest from "supertest";
 import { expect } from "chai";
 import { buildDashboard, type DashboardManifest } from "../../scripts/build-dashboard.ts";
-import { DASHBOARD_CSP, dashboardStatic } from "../../src/dashboard/server/static.ts";
+import { Router } from "@koa/router";
+import { DASHBOARD_CSP, dashboardPages } from "../../src/dashboard/server/static.ts";
 
 const BUDGET_BYTES = 250 * 1024;
 
 function appServing(directory: string) {
   const koa = new Koa();
-  koa.use(dashboardStatic(directory));
+  const router = new Router();
+  dashboardPages(router, directory);
+  koa.use(router.routes());
   koa.use((ctx) => {
     ctx.status = 404;
     ctx.body = "fell through";

@@ -1,46 +1,37 @@
-// Routing follows openapi-backend's rules (its router, indexed once): the app answers 404 and 405 from its
-// notFound and methodNotAllowed hooks, and lists the methods of a 405 from the
-// document's operations.
+// Routing follows openapi-backend's rules (its router, indexed once): the pipeline answers 404 and
+// 405 from the router's outcome, and lists the methods of a 405 from the document's operations.
 import { expect } from "chai";
-import { OpenAPIRouter, type Request } from "openapi-backend";
-import { API_ROOT, allowedMethods, createBackend, loadSpec } from "../../src/pipeline/contract.ts";
+import { OpenAPIRouter, type OpenAPIBackend, type Request } from "openapi-backend";
+import { API_ROOT, allowedMethods, createContract, loadSpec, routeRequest } from "../../src/pipeline/contract.ts";
 import { OperationRouter } from "../../src/pipeline/operation-router.ts";
+import type { ProblemError } from "../../src/kernel/errors.ts";
 
 describe("routing", () => {
-  const outcomes: string[] = [];
-  const record = (outcome: string) => (context: { operation?: { operationId?: string } }) => {
-    outcomes.push(outcome === "operation" ? (context.operation?.operationId ?? "none") : outcome);
-    return { status: 200 };
-  };
-  const backend = createBackend(record("notImplemented") as never, {
-    notFound: record("notFound") as never,
-    methodNotAllowed: record("methodNotAllowed") as never,
-    // Also called, without an operation, before notFound and methodNotAllowed.
-    postRoutingHandler: ((context: { operation?: unknown }) =>
-      context.operation ? record("operation")(context as never) : undefined) as never,
+  let contract: OpenAPIBackend;
+  before(async () => {
+    contract = await createContract();
   });
-  before(() => backend.init());
 
-  it("answers the library's 404 and 405 outcomes through its hooks", async () => {
-    const cases: [string, string, string][] = [
-      ["get", "/nowhere", "notFound"],
-      ["get", "/", "notFound"],
-      ["put", "/institutions", "methodNotAllowed"],
-      ["delete", "/equivalencies/eq_1", "methodNotAllowed"],
-      ["get", "/equivalencies/eq_1", "getEquivalency"],
-    ];
-    for (const [method, path, expected] of cases) {
-      outcomes.length = 0;
-      await backend.handleRequest({ method, path: `${API_ROOT}${path}`, headers: {} } as never, {
-        state: { credential: {} },
-      });
-      expect(outcomes[0], `${method} ${path}`).to.equal(expected);
+  const outcome = (method: string, path: string) => {
+    try {
+      return routeRequest(contract, { method, path: `${API_ROOT}${path}`, headers: {} }).operationId;
+    } catch (error) {
+      const problem = error as ProblemError;
+      return `${problem.slug} ${problem.headers.Allow ?? ""}`.trim();
     }
+  };
+
+  it("answers 404 for an unknown path, 405 with Allow for a known path's other method, else the operation", () => {
+    expect(outcome("get", "/nowhere")).to.equal("not-found");
+    expect(outcome("get", "/")).to.equal("not-found");
+    expect(outcome("put", "/institutions")).to.equal("method-not-allowed GET");
+    expect(outcome("delete", "/equivalencies/eq_1")).to.equal("method-not-allowed GET, PATCH");
+    expect(outcome("get", "/equivalencies/eq_1")).to.equal("getEquivalency");
   });
 
   it("lists the methods the document defines for a path", () => {
-    expect(allowedMethods(backend, `${API_ROOT}/equivalencies/eq_1`)).to.deep.equal(["GET", "PATCH"]);
-    expect(allowedMethods(backend, `${API_ROOT}/nowhere`)).to.deep.equal([]);
+    expect(allowedMethods(contract, `${API_ROOT}/equivalencies/eq_1`)).to.deep.equal(["GET", "PATCH"]);
+    expect(allowedMethods(contract, `${API_ROOT}/nowhere`)).to.deep.equal([]);
   });
 
   it("lists, for every path template, every method the document gives it", () => {
@@ -50,15 +41,17 @@ describe("routing", () => {
         .filter((method) => method in (item ?? {}))
         .map((m) => m.toUpperCase());
       const concrete = template.replace(/\{[^}]+\}/g, "x_1");
-      expect(allowedMethods(backend, `${API_ROOT}${concrete}`), template).to.include.members(defined);
+      expect(allowedMethods(contract, `${API_ROOT}${concrete}`), template).to.include.members(defined);
     }
   });
 });
 
 describe("OperationRouter (the indexed router the backend uses)", () => {
   const document = loadSpec();
-  const backend = createBackend((() => ({ status: 200 })) as never);
-  before(() => backend.init());
+  let backend: OpenAPIBackend;
+  before(async () => {
+    backend = await createContract();
+  });
 
   it("replaces openapi-backend's router in the backend and in its validator", () => {
     expect(backend.router).to.be.instanceOf(OperationRouter);

@@ -2,7 +2,7 @@
 // together share one statement; a full batch goes at once.
 import { expect } from "chai";
 import { SuccessBatch } from "../../src/webhooks/success-batch.ts";
-import type { SentAttempt } from "../../src/webhooks/attempts.ts";
+import type { SentAttempt } from "../../src/webhooks/sender.ts";
 import type { DeliveriesRepository, RecordedSuccess } from "../../src/repositories/deliveries.ts";
 
 const sent: SentAttempt = {

@@ -4,16 +4,14 @@
 //   POST /dashboard/auth/token          X-CSRF-Token; {environment} → a short-lived API access token
 //   POST /dashboard/auth/sign-out       X-CSRF-Token → 204, session deleted, cookie cleared
 // Errors of the JSON routes are problem+json (the problem boundary); a failed link is an HTML page.
-import type Koa from "koa";
-import type { Context, Next } from "koa";
-import type { AppContext } from "../../app/context.ts";
-import { ProblemError, SignInRefusedError, ValidationError } from "../../kernel/errors.ts";
+import type { Context } from "koa";
+import type { Router } from "@koa/router";
+import { SignInRefusedError, ValidationError } from "../../kernel/errors.ts";
 import { readJsonBody } from "../../pipeline/body.ts";
 import { renderAuthError } from "./error-page.ts";
 import {
   dashboardContext,
   endDashboardSession,
-  installDashboardContext,
   requireCsrfToken,
   requireSession,
   startDashboardSession,
@@ -89,33 +87,10 @@ async function signOut(ctx: Context): Promise<void> {
   ctx.status = 204;
 }
 
-const ROUTES: Record<string, (ctx: Context) => Promise<void>> = {
-  "GET /dashboard/auth/link": signInWithLink,
-  "GET /dashboard/auth/session": describeSession,
-  "POST /dashboard/auth/token": issueToken,
-  "POST /dashboard/auth/sign-out": signOut,
-};
-
-const ALLOWED: Record<string, string> = {
-  "/dashboard/auth/link": "GET",
-  "/dashboard/auth/session": "GET",
-  "/dashboard/auth/token": "POST",
-  "/dashboard/auth/sign-out": "POST",
-};
-
-/** Installs the dashboard context (see sessions.ts) and serves the routes above; one line in app.ts. */
-export function mountDashboardAuth(koa: Koa, app: AppContext): void {
-  installDashboardContext(koa, app);
-  koa.use(async (ctx: Context, next: Next) => {
-    const route = ROUTES[`${ctx.method} ${ctx.path}`];
-    if (route) return route(ctx);
-    const allowed = ALLOWED[ctx.path];
-    if (allowed) {
-      throw new ProblemError("method-not-allowed", `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`, {
-        headers: { Allow: allowed },
-        extensions: { allowed: [allowed] },
-      });
-    }
-    return next();
-  });
+/** Adds the routes to `router`; the dashboard context (sessions.ts) must be installed on the app. */
+export function sessionRoutes(router: Router): void {
+  router.get("/dashboard/auth/link", signInWithLink);
+  router.get("/dashboard/auth/session", describeSession);
+  router.post("/dashboard/auth/token", issueToken);
+  router.post("/dashboard/auth/sign-out", signOut);
 }

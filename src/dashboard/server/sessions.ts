@@ -5,7 +5,9 @@
 import type Koa from "koa";
 import type { Context } from "koa";
 import { parseCookie, stringifySetCookie } from "cookie";
-import type { AppContext } from "../../app/context.ts";
+import type { AccessTokens } from "../../auth/oauth.ts";
+import type { Config } from "../../kernel/config.ts";
+import type { Services } from "../../services/index.ts";
 import { ForbiddenError, ProblemError } from "../../kernel/errors.ts";
 import { csrfTokenMatches, type LiveSession } from "../../services/dashboard-sessions.ts";
 
@@ -13,9 +15,16 @@ import { csrfTokenMatches, type LiveSession } from "../../services/dashboard-ses
 export const DASHBOARD_HOME = "/dashboard/";
 export const CSRF_HEADER = "X-CSRF-Token";
 
+/** What the dashboard's server side uses of the application (the app's context has all of it). */
+export interface DashboardDependencies {
+  config: Pick<Config, "publicOrigin" | "bodyLimitBytes">;
+  services: Services;
+  accessTokens: AccessTokens;
+}
+
 /** What the dashboard's routes need from the application, reachable from any Koa context. */
 export interface DashboardContext {
-  app: AppContext;
+  app: DashboardDependencies;
   /** The cookie's name: `__Host-svc_session` behind https, `svc_session` otherwise. */
   cookieName: string;
   secureCookie: boolean;
@@ -28,7 +37,7 @@ declare module "koa" {
 }
 
 /** Makes the application context reachable from every request's ctx (call once, when building the app). */
-export function installDashboardContext(koa: Koa, app: AppContext): void {
+export function installDashboardContext(koa: Koa, app: DashboardDependencies): void {
   const secureCookie = new URL(app.config.publicOrigin).protocol === "https:";
   koa.context.dashboard = { app, cookieName: secureCookie ? "__Host-svc_session" : "svc_session", secureCookie };
 }

@@ -2,10 +2,11 @@
 // hashed assets under /dashboard/assets/ with a year-long immutable cache, and index.html for
 // every other path (the app routes in the browser), never cached. Every answer carries a
 // Content-Security-Policy that allows only the service's own origin. /dashboard/auth/* belongs
-// to the sign-in routes and passes through.
+// to the sign-in routes.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Context, Next } from "koa";
+import type { Context } from "koa";
+import type { Router } from "@koa/router";
 import { projectPath } from "../../kernel/project-root.ts";
 
 export const DEFAULT_DASHBOARD_DIRECTORY = projectPath("dist", "dashboard");
@@ -50,13 +51,13 @@ async function readOrNull(file: string): Promise<Buffer | null> {
   }
 }
 
-/** Koa middleware serving the dashboard from `directory` (dist/dashboard by default). */
-export function dashboardStatic(directory = DEFAULT_DASHBOARD_DIRECTORY) {
-  return async function serveDashboard(ctx: Context, next: Next) {
+/** Every dashboard page but the sign-in routes (/dashboard/auth/…, session-routes.ts and sso/). */
+const DASHBOARD_PAGE = /^\/dashboard(?:\/(?!auth\/).*)?$/;
+
+/** Adds GET (and HEAD) of the dashboard's pages and assets to `router`, served from `directory`. */
+export function dashboardPages(router: Router, directory = DEFAULT_DASHBOARD_DIRECTORY): void {
+  router.get(DASHBOARD_PAGE, async function serveDashboard(ctx: Context) {
     const { path: urlPath } = ctx;
-    if (urlPath !== "/dashboard" && !urlPath.startsWith("/dashboard/")) return next();
-    if (urlPath.startsWith("/dashboard/auth/")) return next();
-    if (ctx.method !== "GET" && ctx.method !== "HEAD") return next();
     securityHeaders(ctx);
     const asset = ASSET.exec(urlPath);
     if (asset) {
@@ -90,5 +91,5 @@ export function dashboardStatic(directory = DEFAULT_DASHBOARD_DIRECTORY) {
       return;
     }
     ctx.body = index;
-  };
+  });
 }

@@ -39,7 +39,7 @@ export interface Export {
   extension: string;
 }
 
-/** CSV columns: the fields of each resource's API representation (src/services/views.ts), in order. */
+/** CSV columns: the fields of each resource's API representation (src/views/catalog.ts), in order. */
 export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
   institutions: ["id", "ipedsId", "name", "city", "state", "type", "system", "source"],
   courses: [

@@ -97,7 +97,7 @@ function ipedsHeader(file: string) {
     const missing = IPEDS_COLUMNS.filter((column) => !header.includes(column));
     if (missing.length)
       throw new Error(
-        `${file} is not an IPEDS HD file: its header has no ${missing.join(", ")} column. Give the HD file (columns UNITID, INSTNM, CITY, STABBR, SECTOR, F1SYSNAM, CYACTIVE) or a JSON array of institutions (README, "Command-line tool").`,
+        `${file} is not an IPEDS HD file: its header has no ${missing.join(", ")} column. Give the HD file (columns UNITID, INSTNM, CITY, STABBR, SECTOR, F1SYSNAM, CYACTIVE) or a JSON array of institutions (docs/cli.md).`,
       );
     return header;
   };

@@ -7,16 +7,15 @@
 // A sign-in that fails renders the refusal page (400/401) and provisions nobody: the user is created
 // or updated only after every check of the protocol has passed.
 import crypto from "node:crypto";
-import type Koa from "koa";
-import type { Context, Next } from "koa";
+import type { Context } from "koa";
+import type { Router } from "@koa/router";
 import getRawBody from "raw-body";
 import { stringifySetCookie, parseCookie } from "cookie";
-import type { AppContext } from "../../../app/context.ts";
 import { ProblemError, SignInRefusedError, ValidationError } from "../../../kernel/errors.ts";
 import { readJsonBody } from "../../../pipeline/body.ts";
 import { emailInDomain, roleFromValues, type SsoConnection } from "../../../services/sso.ts";
 import { renderAuthError } from "../error-page.ts";
-import { startDashboardSession } from "../sessions.ts";
+import { type DashboardDependencies, startDashboardSession } from "../sessions.ts";
 import { type FederatedIdentity, SignInFailure } from "./identity.ts";
 import { createOidcSignIn } from "./oidc.ts";
 import { createSamlSignIn, serviceProviderMetadata } from "./saml.ts";
@@ -26,7 +25,8 @@ import { SSO_PATHS, serviceProviderUrls } from "./urls.ts";
 const ACS_BODY_LIMIT = "512kb";
 const STATE_COOKIE_MAX_AGE_S = 600;
 
-export function mountSsoRoutes(koa: Koa, app: AppContext): void {
+/** Adds the routes to `router`. */
+export function ssoRoutes(router: Router, app: DashboardDependencies): void {
   const urls = serviceProviderUrls(app.config.publicOrigin);
   const secureCookie = new URL(app.config.publicOrigin).protocol === "https:";
   // Scoped to the callback path, so no other page of the origin sees it; __Host- needs Path=/.
@@ -158,29 +158,8 @@ export function mountSsoRoutes(koa: Koa, app: AppContext): void {
     ctx.body = await serviceProviderMetadata(urls);
   }
 
-  const routes: Record<string, (ctx: Context) => unknown> = {
-    [`POST ${SSO_PATHS.start}`]: start,
-    [`GET ${SSO_PATHS.oidcCallback}`]: oidcCallback,
-    [`GET ${SSO_PATHS.samlMetadata}`]: samlMetadata,
-    [`POST ${SSO_PATHS.samlAcs}`]: samlAcs,
-  };
-  const allowed: Record<string, string> = {
-    [SSO_PATHS.start]: "POST",
-    [SSO_PATHS.oidcCallback]: "GET",
-    [SSO_PATHS.samlMetadata]: "GET",
-    [SSO_PATHS.samlAcs]: "POST",
-  };
-
-  koa.use(async (ctx: Context, next: Next) => {
-    const route = routes[`${ctx.method} ${ctx.path}`];
-    if (route) return route(ctx);
-    const method = allowed[ctx.path];
-    if (method) {
-      throw new ProblemError("method-not-allowed", `${ctx.method} is not allowed on ${ctx.path}; use ${method}.`, {
-        headers: { Allow: method },
-        extensions: { allowed: [method] },
-      });
-    }
-    return next();
-  });
+  router.post(SSO_PATHS.start, start);
+  router.get(SSO_PATHS.oidcCallback, oidcCallback);
+  router.get(SSO_PATHS.samlMetadata, samlMetadata);
+  router.post(SSO_PATHS.samlAcs, samlAcs);
 }

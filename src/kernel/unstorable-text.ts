@@ -2,7 +2,7 @@
 // surrogate (JSON can escape one, "\ud800"), in text and jsonb columns alike, so
 // a request value carrying either is refused with a pointer at it before it
 // reaches a query (the schema cannot say this).
-import { ValidationError, escapePointer, type FieldError } from "../kernel/errors.ts";
+import { ValidationError, escapePointer, type FieldError } from "./errors.ts";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

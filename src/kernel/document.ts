@@ -1,0 +1,7 @@
+// Where the contract lives at run time: the API's root path and the bundled, dereferenced
+// document generated from openapi.yaml (`npm run generate`).
+import { projectPath } from "./project-root.ts";
+
+export const API_ROOT = "/api/v1";
+export const SPEC_PATH = projectPath("generated", "openapi.json");
+export const SPEC_YAML_PATH = projectPath("openapi.yaml");

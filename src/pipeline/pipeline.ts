@@ -1,0 +1,118 @@
+// The API's request pipeline. Every request under /api/v1 takes these steps, in this order, and
+// each step throws the problem that ends the request (problem-boundary.ts answers it):
+//
+//   route       the operation, by openapi-backend's router         400 path encoding, 404, 405
+//   negotiate   a media type the client accepts                    406
+//   admit       blocked address, credential, rate limit            429, 401, 429
+//   authorize   scopes, credential kind and role, from the document 403
+//   read        the JSON body, within its size and depth limits    413, 415, 400
+//   validate    the contract (Ajv), and an operation's own checks  400
+//   handle      the operation's handler (services hold the rules), then its audit entry
+//   respond     status, headers, and a body or a stream
+import type { Context, Middleware, Next } from "koa";
+import type { OpenAPIBackend, Operation, Request } from "openapi-backend";
+import { authorize } from "../auth/authorize.ts";
+import type { Credential } from "../auth/credential.ts";
+import { handlers, requestChecks } from "../handlers/index.ts";
+import type { OperationId, OperationRequest, RequestContext } from "../handlers/types.ts";
+import { API_ROOT } from "../kernel/document.ts";
+import type { Logger } from "../kernel/logger.ts";
+import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
+import type { Services } from "../services/index.ts";
+import type { Admission } from "./admission.ts";
+import { recordChange } from "./audit.ts";
+import { readJsonBody } from "./body.ts";
+import { routeRequest } from "./contract.ts";
+import { rejectNonDecimalIntegers } from "./integer-parameters.ts";
+import { negotiate, responseTypes } from "./negotiation.ts";
+import { decodesAsUri, rejectMalformedPathEncoding } from "./path-encoding.ts";
+import { requestFieldErrors, requestValidationError } from "./request-errors.ts";
+import { assertResponseOnContract, respond, type OperationResponse } from "./respond.ts";
+
+export interface PipelineDependencies {
+  contract: OpenAPIBackend;
+  admission: Admission;
+  services: Services;
+  bodyLimitBytes: number;
+  /** Tests turn this on: a response off the contract then fails loudly. */
+  validateResponses?: boolean;
+}
+
+type AnyHandler = (request: OperationRequest<OperationId>, context: RequestContext) => Promise<OperationResponse>;
+
+export function apiPipeline(deps: PipelineDependencies): Middleware {
+  const { contract, admission, services } = deps;
+
+  return async function api(ctx: Context, next: Next) {
+    if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
+    const request: Request = {
+      method: ctx.method,
+      path: ctx.path,
+      query: ctx.querystring,
+      headers: ctx.headers as Request["headers"],
+    };
+
+    const operation = route(request);
+    const operationId = operation.operationId as OperationId;
+    ctx.state.operationId = operationId;
+    negotiate(ctx, responseTypes(operation));
+
+    const caller = await admission.admit(ctx);
+    const context = requestContext(ctx, caller, operationId);
+    authorize(operation, caller);
+
+    if (operation.requestBody) request.body = await readJsonBody(ctx, deps.bodyLimitBytes);
+    rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
+    const input = await validate(operation, request, ctx, context);
+
+    const result = await (handlers[operationId] as AnyHandler)(input, context);
+    await recordChange(operation, input, result, context);
+    if (deps.validateResponses) assertResponseOnContract(contract, operation, result);
+    respond(ctx, result);
+  };
+
+  /** openapi-backend decodes path parameters as it matches: a malformed one is named before that. */
+  function route(request: Request): Operation {
+    if (!decodesAsUri(request.path)) {
+      const operation = contract.router.matchOperation(request);
+      if (operation) rejectMalformedPathEncoding(operation.path, request.path.slice(API_ROOT.length));
+    }
+    return routeRequest(contract, request);
+  }
+
+  function requestContext(ctx: Context, caller: Credential, operationId: OperationId): RequestContext {
+    const log = (ctx.state.log as Logger).child({ credentialId: caller.id, operationId });
+    ctx.state.credential = caller;
+    ctx.state.log = log;
+    return { caller, requestId: ctx.state.requestId as string, log, services };
+  }
+
+  /** The request as its handler reads it, with the contract's coerced types; 400 when it is off the contract. */
+  async function validate(
+    operation: Operation,
+    request: Request,
+    ctx: Context,
+    context: RequestContext,
+  ): Promise<OperationRequest<OperationId>> {
+    const validation = contract.validator.validateRequest(request, operation);
+    if (validation.errors) {
+      const schemaErrors = requestFieldErrors(validation.errors);
+      const check = requestChecks[operation.operationId as OperationId];
+      throw requestValidationError([], check ? await check(request.body, schemaErrors, context) : schemaErrors);
+    }
+    // The validator hands back the path and query it coerced; an operation it had nothing to
+    // validate in (no parameters) leaves them as they came, and they are parsed here instead.
+    const coerced = validation.coerced as { params?: object; query?: unknown };
+    const parsed =
+      coerced.params && typeof coerced.query === "object" ? null : contract.router.parseRequest(request, operation);
+    const input = {
+      params: (coerced.params ?? parsed?.params ?? {}) as never,
+      query: (typeof coerced.query === "object" ? coerced.query : (parsed?.query ?? {})) as never,
+      body: request.body as never,
+      headers: ctx.headers as Record<string, string | undefined>,
+      url: new URL(ctx.originalUrl, "http://localhost"),
+    };
+    rejectUnstorableText(input);
+    return input;
+  }
+}

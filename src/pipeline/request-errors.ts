@@ -1,0 +1,64 @@
+// A request off the contract becomes one 400 problem with a JSON pointer per offending value:
+// Ajv's errors, as openapi-backend reports them, in the words a client reads.
+import type { ErrorObject } from "ajv";
+import { ValidationError, escapePointer, type FieldError } from "../kernel/errors.ts";
+
+/** Ajv errors become one problem with a JSON pointer per offending value. */
+export function requestValidationError(errors: ErrorObject[], more: FieldError[] = []): ValidationError {
+  const fieldErrors = [...requestFieldErrors(errors), ...more];
+  return ValidationError.of(fieldErrors.length ? fieldErrors : [{ pointer: "", message: "the request is not valid" }]);
+}
+
+/** Ajv errors as one field error per offending value. */
+export function requestFieldErrors(errors: ErrorObject[]): FieldError[] {
+  const specific = errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf");
+  // A failed oneOf (one object or an array of them) also reports the branch of
+  // the wrong shape; keep the errors that point inside the value instead.
+  const relevant = specific.filter(
+    (e) =>
+      e.keyword !== "type" ||
+      !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
+  );
+  return dedupe(relevant.map(toFieldError));
+}
+
+function toFieldError(error: ErrorObject): FieldError {
+  // openapi-backend validates {query, path, header, requestBody} as one object.
+  let pointer = error.instancePath.replace(/^\/requestBody/, "");
+  if (error.keyword === "required") {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    // No body at all: openapi-backend misses its "requestBody" member; body pointers start at the body.
+    if (error.instancePath === "" && missing === "requestBody")
+      return { pointer: "", message: "a request body is required" };
+    pointer += `/${escapePointer(missing)}`;
+  }
+  if (error.keyword === "additionalProperties")
+    pointer += `/${escapePointer((error.params as { additionalProperty: string }).additionalProperty)}`;
+  if (pointer.startsWith("/headers/")) pointer = pointer.replace(/^\/headers\//, "/header/");
+  return { pointer, message: describe(error) };
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case "required":
+      return "is required";
+    case "additionalProperties":
+      return "is not a known field";
+    case "enum":
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(", ")}`;
+    case "pattern":
+      return `must match the pattern ${(error.params as { pattern: string }).pattern}`;
+    default:
+      return error.message ?? "is not valid";
+  }
+}
+
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const key = `${e.pointer}\u0000${e.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

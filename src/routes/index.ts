@@ -1,0 +1,64 @@
+// Every route outside the contract, on one @koa/router: the service's own (operational.ts), the
+// OAuth issuer (src/auth/oauth-routes.ts) and the dashboard's pages, sign-in and single sign-on
+// (src/dashboard/server/). A known path asked with another method is a 405 problem whose Allow
+// header is the router's; a path none of them knows goes on to the API and then to the 404.
+import type { Context, Middleware, Next } from "koa";
+import { Router } from "@koa/router";
+import type { AccessTokens } from "../auth/oauth.ts";
+import { oauthRoutes } from "../auth/oauth-routes.ts";
+import type { SharedStore } from "../auth/rate-limiter.ts";
+import { sessionRoutes } from "../dashboard/server/session-routes.ts";
+import type { DashboardDependencies } from "../dashboard/server/sessions.ts";
+import { ssoRoutes } from "../dashboard/server/sso/routes.ts";
+import type { Database } from "../db/database.ts";
+import { dashboardPages } from "../dashboard/server/static.ts";
+import { ProblemError } from "../kernel/errors.ts";
+import { operationalRoutes } from "./operational.ts";
+
+export interface OutsideRoutesDependencies {
+  /** The app's context has all of these. */
+  app: DashboardDependencies & { database: Database; accessTokens: AccessTokens };
+  /** Counts a token request against its client address (the pipeline's admission). */
+  throttleTokenRequest(ctx: Context): Promise<void>;
+  /** The shared rate-limit store (Redis) when configured, reported by /readyz. */
+  redis?: SharedStore | null;
+}
+
+/** OPTIONS is not served: like the API's paths, these answer it 405. */
+const SERVED_METHODS = ["HEAD", "GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** The middleware to use in this order: the 405 answer, the routes, the end of a known path. */
+export function routesOutsideContract(deps: OutsideRoutesDependencies): Middleware[] {
+  const router = new Router({ methods: SERVED_METHODS });
+  const { app } = deps;
+  operationalRoutes(router, { database: app.database, redis: deps.redis });
+  oauthRoutes(router, { accessTokens: app.accessTokens, throttleTokenRequest: deps.throttleTokenRequest });
+  dashboardPages(router);
+  sessionRoutes(router);
+  ssoRoutes(router, app);
+
+  const allowedMethods = router.allowedMethods();
+  return [
+    async function methodNotAllowed(ctx: Context, next: Next) {
+      await allowedMethods(ctx as never, next);
+      if (ctx.status !== 405 && ctx.status !== 501) return;
+      const allowed = (ctx.response.get("Allow") || "").split(", ").filter(Boolean);
+      throw new ProblemError(
+        "method-not-allowed",
+        `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(", ")}.`,
+        {
+          headers: { Allow: allowed.join(", ") },
+          extensions: { allowed },
+        },
+      );
+    },
+    router.routes() as Middleware,
+    // A path of these routes asked with another method ends here, and the router answers 405.
+    async function knownPathOnly(ctx: Context, next: Next) {
+      const onKnownPath = ((ctx as { matched?: { methods: string[] }[] }).matched ?? []).some(
+        (layer) => layer.methods.length,
+      );
+      if (!onKnownPath) await next();
+    },
+  ];
+}
