@@ -1,8 +1,8 @@
 // Compiles the server into dist/server/ with esbuild, for `npm start` and `npm run dispatcher`: the
 // entry points (the server, the dispatcher, the embedded database's thread) and the chunks they
 // share, as ES modules that import their packages from node_modules. Running compiled JavaScript
-// keeps the TypeScript loader and the transpiled sources out of both threads' heaps (README,
-// "Memory"). No type-checking here: `npm test` and CI run tsc. Runs in npm's `prepare` (after
+// keeps the TypeScript loader and the transpiled sources out of both threads' heaps (the memory
+// figures are in docs/benchmarks.md). No type-checking here: `npm test` and CI run tsc. Runs in npm's `prepare` (after
 // `npm ci`) and before `npm start` and `npm run dispatcher`, in well under a second.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";

@@ -1,7 +1,7 @@
 // The lists that openapi.yaml states once and other files repeat: the problem-type catalogue
 // (`x-problem-types`) and the operations. scripts/generate.ts writes generated/problem-types.ts
-// and rewrites the fenced regions of hand-written files (the SDK's error mapping, the README's
-// problem-type table); --check fails when any of them is stale.
+// and rewrites the fenced regions of hand-written files (the SDK's error mapping, the problem-type
+// table of docs/api-guide.md); --check fails when any of them is stale.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -79,7 +79,7 @@ export function checkDescriptionTable(document: Record<string, unknown>, types: 
   }
 }
 
-function readmeTable(types: ProblemType[]): string {
+function docsTable(types: ProblemType[]): string {
   return [
     "| `type` (under `https://course-equivalency.org/problems/`) | Status | When |",
     "|---|---|---|",
@@ -132,13 +132,13 @@ export function fencedOutputs(root: string, document: Record<string, unknown>): 
     replaceFenced(errors, "sdk/src/errors.ts", ...code("problem-types"), sdkErrorMapping(types, errors)),
   );
   outputs.set(
-    "README.md",
+    "docs/api-guide.md",
     replaceFenced(
-      read("README.md"),
-      "README.md",
+      read("docs/api-guide.md"),
+      "docs/api-guide.md",
       "<!-- @generated problem-types begin -->",
       "<!-- @generated problem-types end -->",
-      readmeTable(types),
+      docsTable(types),
     ),
   );
   return outputs;

@@ -1,15 +1,15 @@
 // `npm run bench:load`: a fixed arrival rate of a realistic mix against the real
 // server as `npm start` runs it, with 1, 2 and 4 API processes on PostgreSQL
-// (SVC_CLUSTER_WORKERS) and one process on the embedded database. The mix
-// (issue 15): 80 % reads (a course or an equivalency by id, a page of courses
-// or institutions), 15 % course batches (POST /courses, 20 re-upserted
-// courses), 5 % PATCH /equivalencies/{id} with If-Match (the ETag of a GET made
-// just before, not timed). Open loop: requests are started on schedule whether
-// or not earlier ones have answered (at most --max-in-flight at once; the rest
-// are counted as not sent). Reports per configuration: throughput, p50/p99 per
-// operation, errors (5xx, network; 412 on a PATCH that lost a race is counted
-// apart), RSS of the whole process tree before and after, and ratios against
-// one process on PostgreSQL.
+// (SVC_CLUSTER_WORKERS) and one process on the embedded database. The mix is
+// mostly reads, as a partner's traffic is: 80 % reads (a course or an equivalency
+// by id, a page of courses or institutions), 15 % course batches (POST /courses,
+// 20 re-upserted courses), 5 % PATCH /equivalencies/{id} with If-Match (the ETag
+// of a GET made just before, not timed). Open loop: requests are started on
+// schedule whether or not earlier ones have answered (at most --max-in-flight at
+// once; the rest are counted as not sent). Reports per configuration: throughput,
+// p50/p99 per operation, errors (5xx, network; 412 on a PATCH that lost a race is
+// counted apart), RSS of the whole process tree before and after, and ratios
+// against one process on PostgreSQL.
 //
 //   npm run bench:load -- [--rate 300] [--seconds 60] [--only pg1,pg2,pg4,embedded]
 //                         [--database-url postgresql://postgres@127.0.0.1:5432/postgres]

@@ -5,10 +5,11 @@
 // requests (lists, cursor pages, single reads, an export) with the public
 // sandbox key. Memory is the whole process tree's (VmRSS, VmHWM of
 // /proc/PID/status summed over the process and its children). Baselines in the
-// same run: the previous `npm start` (the same server from its TypeScript sources
-// through tsx's --import loader), the first one (`tsx src/main.ts`: a tsx process
+// same run: the same server from its TypeScript sources through tsx's --import
+// loader, the same through the `tsx` wrapper (`tsx src/main.ts`: a tsx process
 // that runs the server as its child), both making a new embedded directory by
-// initdb as they did (the template is hidden meanwhile), and a bare `node` process.
+// initdb (the template is hidden meanwhile), so that they show what the compiled
+// server and the template save; and a bare `node` process.
 //
 //   npx tsx scripts/bench/memory.ts [--database-url postgresql://…] [--requests 10000]
 import { spawn, type ChildProcess } from "node:child_process";
@@ -190,23 +191,18 @@ async function main() {
   const startScript = (
     JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }
   ).scripts.start;
-  // The baselines run as they did: from the TypeScript sources, and with no data-directory
-  // template (a new embedded directory made by initdb), which is hidden while they run.
+  // The baselines run from the TypeScript sources, and with no data-directory template (a new
+  // embedded directory made by initdb), which is hidden while they run.
   const variants: [string, string[], number, "template" | "initdb"][] = [
     // package.json's start script itself, through sh as npm runs it (the script execs node: one process).
     [`npm start: ${startScript}`, ["/bin/sh", "-c", startScript], requests, "template"],
     [
-      "baseline: the previous npm start, TypeScript through tsx's loader (node --import tsx src/main.ts), initdb",
+      "baseline: TypeScript through tsx's loader (node --import tsx src/main.ts), initdb",
       ["/bin/sh", "-c", "MALLOC_ARENA_MAX=2 exec node --import tsx src/main.ts"],
       0,
       "initdb",
     ],
-    [
-      "baseline: the first npm start, tsx src/main.ts (two processes), initdb",
-      [node, tsxCli, "src/main.ts"],
-      0,
-      "initdb",
-    ],
+    ["baseline: the tsx wrapper, tsx src/main.ts (two processes), initdb", [node, tsxCli, "src/main.ts"], 0, "initdb"],
   ];
   await buildServer();
   const template = embeddedTemplatePath();
@@ -235,7 +231,7 @@ async function main() {
       "first-start peak MiB",
       "idle RSS MiB",
       `RSS after ${requests.toLocaleString("en-US")} requests MiB`,
-      "÷ previous npm start (idle)",
+      "÷ TypeScript-through-tsx baseline (idle)",
     ],
     [
       ...runs.map((run) => [

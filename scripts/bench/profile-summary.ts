@@ -1,8 +1,8 @@
 // Summarises a V8 CPU profile (`node --cpu-prof`, or BENCH_SERVER_NODE_OPTIONS="--cpu-prof"
 // for the benchmarks' server process): where the samples fell, by package or
 // project folder and by function, as self time (the function itself) and
-// total time (the function and what it called). The README's performance
-// section quotes these tables.
+// total time (the function and what it called). docs/benchmarks.md quotes
+// these tables.
 //
 //   npx tsx scripts/bench/profile-summary.ts PROFILE.cpuprofile [--top 25]
 import fs from "node:fs";

@@ -38,7 +38,7 @@ const GOAL_AVAILABILITY_P99_MS = 50;
 const SINGLE_READ = "GET /equivalencies/{id} (random id)";
 const CURSOR_DEPTH = 500_000;
 const CURSOR_PAGE = "… by cursor (after=) at depth 500,000";
-/** A cursor page at any depth costs at most this many times the first page. */
+/** A cursor page at any depth costs at most this many times the first page: keyset paging must not grow with depth. */
 const GOAL_CURSOR_RATIO = 1.5;
 
 interface Scenario {

@@ -1,4 +1,4 @@
-// `npm run fault:dispatcher-kill`: two dispatchers (`npm run worker` twice)
+// `npm run fault:dispatcher-kill`: two dispatchers (`npm run dispatcher` twice)
 // deliver a burst of events; one is killed with SIGKILL in the middle of it.
 // Checked: every committed event reaches the receiver at least once (the
 // survivor takes over the dead one's deliveries when their leases expire), and

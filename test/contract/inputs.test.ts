@@ -1,5 +1,5 @@
 // Inputs that once earned a 500, or were quietly misread: each now gets the 4xx
-// problem the README's "Limits on what a request may hold" names.
+// problem that docs/api-guide.md's "Limits on what a request may hold" names.
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { expect } from "chai";

@@ -1,6 +1,6 @@
 // The CLI beside a running server: with the embedded database held by the server,
 // commands travel over the Unix socket in the data directory and run inside the
-// server (src/admin-channel.ts). What a person sees must not change: every
+// server (src/process/admin-channel.ts). What a person sees must not change: every
 // documented command is run twice, once directly and once over the channel, on
 // two databases prepared alike, and the two transcripts (standard output,
 // standard error, exit code) must be the same once random ids are named by order
@@ -39,7 +39,7 @@ interface Transcript {
 /** One way of running a command line: directly, or over the channel. */
 type Runner = (argv: string[]) => Promise<Transcript>;
 
-/** Every command of the README's table, with the failures a person meets; later steps read earlier output. */
+/** Every command of docs/cli.md's table, with the failures a person meets; later steps read earlier output. */
 const SCRIPT: ((seen: Transcript[]) => string[])[] = [
   () => ["--help"],
   () => ["orgs", "create", "--slug", "acme", "--name", "Acme College District", "--source", "channel_a"],
@@ -87,8 +87,11 @@ function idIn(seen: Transcript[], pattern: RegExp): string {
   throw new Error(`no earlier output matches ${pattern}`);
 }
 
-/** Random values named by order of first appearance, so two runs can be compared. */
-function normalizer(keyIds: () => string[]) {
+/**
+ * Random values named by order of first appearance, and the data directories (which hold the key
+ * file the secrets commands name) by one name, so two runs can be compared wherever the clone lives.
+ */
+function normalizer(keyIds: () => string[], dataDirs: readonly string[]) {
   const names = new Map<string, string>();
   const name = (kind: string) => (value: string) => {
     if (!names.has(value)) names.set(value, `<${kind}${names.size}>`);
@@ -98,10 +101,9 @@ function normalizer(keyIds: () => string[]) {
     let out = text
       .replace(/\b[a-z]+_[0-9A-HJKMNP-TV-Z]{26}\b/g, name("id"))
       .replace(/\bsvc_(live|sandbox)_[A-Za-z0-9_-]{20,}/g, name("key"))
-      .replace(/\bsvc_(live|sandbox)_[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/g, name("prefix"))
-      .split(os.tmpdir())
-      .join("<tmp>")
-      .replace(/<tmp>\/cli-channel-\w+/g, "<dataDir>")
+      .replace(/\bsvc_(live|sandbox)_[A-Za-z0-9_-]{8}(?![A-Za-z0-9_-])/g, name("prefix"));
+    for (const dir of dataDirs) out = out.split(dir).join("<dataDir>");
+    out = out
       .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\b/g, "<time>")
       .replace(/^[A-Za-z0-9_-]{43}$/gm, name("secret"))
       .replace(
@@ -142,7 +144,7 @@ describe("CLI over the server's channel, compared with the CLI on its own", func
   async function transcriptOf(runner: Runner, keyIds: () => string[]): Promise<Transcript[]> {
     const seen: Transcript[] = [];
     for (const step of SCRIPT) seen.push(await runner(step(seen)));
-    const normalize = normalizer(keyIds);
+    const normalize = normalizer(keyIds, dirs);
     return seen.map((t) => ({
       argv: normalize(t.argv.join(" ")).split(" "),
       stdout: normalize(t.stdout),

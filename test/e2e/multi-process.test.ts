@@ -1,5 +1,5 @@
 // Several processes on one PostgreSQL database: two API processes sharing one
-// port (SVC_CLUSTER_WORKERS=2) and two webhook dispatchers (`npm run worker`
+// port (SVC_CLUSTER_WORKERS=2) and two webhook dispatchers (`npm run dispatcher`
 // twice). Writes reach both API processes, they draw from one rate limit (in
 // Redis), a revocation is seen by both at once, every event is delivered once
 // and no delivery is in flight twice at the same moment, and the primary's

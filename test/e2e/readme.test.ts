@@ -1,8 +1,11 @@
-// The README's commands, run. A block is found by the marker on the line before
-// it, `<!-- readme-test: NAME -->`, whatever section it sits in, so sections other
-// people add do not disturb this test; the blocks it knows are listed in RUNS,
-// and each must be present. Commands run as a person would type them, from the
-// repository (a few with their file names or port pointed at scratch copies).
+// The documentation's commands, run. A block is found by the marker on the line before
+// it, `<!-- readme-test: NAME -->`, in whichever of README.md, CONTRIBUTING.md and
+// docs/*.md holds it, so a block moved between pages stays tested. Every marker of
+// those pages must be one this test runs, and each marker it runs must be present.
+// Commands run as a person would type them, from the repository (a few with their
+// file names or port pointed at scratch copies), against one server started on a
+// fresh data directory. Blocks that carry values from line to line (a key, an id)
+// run whole, as one shell script, as they would in one terminal.
 import { exec, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -12,16 +15,49 @@ import { expect } from "chai";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
-const README = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
 const sh = promisify(exec);
 
-/** The shell commands of the block after `<!-- readme-test: name -->`: continuations joined, comments dropped. */
-function readmeCommands(text: string, name: string): string[] {
-  const marker = text.indexOf(`<!-- readme-test: ${name} -->`);
-  if (marker < 0) throw new Error(`README.md has no block marked readme-test: ${name}`);
-  const block = /```sh\n([\s\S]*?)```/.exec(text.slice(marker));
-  if (!block) throw new Error(`no sh block after readme-test: ${name}`);
-  return block[1]
+/** The pages whose marked blocks are run, by path from the repository root. */
+const PAGES = [
+  "README.md",
+  "CONTRIBUTING.md",
+  ...fs
+    .readdirSync(path.join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
+const TEXTS = new Map(PAGES.map((page) => [page, fs.readFileSync(path.join(ROOT, page), "utf8")]));
+const MARKER = /<!-- readme-test: ([\w-]+) -->/g;
+
+/** Every block this file runs; the marker test below fails on any other. */
+const RUN = [
+  "quick-start",
+  "quick-start-read",
+  "quick-start-write",
+  "catalog-read",
+  "contribute",
+  "webhook-register",
+  "dashboard-invite",
+  "cli-import",
+  "postgresql",
+  "single-test",
+  "sdk-install",
+];
+
+/** The text of the sh block after `<!-- readme-test: name -->`, in whichever page holds it. */
+function markedBlock(name: string): string {
+  const marker = `<!-- readme-test: ${name} -->`;
+  const holders = PAGES.filter((page) => TEXTS.get(page)!.includes(marker));
+  if (holders.length !== 1) throw new Error(`${holders.length} pages hold ${marker}: ${holders.join(", ")}`);
+  const text = TEXTS.get(holders[0])!;
+  const block = /^```sh\n([\s\S]*?)^```/m.exec(text.slice(text.indexOf(marker)));
+  if (!block) throw new Error(`${holders[0]}: no sh block after ${marker}`);
+  return block[1];
+}
+
+/** The block's shell commands one by one: continuations joined, comments dropped. */
+function markedCommands(name: string): string[] {
+  return markedBlock(name)
     .replace(/\\\n\s*/g, "")
     .split("\n")
     .map((line) => line.replace(/\s+#.*$/, "").trim())
@@ -43,7 +79,7 @@ function waitForListening(child: ChildProcess): Promise<{ url: string }> {
   });
 }
 
-describe("README: its commands, run", function () {
+describe("README and docs/: their commands, run", function () {
   this.timeout(600_000);
   let tmp: string;
   let dataDir: string;
@@ -72,43 +108,114 @@ describe("README: its commands, run", function () {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
+  const environment = (env: Record<string, string>) => ({
+    ...process.env,
+    SVC_TEST_CONTRACT_COVERAGE: "",
+    SVC_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    SVC_LOG_LEVEL: "warn",
+    ...env,
+  });
+
   /** A command as typed, against the test's server and data directory. */
   const run = (command: string, cwd = ROOT, env: Record<string, string> = {}) =>
-    sh(command.replaceAll("http://127.0.0.1:3000", origin), {
+    sh(command.replaceAll("http://127.0.0.1:3000", origin), { cwd, env: environment(env) });
+
+  /** A whole block as one script, as typed into one terminal (stopping at the first failure). */
+  const runBlock = (name: string, cwd: string, env: Record<string, string> = {}, epilogue = "") =>
+    sh(`set -eo pipefail\n${markedBlock(name).replaceAll("http://127.0.0.1:3000", origin)}${epilogue}`, {
       cwd,
-      env: {
-        ...process.env,
-        SVC_TEST_CONTRACT_COVERAGE: "",
-        SVC_DATA_DIR: dataDir,
-        DATABASE_URL: "",
-        SVC_LOG_LEVEL: "warn",
-        ...env,
-      },
+      env: environment(env),
+      shell: "/bin/bash",
     });
+
+  /** A scratch directory of its own for a block that writes files. */
+  const scratch = (name: string) => fs.mkdtempSync(path.join(tmp, `${name}-`));
+
+  /** The quick start's write, once: the organization acme, its grant, its key and the course it wrote. */
+  let quickStart: Promise<{ stdout: string; key: string }> | undefined;
+  const quickStartWrite = () => {
+    quickStart ??= runBlock("quick-start-write", ROOT, {}, '\nprintf "KEY=%s\\n" "$KEY"\n').then(({ stdout }) => ({
+      stdout,
+      key: /^KEY=(\S+)$/m.exec(stdout)![1],
+    }));
+    return quickStart;
+  };
+
+  it("marks only blocks this test runs, each once", () => {
+    const marked = PAGES.flatMap((page) => [...TEXTS.get(page)!.matchAll(MARKER)].map((match) => match[1]));
+    expect([...marked].sort()).to.deep.equal([...RUN].sort());
+  });
 
   it("quick start: the scripts it names exist, GET / and the curl of the public sandbox key answer", async () => {
     const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts;
-    expect(readmeCommands(README, "quick-start")).to.deep.equal(["npm ci", "npm start", "npm test"]);
+    expect(markedCommands("quick-start")).to.deep.equal(["npm ci", "npm start", "npm test"]);
     expect(scripts).to.include.keys("start", "test");
-    const [curl] = readmeCommands(README, "quick-start-read");
+    const [curl] = markedCommands("quick-start-read");
     const { stdout } = await run(curl);
     expect(JSON.parse(stdout).data).to.have.length(5);
     const root = (await (await fetch(`${origin}/`)).json()) as { docs: string; api: string };
     expect(root).to.include({ docs: "/docs", api: "/api/v1" });
   });
 
-  it("quick start: creates an organization and a sandbox key with the server running, and the key writes", async () => {
-    const [org, key] = readmeCommands(README, "quick-start-write");
-    expect((await run(org)).stdout).to.match(/^Created organization acme \(org_\w+, channel_a\)\.\n$/);
-    const secret = (await run(key)).stdout.trim().split("\n").at(-1)!;
-    expect(secret).to.match(/^svc_sandbox_/);
-    const response = await fetch(`${origin}/api/v1/keys`, { headers: { Authorization: `Bearer ${secret}` } });
-    expect(response.status).to.equal(200);
+  it("quick start: creates an organization, grants it a sandbox institution and a key with the server running, and the key writes (201)", async () => {
+    const { stdout, key } = await quickStartWrite();
+    expect(stdout).to.match(/^Created organization acme \(org_\w+, channel_a\)\.\n/);
+    expect(stdout).to.contain("Granted acme stewardship of inst_113333 in sandbox.");
+    expect(key).to.match(/^svc_sandbox_/);
+    const [body, status] = stdout.split("\n").filter((line) => line.startsWith("{") || /^\d{3}$/.test(line));
+    expect(status).to.equal("201");
+    expect(JSON.parse(body)).to.deep.include({ summary: { received: 1, created: 1, updated: 0 } });
+    expect(JSON.parse(body).data[0]).to.include({ institutionId: "inst_113333", code: "MATH 99", result: "created" });
     expect(server.exitCode).to.equal(null);
   });
 
-  it("CLI: imports the CIP and IPEDS files under the names the README gives them, beside the server", async () => {
-    const commands = readmeCommands(README, "cli-import");
+  it("reading the catalog: the public key's list and the CSV export answer", async () => {
+    const cwd = scratch("catalog");
+    const { stdout } = await runBlock("catalog-read", cwd);
+    const page = JSON.parse(stdout) as { data: { targetInstitutionId: string; status: string }[] };
+    expect(page.data).to.have.length(2);
+    for (const item of page.data) expect(item).to.include({ targetInstitutionId: "inst_110635", status: "accepted" });
+    expect(fs.readFileSync(path.join(cwd, "courses.csv"), "utf8")).to.match(/^id,institutionId,code,title,/);
+  });
+
+  it("API guide: the walk-through writes a course batch, an equivalency, its accepted version and a dataset, and is refused where it should be", async () => {
+    const { key } = await quickStartWrite();
+    const cwd = scratch("contribute");
+    const { stdout } = await runBlock("contribute", cwd, { KEY: key });
+    expect(stdout.trim().split("\n")).to.deep.equal(["201", "201", "200", "412", "201", "403"]);
+    const saved = (file: string) => JSON.parse(fs.readFileSync(path.join(cwd, file), "utf8"));
+    expect(saved("courses.json").summary).to.deep.equal({ received: 2, created: 2, updated: 0 });
+    expect(saved("equivalency.json").data).to.include({ targetInstitutionId: "inst_113333", status: "pending" });
+    expect(saved("accepted.json").data).to.include({ status: "accepted", version: 2 });
+    expect(saved("stale.json").type).to.match(/\/precondition-failed$/);
+    expect(saved("dataset.json").data).to.include({ snapshotRecordCount: 1, recordCount: 1 });
+    expect(saved("refused.json")).to.include({ status: 403, institutionId: "inst_110635" });
+    expect(saved("refused.json").type).to.match(/\/not-steward$/);
+  });
+
+  it("webhooks: registering an endpoint answers 201 and shows its secret once", async () => {
+    const { key } = await quickStartWrite();
+    const { stdout } = await runBlock("webhook-register", scratch("webhook"), { KEY: key });
+    const [status, secret] = stdout.trim().split("\n");
+    expect(status).to.equal("201");
+    expect(secret).to.match(/^whsec_/);
+  });
+
+  it("dashboard: the invitation prints a one-time sign-in link that signs the person in", async () => {
+    await quickStartWrite();
+    const [invite] = markedCommands("dashboard-invite");
+    expect(invite).to.match(/^npm run -s cli -- users invite --org acme /);
+    const { stdout } = await run(invite);
+    const link = new URL(stdout.trim().split("\n").at(-1)!);
+    expect(link.pathname).to.equal("/dashboard/auth/link");
+    const signIn = await fetch(`${origin}${link.pathname}${link.search}`, { redirect: "manual" });
+    expect(signIn.status).to.equal(303);
+    expect(signIn.headers.get("set-cookie")).to.match(/svc_session=/);
+  });
+
+  it("CLI: imports the CIP and IPEDS files under the names the docs give them, beside the server", async () => {
+    const commands = markedCommands("cli-import");
     fs.copyFileSync(path.join(FIXTURES, "cip2020-sample.csv"), path.join(tmp, "CIPCode2020.csv"));
     fs.copyFileSync(path.join(FIXTURES, "ipeds-hd2023-sample.csv"), path.join(tmp, "hd2023.csv"));
     const outputs: string[] = [];
@@ -121,7 +228,7 @@ describe("README: its commands, run", function () {
   });
 
   it("PostgreSQL from an empty server: the database is created first, then migrated", async () => {
-    const [createdb, start] = readmeCommands(README, "postgresql");
+    const [createdb, start] = markedCommands("postgresql");
     const name = `readme_${process.pid}_${Date.now() % 100_000}`;
     await run(createdb.replace("course_equivalency", name));
     try {
@@ -134,7 +241,7 @@ describe("README: its commands, run", function () {
   });
 
   it("Development: `npx mocha <file>` runs that file only", async () => {
-    const [single] = readmeCommands(README, "single-test");
+    const [single] = markedCommands("single-test");
     expect(single).to.equal("npx mocha test/unit/config.test.ts");
     const { stdout } = await run(single);
     expect(stdout).to.contain("configuration");
@@ -144,7 +251,7 @@ describe("README: its commands, run", function () {
   });
 
   it("SDK: `npm pack` writes the tarball the install command names, and it carries openapi-fetch", async () => {
-    const [pack, install] = readmeCommands(README, "sdk-install");
+    const [pack, install] = markedCommands("sdk-install");
     const destination = path.join(tmp, "pack");
     fs.mkdirSync(destination);
     await run(pack.replace("/tmp", destination));

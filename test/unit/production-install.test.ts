@@ -26,7 +26,7 @@ function sourceFiles(dir: string): string[] {
 describe("production install", () => {
   it("npm start builds the server, then runs the compiled JavaScript in node itself with a frugal allocator", () => {
     // Compiled JavaScript keeps the TypeScript loader and the transpiled sources out of both
-    // threads' heaps, and glibc's arenas hold on to what start-up freed (README, "Memory"). The
+    // threads' heaps, and glibc's arenas hold on to what start-up freed (docs/benchmarks.md, the memory entry). The
     // shell execs node, so the server is one process that receives signals itself.
     expect(manifest.scripts.prestart).to.equal("npm run -s build");
     expect(manifest.scripts.build).to.equal("tsx scripts/build.ts");
@@ -69,7 +69,7 @@ describe("production install", () => {
     expect(manifest.allowScripts).to.include({ "@prisma/engines": false, prisma: false, "@scarf/scarf": false });
   });
 
-  it("every locked package runs on the oldest Node the README promises, so npm ci prints no EBADENGINE warning", () => {
+  it("every locked package runs on the oldest Node package.json admits, so npm ci prints no EBADENGINE warning", () => {
     const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "utf8")) as {
       packages: Record<string, { version?: string; engines?: { node?: string } | string[] }>;
     };
