@@ -113,7 +113,7 @@ async function main() {
 /**
  * Start-up (migrations, the sandbox seed, the contract's compiled validators) leaves garbage that
  * V8 keeps resident until allocation pressure asks for it back, which an idle server never has. One
- * full collection once listening returns it (README, "Memory"). `npm start` runs node with
+ * full collection once listening returns it (docs/benchmarks.md, memory). `npm start` runs node with
  * --expose-gc for this; without the flag (tests, tsx) nothing happens.
  */
 function collectStartupGarbage(): void {

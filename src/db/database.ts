@@ -24,7 +24,7 @@ export interface Database {
   /**
    * One read-only statement outside any transaction, straight to the driver (the pool, or
    * the embedded database's thread), without Prisma's query pipeline: for the hottest
-   * reads, whose SQL is hand-written anyway (README, "Hot read path"). Rows as the driver
+   * reads, whose SQL is hand-written anyway (docs/benchmarks.md). Rows as the driver
    * parses them.
    */
   read<T>(sql: string, params: unknown[]): Promise<T[]>;
@@ -225,7 +225,7 @@ function listenOnServer(
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  // The driver loads here, not with the server: the embedded database never needs it (README, "Memory").
+  // The driver loads here, not with the server: the embedded database never needs it (docs/benchmarks.md, memory).
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const max = 10;
   const pool = new pg.Pool({ connectionString: url, max });

@@ -10,7 +10,7 @@ import { emailFrom, type FederatedIdentity, SignInFailure, textFrom } from "./id
 
 /**
  * openid-client loads with the first OIDC sign-in, not with the server: most deployments have no
- * OIDC connection (README, "Memory").
+ * OIDC connection (docs/benchmarks.md, memory).
  */
 const openIdClient = () => import("openid-client");
 

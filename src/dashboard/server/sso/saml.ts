@@ -14,7 +14,7 @@ import { emailFrom, type FederatedIdentity, SignInFailure, textFrom } from "./id
 
 /**
  * node-saml (with xml-crypto) and xml2js load with the first SAML request, not with the server:
- * most deployments have no SAML connection (README, "Memory").
+ * most deployments have no SAML connection (docs/benchmarks.md, memory).
  */
 const nodeSaml = () => import("@node-saml/node-saml");
 
