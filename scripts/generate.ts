@@ -26,10 +26,11 @@ async function openapiOutputs(): Promise<Map<string, string>> {
   const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
   const outputs = new Map<string, string>();
   outputs.set("openapi.json", `${JSON.stringify({ "x-generated": HEADER, ...document }, null, 2)}\n`);
+  // Before openapi-typescript, which adds discriminator branches to the document it is given.
+  for (const [file, text] of renditionOutputs(document, RENDITION_HEADER)) outputs.set(file, text);
   const ast = await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false });
   outputs.set("api-types.ts", `// ${HEADER}\n/* eslint-disable */\n${astToString(ast)}`);
   outputs.set("problem-types.ts", problemTypesModule(problemTypesOf(document), HEADER));
-  for (const [file, text] of renditionOutputs(document, RENDITION_HEADER)) outputs.set(file, text);
   return outputs;
 }
 

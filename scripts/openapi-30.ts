@@ -294,7 +294,7 @@ export function toOpenApi30(document: Json): Json {
 
 /** generated/openapi-3.0.json and generated/openapi-3.0.yaml, each headed by `header`. */
 export function renditionOutputs(document: Json, header: string): Map<string, string> {
-  const rendition = toOpenApi30(document);
+  const rendition = toOpenApi30(structuredClone(document));
   return new Map([
     ["openapi-3.0.json", `${JSON.stringify({ "x-generated": header, ...rendition }, null, 2)}\n`],
     ["openapi-3.0.yaml", `# ${header}\n${YAML.stringify(rendition, { aliasDuplicateObjects: false, lineWidth: 0 })}`],
