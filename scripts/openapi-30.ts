@@ -13,7 +13,8 @@
 //   type: [T, "null"]                  → type: T, nullable: true
 //   type: [T1, T2, …]                  → oneOf: [{type: T1}, {type: T2}, …] (nullable if "null" was one)
 //   type: "null" alone                 → nullable: true, enum: [null]
-//   oneOf/anyOf: [X, {type: "null"}]   → X (a $ref as allOf: [X]) with nullable: true
+//   oneOf/anyOf: [X, {type: "null"}]   → X (a $ref as allOf: [X], with the referenced schema's
+//                                        type when it is a scalar) with nullable: true
 //   const: v                           → enum: [v], with the type v implies when none is given
 //   enum with null                     → nullable: true, null left out of the enum (generators
 //                                        otherwise emit a NULL member or refuse the enum)
@@ -134,7 +135,7 @@ export function convertSchema(input: unknown, context: Context = {}): Json {
     if (rest.length === 1 && rest.length < branches.length) {
       const only = rest[0];
       if (typeof only.$ref === "string") {
-        // 3.0.3 ignores `nullable` without a `type` beside it: state the referenced schema's.
+        // 3.0.3 reads `nullable` only beside a `type`: state the referenced schema's when it is a scalar.
         schema.allOf = [...((schema.allOf as Json[]) ?? []), only];
         const type = context.typeOfRef?.(only.$ref);
         if (type && !("type" in schema)) schema.type = type;
@@ -239,19 +240,25 @@ function objectConverters(context: Context) {
   return { convertParameter, convertWithContent, convertPathItem };
 }
 
-/** The type a component schema states, or "object" for one made of properties or allOf. */
+/**
+ * The scalar type a component schema states (string, integer, number, boolean), if any. Only
+ * those are written beside a nullable `allOf: [$ref]`: with `type: object` there, OpenAPI
+ * Generator types a property of an inline `allOf` member as a free-form object (`Object`,
+ * `Dict[str, Any]`, `map[string]interface{}`) instead of the referenced model.
+ */
 function componentTypes(document: Json): Context["typeOfRef"] {
   const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   const prefix = "#/components/schemas/";
+  const scalar = (type: unknown) =>
+    typeof type === "string" && ["string", "integer", "number", "boolean"].includes(type) ? type : undefined;
   return (ref) => {
     const schema = ref.startsWith(prefix) ? schemas[ref.slice(prefix.length)] : undefined;
     if (!isObject(schema)) return undefined;
-    if (typeof schema.type === "string") return schema.type;
     if (Array.isArray(schema.type)) {
       const types = schema.type.filter((t) => t !== "null");
-      return types.length === 1 ? types[0] : undefined;
+      return types.length === 1 ? scalar(types[0]) : undefined;
     }
-    return schema.properties || schema.allOf ? "object" : undefined;
+    return scalar(schema.type);
   };
 }
 
