@@ -9,6 +9,7 @@
 //                    3.1: /api/v1/openapi.json, to see what the generators make of it
 //   --only L1,L2     some of java, python, csharp, go, typescript-fetch
 //   --openapitools F the wrapper's configuration (default: openapitools.json)
+//   --out DIR        instead of dist/partners
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -19,7 +20,7 @@ import { ensureGenerator, GeneratorUnavailable, generatorSettings } from "./gene
 import { LANGUAGES, type Language, RULES, readModels } from "./languages.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const OUT = path.join(ROOT, "dist", "partners");
+let OUT = path.join(ROOT, "dist", "partners");
 const DOCUMENTS = { "3.0": "/api/v1/openapi-3.0.json", "3.1": "/api/v1/openapi.json" } as const;
 
 interface Server {
@@ -109,8 +110,10 @@ async function main(): Promise<number> {
       document: { type: "string", default: "3.0" },
       only: { type: "string" },
       openapitools: { type: "string" },
+      out: { type: "string" },
     },
   });
+  if (values.out) OUT = path.resolve(values.out);
   const version = values.document as keyof typeof DOCUMENTS;
   if (!(version in DOCUMENTS)) throw new Error(`--document is 3.0 or 3.1, not ${values.document}`);
   const languages = (values.only?.split(",") ?? [...LANGUAGES]) as Language[];
@@ -158,7 +161,7 @@ async function main(): Promise<number> {
   );
   const failed = results.filter(({ findings }) => findings.length);
   for (const { language, findings } of failed) {
-    console.log(`\n${language} (dist/partners/${language}.log):`);
+    console.log(`\n${language} (${path.relative(ROOT, path.join(OUT, `${language}.log`))}):`);
     for (const finding of findings) console.log(`  ${finding.check}: ${finding.where}: ${finding.detail}`);
   }
   if (failed.length) {
@@ -167,7 +170,7 @@ async function main(): Promise<number> {
     for (const check of used) console.log(`  ${check}: ${CHECKS[check]}`);
   }
   console.log(
-    `\n${results.length - failed.length} passed, ${failed.length} failed: clients in dist/partners/ (${((Date.now() - started_at) / 1000).toFixed(0)} s)`,
+    `\n${results.length - failed.length} passed, ${failed.length} failed: clients in ${path.relative(ROOT, OUT)}/ (${((Date.now() - started_at) / 1000).toFixed(0)} s)`,
   );
   return failed.length ? 1 : 0;
 }

@@ -44,14 +44,15 @@ const java: LanguageRules = {
       const declared = /^public class (\w+)/m.exec(text);
       if (!declared) return;
       const fields = new Map<string, GeneratedField>();
-      for (const match of text.matchAll(
-        /JSON_PROPERTY_\w+ = "([^"]+)";\s*(?:@[\w.]+(?:\([^)]*\))?\s*)*private (.+?) (\w+)(?: = [^;]+)?;/g,
-      )) {
-        const [, json, type, field] = match;
+      // okhttp-gson: SERIALIZED_NAME_X = "json"; native (Jackson): JSON_PROPERTY_X = "json"; then the field.
+      const declaration =
+        /(?:SERIALIZED_NAME|JSON_PROPERTY)_\w+ = "([^"]+)";\s*((?:@[\w.]+(?:\([^)]*\))?\s*)*)private (.+?) (\w+)(?: = [^;]+)?;/g;
+      for (const [, json, annotations, type, field] of text.matchAll(declaration)) {
         const getter = new RegExp(
           `((?:@[\\w.]+(?:\\([^)]*\\))?\\s*)+)public \\S+ get${field[0].toUpperCase()}${field.slice(1)}\\(\\)`,
         ).exec(text);
-        const nullable = type.startsWith("JsonNullable<") || /annotation\.Nullable/.test(getter?.[1] ?? "");
+        const nullable =
+          type.startsWith("JsonNullable<") || /annotation\.Nullable/.test(`${annotations} ${getter?.[1] ?? ""}`);
         fields.set(json, { type, nullable });
       }
       models.set(declared[1], fields);
