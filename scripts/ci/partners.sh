@@ -18,8 +18,8 @@ step "Java and Maven"
 if ! command -v java >/dev/null 2>&1 || ! command -v mvn >/dev/null 2>&1; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jdk-headless maven >/dev/null
 fi
-java -version 2>&1 | head -n 1
-mvn -v 2>&1 | head -n 1
+java -version 2>&1 | sed -n 1p
+mvn -v 2>&1 | sed -n 1p
 
 step "A server on a free port, with a scratch data directory"
 npm run -s build >/dev/null
