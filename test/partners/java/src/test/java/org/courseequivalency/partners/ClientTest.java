@@ -24,7 +24,7 @@ import org.courseequivalency.client.model.CourseUpsert;
 import org.courseequivalency.client.model.CourseUpsertRequest;
 import org.courseequivalency.client.model.CourseUpsertResponse;
 import org.courseequivalency.client.model.CourseUpsertResult;
-import org.courseequivalency.client.model.CreateEquivalency200Response;
+import org.courseequivalency.client.model.CreateEquivalency201Response;
 import org.courseequivalency.client.model.Equivalency;
 import org.courseequivalency.client.model.EquivalencyCreate;
 import org.courseequivalency.client.model.EquivalencyExpanded;
@@ -128,9 +128,8 @@ class ClientTest {
         .targetInstitutionId(targetInstitution)
         .targetCode("ELEC 1XX")
         .status(EquivalencyStatus.PENDING);
-    // 201 Created. The generated method is typed by the first 2xx response (the 200 of a dry
-    // run), whose body has the same fields; the created record is read back by id below.
-    ApiResponse<CreateEquivalency200Response> created = equivalencies.createEquivalencyWithHttpInfo(create, null, null);
+    // 201 Created, typed by the 201 response (the rendition lists it before the dry run's 200).
+    ApiResponse<CreateEquivalency201Response> created = equivalencies.createEquivalencyWithHttpInfo(create, null, null);
     assertEquals(201, created.getStatusCode());
     List<String> location = header(created.getHeaders(), "Location");
     assertNotNull(location, "a Location header");
