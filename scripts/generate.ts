@@ -1,6 +1,7 @@
 // Regenerates everything under generated/ from openapi.yaml,
 // prisma/schema.prisma and, for the client package in generated/client/,
-// sdk/, and the generated regions of hand-written files (scripts/generated-lists.ts).
+// sdk/, and the generated regions of hand-written files (scripts/generated-lists.ts, and the
+// SDK's resource methods: scripts/sdk-resources.ts).
 // With --check it writes nothing and fails when any committed file differs
 // from what would be generated.
 import { execFileSync } from "node:child_process";
@@ -12,6 +13,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import { buildSdk } from "./build-sdk.ts";
 import { fencedOutputs, problemTypesModule, problemTypesOf } from "./generated-lists.ts";
 import { renditionOutputs } from "./openapi-30.ts";
+import { resourcesFile } from "./sdk-resources.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const GENERATED = path.join(ROOT, "generated");
@@ -94,7 +96,10 @@ function formatted(file: string, text: string): string {
 /** Rewrites (or, with check, compares) the generated regions of hand-written files; returns the stale ones. */
 function syncFenced(check: boolean): string[] {
   const document = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8"));
-  const outputs = [...fencedOutputs(ROOT, document)].map(([file, text]) => [file, formatted(file, text)] as const);
+  const resources = "sdk/src/resources.ts";
+  const fenced = new Map(fencedOutputs(ROOT, document));
+  fenced.set(resources, resourcesFile(fs.readFileSync(path.join(ROOT, resources), "utf8"), document));
+  const outputs = [...fenced].map(([file, text]) => [file, formatted(file, text)] as const);
   const stale = outputs.filter(([file, text]) => fs.readFileSync(path.join(ROOT, file), "utf8") !== text);
   if (!check) for (const [file, text] of stale) fs.writeFileSync(path.join(ROOT, file), text);
   return stale.map(([file]) => file);

@@ -1,7 +1,7 @@
 // The lists that openapi.yaml states once and other files repeat: the problem-type catalogue
 // (`x-problem-types`) and the operations. scripts/generate.ts writes generated/problem-types.ts
-// and rewrites the fenced regions of hand-written files (the SDK's error mapping and
-// operation table, the README's problem-type table); --check fails when any of them is stale.
+// and rewrites the fenced regions of hand-written files (the SDK's error mapping, the README's
+// problem-type table); --check fails when any of them is stale.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -106,28 +106,8 @@ function sdkErrorMapping(types: ProblemType[], sdkErrorsSource: string): string 
   ].join("\n");
 }
 
-function sdkOperationTable(operations: Operation[]): string {
-  return [
-    "/** Every operation of the contract: its method and path, by operationId. */",
-    "const OPERATIONS = {",
-    ...operations.map((o) => `  ${o.operationId}: { method: "${o.method}", path: "${o.path}" },`),
-    "} as const;",
-  ].join("\n");
-}
-
-/** Fails when an operation of the spec has no SDK method (none of resources.ts uses it). */
-export function checkSdkCoversOperations(resourcesSource: string, operations: Operation[]): void {
-  const handWritten = resourcesSource.replace(/\/\/ @generated begin[\s\S]*?\/\/ @generated end\n/g, "");
-  const missing = operations.filter((o) => !new RegExp(`\\bOPERATIONS\\.${o.operationId}\\b`).test(handWritten));
-  if (missing.length) {
-    throw new Error(
-      `sdk/src/resources.ts has no method for: ${missing.map((o) => o.operationId).join(", ")} (use OPERATIONS.<operationId>).`,
-    );
-  }
-}
-
 /** Replaces the text between the named markers; fails when the markers are missing. */
-function replaceFenced(text: string, file: string, begin: string, end: string, body: string): string {
+export function replaceFenced(text: string, file: string, begin: string, end: string, body: string): string {
   const start = text.indexOf(begin);
   const stop = text.indexOf(end, start);
   if (start < 0 || stop < 0) throw new Error(`${file}: missing the markers ${begin} … ${end}`);
@@ -137,7 +117,6 @@ function replaceFenced(text: string, file: string, begin: string, end: string, b
 /** The hand-written files with generated regions, by path from the repository root. */
 export function fencedOutputs(root: string, document: Record<string, unknown>): Map<string, string> {
   const types = problemTypesOf(document);
-  const operations = operationsOf(document);
   checkDescriptionTable(document, types);
   const read = (file: string) => fs.readFileSync(path.join(root, file), "utf8");
   const outputs = new Map<string, string>();
@@ -151,12 +130,6 @@ export function fencedOutputs(root: string, document: Record<string, unknown>): 
   outputs.set(
     "sdk/src/errors.ts",
     replaceFenced(errors, "sdk/src/errors.ts", ...code("problem-types"), sdkErrorMapping(types, errors)),
-  );
-  const resources = read("sdk/src/resources.ts");
-  checkSdkCoversOperations(resources, operations);
-  outputs.set(
-    "sdk/src/resources.ts",
-    replaceFenced(resources, "sdk/src/resources.ts", ...code("operations"), sdkOperationTable(operations)),
   );
   outputs.set(
     "README.md",

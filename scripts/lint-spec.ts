@@ -1,46 +1,37 @@
-// The project's own rules for openapi.yaml, beyond what Redocly checks
-// (`npx tsx scripts/lint-spec.ts [file]`). Each violation is printed as
-// `openapi.yaml:<line>:<column> <json-pointer>: <message>`; the exit code is 1
-// when there is any.
+// The project's rules for openapi.yaml that Redocly's rules cannot express; the rest are in
+// redocly.yaml (`npx tsx scripts/lint-spec.ts [file]`). Each violation is printed as
+// `openapi.yaml:<line>:<column> <json-pointer>: <message>`; the exit code is 1 when there is any.
 //
 // Rules:
-//  1. every operation (under `paths` and `webhooks`) has an operationId, exactly
-//     one tag, a summary and a description;
-//  2. every request body and every 2xx JSON response has at least one example;
-//  3. every example validates against its schema: media-type `example`/`examples`,
-//     parameter and header `example`/`examples`, and schema `examples`/`example`;
-//  4. every operation under `paths` documents at least one 4xx response with
-//     `application/problem+json`, and a `default` response;
-//  5. every request body schema under `paths` is closed (`additionalProperties:
-//     false` or `unevaluatedProperties: false`; every oneOf/anyOf branch and
-//     array item too). Webhook payloads are sent by the service, not to it, and
-//     stay open so receivers tolerate new fields;
-//  6. every operation under `paths` accepts both schemes, with scope
-//     `read:public` for GET and `write:contribute` for POST/PATCH/PUT/DELETE;
-//  7. no schema uses the OpenAPI 3.0 `nullable` keyword (3.1 uses type arrays);
-//  8. no schema puts keywords beside `$ref` (wrap it: `allOf: [{$ref}]` plus the
-//     keywords). openapi-backend dereferences such a ref into a shallow copy that
-//     shares its children with the target, and its decycle step then turns those
-//     shared children into `{$ref}` objects where Ajv expects `properties` or
-//     `required`, so the response validators fail to compile.
+//  1. every request body schema under `paths` is closed (`additionalProperties: false` or
+//     `unevaluatedProperties: false`), and so is every oneOf/anyOf branch and array item of it,
+//     followed through `$ref`s. Webhook payloads are sent by the service, not to it, and stay
+//     open so receivers tolerate new fields. (A Redocly assertion sees one schema level, or a
+//     value whose nested `$ref`s it does not follow.)
+//  2. no schema puts keywords beside `$ref` (wrap it: `allOf: [{$ref}]` plus the keywords).
+//     openapi-backend dereferences such a ref into a shallow copy that shares its children with
+//     the target, and its decycle step then turns those shared children into `{$ref}` objects
+//     where Ajv expects `properties` or `required`, so the response validators fail to compile.
+//     (OpenAPI 3.1 allows the siblings, so Redocly's spec-ref-siblings lets them pass, and its
+//     assertions see the resolved node, not the `$ref` beside them.)
+//  3. every header's `example`/`examples` validates against its schema (Redocly validates the
+//     examples of media types, parameters and schemas, not those of headers).
 import fs from "node:fs";
 import path from "node:path";
 import { parseDocument, LineCounter, isNode } from "yaml";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { ErrorObject, ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
 
 type Json = Record<string, unknown>;
 type Segment = string | number;
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-const WRITE_METHODS = new Set(["post", "put", "patch", "delete"]);
 const SPEC_ID = "openapi.json";
 
 const file = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "../openapi.yaml"));
-const source = fs.readFileSync(file, "utf8");
 const lineCounter = new LineCounter();
-const yamlDoc = parseDocument(source, { lineCounter });
+const yamlDoc = parseDocument(fs.readFileSync(file, "utf8"), { lineCounter });
 if (yamlDoc.errors.length) {
   for (const error of yamlDoc.errors) console.log(`${path.basename(file)}: ${error.message}`);
   process.exit(1);
@@ -88,7 +79,7 @@ function deref(value: unknown, at: Segment[]): { value: unknown; at: Segment[] }
   return { value, at };
 }
 
-// --- Ajv over the whole document: a schema at any location is "openapi.json#<pointer>".
+// --- Rule 3: header examples, validated by Ajv over the whole document ("openapi.json#<pointer>").
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
 addFormats.default(ajv);
 ajv.addSchema(doc, SPEC_ID);
@@ -96,52 +87,33 @@ ajv.addSchema(doc, SPEC_ID);
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
   return (errors ?? [])
     .filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf" && e.keyword !== "if")
-    .map(
-      (e) =>
-        `${e.instancePath || "(root)"} ${e.message}${e.keyword === "additionalProperties" ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ""}`,
-    )
+    .map((e) => `${e.instancePath || "(root)"} ${e.message}`)
     .join("; ");
 }
 
 function checkExample(schemaAt: Segment[], example: unknown, exampleAt: Segment[]): void {
-  let validate: ValidateFunction;
+  const ref = `${SPEC_ID}${pointer(schemaAt)}`;
   try {
-    validate =
-      ajv.getSchema(`${SPEC_ID}${pointer(schemaAt)}`) ?? ajv.compile({ $ref: `${SPEC_ID}${pointer(schemaAt)}` });
+    const validate = ajv.getSchema(ref) ?? ajv.compile({ $ref: ref });
+    if (!validate(example)) report(exampleAt, `example does not match its schema: ${describeErrors(validate.errors)}`);
   } catch (error) {
     report(schemaAt, `schema does not compile: ${(error as Error).message}`);
-    return;
   }
-  if (!validate(example)) report(exampleAt, `example does not match its schema: ${describeErrors(validate.errors)}`);
 }
 
-/** `example` and `examples` (a map of Example Objects) of a media type, parameter or header. */
-function checkExampleHolder(holder: Json, at: Segment[]): number {
-  if (!isObject(holder.schema)) return 0;
-  const schemaAt = [...at, "schema"];
-  let count = 0;
-  if ("example" in holder) {
-    count++;
-    checkExample(schemaAt, holder.example, [...at, "example"]);
+function checkHeader(raw: unknown, at: Segment[]): void {
+  const { value: header, at: headerAt } = deref(raw, at);
+  if (!isObject(header) || !isObject(header.schema)) return;
+  const schemaAt = [...headerAt, "schema"];
+  walkSchema(header.schema, schemaAt);
+  if ("example" in header) checkExample(schemaAt, header.example, [...headerAt, "example"]);
+  for (const [name, rawExample] of Object.entries(isObject(header.examples) ? header.examples : {})) {
+    const { value: example, at: exampleAt } = deref(rawExample, [...headerAt, "examples", name]);
+    if (isObject(example) && "value" in example) checkExample(schemaAt, example.value, [...exampleAt, "value"]);
   }
-  if (isObject(holder.examples)) {
-    for (const [name, raw] of Object.entries(holder.examples)) {
-      const { value: example, at: exampleAt } = deref(raw, [...at, "examples", name]);
-      if (!isObject(example)) continue;
-      if ("value" in example) {
-        count++;
-        checkExample(schemaAt, example.value, [...exampleAt, "value"]);
-      } else if (typeof example.externalValue === "string") {
-        count++;
-      } else {
-        report(exampleAt, "example has neither value nor externalValue");
-      }
-    }
-  }
-  return count;
 }
 
-// --- Schemas: every schema node, wherever it is, for `examples` and `nullable`.
+// --- Rule 2: every schema node, wherever it is.
 const SCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
 const SCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const SCHEMA_SINGLES = [
@@ -164,35 +136,17 @@ function walkSchema(schema: unknown, at: Segment[]): void {
   const key = pointer(at);
   if (visitedSchemas.has(key)) return;
   visitedSchemas.add(key);
-  if ("nullable" in schema)
-    report([...at, "nullable"], '`nullable` is OpenAPI 3.0; use a type array such as [string, "null"]');
-  if ("$ref" in schema && Object.keys(schema).length > 1) {
-    report(
-      at,
-      `keywords beside $ref (${Object.keys(schema)
-        .filter((k) => k !== "$ref")
-        .join(", ")}); use allOf: [{$ref}] with them instead`,
-    );
-  }
-  if (Array.isArray(schema.examples))
-    schema.examples.forEach((example, i) => checkExample(at, example, [...at, "examples", i]));
-  if ("example" in schema) checkExample(at, schema.example, [...at, "example"]);
+  const siblings = Object.keys(schema).filter((k) => k !== "$ref");
+  if ("$ref" in schema && siblings.length)
+    report(at, `keywords beside $ref (${siblings.join(", ")}); use allOf: [{$ref}] with them instead`);
   for (const k of SCHEMA_MAPS)
-    if (isObject(schema[k]))
-      for (const [name, sub] of Object.entries(schema[k] as Json)) walkSchema(sub, [...at, k, name]);
+    if (isObject(schema[k])) for (const [name, sub] of Object.entries(schema[k])) walkSchema(sub, [...at, k, name]);
   for (const k of SCHEMA_LISTS)
-    if (Array.isArray(schema[k])) (schema[k] as unknown[]).forEach((sub, i) => walkSchema(sub, [...at, k, i]));
+    if (Array.isArray(schema[k])) schema[k].forEach((sub, i) => walkSchema(sub, [...at, k, i]));
   for (const k of SCHEMA_SINGLES) walkSchema(schema[k], [...at, k]);
 }
 
-function walkParameterOrHeader(raw: unknown, at: Segment[]): void {
-  const { value, at: resolvedAt } = deref(raw, at);
-  if (!isObject(value)) return;
-  walkSchema(value.schema, [...resolvedAt, "schema"]);
-  checkExampleHolder(value, resolvedAt);
-}
-
-// --- Request bodies must be closed.
+// --- Rule 1: request bodies must be closed.
 function closedProblems(raw: unknown, at: Segment[], depth = 0): string[] {
   const { value: schema, at: schemaAt } = deref(raw, at);
   if (!isObject(schema) || depth > 20) return [];
@@ -210,76 +164,44 @@ function closedProblems(raw: unknown, at: Segment[], depth = 0): string[] {
   return [`${where} is not closed (add additionalProperties: false)`];
 }
 
-// --- Operations.
-function checkOperation(operation: Json, at: Segment[], inPaths: boolean, method: string): void {
-  if (typeof operation.operationId !== "string" || !operation.operationId) report(at, "operation has no operationId");
-  if (!Array.isArray(operation.tags) || operation.tags.length !== 1)
-    report(
-      at,
-      `operation must have exactly one tag (has ${Array.isArray(operation.tags) ? operation.tags.length : 0})`,
-    );
-  if (typeof operation.summary !== "string" || !operation.summary.trim()) report(at, "operation has no summary");
-  if (typeof operation.description !== "string" || !operation.description.trim())
-    report(at, "operation has no description");
-
-  if (Array.isArray(operation.parameters))
-    operation.parameters.forEach((p, i) => walkParameterOrHeader(p, [...at, "parameters", i]));
-
-  if (operation.requestBody !== undefined) {
-    const { value: body, at: bodyAt } = deref(operation.requestBody, [...at, "requestBody"]);
-    if (isObject(body) && isObject(body.content)) {
-      for (const [mediaType, media] of Object.entries(body.content)) {
-        if (!isObject(media)) continue;
-        const mediaAt = [...bodyAt, "content", mediaType];
-        walkSchema(media.schema, [...mediaAt, "schema"]);
-        if (checkExampleHolder(media, mediaAt) === 0) report(mediaAt, "request body has no example");
-        if (inPaths)
-          for (const problem of closedProblems(media.schema, [...mediaAt, "schema"]))
-            report([...mediaAt, "schema"], `request body schema ${problem}`);
-      }
-    }
+// --- Operations: their parameters', bodies' and responses' schemas and headers.
+function walkParameters(parameters: unknown, at: Segment[]): void {
+  for (const [i, raw] of (Array.isArray(parameters) ? parameters : []).entries()) {
+    const { value: parameter, at: parameterAt } = deref(raw, [...at, "parameters", i]);
+    if (isObject(parameter)) walkSchema(parameter.schema, [...parameterAt, "schema"]);
   }
+}
 
-  const responses = isObject(operation.responses) ? operation.responses : {};
-  let problem4xx = false;
-  for (const [status, raw] of Object.entries(responses)) {
+function checkOperation(operation: Json, at: Segment[], inPaths: boolean): void {
+  walkParameters(operation.parameters, at);
+  const { value: body, at: bodyAt } = deref(operation.requestBody, [...at, "requestBody"]);
+  for (const [mediaType, media] of Object.entries(isObject(body) && isObject(body.content) ? body.content : {})) {
+    if (!isObject(media)) continue;
+    const schemaAt = [...bodyAt, "content", mediaType, "schema"];
+    walkSchema(media.schema, schemaAt);
+    if (inPaths)
+      for (const problem of closedProblems(media.schema, schemaAt)) report(schemaAt, `request body schema ${problem}`);
+  }
+  for (const [status, raw] of Object.entries(isObject(operation.responses) ? operation.responses : {})) {
     const { value: response, at: responseAt } = deref(raw, [...at, "responses", status]);
     if (!isObject(response)) continue;
-    if (isObject(response.headers))
-      for (const [name, header] of Object.entries(response.headers))
-        walkParameterOrHeader(header, [...responseAt, "headers", name]);
-    const content = isObject(response.content) ? response.content : {};
-    if (/^4(\d\d|XX)$/i.test(status) && isObject(content["application/problem+json"])) problem4xx = true;
-    for (const [mediaType, media] of Object.entries(content)) {
-      if (!isObject(media)) continue;
-      const mediaAt = [...responseAt, "content", mediaType];
-      walkSchema(media.schema, [...mediaAt, "schema"]);
-      const examples = checkExampleHolder(media, mediaAt);
-      if (/^2/.test(status) && /[/+]json$/.test(mediaType) && examples === 0)
-        report(mediaAt, `${status} response has no example`);
-    }
-  }
-  if (inPaths) {
-    if (!problem4xx) report([...at, "responses"], "operation documents no 4xx response with application/problem+json");
-    if (!("default" in responses)) report([...at, "responses"], "operation has no default response");
-    const scope = WRITE_METHODS.has(method) ? "write:contribute" : "read:public";
-    const expected = JSON.stringify([{ ApiKeyAuth: [] }, { OAuth2: [scope] }]);
-    if (JSON.stringify(operation.security) !== expected) report([...at, "security"], `security must be ${expected}`);
+    for (const [name, header] of Object.entries(isObject(response.headers) ? response.headers : {}))
+      checkHeader(header, [...responseAt, "headers", name]);
+    for (const [mediaType, media] of Object.entries(isObject(response.content) ? response.content : {}))
+      if (isObject(media)) walkSchema(media.schema, [...responseAt, "content", mediaType, "schema"]);
   }
 }
 
 function checkPathItems(items: unknown, base: Segment[], inPaths: boolean): number {
   let count = 0;
-  if (!isObject(items)) return 0;
-  for (const [name, rawItem] of Object.entries(items)) {
+  for (const [name, rawItem] of Object.entries(isObject(items) ? items : {})) {
     const { value: item, at: itemAt } = deref(rawItem, [...base, name]);
     if (!isObject(item)) continue;
-    if (Array.isArray(item.parameters))
-      item.parameters.forEach((p, i) => walkParameterOrHeader(p, [...itemAt, "parameters", i]));
+    walkParameters(item.parameters, itemAt);
     for (const method of METHODS) {
       if (!isObject(item[method])) continue;
       count++;
-      checkOperation(item[method] as Json, [...itemAt, method], inPaths, method);
+      checkOperation(item[method], [...itemAt, method], inPaths);
     }
   }
   return count;
@@ -289,12 +211,11 @@ const operationCount = checkPathItems(doc.paths, ["paths"], true) + checkPathIte
 
 // Components not reached from an operation are checked too.
 const components = isObject(doc.components) ? doc.components : {};
-for (const [name, schema] of Object.entries(isObject(components.schemas) ? components.schemas : {}))
-  walkSchema(schema, ["components", "schemas", name]);
-for (const kind of ["parameters", "headers"]) {
-  for (const name of Object.keys(isObject(components[kind]) ? (components[kind] as Json) : {}))
-    walkParameterOrHeader({ $ref: `#/components/${kind}/${name}` }, ["components", kind, name]);
-}
+const named = (kind: string) => Object.entries(isObject(components[kind]) ? components[kind] : {});
+for (const [name, schema] of named("schemas")) walkSchema(schema, ["components", "schemas", name]);
+for (const [name, parameter] of named("parameters"))
+  if (isObject(parameter)) walkSchema(parameter.schema, ["components", "parameters", name, "schema"]);
+for (const [name, header] of named("headers")) checkHeader(header, ["components", "headers", name]);
 
 const unique = [...new Set(violations)];
 for (const violation of unique) console.log(violation);

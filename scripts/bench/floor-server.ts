@@ -14,41 +14,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { hashApiKey } from "../../src/auth/api-keys.ts";
 import { lockDirectory } from "../../src/db/directory-lock.ts";
 import { embeddedDataPath } from "../../src/db/database.ts";
 import { OneCallQueries } from "../../src/db/one-call-queries.ts";
+import { floorQueries, type Query } from "./floor-queries.ts";
 import { answerProfileRequests } from "./profiling.ts";
 
-/** The service's own cache lifetime (src/auth/authenticator.ts). */
-const KEY_CACHE_MS = 2_000;
-const EXPANDED_BY_ID = `SELECT "equivalency_expanded_json"($1, $2::"Environment") AS record`;
-const KEY_BY_HASH = `SELECT environment FROM api_keys WHERE hash = $1 AND revoked_at IS NULL`;
 const ROUTE = /^\/api\/v1\/equivalencies\/([^/?]+)$/;
 const LIST_ROUTE = "/api/v1/equivalencies";
-const LIST_PAGE = `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS page
-  FROM (SELECT id FROM equivalencies WHERE environment = $1::"Environment" AND status = $4::"EquivalencyStatus"
-        ORDER BY created_at, id LIMIT $2 OFFSET $3) AS ids
-  JOIN equivalencies AS e USING (id)`;
-const LIST_COUNT = `SELECT count(*)::int AS total FROM equivalencies WHERE environment = $1::"Environment" AND status = $2::"EquivalencyStatus"`;
-/** src/repositories/totals.ts: totals above this are remembered for TOTAL_TTL_MS. */
-const EXACT_TOTAL_LIMIT = 10_000;
-const TOTAL_TTL_MS = 10_000;
-/** Columns the API does not show. */
-const INTERNAL_COLUMNS = new Set(["environment", "organization_id", "target_key"]);
-
-/** A row of row_to_json under the API's field names: camelCase, timestamps (UTC, written without a zone) as ISO 8601. */
-function apiFields(row: Record<string, unknown>): Record<string, unknown> {
-  const view: Record<string, unknown> = {};
-  for (const [column, value] of Object.entries(row)) {
-    if (INTERNAL_COLUMNS.has(column)) continue;
-    const field = column.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    view[field] = column.endsWith("_at") && typeof value === "string" ? new Date(`${value}Z`).toISOString() : value;
-  }
-  return view;
-}
-
-type Query = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 async function connect(): Promise<{ query: Query; close(): Promise<void> }> {
   const url = process.env.BENCH_DATABASE_URL;
@@ -74,42 +47,7 @@ async function connect(): Promise<{ query: Query; close(): Promise<void> }> {
 
 async function main() {
   const database = await connect();
-  const keys = new Map<string, { environment: string; expiresAt: number }>();
-
-  async function environmentOf(authorization: string | undefined): Promise<string | null> {
-    const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
-    if (!token) return null;
-    const hash = hashApiKey(token);
-    const cached = keys.get(hash);
-    if (cached && cached.expiresAt > Date.now()) return cached.environment;
-    const [row] = await database.query(KEY_BY_HASH, [hash]);
-    if (!row) return null;
-    keys.set(hash, { environment: String(row.environment), expiresAt: Date.now() + KEY_CACHE_MS });
-    return String(row.environment);
-  }
-
-  const totals = new Map<string, { total: number; expiresAt: number }>();
-  async function totalOf(environment: string, status: string): Promise<number> {
-    const key = `${environment} ${status}`;
-    const remembered = totals.get(key);
-    if (remembered && remembered.expiresAt > Date.now()) return remembered.total;
-    const [row] = await database.query(LIST_COUNT, [environment, status]);
-    const total = Number(row.total);
-    if (total > EXACT_TOTAL_LIMIT) totals.set(key, { total, expiresAt: Date.now() + TOTAL_TTL_MS });
-    return total;
-  }
-
-  async function listPage(environment: string, url: URL): Promise<string> {
-    const status = url.searchParams.get("status") ?? "accepted";
-    const limit = Number(url.searchParams.get("limit") ?? 25);
-    const offset = Number(url.searchParams.get("offset") ?? 0);
-    const [[row], total] = await Promise.all([
-      database.query(LIST_PAGE, [environment, limit + 1, offset, status]),
-      totalOf(environment, status),
-    ]);
-    const rows = JSON.parse(String(row.page)) as Record<string, unknown>[];
-    return JSON.stringify({ data: rows.slice(0, limit).map(apiFields), pagination: { total, limit, offset } });
-  }
+  const { environmentOf, listPage, equivalencyById } = floorQueries(database);
 
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://floor");
@@ -128,8 +66,8 @@ async function main() {
     environmentOf(request.headers.authorization)
       .then(async (environment) => {
         if (!environment) return answer(401, '{"status":401}');
-        const [row] = await database.query(EXPANDED_BY_ID, [decodeURIComponent(id), environment]);
-        return row?.record ? answer(200, String(row.record)) : answer(404, '{"status":404}');
+        const record = await equivalencyById(decodeURIComponent(id), environment);
+        return record ? answer(200, record) : answer(404, '{"status":404}');
       })
       .catch((error: Error) => answer(500, JSON.stringify({ status: 500, detail: error.message })));
   });

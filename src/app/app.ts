@@ -17,6 +17,7 @@ import { createAdmission } from "../pipeline/admission.ts";
 import { createContract, unknownPath } from "../pipeline/contract.ts";
 import { apiPipeline } from "../pipeline/pipeline.ts";
 import { problemBoundary } from "../pipeline/problem-boundary.ts";
+import { installRequestLog, requestLog } from "../pipeline/request-log.ts";
 import { requestMetrics } from "../pipeline/request-metrics.ts";
 import { routesOutsideContract } from "../routes/index.ts";
 import { createAppContext, type AppContext } from "./context.ts";
@@ -59,15 +60,16 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const koa = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
   koa.on("error", (error: NodeJS.ErrnoException, ctx?: Context) => reportAfterResponse(log, error, ctx));
   installDashboardContext(koa, context);
+  installRequestLog(koa, log);
   koa.use(requestMetrics());
   koa.use(problemBoundary(log));
-  for (const middleware of routesOutsideContract({
-    app: context,
-    throttleTokenRequest: admission.throttleTokenRequest,
-    redis: rateLimiter.sharedStore,
-  })) {
-    koa.use(middleware);
-  }
+  koa.use(
+    routesOutsideContract({
+      app: context,
+      throttleTokenRequest: admission.throttleTokenRequest,
+      redis: rateLimiter.sharedStore,
+    }),
+  );
   koa.use(
     apiPipeline({
       contract,
@@ -99,9 +101,9 @@ export async function createApp(deps: AppDependencies): Promise<App> {
  * away; the operation logs its own account) goes to the log, not to stderr as a bare stack.
  */
 function reportAfterResponse(log: Logger, error: NodeJS.ErrnoException, ctx?: Context): void {
-  const requestLog = (ctx?.state.log as Logger | undefined) ?? log;
+  const requestLogger = ctx ? requestLog(ctx) : log;
   const gone = CLIENT_GONE.has(error.code ?? "");
-  requestLog[gone ? "debug" : "warn"](
+  requestLogger[gone ? "debug" : "warn"](
     { err: error },
     gone ? "the client left before the response ended" : "the response ended early",
   );

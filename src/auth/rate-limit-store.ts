@@ -53,11 +53,19 @@ export function capacityOf(rule: BucketRule): number {
 
 /** What a bucket at `level` micro-tokens reports; the Lua script computes the same. */
 export function reading(level: number, capacity: number, perMs: number): BucketReading {
-  return {
-    remaining: Math.floor(level / MICRO),
-    resetSeconds: Math.ceil((capacity - level) / (perMs * 1000)),
-    retryAfterSeconds: level < MICRO ? Math.ceil((MICRO - level) / (perMs * 1000)) : 0,
-  };
+  return readInto(blankReading(), level, capacity, perMs);
+}
+
+function blankReading(): BucketReading {
+  return { remaining: 0, resetSeconds: 0, retryAfterSeconds: 0 };
+}
+
+/** reading(), written into an existing object. */
+function readInto(target: BucketReading, level: number, capacity: number, perMs: number): BucketReading {
+  target.remaining = Math.floor(level / MICRO);
+  target.resetSeconds = Math.ceil((capacity - level) / (perMs * 1000));
+  target.retryAfterSeconds = level < MICRO ? Math.ceil((MICRO - level) / (perMs * 1000)) : 0;
+  return target;
 }
 
 interface Level {
@@ -72,9 +80,16 @@ const SWEEP_EVERY_MS = 60_000;
 export class MemoryRateLimitStore implements RateLimitStore {
   private readonly levels = new Map<string, Level>();
   private nextSweep = 0;
-  /** Scratch space of take(), which never yields: no arrays allocated per request. */
+  /**
+   * Scratch space of take(), which never yields: no arrays or readings allocated per request. The
+   * result it answers is reused by the next call, so its caller reads it at once (RateLimiter does).
+   */
   private found: Array<Level | undefined> = [undefined, undefined];
   private micros = new Float64Array(2);
+  private readonly result: { allowed: boolean; readings: BucketReading[] } = {
+    allowed: true,
+    readings: [blankReading(), blankReading()],
+  };
 
   constructor(private readonly clock: () => number = Date.now) {}
 
@@ -92,7 +107,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
       micros[i] = level ? refilled(level, now, capacityOf(rule), microPerMs(rule)) : capacityOf(rule);
       if (micros[i] < MICRO) allowed = false;
     }
-    const readings = new Array<BucketReading>(count);
+    const { result } = this;
+    result.readings.length = count;
     for (let i = 0; i < count; i++) {
       const rule = buckets[i].rule;
       if (allowed) {
@@ -108,9 +124,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
         }
       }
       found[i] = undefined;
-      readings[i] = reading(micros[i], capacityOf(rule), microPerMs(rule));
+      if (!result.readings[i]) result.readings[i] = blankReading();
+      readInto(result.readings[i], micros[i], capacityOf(rule), microPerMs(rule));
     }
-    return { allowed, readings };
+    result.allowed = allowed;
+    return result;
   }
 
   async close(): Promise<void> {

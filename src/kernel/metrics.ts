@@ -4,6 +4,7 @@
 // the workers' values combine: counters and histograms add up; the outbox
 // backlog, the same database seen from every worker, takes the largest.
 import client from "prom-client";
+import { RequestStats } from "./request-stats.ts";
 
 export const registry = client.register;
 
@@ -25,26 +26,31 @@ export function collectProcessMetrics(): void {
   client.collectDefaultMetrics({ register: registry });
 }
 
-export const httpRequests = metric(
-  "svc_http_requests_total",
-  (name) =>
-    new client.Counter({
-      name,
-      help: "HTTP requests answered, by operationId (or operational route) and status",
-      labelNames: ["operation", "status"] as const,
-    }),
-);
+/** svc_http_request_duration_seconds's buckets, in seconds. */
+export const REQUEST_DURATION_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export const httpDuration = metric(
-  "svc_http_request_duration_seconds",
-  (name) =>
-    new client.Histogram({
-      name,
-      help: "Time from receiving a request to its handler's answer (streamed bodies not included), by operationId and status",
-      labelNames: ["operation", "status"] as const,
-      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    }),
-);
+/**
+ * Requests answered (svc_http_requests_total) and their durations (svc_http_request_duration_seconds),
+ * by operationId (or the route outside the contract) and status: recorded without allocating
+ * (request-stats.ts), read by the registry when scraped.
+ */
+export const requestStats: RequestStats = (() => {
+  const registered = registry.getSingleMetric("svc_http_requests_total") as { stats?: RequestStats } | undefined;
+  if (registered?.stats) return registered.stats;
+  const stats = new RequestStats(REQUEST_DURATION_BUCKETS);
+  const requests = stats.counter(
+    "svc_http_requests_total",
+    "HTTP requests answered, by operationId (or operational route) and status",
+  );
+  registry.registerMetric(Object.assign(requests, { stats }) as never);
+  registry.registerMetric(
+    stats.histogram(
+      "svc_http_request_duration_seconds",
+      "Time from receiving a request to its handler's answer (streamed bodies not included), by operationId and status",
+    ) as never,
+  );
+  return stats;
+})();
 
 export const rateLimitRejections = metric(
   "svc_rate_limit_rejections_total",

@@ -23,9 +23,24 @@ export function responseTypes(operation: Operation): string[] {
   return known;
 }
 
+/** Accept headers already judged, per operation's list of types: clients send the same few again and again. */
+const judged = new WeakMap<string[], Map<string, boolean>>();
+const JUDGED_PER_OPERATION = 64;
+
 export function negotiate(ctx: Context, types: string[]): void {
-  if (!ctx.get("accept") || types.length === 0) return;
-  if (ctx.accepts([...types, PROBLEM_TYPE]) === false) {
+  const accept = ctx.get("accept");
+  if (!accept || types.length === 0) return;
+  let answers = judged.get(types);
+  if (!answers) {
+    answers = new Map();
+    judged.set(types, answers);
+  }
+  let acceptable = answers.get(accept);
+  if (acceptable === undefined) {
+    acceptable = ctx.accepts([...types, PROBLEM_TYPE]) !== false;
+    if (answers.size < JUDGED_PER_OPERATION) answers.set(accept, acceptable);
+  }
+  if (!acceptable) {
     throw new ProblemError(
       "not-acceptable",
       `This operation answers with ${types.join(" or ")}; the Accept header allows none of them.`,

@@ -16,7 +16,6 @@ import type { Credential } from "../auth/credential.ts";
 import { handlers, requestChecks } from "../handlers/index.ts";
 import type { OperationId, OperationRequest, RequestContext } from "../handlers/types.ts";
 import { API_ROOT } from "../kernel/document.ts";
-import type { Logger } from "../kernel/logger.ts";
 import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { Services } from "../services/index.ts";
 import type { Admission } from "./admission.ts";
@@ -25,8 +24,10 @@ import { readJsonBody } from "./body.ts";
 import { routeRequest } from "./contract.ts";
 import { rejectNonDecimalIntegers } from "./integer-parameters.ts";
 import { negotiate, responseTypes } from "./negotiation.ts";
+import { requestLog } from "./request-log.ts";
 import { decodesAsUri, rejectMalformedPathEncoding } from "./path-encoding.ts";
 import { requestFieldErrors, requestValidationError } from "./request-errors.ts";
+import { validateParameters } from "./request-parameters.ts";
 import { assertResponseOnContract, respond, type OperationResponse } from "./respond.ts";
 
 export interface PipelineDependencies {
@@ -58,7 +59,7 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     negotiate(ctx, responseTypes(operation));
 
     const caller = await admission.admit(ctx);
-    const context = requestContext(ctx, caller, operationId);
+    const context = requestContext(ctx, caller);
     authorize(operation, caller);
 
     if (operation.requestBody) request.body = await readJsonBody(ctx, deps.bodyLimitBytes);
@@ -80,11 +81,16 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     return routeRequest(contract, request);
   }
 
-  function requestContext(ctx: Context, caller: Credential, operationId: OperationId): RequestContext {
-    const log = (ctx.state.log as Logger).child({ credentialId: caller.id, operationId });
+  function requestContext(ctx: Context, caller: Credential): RequestContext {
     ctx.state.credential = caller;
-    ctx.state.log = log;
-    return { caller, requestId: ctx.state.requestId as string, log, services };
+    return {
+      caller,
+      requestId: ctx.state.requestId as string,
+      get log() {
+        return requestLog(ctx);
+      },
+      services,
+    };
   }
 
   /** The request as its handler reads it, with the contract's coerced types; 400 when it is off the contract. */
@@ -94,20 +100,15 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     ctx: Context,
     context: RequestContext,
   ): Promise<OperationRequest<OperationId>> {
-    const validation = contract.validator.validateRequest(request, operation);
-    if (validation.errors) {
-      const schemaErrors = requestFieldErrors(validation.errors);
+    const { parameters, errors } = validateParameters(contract, operation, request);
+    if (errors) {
+      const schemaErrors = requestFieldErrors(errors);
       const check = requestChecks[operation.operationId as OperationId];
       throw requestValidationError([], check ? await check(request.body, schemaErrors, context) : schemaErrors);
     }
-    // The validator hands back the path and query it coerced; an operation it had nothing to
-    // validate in (no parameters) leaves them as they came, and they are parsed here instead.
-    const coerced = validation.coerced as { params?: object; query?: unknown };
-    const parsed =
-      coerced.params && typeof coerced.query === "object" ? null : contract.router.parseRequest(request, operation);
     const input = {
-      params: (coerced.params ?? parsed?.params ?? {}) as never,
-      query: (typeof coerced.query === "object" ? coerced.query : (parsed?.query ?? {})) as never,
+      params: parameters.path as never,
+      query: parameters.query as never,
       body: request.body as never,
       headers: ctx.headers as Record<string, string | undefined>,
       url: new URL(ctx.originalUrl, "http://localhost"),

@@ -5,6 +5,7 @@ import type { Context, Next } from "koa";
 import type { Logger } from "../kernel/logger.ts";
 import { toProblemError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
+import { requestFields, requestLog } from "./request-log.ts";
 
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -14,13 +15,12 @@ export function problemBoundary(log: Logger) {
     const incoming = ctx.get("x-request-id");
     const requestId = CLIENT_REQUEST_ID.test(incoming) ? incoming : newId("req");
     ctx.state.requestId = requestId;
-    ctx.state.log = log.child({ requestId });
     ctx.set("X-Request-Id", requestId);
     try {
       await next();
     } catch (error) {
       const problem = toProblemError(error);
-      if (problem.status >= 500) (ctx.state.log as Logger).error({ err: error }, "request failed");
+      if (problem.status >= 500) requestLog(ctx).error({ err: error }, "request failed");
       // Headers set before the failure (rate limits) stay; the body is replaced.
       ctx.status = problem.status;
       for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
@@ -28,9 +28,13 @@ export function problemBoundary(log: Logger) {
       ctx.type = "application/problem+json";
     }
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-    (ctx.state.log as Logger).info(
-      { method: ctx.method, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 10) / 10 },
-      "request",
-    );
+    const line = {
+      method: ctx.method,
+      path: ctx.path,
+      status: ctx.status,
+      durationMs: Math.round(durationMs * 10) / 10,
+    };
+    if (ctx.state.log) (ctx.state.log as Logger).info(line, "request");
+    else log.info({ ...requestFields(ctx), ...line }, "request");
   };
 }

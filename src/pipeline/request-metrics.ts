@@ -1,7 +1,7 @@
 // Request metrics: counts and latency per operationId and status, and the
 // requests refused by a rate limit (served by src/process/metrics-server.ts).
 import type { Context, Next } from "koa";
-import { bucketLabel, httpDuration, httpRequests, rateLimitRejections } from "../kernel/metrics.ts";
+import { bucketLabel, rateLimitRejections, requestStats } from "../kernel/metrics.ts";
 
 /** Counts every request once it is answered (outermost middleware, so it sees the final status). */
 export function requestMetrics() {
@@ -10,20 +10,29 @@ export function requestMetrics() {
     try {
       await next();
     } finally {
-      const labels = {
-        operation: (ctx.state.operationId as string | undefined) ?? routeOf(ctx) ?? "unmatched",
-        status: String(ctx.status),
-      };
-      httpRequests.inc(labels);
-      httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const operation = (ctx.state.operationId as string | undefined) ?? routeOf(ctx) ?? "unmatched";
+      requestStats.record(operation, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
 }
 
-/** A route outside the contract, as its template: "GET /healthz", "GET /docs/assets/:name". */
+/** Labels of the routes outside the contract, made once each: "GET /healthz", "GET /docs/assets/:name". */
+const routeLabels = new Map<string, Map<string | RegExp, string>>();
+
 function routeOf(ctx: Context): string | undefined {
   const template = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-  return template === undefined ? undefined : `${ctx.method} ${String(template)}`;
+  if (template === undefined) return undefined;
+  let byTemplate = routeLabels.get(ctx.method);
+  if (!byTemplate) {
+    byTemplate = new Map();
+    routeLabels.set(ctx.method, byTemplate);
+  }
+  let label = byTemplate.get(template);
+  if (!label) {
+    label = `${ctx.method} ${String(template)}`;
+    byTemplate.set(template, label);
+  }
+  return label;
 }
 
 /** A 429: which bucket was empty. */

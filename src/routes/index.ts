@@ -12,6 +12,7 @@ import type { DashboardDependencies } from "../dashboard/server/sessions.ts";
 import { ssoRoutes } from "../dashboard/server/sso/routes.ts";
 import type { Database } from "../db/database.ts";
 import { dashboardPages } from "../dashboard/server/static.ts";
+import { API_ROOT } from "../kernel/document.ts";
 import { ProblemError } from "../kernel/errors.ts";
 import { operationalRoutes } from "./operational.ts";
 
@@ -27,8 +28,11 @@ export interface OutsideRoutesDependencies {
 /** OPTIONS is not served: like the API's paths, these answer it 405. */
 const SERVED_METHODS = ["HEAD", "GET", "POST", "PUT", "PATCH", "DELETE"];
 
-/** The middleware to use in this order: the 405 answer, the routes, the end of a known path. */
-export function routesOutsideContract(deps: OutsideRoutesDependencies): Middleware[] {
+/**
+ * One middleware: the routes, and the 405 a known path answers for another method. A request for
+ * the API (under /api/v1, but for the documents served there) passes straight on to the pipeline.
+ */
+export function routesOutsideContract(deps: OutsideRoutesDependencies): Middleware {
   const router = new Router({ methods: SERVED_METHODS });
   const { app } = deps;
   operationalRoutes(router, { database: app.database, redis: deps.redis });
@@ -37,28 +41,24 @@ export function routesOutsideContract(deps: OutsideRoutesDependencies): Middlewa
   sessionRoutes(router);
   ssoRoutes(router, app);
 
-  const allowedMethods = router.allowedMethods();
-  return [
-    async function methodNotAllowed(ctx: Context, next: Next) {
-      await allowedMethods(ctx as never, next);
-      if (ctx.status !== 405 && ctx.status !== 501) return;
-      const allowed = (ctx.response.get("Allow") || "").split(", ").filter(Boolean);
-      throw new ProblemError(
-        "method-not-allowed",
-        `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(", ")}.`,
-        {
-          headers: { Allow: allowed.join(", ") },
-          extensions: { allowed },
-        },
-      );
-    },
-    router.routes() as Middleware,
-    // A path of these routes asked with another method ends here, and the router answers 405.
-    async function knownPathOnly(ctx: Context, next: Next) {
-      const onKnownPath = ((ctx as { matched?: { methods: string[] }[] }).matched ?? []).some(
-        (layer) => layer.methods.length,
-      );
-      if (!onKnownPath) await next();
-    },
-  ];
+  const routesUnderApiRoot = new Set(
+    router.stack.map((layer) => layer.path).filter((path) => typeof path === "string" && path.startsWith(API_ROOT)),
+  );
+  const routes = router.routes() as Middleware;
+  const allowedMethods = router.allowedMethods() as Middleware;
+  // A path of these routes asked with another method ends here, and allowedMethods answers 405.
+  const onKnownPath = (ctx: Context) =>
+    ((ctx as { matched?: { methods: string[] }[] }).matched ?? []).some((layer) => layer.methods.length);
+
+  return async function outsideContract(ctx: Context, next: Next) {
+    if (ctx.path.startsWith(`${API_ROOT}/`) && !routesUnderApiRoot.has(ctx.path)) return next();
+    await allowedMethods(ctx, () => routes(ctx, () => (onKnownPath(ctx) ? Promise.resolve() : next())));
+    if (ctx.status !== 405 && ctx.status !== 501) return;
+    const allowed = (ctx.response.get("Allow") || "").split(", ").filter(Boolean);
+    throw new ProblemError(
+      "method-not-allowed",
+      `${ctx.method} is not allowed on ${ctx.path}; use ${allowed.join(", ")}.`,
+      { headers: { Allow: allowed.join(", ") }, extensions: { allowed } },
+    );
+  };
 }

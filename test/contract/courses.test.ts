@@ -1,17 +1,9 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, loadInstitutions } from "../helpers/fixtures.ts";
 
-const course = (overrides: Record<string, unknown> = {}) => ({
-  institutionId: "inst_122977",
-  code: "MATH 7",
-  title: "Calculus 1",
-  credits: 5,
-  level: "lower",
-  cipCode: "27.0101",
-  ...overrides,
-});
+const course = (overrides: Record<string, unknown> = {}) => ({ ...COURSES["MATH 7"], ...overrides });
 
 describe("courses: upsertCourses (POST /courses)", () => {
   let t: TestApp;

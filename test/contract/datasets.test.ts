@@ -6,7 +6,7 @@ import { createDatasetsService } from "../../src/services/datasets.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, loadInstitutions, postCourses } from "../helpers/fixtures.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -20,32 +20,11 @@ function compileEventSchema() {
 /** Three equivalencies of acme in live: clean, source without CIP code, no target. */
 async function setup(t: TestApp) {
   await loadInstitutions(t.database.prisma, "live");
-  const courses = await t.http
-    .post("/api/v1/courses")
-    .set(bearer(t.keys.live))
-    .send([
-      {
-        institutionId: "inst_122977",
-        code: "CS 55",
-        title: "Java Programming",
-        credits: 3,
-        level: "lower",
-        cipCode: "11.0201",
-      },
-      { institutionId: "inst_122977", code: "ART 1", title: "Drawing", credits: 3, level: "lower" },
-      {
-        institutionId: "inst_110635",
-        code: "CS 61B",
-        title: "Data Structures",
-        credits: 4,
-        level: "lower",
-        cipCode: "11.0701",
-      },
-    ]);
-  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<
-    string,
-    string
-  >;
+  const c = await postCourses(t, [
+    COURSES["CS 55"],
+    { institutionId: "inst_122977", code: "ART 1", title: "Drawing", credits: 3, level: "lower" },
+    COURSES["CS 61B"],
+  ]);
   const create = async (body: object) => {
     const response = await t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send(body);
     expect(response.status, JSON.stringify(response.body)).to.equal(201);

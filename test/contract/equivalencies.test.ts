@@ -1,51 +1,11 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, loadInstitutions, postCourses } from "../helpers/fixtures.ts";
 
 async function setup(t: TestApp) {
   await loadInstitutions(t.database.prisma, "live");
-  const courses = await t.http
-    .post("/api/v1/courses")
-    .set(bearer(t.keys.live))
-    .send([
-      {
-        institutionId: "inst_122977",
-        code: "CS 55",
-        title: "Java Programming",
-        credits: 3,
-        level: "lower",
-        cipCode: "11.0201",
-      },
-      {
-        institutionId: "inst_122977",
-        code: "MATH 7",
-        title: "Calculus 1",
-        credits: 5,
-        level: "lower",
-        cipCode: "27.0101",
-      },
-      {
-        institutionId: "inst_110635",
-        code: "CS 61B",
-        title: "Data Structures",
-        credits: 4,
-        level: "lower",
-        cipCode: "11.0701",
-      },
-      {
-        institutionId: "inst_110662",
-        code: "MATH 31A",
-        title: "Differential Calculus",
-        credits: 4,
-        level: "lower",
-        cipCode: "27.0101",
-      },
-    ]);
-  return Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<
-    string,
-    string
-  >;
+  return postCourses(t, Object.values(COURSES));
 }
 
 describe("equivalencies: createEquivalency (POST /equivalencies)", () => {

@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { Readable } from "node:stream";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, loadInstitutions, postCourses, SANDBOX_INSTITUTION } from "../helpers/fixtures.ts";
 import { CSV_COLUMNS, createExportsService, type ExportFormat } from "../../src/services/exports/index.ts";
 import { createExportsRepository } from "../../src/repositories/exports.ts";
 import type { Credential } from "../../src/auth/credential.ts";
@@ -28,44 +28,12 @@ const DISPOSITION = (name: string, ext: string) =>
 
 async function setup(t: TestApp) {
   await loadInstitutions(t.database.prisma, "live");
-  await loadInstitutions(t.database.prisma, "sandbox", [
-    {
-      ipedsId: "100654",
-      name: "Alabama A & M University",
-      city: "Normal",
-      state: "AL",
-      type: "four_year_public",
-      system: null,
-      source: "direct",
-    },
+  await loadInstitutions(t.database.prisma, "sandbox", [SANDBOX_INSTITUTION]);
+  const c = await postCourses(t, [
+    { ...COURSES["CS 55"], title: TRICKY_TITLE, description: MULTILINE_DESCRIPTION },
+    { ...COURSES["MATH 7"], cipCode: undefined },
+    COURSES["CS 61B"],
   ]);
-  const courses = await t.http
-    .post("/api/v1/courses")
-    .set(bearer(t.keys.live))
-    .send([
-      {
-        institutionId: "inst_122977",
-        code: "CS 55",
-        title: TRICKY_TITLE,
-        credits: 3,
-        level: "lower",
-        cipCode: "11.0201",
-        description: MULTILINE_DESCRIPTION,
-      },
-      { institutionId: "inst_122977", code: "MATH 7", title: "Calculus 1", credits: 5, level: "lower" },
-      {
-        institutionId: "inst_110635",
-        code: "CS 61B",
-        title: "Data Structures",
-        credits: 4,
-        level: "lower",
-        cipCode: "11.0701",
-      },
-    ]);
-  const c = Object.fromEntries(courses.body.data.map((r: { code: string; id: string }) => [r.code, r.id])) as Record<
-    string,
-    string
-  >;
   const post = (body: object) => t.http.post("/api/v1/equivalencies").set(bearer(t.keys.live)).send(body);
   await post({
     sourceCourseId: c["CS 55"],

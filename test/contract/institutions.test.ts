@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions } from "../helpers/fixtures.ts";
+import { loadInstitutions, SANDBOX_INSTITUTION } from "../helpers/fixtures.ts";
 
 describe("institutions: listInstitutions (GET /institutions), getInstitution (GET /institutions/{id})", () => {
   let t: TestApp;
@@ -11,17 +11,7 @@ describe("institutions: listInstitutions (GET /institutions), getInstitution (GE
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
-    await loadInstitutions(t.database.prisma, "sandbox", [
-      {
-        ipedsId: "100654",
-        name: "Alabama A & M University",
-        city: "Normal",
-        state: "AL",
-        type: "four_year_public",
-        system: null,
-        source: "direct",
-      },
-    ]);
+    await loadInstitutions(t.database.prisma, "sandbox", [SANDBOX_INSTITUTION]);
   });
   after(() => t.close());
 

@@ -4,7 +4,7 @@
 // driven with runOnce() and an injected clock, so nothing here races time.
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
-import { loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { insertEndpoint, type TestEndpoint, sealFor } from "../helpers/webhooks.ts";
 import { webhookContractErrors } from "../helpers/webhook-contract.ts";
@@ -92,14 +92,7 @@ describe("webhooks end to end", () => {
     const api = (method: "post" | "patch", path: string, body: object, headers: Record<string, string> = {}) =>
       t.http[method](`/api/v1${path}`).set(bearer(t.keys.live)).set(headers).send(body);
 
-    const course = {
-      institutionId: "inst_122977",
-      code: "CS 55",
-      title: "Java Programming",
-      credits: 3,
-      level: "lower",
-      cipCode: "11.0201",
-    };
+    const course = COURSES["CS 55"];
     const created = await api("post", "/courses", [
       course,
       { ...course, institutionId: "inst_110635", code: "CS 61B", title: "Data Structures" },

@@ -2,7 +2,7 @@
 // 404s and the "no such institution" 400s into the code that does the work.
 import fc from "fast-check";
 import { bearer, type TestApp } from "../helpers/app.ts";
-import { INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
 import type { Receiver } from "../helpers/receiver.ts";
 import type { OperationModel, RequestHints } from "./requests.ts";
 
@@ -35,33 +35,7 @@ export async function seedRecords(t: TestApp, receiver: Receiver): Promise<Recor
   const courses: { id: string; code: string }[] = await call(
     "post",
     "/courses",
-    [
-      {
-        institutionId: "inst_122977",
-        code: "CS 55",
-        title: "Java Programming",
-        credits: 3,
-        level: "lower",
-        cipCode: "11.0201",
-      },
-      {
-        institutionId: "inst_122977",
-        code: "MATH 7",
-        title: "Calculus 1",
-        credits: 5,
-        level: "lower",
-        cipCode: "27.0101",
-      },
-      {
-        institutionId: "inst_110635",
-        code: "CS 61B",
-        title: "Data Structures",
-        credits: 4,
-        level: "lower",
-        cipCode: "11.0701",
-      },
-      { institutionId: "inst_110662", code: "MATH 31A", title: "Differential Calculus", credits: 4, level: "lower" },
-    ],
+    [COURSES["CS 55"], COURSES["MATH 7"], COURSES["CS 61B"], { ...COURSES["MATH 31A"], cipCode: undefined }],
     201,
   );
   const course = (code: string) => courses.find((c) => c.code === code)!.id;

@@ -1,9 +1,10 @@
-// A small, known catalog for tests: institutions in both environments.
+// A small, known catalog for tests: institutions in both environments, and courses of them.
 import type { Db } from "../../src/db/database.ts";
 import type { Environment } from "../../src/services/types.ts";
 import type { InstitutionRow } from "../../src/services/imports/institutions.ts";
 import { createCatalogImportsService } from "../../src/services/imports/index.ts";
 import { createCatalogImportsRepository } from "../../src/repositories/catalog-imports.ts";
+import { bearer, type TestApp } from "./app.ts";
 
 export const INSTITUTIONS: InstitutionRow[] = [
   {
@@ -61,6 +62,59 @@ export const INSTITUTIONS: InstitutionRow[] = [
     source: "direct",
   },
 ];
+
+/** An institution that tests load in the sandbox only. */
+export const SANDBOX_INSTITUTION: InstitutionRow = {
+  ipedsId: "100654",
+  name: "Alabama A & M University",
+  city: "Normal",
+  state: "AL",
+  type: "four_year_public",
+  system: null,
+  source: "direct",
+};
+
+/** Courses of the institutions above, as `POST /courses` takes them, by code. */
+export const COURSES = {
+  "CS 55": {
+    institutionId: "inst_122977",
+    code: "CS 55",
+    title: "Java Programming",
+    credits: 3,
+    level: "lower",
+    cipCode: "11.0201",
+  },
+  "MATH 7": {
+    institutionId: "inst_122977",
+    code: "MATH 7",
+    title: "Calculus 1",
+    credits: 5,
+    level: "lower",
+    cipCode: "27.0101",
+  },
+  "CS 61B": {
+    institutionId: "inst_110635",
+    code: "CS 61B",
+    title: "Data Structures",
+    credits: 4,
+    level: "lower",
+    cipCode: "11.0701",
+  },
+  "MATH 31A": {
+    institutionId: "inst_110662",
+    code: "MATH 31A",
+    title: "Differential Calculus",
+    credits: 4,
+    level: "lower",
+    cipCode: "27.0101",
+  },
+} as const;
+
+/** Creates the courses with the live key; answers their ids by code. */
+export async function postCourses(t: TestApp, courses: readonly object[]): Promise<Record<string, string>> {
+  const response = await t.http.post("/api/v1/courses").set(bearer(t.keys.live)).send(courses);
+  return Object.fromEntries(response.body.data.map((r: { code: string; id: string }) => [r.code, r.id]));
+}
 
 async function* rows(list: InstitutionRow[]) {
   for (const row of list) yield { row };

@@ -2,7 +2,7 @@
 // versions, paging across pages and typed errors.
 import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { loadInstitutions, INSTITUTIONS } from "../helpers/fixtures.ts";
+import { COURSES, INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
 import { serve } from "./serve.ts";
 import {
   ConflictError,
@@ -51,27 +51,9 @@ describe("SDK against the running app", () => {
   });
 
   it("upserts courses, creates and updates an equivalency and reads its versions", async () => {
-    const upserted = await client.courses.upsert(
-      [
-        {
-          institutionId: "inst_122977",
-          code: "CS 55",
-          title: "Java Programming",
-          credits: 3,
-          level: "lower",
-          cipCode: "11.0201",
-        },
-        {
-          institutionId: "inst_110635",
-          code: "CS 61B",
-          title: "Data Structures",
-          credits: 4,
-          level: "lower",
-          cipCode: "11.0701",
-        },
-      ],
-      { idempotencyKey: "sdk-upsert-1" },
-    );
+    const upserted = await client.courses.upsert([COURSES["CS 55"], COURSES["CS 61B"]], {
+      idempotencyKey: "sdk-upsert-1",
+    });
     expect(upserted.summary).to.include({ received: 2, created: 2 });
     const [source, target] = upserted.data.map((result) => result.id!);
     expect((await client.courses.get(source)).code).to.equal("CS 55");

@@ -4,7 +4,7 @@
 // large list. The dispatcher is run with runOnce(), so nothing races time.
 import { expect } from "chai";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
-import { INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
+import { COURSES, INSTITUTIONS, loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
 import { createLogger } from "../../src/kernel/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
@@ -64,14 +64,7 @@ describe("SDK journeys against the running app", () => {
       expect(endpoint.secret).to.match(/^whsec_/);
 
       // Writes through the SDK; creating a course emits nothing, re-upserting it does.
-      const course = {
-        institutionId: "inst_122977",
-        code: "CS 55",
-        title: "Java Programming",
-        credits: 3,
-        level: "lower",
-        cipCode: "11.0201",
-      } as const;
+      const course = COURSES["CS 55"];
       const created = await client.courses.upsert([
         course,
         { ...course, institutionId: "inst_110635", code: "CS 61B", title: "Data Structures", credits: 4 },

@@ -1,7 +1,6 @@
 // The catalog services' rules, against in-memory fakes of their repositories:
 // no database, so each rule is seen on its own.
 import { expect } from "chai";
-import type { Credential } from "../../src/auth/credential.ts";
 import type { Equivalency, EquivalencyVersion, Institution } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../src/kernel/errors.ts";
 import type { CoursesRepository } from "../../src/repositories/courses.ts";
@@ -10,16 +9,9 @@ import type { InstitutionsRepository } from "../../src/repositories/institutions
 import { createCoursesService } from "../../src/services/courses.ts";
 import { createEquivalencyVersionsService } from "../../src/services/equivalency-versions.ts";
 import { createInstitutionsService } from "../../src/services/institutions.ts";
+import { SANDBOX_CALLER } from "../helpers/services.ts";
 
-const caller: Credential = {
-  kind: "api_key",
-  id: "key_1",
-  organizationId: "org_1",
-  organizationSlug: "org-1",
-  channel: "direct",
-  environment: "sandbox",
-  scopes: ["read:public", "write:contribute"],
-};
+const caller = SANDBOX_CALLER;
 
 /** A fake whose every function fails the test when called, unless the test gives it. */
 function only<T extends object>(given: Partial<T>): T {

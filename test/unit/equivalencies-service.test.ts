@@ -2,7 +2,6 @@
 // transitions, If-Match, lost races), against in-memory fakes of its
 // repositories: no database, so each rule is seen on its own.
 import { expect } from "chai";
-import type { Credential } from "../../src/auth/credential.ts";
 import type { Equivalency } from "../../generated/prisma/client.ts";
 import {
   ConflictError,
@@ -21,16 +20,9 @@ import type { OutboxRepository } from "../../src/repositories/outbox.ts";
 import type { StewardshipRepository } from "../../src/repositories/stewardship.ts";
 import { createEquivalenciesService, ifMatchSatisfied } from "../../src/services/equivalencies.ts";
 import type { PendingEvent } from "../../src/kernel/events.ts";
+import { SANDBOX_CALLER } from "../helpers/services.ts";
 
-const caller: Credential = {
-  kind: "api_key",
-  id: "key_1",
-  organizationId: "org_1",
-  organizationSlug: "org-1",
-  channel: "direct",
-  environment: "sandbox",
-  scopes: ["read:public", "write:contribute"],
-};
+const caller = SANDBOX_CALLER;
 
 const NOW = new Date("2026-01-02T03:04:05.000Z");
 const CREATED = new Date("2025-12-01T00:00:00.000Z");

@@ -3,10 +3,10 @@ import { expect } from "chai";
 import type { ApiKey } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
-import { ProblemError } from "../../src/kernel/errors.ts";
 import type { CredentialsRepository, NewApiKeyRecord } from "../../src/repositories/credentials.ts";
 import { createKeysService } from "../../src/services/keys.ts";
 import type { Environment, Page } from "../../src/services/types.ts";
+import { rejection } from "../helpers/services.ts";
 
 const CREATED_AT = new Date("2026-01-01T00:00:00Z");
 const REVOKED_AT = new Date("2026-02-01T00:00:00Z");
@@ -62,16 +62,6 @@ function caller(overrides: Partial<Credential> = {}): Credential {
     scopes: ["read:public", "write:contribute"],
     ...overrides,
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(ProblemError);
-    return error as ProblemError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("keys service (createKey, listKeys, revokeKey)", () => {

@@ -1,9 +1,9 @@
 // The organizations service's rules (createOrganization, getCurrentOrganization) against an in-memory repository.
 import { expect } from "chai";
 import type { Organization } from "../../generated/prisma/client.ts";
-import { ProblemError } from "../../src/kernel/errors.ts";
 import type { OrganizationsRepository } from "../../src/repositories/organizations.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
+import { rejection } from "../helpers/services.ts";
 
 function memoryOrganizations(grants: { standing: boolean; institutionIds: string[] }) {
   const rows = new Map<string, Organization>();
@@ -34,16 +34,6 @@ function memoryOrganizations(grants: { standing: boolean; institutionIds: string
     },
   };
   return repository;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(ProblemError);
-    return error as ProblemError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("organizations service (getCurrentOrganization, CLI's createOrganization)", () => {

@@ -5,10 +5,10 @@ import { expect } from "chai";
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { SecretBox } from "../../src/kernel/secret-box.ts";
-import { ProblemError } from "../../src/kernel/errors.ts";
 import type { DeliveriesRepository } from "../../src/repositories/deliveries.ts";
 import type { WebhooksRepository } from "../../src/repositories/webhooks.ts";
 import { createWebhookDeliveriesService } from "../../src/services/webhook-deliveries.ts";
+import { rejection } from "../helpers/services.ts";
 
 const CREATED_AT = new Date("2026-01-01T00:00:00Z");
 const NOW = new Date("2026-03-01T12:00:00Z");
@@ -131,16 +131,6 @@ function setup() {
     clock: () => NOW,
   });
   return { service, queued };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ProblemError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).to.be.instanceOf(ProblemError);
-    return error as ProblemError;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("webhook deliveries service (listWebhookDeliveries, getWebhookDelivery, redeliverWebhookDelivery)", () => {

@@ -12,85 +12,378 @@ export interface UpdateOptions {
     /** The `ETag` of the version the change is based on; a stale one is answered 412. */
     ifMatch?: string;
 }
+/** The helpers of each resource: one method for each operation of the contract. */
 export declare function resources(raw: Client<paths>): {
+    /** Colleges and universities, keyed by IPEDS unit ID (`inst_<ipeds_id>`). */
     institutions: {
+        /**
+         * List institutions.
+         *
+         * Lists the institutions of the caller's environment, ordered by `name`, then `id`. Filters
+         * combine with AND: `state` matches the two-letter state code in any case, `type` and `source`
+         * match exactly, and `q` is a case-insensitive substring of the name or the city.
+         */
         list: (query?: Query<"listInstitutions">) => ListRequest<Schemas["Institution"], Query<"listInstitutions">>;
+        /**
+         * Get an institution.
+         *
+         * Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`).
+         */
         get: (id: string) => Promise<Schemas["Institution"]>;
     };
+    /** Course records of an institution, classified with CIP 2020 codes and versioned on every re-upsert. */
     courses: {
+        /**
+         * List courses.
+         *
+         * Lists the courses of the caller's environment, ordered by `institutionId`, `code`, then `id`.
+         * Filters combine with AND: `institution` matches the institution id exactly; `cip` matches a
+         * six-digit CIP 2020 code exactly (`11.0701`) or, given a two-digit family (`11`) or a four-digit
+         * series (`11.07`), every code under it; `q` is a case-insensitive substring of the course code or
+         * title.
+         */
         list: (query?: Query<"listCourses">) => ListRequest<Schemas["Course"], Query<"listCourses">>;
-        get: (id: string) => Promise<Schemas["Course"]>;
-        /** Creates or replaces one course or a batch (at most 500); one result per item, in order. */
+        /**
+         * Create or update courses.
+         *
+         * Creates or replaces one course, or a batch of at most 500, in the caller's environment.
+         */
         upsert: (courses: Schemas["CourseUpsertRequest"], options?: IdempotencyOptions & {
             dryRun?: boolean;
         }) => Promise<Schemas["CourseUpsertResponse"]>;
+        /**
+         * Get a course.
+         *
+         * Returns the current version of one course of the caller's environment, with its institution
+         * embedded.
+         */
+        get: (id: string) => Promise<Schemas["CourseWithInstitution"]>;
     };
+    /** Transfer-equivalency decisions from a source course to a target institution, with status, provenance and immutable version history. */
     equivalencies: {
+        /**
+         * List equivalencies.
+         *
+         * Lists the current version of the equivalencies of the caller's environment, ordered by
+         * `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course
+         * id), `targetInstitution` (an institution id), `status` and `provenance`. With `expand=course`
+         * every item also embeds `sourceCourse` (with its institution), `targetInstitution` and
+         * `targetCourse`.
+         */
         list: (query?: Query<"listEquivalencies">) => ListRequest<Schemas["Equivalency"], Query<"listEquivalencies">>;
-        get: (id: string) => Promise<Schemas["EquivalencyExpanded"]>;
+        /**
+         * Create an equivalency.
+         *
+         * Publishes a new equivalency at version 1 and emits `equivalency.created`. `status` defaults to
+         * `pending`; `decidedAt` is set when the status is `accepted` or `conflict`. `provenance` is the
+         * onboarding channel of the writing credential's organization. When `targetCourseId` is given
+         * without `targetCode`, `targetCode` is the target course's code.
+         */
         create: (equivalency: Schemas["EquivalencyCreate"], options?: IdempotencyOptions) => Promise<Schemas["EquivalencyExpanded"]>;
+        /**
+         * Get an equivalency.
+         *
+         * Returns the current version of one equivalency with its source course (and that course's
+         * institution), target institution and target course embedded. The `ETag` identifies this version;
+         * send it in `If-Match` to update conditionally.
+         */
+        get: (id: string) => Promise<Schemas["EquivalencyExpanded"]>;
+        /**
+         * Update an equivalency.
+         *
+         * Changes an equivalency's `status`, `targetCourseId`, `targetCode`, `decidedBy` or `policyBasis`,
+         * with an optional change `note`. Every effective change stores the prior state as an immutable
+         * snapshot (with the note, the actor and the changed fields), increments `version` by one and
+         * emits `equivalency.updated`. A PATCH that changes nothing returns `200` and records no version.
+         */
         update: (id: string, changes: Schemas["EquivalencyUpdate"], options?: UpdateOptions) => Promise<Schemas["EquivalencyExpanded"]>;
-        /** The current record and every version, newest first. */
+        /**
+         * List an equivalency's versions.
+         *
+         * Returns the current record and every recorded version of the equivalency, newest first (the
+         * current version included). Each version is an immutable snapshot of the record's fields at that
+         * version, with the change note, the actor and the fields changed from the previous version (empty
+         * for version 1).
+         */
         versions: (id: string) => Promise<Schemas["EquivalencyVersionHistory"]>;
+        /**
+         * Get one version of an equivalency.
+         *
+         * Returns one recorded version of the equivalency (the current one included) as an immutable
+         * snapshot with its change note, actor and changed fields.
+         */
         version: (id: string, version: number) => Promise<Schemas["EquivalencyVersion"]>;
     };
-    keys: {
-        list: (query?: Query<"listKeys">) => ListRequest<Schemas["ApiKey"], Query<"listKeys">>;
-        /** The full key is in the answer's `key`, and never shown again. */
-        create: (key?: Schemas["ApiKeyCreate"]) => Promise<Schemas["ApiKeyCreated"]>;
-        revoke: (id: string) => Promise<void>;
-    };
-    organizations: {
-        /** The caller's organization, environment and scopes, with a page of its stewarded institution ids (`pagination`). */
-        me: (query?: Query<"getCurrentOrganization">) => Promise<Schemas["CurrentOrganizationResponse"]>;
-    };
-    webhooks: {
-        list: (query?: Query<"listWebhooks">) => ListRequest<Schemas["WebhookEndpoint"], Query<"listWebhooks">>;
-        /** The answer carries the signing secret, shown only here and on rotation. */
-        create: (endpoint: Schemas["WebhookCreate"]) => Promise<Schemas["WebhookEndpointWithSecret"]>;
-        get: (id: string) => Promise<Schemas["WebhookEndpoint"]>;
-        update: (id: string, changes: Schemas["WebhookUpdate"]) => Promise<Schemas["WebhookEndpoint"]>;
-        delete: (id: string) => Promise<void>;
-        rotateSecret: (id: string) => Promise<Schemas["WebhookEndpointWithSecret"]>;
-        deliveries: (id: string, query?: Query<"listWebhookDeliveries">) => ListRequest<Schemas["WebhookDelivery"], Query<"listWebhookDeliveries">>;
-        delivery: (id: string, deliveryId: string) => Promise<Schemas["WebhookDelivery"]>;
-        redeliver: (id: string, deliveryId: string) => Promise<Schemas["WebhookDelivery"]>;
-        /** Sends a test event to the endpoint now and returns the delivery attempt. */
-        test: (id: string) => Promise<Schemas["WebhookDelivery"]>;
-        /** Re-sends every delivery that failed for good since `since`; answers how many were queued. */
-        redeliverFailed: (id: string, since: string) => Promise<{
-            count: number;
-        }>;
-    };
-    oauthClients: {
-        list: (query?: Query<"listOAuthClients">) => ListRequest<Schemas["OAuthClient"], Query<"listOAuthClients">>;
-        /** The secret is in the answer's `clientSecret`, and never shown again. */
-        create: (client?: Schemas["OAuthClientCreate"]) => Promise<Schemas["OAuthClientCreated"]>;
-        revoke: (id: string) => Promise<void>;
-    };
-    /** People of the organization: a dashboard user's token with the admin role only. */
-    members: {
-        list: (query?: Query<"listMembers">) => ListRequest<Schemas["Member"], Query<"listMembers">>;
-        /** The one-time sign-in link is in the answer's `signInUrl`. */
-        invite: (member: Schemas["MemberInvite"]) => Promise<Schemas["MemberInvited"]>;
-        update: (id: string, changes: Schemas["MemberUpdate"]) => Promise<Schemas["Member"]>;
-    };
-    /** The organization's audit log, newest first: a dashboard user's token with the admin role only. */
-    auditEvents: {
-        list: (query?: Query<"listAuditEvents">) => ListRequest<Schemas["AuditEvent"], Query<"listAuditEvents">>;
-    };
-    /** The organization's single sign-on connections (read-only, never secrets): a user's token with the admin role only. */
-    ssoConnections: {
-        list: (query?: Query<"listSsoConnections">) => ListRequest<Schemas["SsoConnection"], Query<"listSsoConnections">>;
-    };
+    /** Published, immutable dataset versions of a contributing organization's equivalencies, with row-level validation issues. */
     datasets: {
+        /**
+         * List dataset versions.
+         *
+         * Lists the dataset versions published by the caller's organization in the caller's environment,
+         * newest first (by `sequence`, descending). Row-level issues are returned by `GET /datasets/{id}`.
+         */
         list: (query?: Query<"listDatasets">) => ListRequest<Schemas["DatasetVersion"], Query<"listDatasets">>;
+        /**
+         * Publish a dataset version.
+         *
+         * Publishes a dataset version: an immutable snapshot of the calling organization's current
+         * equivalencies (and the courses they reference) in the caller's environment, numbered with the
+         * next `sequence` of the organization. Every row is validated and its issues (missing target,
+         * missing CIP code, long-pending decisions, …) are stored with the version. A declared
+         * `recordCount` that differs from the snapshot is reported as a `record_count_mismatch` issue, not
+         * a failure. Equivalencies in the snapshot report this dataset's id as `datasetVersionId` until a
+         * later dataset includes them (this records no equivalency version). Emits `dataset.published`.
+         */
         publish: (dataset: Schemas["DatasetPublish"]) => Promise<Schemas["DatasetVersionDetail"]>;
+        /**
+         * Get a dataset version.
+         *
+         * Returns one dataset version of the caller's organization with its row-level validation issues.
+         * Another organization's dataset is answered `404`.
+         */
         get: (id: string) => Promise<Schemas["DatasetVersionDetail"]>;
     };
+    /** Signed event deliveries to registered endpoints, their delivery log, redelivery and tests. */
+    webhooks: {
+        /**
+         * List webhook endpoints.
+         *
+         * Lists the webhook endpoints of the caller's organization in the caller's environment, ordered by
+         * `createdAt`, then `id`. Secrets are shown only as `secretPrefix`.
+         */
+        list: (query?: Query<"listWebhooks">) => ListRequest<Schemas["WebhookEndpoint"], Query<"listWebhooks">>;
+        /**
+         * Register a webhook endpoint.
+         *
+         * Registers an endpoint that receives the listed event types. The response carries the signing
+         * `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it. The URL must be
+         * `http` or `https`; outside development, targets on loopback, private, link-local or
+         * cloud-metadata addresses, on the service host's own interface addresses, or on IPv6 forms that
+         * carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
+         * `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery. An empty
+         * or unknown event type list is a `400`.
+         */
+        create: (webhook: Schemas["WebhookCreate"]) => Promise<Schemas["WebhookEndpointWithSecret"]>;
+        /**
+         * Get a webhook endpoint.
+         *
+         * Returns one webhook endpoint of the caller's organization (secret shown only as `secretPrefix`).
+         * Another organization's endpoint is answered `404`.
+         */
+        get: (id: string) => Promise<Schemas["WebhookEndpoint"]>;
+        /**
+         * Delete a webhook endpoint.
+         *
+         * Deletes the endpoint; no further deliveries are made to it.
+         */
+        delete: (id: string) => Promise<void>;
+        /**
+         * Update a webhook endpoint.
+         *
+         * Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
+         * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL is
+         * checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
+         */
+        update: (id: string, changes: Schemas["WebhookUpdate"]) => Promise<Schemas["WebhookEndpoint"]>;
+        /**
+         * Rotate a webhook endpoint's secret.
+         *
+         * Replaces the endpoint's signing secret and returns the new one (shown only here). For the next
+         * 24 hours (`previousSecretExpiresAt`) every delivery is signed with both secrets: the
+         * `X-SVC-Signature` header carries one `v1=` entry per secret, so receivers can switch without
+         * losing deliveries. Takes no request body.
+         */
+        rotateSecret: (id: string) => Promise<Schemas["WebhookEndpointWithSecret"]>;
+        /**
+         * List an endpoint's deliveries.
+         *
+         * Lists the delivery log of one endpoint, newest first (`createdAt` descending, then `id`
+         * descending). Every attempt is a record with the exact request body, the signature header, the
+         * response status and a short excerpt of the response, so failures can be diagnosed and re-sent
+         * with `redeliver`.
+         */
+        deliveries: (id: string, query?: Query<"listWebhookDeliveries">) => ListRequest<Schemas["WebhookDelivery"], Query<"listWebhookDeliveries">>;
+        /**
+         * Re-send every failed delivery since a time.
+         *
+         * Re-sends, now, the event of every delivery of the endpoint that failed for good (its retries
+         * exhausted, no newer attempt of the same event pending or succeeded) and was created at or after
+         * `since`. Each such event gets one new pending attempt, which then follows the normal retry
+         * schedule; `count` says how many were queued (0 when none). A dashboard user's token needs the
+         * role `admin`.
+         */
+        redeliverFailed: (id: string, since: string) => Promise<operations["redeliverFailedWebhookDeliveries"]["responses"][202]["content"]["application/json"]>;
+        /**
+         * Get a delivery.
+         *
+         * Returns one delivery attempt of the endpoint, with the exact request body, signature and
+         * response.
+         */
+        delivery: (id: string, deliveryId: string) => Promise<Schemas["WebhookDelivery"]>;
+        /**
+         * Re-send a delivery's event.
+         *
+         * Re-sends the delivery's event to the endpoint now, whatever the delivery's status (for example
+         * after a receiver outage, once retries are exhausted). The answer is the new delivery record: a
+         * new pending attempt of the same event (same event id and body, freshly signed), which then
+         * follows the normal retry schedule. Takes no request body.
+         */
+        redeliver: (id: string, deliveryId: string) => Promise<Schemas["WebhookDelivery"]>;
+        /**
+         * Send a test event.
+         *
+         * Sends, synchronously, a test event to the endpoint and answers with the delivery record. The
+         * event has the endpoint's first subscribed type, carries sample data and `"test": true` in the
+         * envelope, and is signed like any other delivery. Takes no request body.
+         */
+        test: (id: string) => Promise<Schemas["WebhookDelivery"]>;
+    };
+    /** Bulk export of courses, institutions and equivalencies as CSV, JSON or CTDL JSON-LD. */
     exports: {
-        /** The whole export as the server sends it: CSV text, or the JSON document's text, by `format`. */
+        /**
+         * Export a resource in bulk.
+         *
+         * Streams every record of one resource of the caller's environment (constant memory, however large
+         * the table), licensed CC BY 4.0. `format=csv` has a header row with one column per field (nested
+         * objects flattened with dotted names); `format=json` is a JSON array of the resource's objects,
+         * as the list operations return them; `format=ctdl` exports equivalencies as Credential
+         * Transparency Description Language (CTDL) aligned JSON-LD assertions and is only available for
+         * `resource=equivalencies` (`400` otherwise). The `Accept` header does not select the format;
+         * `format` does.
+         */
         download: (query?: Query<"exportData">) => Promise<string>;
+    };
+    /** API keys of the calling organization in the caller's environment. */
+    keys: {
+        /**
+         * List API keys.
+         *
+         * Lists the API keys of the caller's organization in the caller's environment, revoked ones
+         * included, ordered by `createdAt`, then `id`. Keys are shown by `prefix` only, never in full.
+         */
+        list: (query?: Query<"listKeys">) => ListRequest<Schemas["ApiKey"], Query<"listKeys">>;
+        /**
+         * Create an API key.
+         *
+         * Creates an API key for the caller's organization. The response is the only one that carries the
+         * full `key`; store it, since only a hash is kept. The environment and scopes default to the
+         * caller's own; a credential cannot create a key with a scope or an environment it does not itself
+         * hold (`403`). The body is optional.
+         */
+        create: (key?: Schemas["ApiKeyCreate"]) => Promise<Schemas["ApiKeyCreated"]>;
+        /**
+         * Revoke an API key.
+         *
+         * Revokes one of the caller's organization's keys at once; requests made with it are answered
+         * `401` from then on. The key stays listed with `revokedAt`; revoking it again is answered `204`
+         * too. An unknown key, or one of another organization or environment, is answered `404`.
+         */
+        revoke: (id: string) => Promise<void>;
+    };
+    /** The calling credential's organization and the institutions it stewards. */
+    organizations: {
+        /**
+         * The caller's organization and stewardship.
+         *
+         * Returns the calling credential's organization, environment, kind and scopes, and the
+         * institutions its organization **stewards** in that environment: the institutions whose courses
+         * it may create and re-upsert, and whose equivalencies (as target institution) it may create and
+         * change. `allInstitutions` is true for a standing grant of every institution of the environment
+         * (system offices, consortia), including institutions imported later. `institutionIds` lists the
+         * explicit grants, ordered by id and paged with `limit` and `offset` like every list
+         * (`pagination`, `X-Total-Count` and `Link` describe that list). Grants are made by an
+         * administrator with the command-line tool (`orgs grant`).
+         */
+        me: (query?: Query<"getCurrentOrganization">) => Promise<Schemas["CurrentOrganizationResponse"]>;
+    };
+    /** The people of the caller's organization (dashboard users) and their roles; admins only. */
+    members: {
+        /**
+         * List the organization's members.
+         *
+         * Lists the people (dashboard users) of the caller's organization, disabled ones included, ordered
+         * by `createdAt`, then `id`. **People only**: needs a dashboard user's access token with the role
+         * `admin`; API keys, OAuth clients and other roles are answered `403`.
+         */
+        list: (query?: Query<"listMembers">) => ListRequest<Schemas["Member"], Query<"listMembers">>;
+        /**
+         * Invite a member.
+         *
+         * Adds a person to the caller's organization with a role and answers a one-time sign-in link
+         * (`signInUrl`, valid for 15 minutes, usable once) to hand to them; shown only in this response.
+         * An email the organization already has (compared case-insensitively) is `409` with `existingId`.
+         * **People only**: needs a dashboard user's access token with the role `admin`.
+         */
+        invite: (member: Schemas["MemberInvite"]) => Promise<Schemas["MemberInvited"]>;
+        /**
+         * Change a member's role, or disable or enable them.
+         *
+         * Changes a member's `role`, or disables (`disabled: true`) or enables them. Disabling ends the
+         * member's dashboard sessions at once, so their access tokens stop working too. The organization's
+         * last enabled admin cannot be demoted or disabled (`409`). A member of another organization is
+         * `404`. **People only**: needs a dashboard user's access token with the role `admin`.
+         */
+        update: (id: string, changes: Schemas["MemberUpdate"]) => Promise<Schemas["Member"]>;
+    };
+    /** The append-only log of every change made through the API or the dashboard; admins only. */
+    auditEvents: {
+        /**
+         * List the organization's audit log.
+         *
+         * Lists the audit log of the caller's organization, newest first (`createdAt` descending, then
+         * `id` descending): one append-only entry per successful change made through the API (by any API
+         * key, OAuth client, external token or user) or the dashboard, in either environment, with the
+         * actor, the operation, the target, the environment and the request id. Entries are kept at least
+         * 400 days. Filters combine with AND. **People only**: needs a dashboard user's access token with
+         * the role `admin`; an admin reads only their own organization's entries.
+         */
+        list: (query?: Query<"listAuditEvents">) => ListRequest<Schemas["AuditEvent"], Query<"listAuditEvents">>;
+    };
+    /** Single sign-on connections of the calling organization (OIDC or SAML 2.0), read-only; admins only. */
+    ssoConnections: {
+        /**
+         * List the organization's single sign-on connections.
+         *
+         * Lists the single sign-on connections of the caller's organization (read-only: they are
+         * configured by the operator with the `sso` command-line group), oldest first (`createdAt`, then
+         * `id`). Each connection serves one email domain through an OpenID Connect provider or a SAML 2.0
+         * identity provider; people of that domain sign in to the dashboard there and are provisioned just
+         * in time with the role the connection's role map gives them (`viewer` by default). Secrets are
+         * never shown: an OIDC connection lists its issuer and client id, a SAML connection its identity
+         * provider's entity id, sign-on URL and the SHA-256 fingerprints of its signing certificates.
+         * **People only**: needs a dashboard user's access token with the role `admin`.
+         */
+        list: (query?: Query<"listSsoConnections">) => ListRequest<Schemas["SsoConnection"], Query<"listSsoConnections">>;
+    };
+    /** OAuth 2.0 client-credentials clients of the calling organization in the caller's environment. */
+    oauthClients: {
+        /**
+         * List OAuth clients.
+         *
+         * Lists the OAuth clients of the caller's organization in the caller's environment, revoked ones
+         * included, ordered by `createdAt`, then `id`; never their secrets. A dashboard user's token needs
+         * the role `admin`.
+         */
+        list: (query?: Query<"listOAuthClients">) => ListRequest<Schemas["OAuthClient"], Query<"listOAuthClients">>;
+        /**
+         * Create an OAuth client.
+         *
+         * Creates an OAuth client (client credentials, RFC 6749 §4.4) for the caller's organization in the
+         * caller's environment. The response is the only one that carries `clientSecret`; only a hash is
+         * kept. Scopes default to the caller's own; a credential cannot grant a scope it does not hold
+         * (`403`). A dashboard user's token needs the role `admin`. The body is optional.
+         */
+        create: (oauthClient?: Schemas["OAuthClientCreate"]) => Promise<Schemas["OAuthClientCreated"]>;
+        /**
+         * Revoke an OAuth client.
+         *
+         * Revokes one of the caller's organization's OAuth clients (of the caller's environment) at once:
+         * `/oauth/token` answers `invalid_client` and every token it was already issued is refused from
+         * then on. The client stays listed with `revokedAt`; revoking it again is `204` too. An unknown
+         * client, or one of another organization or environment, is `404`. A dashboard user's token needs
+         * the role `admin`.
+         */
+        revoke: (id: string) => Promise<void>;
     };
 };
 export type Resources = ReturnType<typeof resources>;

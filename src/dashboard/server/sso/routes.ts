@@ -20,6 +20,7 @@ import { type FederatedIdentity, SignInFailure } from "./identity.ts";
 import { createOidcSignIn } from "./oidc.ts";
 import { createSamlSignIn, serviceProviderMetadata } from "./saml.ts";
 import { SSO_PATHS, serviceProviderUrls } from "./urls.ts";
+import { requestLog } from "../../../pipeline/request-log.ts";
 
 /** The largest SAML response accepted (base64, form-encoded). */
 const ACS_BODY_LIMIT = "512kb";
@@ -103,7 +104,7 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
       await work();
     } catch (error) {
       if (error instanceof SignInFailure) {
-        ctx.state.log?.warn({ reason: error.reason, detail: error.detail }, "single sign-on refused");
+        requestLog(ctx).warn({ reason: error.reason, detail: error.detail }, "single sign-on refused");
         renderAuthError(ctx, {
           status: error.status,
           title: error.title,
