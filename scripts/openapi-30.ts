@@ -27,8 +27,6 @@
 //   true / false as a schema           → {} / {not: {}}
 //   $ref beside other keywords         → allOf: [{$ref}] plus the keywords (schemas);
 //                                        summary/description dropped (other references)
-//   responses 200 and 201              → 201 written first (generators type the result by the
-//                                        first 2xx response): renditionOutputs
 import YAML from "yaml";
 
 type Json = Record<string, unknown>;
@@ -301,43 +299,11 @@ export function toOpenApi30(document: Json): Json {
   return converted;
 }
 
-/**
- * Keys in the order they are written, but `201` before `200`: generators type an operation's
- * result by its first 2xx response, and where an operation answers both (POST /equivalencies:
- * 201 created, 200 a dry run's preview) the created record is the common answer. Key order means
- * nothing to OpenAPI; JavaScript objects cannot hold it (integer-like keys come first, ascending),
- * so the files are written by this order. Other keys keep their place (a stable sort).
- */
-const rank = (key: unknown) => (key === "201" ? 0 : key === "200" ? 1 : 2);
-const byCreatedFirst = (a: string, b: string) => rank(a) - rank(b);
-
-/** JSON.stringify(value, null, 2) with each object's keys in byCreatedFirst order. */
-function toJson(value: unknown, depth = 0): string {
-  const pad = "  ".repeat(depth + 1);
-  const end = "  ".repeat(depth);
-  if (Array.isArray(value))
-    return value.length ? `[\n${value.map((v) => `${pad}${toJson(v, depth + 1)}`).join(",\n")}\n${end}]` : "[]";
-  if (isObject(value)) {
-    const keys = Object.keys(value)
-      .filter((key) => value[key] !== undefined)
-      .sort(byCreatedFirst);
-    return keys.length
-      ? `{\n${keys.map((key) => `${pad}${JSON.stringify(key)}: ${toJson(value[key], depth + 1)}`).join(",\n")}\n${end}}`
-      : "{}";
-  }
-  return JSON.stringify(value);
-}
-
 /** generated/openapi-3.0.json and generated/openapi-3.0.yaml, each headed by `header`. */
 export function renditionOutputs(document: Json, header: string): Map<string, string> {
   const rendition = toOpenApi30(structuredClone(document));
-  const yaml = YAML.stringify(rendition, {
-    aliasDuplicateObjects: false,
-    lineWidth: 0,
-    sortMapEntries: (a, b) => rank(String(a.key)) - rank(String(b.key)),
-  });
   return new Map([
-    ["openapi-3.0.json", `${toJson({ "x-generated": header, ...rendition })}\n`],
-    ["openapi-3.0.yaml", `# ${header}\n${yaml}`],
+    ["openapi-3.0.json", `${JSON.stringify({ "x-generated": header, ...rendition }, null, 2)}\n`],
+    ["openapi-3.0.yaml", `# ${header}\n${YAML.stringify(rendition, { aliasDuplicateObjects: false, lineWidth: 0 })}`],
   ]);
 }

@@ -9,13 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.math.BigDecimal;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.courseequivalency.client.ApiClient;
 import org.courseequivalency.client.ApiException;
-import org.courseequivalency.client.ApiResponse;
 import org.courseequivalency.client.api.CoursesApi;
 import org.courseequivalency.client.api.EquivalenciesApi;
 import org.courseequivalency.client.api.InstitutionsApi;
@@ -72,14 +70,6 @@ class ClientTest {
     return Problem.fromJson(error.getResponseBody());
   }
 
-  private static List<String> header(Map<String, List<String>> headers, String name) {
-    return headers.entrySet().stream()
-        .filter(e -> e.getKey().equalsIgnoreCase(name))
-        .map(Map.Entry::getValue)
-        .findFirst()
-        .orElse(null);
-  }
-
   @Test
   @Order(1)
   void listsInstitutionsAndFollowsTwoPagesByCursor() throws ApiException {
@@ -128,13 +118,19 @@ class ClientTest {
         .targetInstitutionId(targetInstitution)
         .targetCode("ELEC 1XX")
         .status(EquivalencyStatus.PENDING);
-    // 201 Created, typed by the 201 response (the rendition lists it before the dry run's 200).
-    ApiResponse<CreateEquivalency201Response> created = equivalencies.createEquivalencyWithHttpInfo(create, null, null);
-    assertEquals(201, created.getStatusCode());
-    List<String> location = header(created.getHeaders(), "Location");
+    // createEquivalency() is typed by the lowest 2xx status, the dry run's 200 preview, and
+    // okhttp-gson refuses the 201 body for lacking its required `dryRun` (docs/partners.md, known
+    // limits): so the call is made raw and the body read with the generated 201 model.
+    String location;
+    try (okhttp3.Response response = equivalencies.createEquivalencyCall(create, null, null, null).execute()) {
+      assertEquals(201, response.code());
+      location = response.header("Location");
+      equivalencyId = CreateEquivalency201Response.fromJson(response.body().string()).getData().getId();
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
     assertNotNull(location, "a Location header");
-    equivalencyId = created.getData().getData().getId();
-    assertTrue(location.get(0).endsWith("/equivalencies/" + equivalencyId), location.get(0));
+    assertTrue(location.endsWith("/equivalencies/" + equivalencyId), location);
 
     EquivalencyExpanded read = equivalencies.getEquivalency(equivalencyId).getData();
     assertEquals(equivalencyId, read.getId());
