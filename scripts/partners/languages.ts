@@ -116,21 +116,22 @@ const go: LanguageRules = {
 };
 
 const typescriptFetch: LanguageRules = {
-  modelFiles: (dir) => filesUnder(dir, (f) => /\/models\/\w+\.ts$/.test(f) && !f.endsWith("index.ts")),
+  // With withoutRuntimeChecks (partners/typescript-fetch.yaml) every model is in models/index.ts.
+  modelFiles: (dir) => filesUnder(dir, (f) => /\/models\/\w+\.ts$/.test(f)),
   read: (files) =>
     collect(files, (text, models, enums) => {
       for (const [, name] of text.matchAll(/^export const (\w+) = \{[^}]*\} as const;/gm)) enums.add(name);
       for (const [, name] of text.matchAll(/^export enum (\w+)/gm)) enums.add(name);
-      const declared = /^export interface (\w+) \{/m.exec(text);
-      if (!declared) return;
-      const body = block(text, declared.index + declared[0].length - 1);
       const jsonOf = new Map(
         [...text.matchAll(/^\s+'(\w+)': .*?json\['([^']+)'\]/gm)].map(([, ts, json]) => [ts, json]),
       );
-      const fields = new Map<string, GeneratedField>();
-      for (const [, name, type] of body.matchAll(/^ {4}'?([\w@:]+)'?\??: (.+);$/gm))
-        fields.set(jsonOf.get(name) ?? name, { type, nullable: /\| null\b/.test(type) });
-      models.set(declared[1], fields);
+      for (const declared of text.matchAll(/^export interface (\w+) \{/gm)) {
+        const body = block(text, declared.index + declared[0].length - 1);
+        const fields = new Map<string, GeneratedField>();
+        for (const [, name, type] of body.matchAll(/^ {4}'?([\w@:]+)'?\??: (.+);$/gm))
+          fields.set(jsonOf.get(name) ?? name, { type, nullable: /\| null\b/.test(type) });
+        models.set(declared[1], fields);
+      }
     }),
   isAny: (type) => /^(any|object|\{ \[key: string\]: any; \})( \| null)?$/.test(type),
 };
