@@ -33,7 +33,7 @@ type Json = Record<string, unknown>;
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 /** JSON Schema 2020-12 keywords with no OpenAPI 3.0 counterpart: kept as `x-<keyword>`. */
-const CARRIED = [
+export const CARRIED = [
   "$defs",
   "contentMediaType",
   "contentEncoding",

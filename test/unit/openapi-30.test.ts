@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect } from "chai";
 import YAML from "yaml";
-import { convertSchema, toOpenApi30 } from "../../scripts/openapi-30.ts";
+import { CARRIED, convertSchema, toOpenApi30 } from "../../scripts/openapi-30.ts";
 
 type Json = Record<string, unknown>;
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -15,21 +15,6 @@ const source = YAML.parse(fs.readFileSync(path.join(ROOT, "openapi.yaml"), "utf8
 const rendition = JSON.parse(fs.readFileSync(path.join(ROOT, "generated/openapi-3.0.json"), "utf8")) as Json;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const ANNOTATIONS = new Set(["description", "title", "example", "examples", "externalDocs", "$comment"]);
-const CARRIED = [
-  "$defs",
-  "patternProperties",
-  "propertyNames",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "dependentRequired",
-  "dependentSchemas",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "minContains",
-  "maxContains",
-];
 /** Content annotations of 2020-12, not assertions: a 3.0 validator would ignore them too. */
 const CONTENT_ANNOTATIONS = new Set(["contentMediaType", "contentEncoding", "contentSchema"]);
 
@@ -67,7 +52,8 @@ function canonical(schema: unknown, version: "3.0" | "3.1"): unknown {
     if (ANNOTATIONS.has(key) || CONTENT_ANNOTATIONS.has(key)) continue;
     if (key.startsWith("x-")) {
       const carried = key.slice(2);
-      if (version === "3.0" && CARRIED.includes(carried)) out[carried] = sub(carried, value, version);
+      if (version === "3.0" && CARRIED.includes(carried) && !CONTENT_ANNOTATIONS.has(carried))
+        out[carried] = sub(carried, value, version);
       continue;
     }
     if (key === "type") types = (Array.isArray(value) ? value : [value]) as string[];
