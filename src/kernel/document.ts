@@ -5,3 +5,6 @@ import { projectPath } from "./project-root.ts";
 export const API_ROOT = "/api/v1";
 export const SPEC_PATH = projectPath("generated", "openapi.json");
 export const SPEC_YAML_PATH = projectPath("openapi.yaml");
+/** The same contract spelled in OpenAPI 3.0.3, for generators that read 3.0 better (docs/partners.md). */
+export const SPEC_30_PATH = projectPath("generated", "openapi-3.0.json");
+export const SPEC_30_YAML_PATH = projectPath("generated", "openapi-3.0.yaml");

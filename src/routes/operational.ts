@@ -1,12 +1,12 @@
 // The service's own routes outside the contract's operations: where to go next, health and
-// readiness, the public document and its reference page. None needs a credential and none
-// makes an outside request.
+// readiness, the public document (also as its OpenAPI 3.0.3 rendition) and its reference page.
+// None needs a credential and none makes an outside request.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type { Router, RouterContext } from "@koa/router";
 import type { Database } from "../db/database.ts";
-import { API_ROOT, SPEC_PATH, SPEC_YAML_PATH } from "../kernel/document.ts";
+import { API_ROOT, SPEC_30_PATH, SPEC_30_YAML_PATH, SPEC_PATH, SPEC_YAML_PATH } from "../kernel/document.ts";
 import { DATABASE_RETRY_AFTER_SECONDS, ProblemError } from "../kernel/errors.ts";
 import type { SharedStore } from "../auth/rate-limiter.ts";
 
@@ -57,6 +57,8 @@ function withinTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 export function operationalRoutes(router: Router, deps: OperationalDependencies): void {
   const specJson = fs.readFileSync(SPEC_PATH, "utf8");
   const specYaml = fs.readFileSync(SPEC_YAML_PATH, "utf8");
+  const spec30Json = fs.readFileSync(SPEC_30_PATH, "utf8");
+  const spec30Yaml = fs.readFileSync(SPEC_30_YAML_PATH, "utf8");
 
   // Where a person who opens the server's address in a browser goes next.
   router.get("/", (ctx) => {
@@ -65,6 +67,7 @@ export function operationalRoutes(router: Router, deps: OperationalDependencies)
       docs: "/docs",
       api: API_ROOT,
       openapi: `${API_ROOT}/openapi.json`,
+      openapi30: `${API_ROOT}/openapi-3.0.json`,
       health: "/healthz",
       tokenEndpoint: "/oauth/token",
     };
@@ -101,6 +104,15 @@ export function operationalRoutes(router: Router, deps: OperationalDependencies)
   router.get(`${API_ROOT}/openapi.yaml`, (ctx) => {
     ctx.type = "application/yaml";
     ctx.body = specYaml;
+  });
+  // The same contract in OpenAPI 3.0.3, for client generators that read 3.0 better than 3.1.
+  router.get(`${API_ROOT}/openapi-3.0.json`, (ctx) => {
+    ctx.type = "application/json";
+    ctx.body = spec30Json;
+  });
+  router.get(`${API_ROOT}/openapi-3.0.yaml`, (ctx) => {
+    ctx.type = "application/yaml";
+    ctx.body = spec30Yaml;
   });
   router.get("/docs", (ctx) => {
     ctx.type = "text/html";

@@ -65,7 +65,13 @@ describe("npm start", () => {
       expect(fs.existsSync(path.join(dataDir, "pglite"))).to.equal(true);
       // What the compiled server reads from the project (found from package.json, not from dist/).
       const origin = new URL(url).origin;
-      for (const file of ["/api/v1/openapi.yaml", "/api/v1/openapi.json", "/dashboard/"])
+      for (const file of [
+        "/api/v1/openapi.yaml",
+        "/api/v1/openapi.json",
+        "/api/v1/openapi-3.0.yaml",
+        "/api/v1/openapi-3.0.json",
+        "/dashboard/",
+      ])
         expect((await fetch(`${origin}${file}`)).status, file).to.equal(200);
       // The server main.ts builds answers the HTTP parser's refusals as problems too.
       const oversized = await fetch(`${url}/institutions`, {
