@@ -2444,7 +2444,8 @@ export interface components {
          * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
          *     the same key and the same request replays the first successful response (with
          *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+         *     environment and credential: the same key sent in the sandbox and in live are two keys.
          * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
          */
         IdempotencyKey: string;
@@ -2709,7 +2710,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2874,7 +2876,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
