@@ -18,6 +18,7 @@ export const PROBLEM_TYPES = {
   "payload-too-large": { status: 413, title: "Payload too large" },
   "unsupported-media-type": { status: 415, title: "Unsupported media type" },
   "rate-limited": { status: 429, title: "Rate limit exceeded" },
+  "too-many-exports": { status: 429, title: "Too many exports" },
   "request-header-too-large": { status: 431, title: "Request header fields too large" },
   "internal-error": { status: 500, title: "Internal server error" },
   "identity-provider-unavailable": { status: 502, title: "Identity provider unavailable" },

@@ -128,6 +128,7 @@ export type ProblemCode =
   | "payload-too-large"
   | "unsupported-media-type"
   | "rate-limited"
+  | "too-many-exports"
   | "request-header-too-large"
   | "internal-error"
   | "identity-provider-unavailable"
@@ -153,6 +154,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "payload-too-large": ApiError,
   "unsupported-media-type": ApiError,
   "rate-limited": RateLimitError,
+  "too-many-exports": RateLimitError,
   "request-header-too-large": ApiError,
   "internal-error": ApiError,
   "identity-provider-unavailable": ApiError,

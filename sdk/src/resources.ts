@@ -216,11 +216,25 @@ export function resources(raw: Client<paths>) {
       /**
        * Get a dataset version.
        *
-       * Returns one dataset version of the caller's organization with its row-level validation issues.
-       * Another organization's dataset is answered `404`.
+       * Returns one dataset version of the caller's organization with its first 100 row-level validation
+       * issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them
+       * all). Another organization's dataset is answered `404`.
        */
       get: (id: string): Promise<Schemas["DatasetVersionDetail"]> =>
         record(raw.GET("/datasets/{id}", { params: { path: { id } } })),
+      /**
+       * List a dataset version's issues.
+       *
+       * Lists the row-level validation issues of one dataset version of the caller's organization, in
+       * row order (an issue of the dataset as a whole first), paged like every list. `GET
+       * /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are, and
+       * this list reads them all. Another organization's dataset is answered `404`.
+       */
+      issues: (
+        id: string,
+        query: Query<"listDatasetIssues"> = {},
+      ): ListRequest<Schemas["DatasetIssue"], Query<"listDatasetIssues">> =>
+        page((q) => raw.GET("/datasets/{id}/issues", { params: { path: { id }, query: q } }), query),
     },
     /** Signed event deliveries to registered endpoints, their delivery log, redelivery and tests. */
     webhooks: {

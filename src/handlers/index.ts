@@ -15,7 +15,7 @@ import {
 import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
-import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
+import { getDataset, listDatasetIssues, listDatasets, publishDataset } from "./datasets.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -51,6 +51,7 @@ export const handlers: HandlerRegistry = {
   listDatasets,
   publishDataset,
   getDataset,
+  listDatasetIssues,
   listWebhooks,
   createWebhook,
   getWebhook,

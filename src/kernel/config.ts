@@ -68,6 +68,12 @@ export interface Config {
     /** A pending equivalency older than this is reported as stale when published. */
     stalePendingDays: number;
   };
+  exports: {
+    /** Exports one organization may run at once in this process (one more is a 429). */
+    perOrganization: number;
+    /** Database connections the batch reads of all exports share at once in this process. */
+    databaseConnections: number;
+  };
   oauth: {
     /** Issuer of the service's own access tokens; defaults to the service origin. */
     issuer: string | null;
@@ -346,6 +352,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     datasets: {
       stalePendingDays: readInteger(env, "SVC_DATASET_STALE_PENDING_DAYS", 90, 1, 36_500),
+    },
+    exports: {
+      perOrganization: readInteger(env, "SVC_EXPORTS_PER_ORGANIZATION", 2, 1, 1000),
+      databaseConnections: readInteger(env, "SVC_EXPORT_DATABASE_CONNECTIONS", 3, 1, 1000),
     },
     oauth: {
       issuer: readUrl(env, "SVC_OAUTH_ISSUER", ["http:", "https:"]),

@@ -310,9 +310,35 @@ export interface paths {
         };
         /**
          * Get a dataset version
-         * @description Returns one dataset version of the caller's organization with its row-level validation issues. Another organization's dataset is answered `404`.
+         * @description Returns one dataset version of the caller's organization with its first 100 row-level validation issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them all). Another organization's dataset is answered `404`.
          */
         get: operations["getDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasets/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a dataset version's issues
+         * @description Lists the row-level validation issues of one dataset version of the caller's organization,
+         *     in row order (an issue of the dataset as a whole first), paged like every list. `GET
+         *     /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are,
+         *     and this list reads them all. Another organization's dataset is answered `404`.
+         */
+        get: operations["listDatasetIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -562,6 +588,12 @@ export interface paths {
          *     `+`, `-`, `@`, a tab or a carriage return (or their full-width forms `＝ ＋ － ＠`) is
          *     written with a single quote in front (`'=SUM(A1)`), so a spreadsheet shows it as text.
          *     Numbers are never prefixed. JSON and CTDL carry every value exactly as stored.
+         *
+         *     An organization runs at most `SVC_EXPORTS_PER_ORGANIZATION` exports at once (2 by default,
+         *     per server process); one more is answered `429` (`too-many-exports`) with `Retry-After`.
+         *     However many organizations export, the exports' reads take at most
+         *     `SVC_EXPORT_DATABASE_CONNECTIONS` database connections at once (the other requests keep the
+         *     rest of the pool).
          */
         get: operations["exportData"];
         put?: never;
@@ -1767,7 +1799,7 @@ export interface components {
         };
         /** @description A dataset version with its validation issues. */
         DatasetVersionDetail: components["schemas"]["DatasetVersion"] & {
-            /** @description Every validation issue, in row order. */
+            /** @description The first 100 validation issues, in row order; `issueCount` tells how many there are, `GET /datasets/{id}/issues` lists them all. */
             issues: components["schemas"]["DatasetIssue"][];
         };
         /** @description The body of every webhook delivery. */
@@ -1940,6 +1972,13 @@ export interface components {
         DatasetList: {
             /** @description The dataset versions of this page. */
             data: components["schemas"]["DatasetVersion"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A page of a dataset version's issues. */
+        DatasetIssueList: {
+            /** @description The issues of this page, in row order. */
+            data: components["schemas"]["DatasetIssue"][];
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
@@ -2397,7 +2436,8 @@ export interface components {
         /**
          * @description A rate-limit bucket is empty (`rate-limited`): the credential's, its organization's in this
          *     environment, or the client address's (the public sandbox key, or too many failed
-         *     authentications from the address). Retry after `Retry-After` seconds.
+         *     authentications from the address); or, for `GET /exports`, the organization already has as
+         *     many exports running as it may (`too-many-exports`). Retry after `Retry-After` seconds.
          */
         TooManyRequests: {
             headers: {
@@ -3236,6 +3276,56 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listDatasetIssues: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the dataset version's issues. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetIssueList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -111,6 +111,7 @@ const BY_CODE = {
     "payload-too-large": ApiError,
     "unsupported-media-type": ApiError,
     "rate-limited": RateLimitError,
+    "too-many-exports": RateLimitError,
     "request-header-too-large": ApiError,
     "internal-error": ApiError,
     "identity-provider-unavailable": ApiError,
