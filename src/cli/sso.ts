@@ -46,7 +46,7 @@ function describe(connection: SsoConnectionView): string {
     lines.push(
       `  role from ${connection.roleClaim}: ${Object.entries(connection.roleMap)
         .map(([value, role]) => `${value}=${role}`)
-        .join(", ")} (otherwise viewer)`,
+        .join(", ")} (unmapped: viewer when new, else unchanged)`,
     );
   return lines.join("\n");
 }

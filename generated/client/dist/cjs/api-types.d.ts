@@ -2129,7 +2129,7 @@ export interface components {
                 /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
                 displayName: string | null;
             };
-            /** @description The operation that made the change, e.g. `createKey`. */
+            /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
             operationId: string;
             /** @description What was changed. */
             target: {
