@@ -56,8 +56,11 @@ export interface Config {
   webhooks: {
     /** Delays before each retry after a failed attempt; its length is the number of retries. */
     retrySchedule: number[];
-    /** Allow loopback, private, link-local and metadata targets (development and tests). */
-    allowPrivateTargets: boolean;
+    /**
+     * true: allow loopback, private, link-local and metadata targets; "loopback": loopback only
+     * (the default when the server listens on loopback, for local development); false: neither.
+     */
+    allowPrivateTargets: boolean | "loopback";
     timeoutMs: number;
     /** "inline": the server runs the dispatcher; "off": a separate `npm run dispatcher` does. */
     dispatcher: "inline" | "off";
@@ -369,7 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
         "SVC_WEBHOOK_RETRY_SCHEDULE",
         env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE,
       ),
-      allowPrivateTargets: readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", nodeEnv !== "production"),
+      allowPrivateTargets: readPrivateTargets(env, host),
       timeoutMs: readInteger(env, "SVC_WEBHOOK_TIMEOUT_MS", 5000, 100, 60_000),
       dispatcher,
       disableAfterMs:
@@ -391,6 +394,25 @@ export function loadConfig(env: Env = process.env): Config {
     dashboard: readDashboard(env),
     secrets: readSecrets(env, databaseUrl, nodeEnv),
   };
+}
+
+/**
+ * Private webhook targets are refused unless SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS says otherwise;
+ * unset, a server listening on loopback (local development) may deliver to loopback, which only
+ * reaches its own machine.
+ */
+function readPrivateTargets(env: Env, host: string): boolean | "loopback" {
+  const raw = env.SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  if (raw !== undefined && raw.trim() !== "") return readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", false);
+  return isLoopbackHost(host) ? "loopback" : false;
+}
+
+function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 function readClusterWorkers(env: Env, databaseUrl: string | null): number {

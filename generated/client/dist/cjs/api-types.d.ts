@@ -364,11 +364,12 @@ export interface paths {
          * Register a webhook endpoint
          * @description Registers an endpoint that receives the listed event types. The response carries the
          *     signing `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it.
-         *     The URL must be `http` or `https`; outside development, targets on loopback, private,
-         *     link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
-         *     IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64
-         *     `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at
-         *     every delivery. An empty or unknown event type list is a `400`.
+         *     The URL must be `http` or `https`; unless the operator allows private targets, targets on
+         *     loopback, private, link-local or cloud-metadata addresses, on the service host's own
+         *     interface addresses, or on IPv6 forms that carry such an IPv4 address (`::a.b.c.d`,
+         *     `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`)
+         *     and checked again at every delivery; a service that listens only on loopback (local
+         *     development) accepts loopback targets. An empty or unknown event type list is a `400`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1634,7 +1635,7 @@ export interface components {
         WebhookCreate: {
             /**
              * Format: uri
-             * @description Receiver URL; http or https, and outside development not a loopback, private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
+             * @description Receiver URL; http or https, and unless the operator allows private targets not a loopback (allowed when the service itself listens on loopback), private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
              */
             url: string;
             /** @description Event types to deliver. */
@@ -2167,7 +2168,7 @@ export interface components {
                 /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
                 displayName: string | null;
             };
-            /** @description The operation that made the change, e.g. `createKey`. */
+            /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
             operationId: string;
             /** @description What was changed. */
             target: {
@@ -2435,9 +2436,10 @@ export interface components {
         };
         /**
          * @description A rate-limit bucket is empty (`rate-limited`): the credential's, its organization's in this
-         *     environment, or the client address's (the public sandbox key, or too many failed
-         *     authentications from the address); or, for `GET /exports`, the organization already has as
-         *     many exports running as it may (`too-many-exports`). Retry after `Retry-After` seconds.
+         *     environment, or the client address's (the public sandbox key, or a request without a
+         *     valid credential from an address with too many failed authentications); or, for
+         *     `GET /exports`, the organization already has as many exports running as it may
+         *     (`too-many-exports`). Retry after `Retry-After` seconds.
          */
         TooManyRequests: {
             headers: {

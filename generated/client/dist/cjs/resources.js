@@ -188,11 +188,12 @@ function resources(raw) {
              *
              * Registers an endpoint that receives the listed event types. The response carries the signing
              * `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it. The URL must be
-             * `http` or `https`; outside development, targets on loopback, private, link-local or
-             * cloud-metadata addresses, on the service host's own interface addresses, or on IPv6 forms that
-             * carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
-             * `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery. An empty
-             * or unknown event type list is a `400`.
+             * `http` or `https`; unless the operator allows private targets, targets on loopback, private,
+             * link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
+             * IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`,
+             * 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery; a
+             * service that listens only on loopback (local development) accepts loopback targets. An empty or
+             * unknown event type list is a `400`.
              */
             create: (webhook) => record(raw.POST("/webhooks", { body: webhook })),
             /**
