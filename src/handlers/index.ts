@@ -15,6 +15,7 @@ import {
 import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
+import { getEvent, listEvents, streamEvents } from "./events.ts";
 import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
 import {
   createWebhook,
@@ -37,6 +38,9 @@ import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
+  listEvents,
+  getEvent,
+  streamEvents,
   listInstitutions,
   getInstitution,
   listCourses,
