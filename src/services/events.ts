@@ -39,6 +39,20 @@ type Caller = Pick<Credential, "organizationId" | "environment">;
 const PRUNE_EVERY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
+/** Waits `ms`, or less when the signal aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
 export interface EventsServiceDependencies {
   eventFeed: EventFeedRepository;
   cursors: Cursors;
@@ -169,6 +183,31 @@ export function createEventsService(deps: EventsServiceDependencies) {
         checkHorizon(await eventFeed.horizon(), start, undefined);
       }
       return streams.open(caller, start, filters);
+    },
+
+    /**
+     * The administrator's tail (CLI `events tail`): the environment's events after a position (or
+     * from the end of the feed), then each new one as it commits, until the signal aborts.
+     */
+    async *tailEvents(
+      environment: Credential["environment"],
+      options: { after?: bigint; types?: readonly EventType[] },
+      signal?: AbortSignal,
+    ): AsyncGenerator<{ position: bigint; envelope: EventEnvelope }, void, undefined> {
+      await eventFeed.assignPositions();
+      let after = options.after ?? (await eventFeed.horizon()).lastPosition;
+      while (!signal?.aborted) {
+        await eventFeed.assignPositions();
+        const { events, horizon } = await eventFeed.read({ environment, after, types: options.types, limit: 100 });
+        for (const event of events) {
+          after = event.position;
+          yield event;
+          if (signal?.aborted) return;
+        }
+        if (events.length === 100) continue;
+        if (horizon.lastPosition > after) after = horizon.lastPosition;
+        await pause(settings.pollIntervalMs, signal);
+      }
     },
 
     pruneExpiredEvents,
