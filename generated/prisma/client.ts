@@ -105,6 +105,11 @@ export type EquivalencyVersion = Prisma.EquivalencyVersionModel
  */
 export type OutboxEvent = Prisma.OutboxEventModel
 /**
+ * Model EventFeed
+ * The change feed's single row (id 1): the last position given, and how far retention removed events.
+ */
+export type EventFeed = Prisma.EventFeedModel
+/**
  * Model IdempotencyRecord
  * Stripe-style idempotency: the first response to a key is replayed.
  */

@@ -12,6 +12,7 @@ import { createIdempotencyRepository, type IdempotencyRepository } from "./idemp
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
+import { createEventFeedRepository, type EventFeedRepository } from "./event-feed.ts";
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
 import { createSsoRepository, type SsoRepository } from "./sso.ts";
@@ -33,6 +34,7 @@ export interface Repositories {
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
   outbox: OutboxRepository;
+  eventFeed: EventFeedRepository;
   stewardship: StewardshipRepository;
   idempotency: IdempotencyRepository;
   deliveries: DeliveriesRepository;
@@ -65,6 +67,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),
     outbox: createOutboxRepository(db),
+    eventFeed: createEventFeedRepository(db),
     stewardship: createStewardshipRepository(db),
     idempotency: createIdempotencyRepository(db),
     deliveries: createDeliveriesRepository(db),

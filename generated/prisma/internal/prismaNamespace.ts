@@ -409,6 +409,7 @@ export const ModelName = {
   Equivalency: 'Equivalency',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
+  EventFeed: 'EventFeed',
   IdempotencyRecord: 'IdempotencyRecord',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
@@ -437,7 +438,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1326,6 +1327,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.OutboxEventCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.OutboxEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    EventFeed: {
+      payload: Prisma.$EventFeedPayload<ExtArgs>
+      fields: Prisma.EventFeedFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EventFeedFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EventFeedFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        findFirst: {
+          args: Prisma.EventFeedFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EventFeedFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        findMany: {
+          args: Prisma.EventFeedFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>[]
+        }
+        create: {
+          args: Prisma.EventFeedCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        createMany: {
+          args: Prisma.EventFeedCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EventFeedCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>[]
+        }
+        delete: {
+          args: Prisma.EventFeedDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        update: {
+          args: Prisma.EventFeedUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        deleteMany: {
+          args: Prisma.EventFeedDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EventFeedUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EventFeedUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>[]
+        }
+        upsert: {
+          args: Prisma.EventFeedUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        aggregate: {
+          args: Prisma.EventFeedAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEventFeed>
+        }
+        groupBy: {
+          args: Prisma.EventFeedGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventFeedGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EventFeedCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventFeedCountAggregateOutputType> | number
         }
       }
     }
@@ -2493,10 +2568,21 @@ export const OutboxEventScalarFieldEnum = {
   type: 'type',
   payload: 'payload',
   createdAt: 'createdAt',
-  dispatchedAt: 'dispatchedAt'
+  dispatchedAt: 'dispatchedAt',
+  feedPosition: 'feedPosition'
 } as const
 
 export type OutboxEventScalarFieldEnum = (typeof OutboxEventScalarFieldEnum)[keyof typeof OutboxEventScalarFieldEnum]
+
+
+export const EventFeedScalarFieldEnum = {
+  id: 'id',
+  lastPosition: 'lastPosition',
+  prunedThrough: 'prunedThrough',
+  prunedBefore: 'prunedBefore'
+} as const
+
+export type EventFeedScalarFieldEnum = (typeof EventFeedScalarFieldEnum)[keyof typeof EventFeedScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {
@@ -3140,6 +3226,7 @@ export type GlobalOmitConfig = {
   equivalency?: Prisma.EquivalencyOmit
   equivalencyVersion?: Prisma.EquivalencyVersionOmit
   outboxEvent?: Prisma.OutboxEventOmit
+  eventFeed?: Prisma.EventFeedOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   webhookEndpoint?: Prisma.WebhookEndpointOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit

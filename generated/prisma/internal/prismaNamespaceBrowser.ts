@@ -63,6 +63,7 @@ export const ModelName = {
   Equivalency: 'Equivalency',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
+  EventFeed: 'EventFeed',
   IdempotencyRecord: 'IdempotencyRecord',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
@@ -257,10 +258,21 @@ export const OutboxEventScalarFieldEnum = {
   type: 'type',
   payload: 'payload',
   createdAt: 'createdAt',
-  dispatchedAt: 'dispatchedAt'
+  dispatchedAt: 'dispatchedAt',
+  feedPosition: 'feedPosition'
 } as const
 
 export type OutboxEventScalarFieldEnum = (typeof OutboxEventScalarFieldEnum)[keyof typeof OutboxEventScalarFieldEnum]
+
+
+export const EventFeedScalarFieldEnum = {
+  id: 'id',
+  lastPosition: 'lastPosition',
+  prunedThrough: 'prunedThrough',
+  prunedBefore: 'prunedBefore'
+} as const
+
+export type EventFeedScalarFieldEnum = (typeof EventFeedScalarFieldEnum)[keyof typeof EventFeedScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {

@@ -568,6 +568,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The events of the caller's environment (`course.updated`, `equivalency.created`,
+         *     `equivalency.updated`, `dataset.published`) in **commit order**: the order in which the
+         *     changes that caused them were committed, which is not always the order of their ids or
+         *     `created` times when writers commit concurrently. Each item is the envelope a webhook
+         *     delivery carries. Follow `pagination.nextCursor` as `after`: a consumer that does sees every
+         *     event exactly once, including events committed while it was reading. `nextCursor` is never
+         *     `null` once the feed has an event; on the last page it stands for the end of the feed (the
+         *     next call answers what was committed since), so store it and resume from it.
+         *     `pagination.hasMore` tells whether more events follow right now. Events are kept at least
+         *     30 days (`SVC_EVENTS_RETENTION_DAYS`); a cursor, or a `since`, from before events were
+         *     removed is answered `410` (`cursor-expired`): resynchronise from an export
+         *     (`GET /exports`) and read the feed from then on. A cursor of this feed is valid for
+         *     `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
+         *     environment it came from.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the change feed (Server-Sent Events)
+         * @description The change feed of `GET /events` as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html):
+         *     the same events, in the same commit order, with no gap. Each event is sent as
+         *     `id: <cursor>`, `event: <type>` and `data: <envelope JSON>`; the `id` is a cursor of the
+         *     feed, so a client that reconnects with `Last-Event-ID` (as browsers' `EventSource` do) or
+         *     `after` resumes right after the last event it received. Without either the stream starts
+         *     at the end of the feed (only events committed from now on), or at `since` when given. A
+         *     comment line (`: keep-alive`) is sent when nothing else was sent for 15 seconds
+         *     (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops (reconnect with
+         *     `Last-Event-ID`). Each organization may hold a limited number of streams at once per
+         *     API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
+         *     `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+         *     (`cursor-expired`).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30 days).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exports": {
         parameters: {
             query?: never;
@@ -1803,7 +1890,18 @@ export interface components {
             /** @description The first 100 validation issues, in row order; `issueCount` tells how many there are, `GET /datasets/{id}/issues` lists them all. */
             issues: components["schemas"]["DatasetIssue"][];
         };
-        /** @description The body of every webhook delivery. */
+        /** @description A page of the change feed. */
+        EventList: {
+            /** @description Events in commit order. */
+            data: components["schemas"]["EventEnvelope"][];
+            pagination: components["schemas"]["EventPagination"];
+        };
+        /** @description Position of a page within the feed. */
+        EventPagination: components["schemas"]["Pagination"] & {
+            /** @description Whether more events follow right now (`false` on the last page). */
+            hasMore: boolean;
+        };
+        /** @description The body of every webhook delivery, and each item of the change feed (`GET /events`). */
         EventEnvelope: {
             /** @description Identifier of the event (`evt_…`); the same on every delivery attempt. */
             id: string;
@@ -2454,6 +2552,36 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The cursor (or `since`) is older than the events kept (`cursor-expired`); resynchronise from an export, then read the feed from then on. */
+        CursorExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description A rate-limit bucket is empty (`rate-limited`, with `Retry-After`), or the organization
+         *     already holds as many event streams in this API process as allowed (`too-many-streams`).
+         */
+        TooManyStreams: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Any other problem, e.g. `method-not-allowed` (405, with `Allow`), `not-acceptable` (406), `request-header-too-large` (431, header fields over the server's limit, answered before the request is routed), `internal-error` (500), `not-implemented` (501) or `service-unavailable` (503, with `Retry-After`, while the database is not reachable). */
         Problem: {
             headers: {
@@ -2480,6 +2608,13 @@ export interface components {
          * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
          */
         After: string;
+        /**
+         * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+         *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+         *     change; to see every change in commit order, read the change feed (`GET /events`).
+         * @example 2025-02-01T00:00:00Z
+         */
+        UpdatedSince: string;
         /** @description Identifier of the record (opaque string). */
         Id: string;
         /** @description Identifier of the delivery (opaque string, `dlv_…`). */
@@ -2700,6 +2835,13 @@ export interface operations {
                  * @example calculus
                  */
                 q?: string;
+                /**
+                 * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+                 *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+                 *     change; to see every change in commit order, read the change feed (`GET /events`).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
@@ -2866,6 +3008,13 @@ export interface operations {
                 provenance?: components["schemas"]["Channel"];
                 /** @description `course` embeds the source course (with its institution), the target institution and the target course in every item. */
                 expand?: "course";
+                /**
+                 * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+                 *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+                 *     change; to see every change in commit order, read the change feed (`GET /events`).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
@@ -3759,6 +3908,165 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several, `type=course.updated&type=equivalency.updated`).
+                 * @example [
+                 *       "equivalency.updated"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Only events created at or after this time (a first synchronisation after an export taken at that time).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, in commit order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several).
+                 * @example [
+                 *       "course.updated"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Start with the events created at or after this time (ignored when a cursor is given).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: {
+                /**
+                 * @description The `id` of the last event received (sent by `EventSource` when it reconnects); it takes precedence over `after`.
+                 * @example eyJrIjpbNDJdfQ.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless stream of events, in commit order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     id: eyJrIjpbNDJdfQ.Qk3sV1i0aH9xY2p0bWx1Zw
+                     *     event: course.updated
+                     *     data: {"id":"evt_01JD7E8F9G0H1J2K3M4N5P6Q7R","type":"course.updated","created":"2025-01-15T18:24:10Z","data":{"courseId":"crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W","version":2,"changedFields":["title"]}}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyStreams"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventEnvelope"];
                     };
                 };
             };
