@@ -127,14 +127,16 @@ const GRADE_RANK: Readonly<Record<string, number>> = Object.fromEntries(
 const PASS_RANK = GRADE_RANK.C;
 const NOT_PASSING = new Set(["NP", "F", "W", "I"]);
 
-/** Whether a grade meets a rule's minimum (null: any passing grade), on the documented scale. */
+/**
+ * Whether a grade meets a rule's minimum (null: any passing grade), on the documented scale: P
+ * ranks as C, so it meets a minimum of C or lower, and a minimum of P is met by P and by C or better.
+ */
 export function gradeMeets(grade: string, minimum: string | null): boolean {
   if (NOT_PASSING.has(grade)) return false;
   const rank = grade === "P" ? PASS_RANK : GRADE_RANK[grade];
   if (rank === undefined) return false;
   if (minimum === null) return true;
-  if (minimum === "P") return true;
-  const needed = GRADE_RANK[minimum];
+  const needed = minimum === "P" ? PASS_RANK : GRADE_RANK[minimum];
   return needed !== undefined && rank <= needed;
 }
 

@@ -77,6 +77,9 @@ describe("transfer evaluation: the grade scale and units", () => {
     expect(gradeMeets("P", "C")).to.equal(true);
     expect(gradeMeets("P", "C+")).to.equal(false);
     expect(gradeMeets("P", null)).to.equal(true);
+    expect(gradeMeets("P", "P")).to.equal(true);
+    expect(gradeMeets("C", "P")).to.equal(true);
+    expect(gradeMeets("C-", "P")).to.equal(false);
     for (const mark of ["NP", "F", "W", "I"]) {
       expect(gradeMeets(mark, null), mark).to.equal(false);
       expect(gradeMeets(mark, "D-"), mark).to.equal(false);
