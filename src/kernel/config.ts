@@ -103,6 +103,11 @@ export interface ExternalIssuerConfig {
   orgClaim: string;
   /** Claim holding the environment (live or sandbox). */
   envClaim: string;
+  /**
+   * SVC_OAUTH_EXTERNAL_ORGS: the organizations (slugs) the issuer may speak for. Empty (unset)
+   * refuses every external token: an issuer is trusted for no organization until one is named.
+   */
+  orgs: string[];
 }
 
 /** The audience of the service's own tokens, and the default one required of external tokens. */
@@ -231,10 +236,29 @@ function readClaimName(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+const ORGANIZATION_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+/** SVC_OAUTH_EXTERNAL_ORGS: comma-separated organization slugs. */
+function readExternalOrgs(env: Env): string[] {
+  const slugs = (env.SVC_OAUTH_EXTERNAL_ORGS ?? "")
+    .split(",")
+    .map((slug) => slug.trim())
+    .filter(Boolean);
+  const bad = slugs.find((slug) => !ORGANIZATION_SLUG.test(slug));
+  if (bad !== undefined)
+    throw new ConfigError("SVC_OAUTH_EXTERNAL_ORGS", `"${bad}" is not an organization slug (a-z, 0-9 and -)`);
+  return [...new Set(slugs)];
+}
+
 function readExternalIssuer(env: Env): ExternalIssuerConfig | null {
   const issuer = readUrl(env, "SVC_OAUTH_EXTERNAL_ISSUER", ["http:", "https:"]);
   const jwksUrl = readUrl(env, "SVC_OAUTH_EXTERNAL_JWKS_URL", ["http:", "https:"]);
-  if (!issuer && !jwksUrl) return null;
+  const orgs = readExternalOrgs(env);
+  if (!issuer && !jwksUrl) {
+    if (orgs.length)
+      throw new ConfigError("SVC_OAUTH_EXTERNAL_ORGS", "is only read together with SVC_OAUTH_EXTERNAL_ISSUER");
+    return null;
+  }
   if (!issuer)
     throw new ConfigError("SVC_OAUTH_EXTERNAL_ISSUER", "must be set together with SVC_OAUTH_EXTERNAL_JWKS_URL");
   if (!jwksUrl)
@@ -245,6 +269,7 @@ function readExternalIssuer(env: Env): ExternalIssuerConfig | null {
     audience: readClaimName(env, "SVC_OAUTH_EXTERNAL_AUDIENCE", TOKEN_AUDIENCE),
     orgClaim: readClaimName(env, "SVC_OAUTH_EXTERNAL_ORG_CLAIM", "org"),
     envClaim: readClaimName(env, "SVC_OAUTH_EXTERNAL_ENV_CLAIM", "env"),
+    orgs,
   };
 }
 

@@ -147,6 +147,7 @@ describe("configuration: external token issuer", () => {
       audience: "course-equivalency-api",
       orgClaim: "org",
       envClaim: "env",
+      orgs: [],
     });
     const custom = loadConfig({
       SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
@@ -154,15 +155,17 @@ describe("configuration: external token issuer", () => {
       SVC_OAUTH_EXTERNAL_AUDIENCE: "api://equivalency",
       SVC_OAUTH_EXTERNAL_ORG_CLAIM: "https://example.edu/org",
       SVC_OAUTH_EXTERNAL_ENV_CLAIM: "svc_env",
+      SVC_OAUTH_EXTERNAL_ORGS: " acme, district-9 ,acme",
     });
-    expect(custom.oauth.external).to.include({
+    expect(custom.oauth.external).to.deep.include({
       audience: "api://equivalency",
       orgClaim: "https://example.edu/org",
       envClaim: "svc_env",
+      orgs: ["acme", "district-9"],
     });
   });
 
-  it("refuses one variable without the other, a bad URL and a claim name with spaces", () => {
+  it("refuses one variable without the other, a bad URL, a claim name with spaces, a bad slug and SVC_OAUTH_EXTERNAL_ORGS alone", () => {
     const cases: [Record<string, string>, string][] = [
       [{ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/" }, "SVC_OAUTH_EXTERNAL_JWKS_URL"],
       [{ SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks" }, "SVC_OAUTH_EXTERNAL_ISSUER"],
@@ -178,6 +181,15 @@ describe("configuration: external token issuer", () => {
         },
         "SVC_OAUTH_EXTERNAL_ORG_CLAIM",
       ],
+      [
+        {
+          SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
+          SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks",
+          SVC_OAUTH_EXTERNAL_ORGS: "acme,Other Org",
+        },
+        "SVC_OAUTH_EXTERNAL_ORGS",
+      ],
+      [{ SVC_OAUTH_EXTERNAL_ORGS: "acme" }, "SVC_OAUTH_EXTERNAL_ORGS"],
     ];
     for (const [env, variable] of cases)
       expect(() => loadConfig(env), variable)

@@ -2650,6 +2650,8 @@ export type OutboxEventScalarFieldEnum = (typeof OutboxEventScalarFieldEnum)[key
 
 
 export const IdempotencyRecordScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
   credentialId: 'credentialId',
   key: 'key',
   operationId: 'operationId',

@@ -266,6 +266,8 @@ export type OutboxEventScalarFieldEnum = (typeof OutboxEventScalarFieldEnum)[key
 
 
 export const IdempotencyRecordScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
   credentialId: 'credentialId',
   key: 'key',
   operationId: 'operationId',

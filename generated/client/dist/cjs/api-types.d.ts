@@ -223,10 +223,12 @@ export interface paths {
         };
         /**
          * List an equivalency's versions
-         * @description Returns the current record and every recorded version of the equivalency, newest first
-         *     (the current version included). Each version is an immutable snapshot of the record's
-         *     fields at that version, with the change note, the actor and the fields changed from the
-         *     previous version (empty for version 1).
+         * @description Returns the current record and a page of its recorded versions, newest first (the current
+         *     version included). Each version is an immutable snapshot of the record's fields at that
+         *     version, with the change note, the actor and the fields changed from the previous version
+         *     (empty for version 1). The versions are paged like every list: `limit` (25 by default, at
+         *     most 100) and `after` (the `pagination.nextCursor` of the previous page); `pagination`,
+         *     `X-Total-Count` and `Link` describe the page.
          */
         get: operations["listEquivalencyVersions"];
         put?: never;
@@ -1451,11 +1453,11 @@ export interface components {
              */
             recordedAt: string;
         };
-        /** @description The current record and every version, newest first. */
+        /** @description The current record and a page of its versions, newest first. */
         EquivalencyVersionHistory: {
             /** @description The current record. */
             current: components["schemas"]["Equivalency"];
-            /** @description Every version, newest first, the current one included. */
+            /** @description The page's versions, newest first (the current one first on the first page). */
             versions: components["schemas"]["EquivalencyVersion"][];
         };
         /**
@@ -2444,7 +2446,8 @@ export interface components {
          * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
          *     the same key and the same request replays the first successful response (with
          *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+         *     environment and credential: the same key sent in the sandbox and in live are two keys.
          * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
          */
         IdempotencyKey: string;
@@ -2709,7 +2712,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2874,7 +2878,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3026,7 +3031,20 @@ export interface operations {
     };
     listEquivalencyVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
             header?: never;
             path: {
                 /** @description Identifier of the record (opaque string). */
@@ -3036,21 +3054,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The current record and its version history. */
+            /** @description The current record and a page of its version history. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["EquivalencyVersionHistory"];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

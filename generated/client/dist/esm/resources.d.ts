@@ -100,12 +100,14 @@ export declare function resources(raw: Client<paths>): {
         /**
          * List an equivalency's versions.
          *
-         * Returns the current record and every recorded version of the equivalency, newest first (the
-         * current version included). Each version is an immutable snapshot of the record's fields at that
-         * version, with the change note, the actor and the fields changed from the previous version (empty
-         * for version 1).
+         * Returns the current record and a page of its recorded versions, newest first (the current
+         * version included). Each version is an immutable snapshot of the record's fields at that version,
+         * with the change note, the actor and the fields changed from the previous version (empty for
+         * version 1). The versions are paged like every list: `limit` (25 by default, at most 100) and
+         * `after` (the `pagination.nextCursor` of the previous page); `pagination`, `X-Total-Count` and
+         * `Link` describe the page.
          */
-        versions: (id: string) => Promise<Schemas["EquivalencyVersionHistory"]>;
+        versions: (id: string, query?: Query<"listEquivalencyVersions">) => Promise<operations["listEquivalencyVersions"]["responses"][200]["content"]["application/json"]>;
         /**
          * Get one version of an equivalency.
          *
