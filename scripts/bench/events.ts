@@ -2,17 +2,12 @@
 // GET /events/stream and the latency from an event's commit to its arrival there, beside the same
 // two figures for a webhook receiver fed by the dispatcher, in the same run on the same events.
 // Usage: npm run -s bench:events [-- --database-url postgresql://… --events 3000 --latency-events 200]
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { createLogger } from "../../src/kernel/logger.ts";
-import { newId } from "../../src/kernel/ids.ts";
 import { openKeyring } from "../../src/process/secrets-keyring.ts";
-import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { repositoriesOf } from "../../src/repositories/index.ts";
-import { webhookSecretContext } from "../../src/repositories/secrets.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
-import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
+import { type Arrivals, emitCourseEvents, registerEndpoint, startReceiver } from "./webhook-fixtures.ts";
 import {
   createCredential,
   fixed,
@@ -21,6 +16,7 @@ import {
   onInterrupt,
   percentile,
   printTable,
+  runBench,
   startServer,
 } from "./harness.ts";
 
@@ -41,27 +37,6 @@ function options() {
     databaseUrl: values["database-url"] ?? null,
     events: Number(values.events),
     latencyEvents: Number(values["latency-events"]),
-  };
-}
-
-/** Where each event first arrived (performance.now()), by event id. */
-type Arrivals = Map<string, number>;
-
-async function startReceiver(arrivals: Arrivals): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    const eventId = String(request.headers["x-svc-event-id"] ?? "");
-    if (eventId && !arrivals.has(eventId)) arrivals.set(eventId, performance.now());
-    request.resume();
-    request.on("end", () => response.writeHead(200).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
   };
 }
 
@@ -133,29 +108,9 @@ async function main() {
   onInterrupt(cleanup);
   try {
     const { organizationId, key } = await createCredential(bench.database);
-    const id = newId("wh");
-    const secret = newWebhookSecret();
-    await bench.database.prisma.webhookEndpoint.create({
-      data: {
-        id,
-        environment: "live",
-        organizationId,
-        url: receiver.url,
-        events: ["course.updated"],
-        secret: secrets.seal(secret, webhookSecretContext(id)),
-        secretPrefix: secretPrefix(secret),
-      },
-    });
+    await registerEndpoint(bench.database, organizationId, receiver.url, secrets);
     const emit = async (count: number) => {
-      const events = await bench.database.prisma.$transaction((tx) =>
-        createOutboxRepository(tx).recordEvents(
-          "live",
-          Array.from({ length: count }, (_, i) => ({
-            type: "course.updated" as const,
-            data: { courseId: `crs_${i}`, version: 2, changedFields: ["title"] },
-          })),
-        ),
-      );
+      const events = await emitCourseEvents(bench.database, count);
       const committed = performance.now();
       // As the server does after a write: the dispatcher and this process's streams look now.
       dispatcher.wake();
@@ -221,10 +176,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);
