@@ -224,10 +224,12 @@ export interface paths {
         };
         /**
          * List an equivalency's versions
-         * @description Returns the current record and every recorded version of the equivalency, newest first
-         *     (the current version included). Each version is an immutable snapshot of the record's
-         *     fields at that version, with the change note, the actor and the fields changed from the
-         *     previous version (empty for version 1).
+         * @description Returns the current record and a page of its recorded versions, newest first (the current
+         *     version included). Each version is an immutable snapshot of the record's fields at that
+         *     version, with the change note, the actor and the fields changed from the previous version
+         *     (empty for version 1). The versions are paged like every list: `limit` (25 by default, at
+         *     most 100) and `after` (the `pagination.nextCursor` of the previous page); `pagination`,
+         *     `X-Total-Count` and `Link` describe the page.
          */
         get: operations["listEquivalencyVersions"];
         put?: never;
@@ -309,9 +311,35 @@ export interface paths {
         };
         /**
          * Get a dataset version
-         * @description Returns one dataset version of the caller's organization with its row-level validation issues. Another organization's dataset is answered `404`.
+         * @description Returns one dataset version of the caller's organization with its first 100 row-level validation issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them all). Another organization's dataset is answered `404`.
          */
         get: operations["getDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasets/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a dataset version's issues
+         * @description Lists the row-level validation issues of one dataset version of the caller's organization,
+         *     in row order (an issue of the dataset as a whole first), paged like every list. `GET
+         *     /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are,
+         *     and this list reads them all. Another organization's dataset is answered `404`.
+         */
+        get: operations["listDatasetIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -337,11 +365,12 @@ export interface paths {
          * Register a webhook endpoint
          * @description Registers an endpoint that receives the listed event types. The response carries the
          *     signing `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it.
-         *     The URL must be `http` or `https`; outside development, targets on loopback, private,
-         *     link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
-         *     IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64
-         *     `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at
-         *     every delivery. An empty or unknown event type list is a `400`.
+         *     The URL must be `http` or `https`; unless the operator allows private targets, targets on
+         *     loopback, private, link-local or cloud-metadata addresses, on the service host's own
+         *     interface addresses, or on IPv6 forms that carry such an IPv4 address (`::a.b.c.d`,
+         *     `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`)
+         *     and checked again at every delivery; a service that listens only on loopback (local
+         *     development) accepts loopback targets. An empty or unknown event type list is a `400`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -648,6 +677,12 @@ export interface paths {
          *     `+`, `-`, `@`, a tab or a carriage return (or their full-width forms `＝ ＋ － ＠`) is
          *     written with a single quote in front (`'=SUM(A1)`), so a spreadsheet shows it as text.
          *     Numbers are never prefixed. JSON and CTDL carry every value exactly as stored.
+         *
+         *     An organization runs at most `SVC_EXPORTS_PER_ORGANIZATION` exports at once (2 by default,
+         *     per server process); one more is answered `429` (`too-many-exports`) with `Retry-After`.
+         *     However many organizations export, the exports' reads take at most
+         *     `SVC_EXPORT_DATABASE_CONNECTIONS` database connections at once (the other requests keep the
+         *     rest of the pool).
          */
         get: operations["exportData"];
         put?: never;
@@ -1539,11 +1574,11 @@ export interface components {
              */
             recordedAt: string;
         };
-        /** @description The current record and every version, newest first. */
+        /** @description The current record and a page of its versions, newest first. */
         EquivalencyVersionHistory: {
             /** @description The current record. */
             current: components["schemas"]["Equivalency"];
-            /** @description Every version, newest first, the current one included. */
+            /** @description The page's versions, newest first (the current one first on the first page). */
             versions: components["schemas"]["EquivalencyVersion"][];
         };
         /**
@@ -1688,7 +1723,7 @@ export interface components {
         WebhookCreate: {
             /**
              * Format: uri
-             * @description Receiver URL; http or https, and outside development not a loopback, private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
+             * @description Receiver URL; http or https, and unless the operator allows private targets not a loopback (allowed when the service itself listens on loopback), private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
              */
             url: string;
             /** @description Event types to deliver. */
@@ -1853,7 +1888,7 @@ export interface components {
         };
         /** @description A dataset version with its validation issues. */
         DatasetVersionDetail: components["schemas"]["DatasetVersion"] & {
-            /** @description Every validation issue, in row order. */
+            /** @description The first 100 validation issues, in row order; `issueCount` tells how many there are, `GET /datasets/{id}/issues` lists them all. */
             issues: components["schemas"]["DatasetIssue"][];
         };
         /** @description A page of the change feed. */
@@ -2037,6 +2072,13 @@ export interface components {
         DatasetList: {
             /** @description The dataset versions of this page. */
             data: components["schemas"]["DatasetVersion"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A page of a dataset version's issues. */
+        DatasetIssueList: {
+            /** @description The issues of this page, in row order. */
+            data: components["schemas"]["DatasetIssue"][];
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
@@ -2225,7 +2267,7 @@ export interface components {
                 /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
                 displayName: string | null;
             };
-            /** @description The operation that made the change, e.g. `createKey`. */
+            /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
             operationId: string;
             /** @description What was changed. */
             target: {
@@ -2493,8 +2535,10 @@ export interface components {
         };
         /**
          * @description A rate-limit bucket is empty (`rate-limited`): the credential's, its organization's in this
-         *     environment, or the client address's (the public sandbox key, or too many failed
-         *     authentications from the address). Retry after `Retry-After` seconds.
+         *     environment, or the client address's (the public sandbox key, or a request without a
+         *     valid credential from an address with too many failed authentications); or, for
+         *     `GET /exports`, the organization already has as many exports running as it may
+         *     (`too-many-exports`). Retry after `Retry-After` seconds.
          */
         TooManyRequests: {
             headers: {
@@ -2580,7 +2624,8 @@ export interface components {
          * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
          *     the same key and the same request replays the first successful response (with
          *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+         *     environment and credential: the same key sent in the sandbox and in live are two keys.
          * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
          */
         IdempotencyKey: string;
@@ -2852,7 +2897,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3024,7 +3070,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3176,7 +3223,20 @@ export interface operations {
     };
     listEquivalencyVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
             header?: never;
             path: {
                 /** @description Identifier of the record (opaque string). */
@@ -3186,21 +3246,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The current record and its version history. */
+            /** @description The current record and a page of its version history. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["EquivalencyVersionHistory"];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3364,6 +3428,56 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listDatasetIssues: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the dataset version's issues. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetIssueList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -19,6 +19,7 @@ export const PROBLEM_TYPES = {
   "payload-too-large": { status: 413, title: "Payload too large" },
   "unsupported-media-type": { status: 415, title: "Unsupported media type" },
   "rate-limited": { status: 429, title: "Rate limit exceeded" },
+  "too-many-exports": { status: 429, title: "Too many exports" },
   "too-many-streams": { status: 429, title: "Too many streams" },
   "request-header-too-large": { status: 431, title: "Request header fields too large" },
   "internal-error": { status: 500, title: "Internal server error" },

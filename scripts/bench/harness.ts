@@ -10,12 +10,11 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { pino } from "pino";
 import { loadConfig, type Config } from "../../src/kernel/config.ts";
 import { openMigratedDatabase } from "../../src/process/startup.ts";
 import { createApp, type App } from "../../src/app/app.ts";
 import { createServer } from "../../src/app/server.ts";
-import { createLogger } from "../../src/kernel/logger.ts";
+import { blockBufferedDestination, createLogger } from "../../src/kernel/logger.ts";
 import type { Database } from "../../src/db/database.ts";
 import { createRepositories } from "../../src/repositories/index.ts";
 import { createOrganizationsService } from "../../src/services/organizations.ts";
@@ -46,9 +45,10 @@ export interface BenchDatabase {
 }
 
 /**
- * The server runs as in production (info-level request logs, serialised by pino),
- * written to /dev/null so the terminal shows only the figures; the rate limits are
- * lifted (still counted), or they would be what the benchmark measures.
+ * The server runs as in production (info-level request logs, serialised by pino and
+ * written in blocks by blockBufferedDestination), to /dev/null so the terminal shows
+ * only the figures; the rate limits are lifted (still counted), or they would be what
+ * the benchmark measures.
  */
 export function benchConfig(dataDir: string, databaseUrl: string | null): Config {
   return loadConfig({
@@ -139,7 +139,7 @@ export interface RunningServer {
 }
 
 export async function startServer(bench: BenchDatabase): Promise<RunningServer> {
-  const log = createLogger(bench.config.logLevel, pino.destination({ dest: os.devNull, sync: false }));
+  const log = createLogger(bench.config.logLevel, blockBufferedDestination(os.devNull));
   const app = await createApp({
     config: bench.config,
     database: bench.database,

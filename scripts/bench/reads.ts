@@ -10,6 +10,8 @@
 // cache, no logging, metrics or rate limiting: what the design card's stack costs
 // by itself); and for availability, /healthz latency with no load, beside the same
 // while one client downloads the CSV export and two page at offset 500,000 (availability.ts).
+// Each row also prints the server process's CPU time per answered request: on a busy
+// machine req/s moves with the neighbours' load, CPU per request much less.
 //
 //   npx tsx scripts/bench/reads.ts [--database-url postgresql://…] [--duration 10]
 //       [--equivalencies 1000000] [--only "GET /equivalencies/{id}"|availability]   (the /healthz baseline always runs)
@@ -54,10 +56,18 @@ interface Figures {
   p50: number;
   p99: number;
   failures: number;
+  /** The server process's CPU time (user + system) per answered request, in µs: steadier than req/s on a busy machine. */
+  cpuMicrosPerRequest?: number;
   goal?: string;
 }
 
-async function measure(origin: string, key: string, scenario: Scenario, seconds: number): Promise<Figures> {
+async function measure(
+  origin: string,
+  key: string,
+  scenario: Scenario,
+  seconds: number,
+  serverPid?: number,
+): Promise<Figures> {
   const paths = typeof scenario.path === "string" ? () => scenario.path as string : scenario.path;
   const options = {
     url: origin,
@@ -66,13 +76,16 @@ async function measure(origin: string, key: string, scenario: Scenario, seconds:
     requests: [{ method: "GET" as const, setupRequest: (request: object) => ({ ...request, path: paths() }) }],
   };
   await autocannon({ ...options, duration: WARMUP_SECONDS });
+  const cpuBefore = serverPid === undefined ? 0 : cpuMillisOf(serverPid);
   const result = await autocannon({ ...options, duration: seconds });
+  const cpuMillis = serverPid === undefined ? undefined : cpuMillisOf(serverPid) - cpuBefore;
   return {
     name: scenario.name,
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    cpuMicrosPerRequest: cpuMillis === undefined ? undefined : (cpuMillis * 1000) / Math.max(1, result.requests.total),
     goal: scenario.goal,
   };
 }
@@ -162,7 +175,7 @@ async function main() {
       const server = await startServerProcess(bench, script, env);
       for (const run of runs) {
         await expectOk(server.origin, key, run.name, typeof run.path === "string" ? run.path : run.path());
-        floors.push(await measure(server.origin, key, run, seconds));
+        floors.push(await measure(server.origin, key, run, seconds, server.child.pid));
       }
       if (values.profile && runs.some((run) => run.path === randomId))
         profiles.push(
@@ -210,7 +223,7 @@ async function main() {
     for (const scenario of scenarios)
       await expectOk(origin, key, scenario.name, typeof scenario.path === "string" ? scenario.path : scenario.path());
     const figures: Figures[] = [];
-    for (const scenario of scenarios) figures.push(await measure(origin, key, scenario, seconds));
+    for (const scenario of scenarios) figures.push(await measure(origin, key, scenario, seconds, child.pid));
     if (values.profile && selected(SINGLE_READ))
       profiles.push(
         await profiled(child, "service", () => measure(origin, key, { name: SINGLE_READ, path: randomId }, seconds)),
@@ -235,8 +248,29 @@ async function main() {
       const counted = f === single || f === firstPage || floors.includes(f);
       return counted && against ? fixed(f.requestsPerSecond / against.requestsPerSecond, 2) : "";
     };
+    /** The card floor's CPU per request ÷ this row's: the req/s ratio a CPU-bound server would reach. */
+    const cpuRatioToCard = (f: Figures) => {
+      const isList = f.name.includes("list") || f.name === LIST_FIRST_PAGE;
+      const card = floorOf("card floor", isList);
+      const counted = f === single || f === firstPage || floors.includes(f);
+      return counted && card?.cpuMicrosPerRequest && f.cpuMicrosPerRequest
+        ? fixed(card.cpuMicrosPerRequest / f.cpuMicrosPerRequest, 2)
+        : "";
+    };
     printTable(
-      ["request", "req/s", "p50 ms", "p99 ms", "÷ /healthz", "÷ floor", "÷ card floor", "non-2xx/errors", "goal"],
+      [
+        "request",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "÷ /healthz",
+        "÷ floor",
+        "÷ card floor",
+        "server CPU µs/req",
+        "card floor's CPU ÷ this",
+        "non-2xx/errors",
+        "goal",
+      ],
       rows.map((f) => [
         f.name,
         fixed(f.requestsPerSecond, 0),
@@ -245,6 +279,8 @@ async function main() {
         fixed(f.requestsPerSecond / baseline.requestsPerSecond, 2),
         ratioTo("floor")(f),
         ratioTo("card floor")(f),
+        f.cpuMicrosPerRequest === undefined ? "" : fixed(f.cpuMicrosPerRequest, 0),
+        cpuRatioToCard(f),
         f.failures,
         f.goal ?? "measured only",
       ]),

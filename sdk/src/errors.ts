@@ -129,6 +129,7 @@ export type ProblemCode =
   | "payload-too-large"
   | "unsupported-media-type"
   | "rate-limited"
+  | "too-many-exports"
   | "too-many-streams"
   | "request-header-too-large"
   | "internal-error"
@@ -156,6 +157,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "payload-too-large": ApiError,
   "unsupported-media-type": ApiError,
   "rate-limited": RateLimitError,
+  "too-many-exports": RateLimitError,
   "too-many-streams": RateLimitError,
   "request-header-too-large": ApiError,
   "internal-error": ApiError,

@@ -170,13 +170,18 @@ export function resources(raw: Client<paths>) {
       /**
        * List an equivalency's versions.
        *
-       * Returns the current record and every recorded version of the equivalency, newest first (the
-       * current version included). Each version is an immutable snapshot of the record's fields at that
-       * version, with the change note, the actor and the fields changed from the previous version (empty
-       * for version 1).
+       * Returns the current record and a page of its recorded versions, newest first (the current
+       * version included). Each version is an immutable snapshot of the record's fields at that version,
+       * with the change note, the actor and the fields changed from the previous version (empty for
+       * version 1). The versions are paged like every list: `limit` (25 by default, at most 100) and
+       * `after` (the `pagination.nextCursor` of the previous page); `pagination`, `X-Total-Count` and
+       * `Link` describe the page.
        */
-      versions: (id: string): Promise<Schemas["EquivalencyVersionHistory"]> =>
-        record(raw.GET("/equivalencies/{id}/versions", { params: { path: { id } } })),
+      versions: (
+        id: string,
+        query: Query<"listEquivalencyVersions"> = {},
+      ): Promise<operations["listEquivalencyVersions"]["responses"][200]["content"]["application/json"]> =>
+        body(raw.GET("/equivalencies/{id}/versions", { params: { path: { id }, query } })),
       /**
        * Get one version of an equivalency.
        *
@@ -212,11 +217,25 @@ export function resources(raw: Client<paths>) {
       /**
        * Get a dataset version.
        *
-       * Returns one dataset version of the caller's organization with its row-level validation issues.
-       * Another organization's dataset is answered `404`.
+       * Returns one dataset version of the caller's organization with its first 100 row-level validation
+       * issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them
+       * all). Another organization's dataset is answered `404`.
        */
       get: (id: string): Promise<Schemas["DatasetVersionDetail"]> =>
         record(raw.GET("/datasets/{id}", { params: { path: { id } } })),
+      /**
+       * List a dataset version's issues.
+       *
+       * Lists the row-level validation issues of one dataset version of the caller's organization, in
+       * row order (an issue of the dataset as a whole first), paged like every list. `GET
+       * /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are, and
+       * this list reads them all. Another organization's dataset is answered `404`.
+       */
+      issues: (
+        id: string,
+        query: Query<"listDatasetIssues"> = {},
+      ): ListRequest<Schemas["DatasetIssue"], Query<"listDatasetIssues">> =>
+        page((q) => raw.GET("/datasets/{id}/issues", { params: { path: { id }, query: q } }), query),
     },
     /** Signed event deliveries to registered endpoints, their delivery log, redelivery and tests. */
     webhooks: {
@@ -233,11 +252,12 @@ export function resources(raw: Client<paths>) {
        *
        * Registers an endpoint that receives the listed event types. The response carries the signing
        * `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it. The URL must be
-       * `http` or `https`; outside development, targets on loopback, private, link-local or
-       * cloud-metadata addresses, on the service host's own interface addresses, or on IPv6 forms that
-       * carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
-       * `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery. An empty
-       * or unknown event type list is a `400`.
+       * `http` or `https`; unless the operator allows private targets, targets on loopback, private,
+       * link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
+       * IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`,
+       * 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery; a
+       * service that listens only on loopback (local development) accepts loopback targets. An empty or
+       * unknown event type list is a `400`.
        */
       create: (webhook: Schemas["WebhookCreate"]): Promise<Schemas["WebhookEndpointWithSecret"]> =>
         record(raw.POST("/webhooks", { body: webhook })),

@@ -11,6 +11,7 @@ import { registerDatabaseGauges } from "../kernel/metrics.ts";
 import { createRateLimiter, type RateLimiter } from "../auth/rate-limiter.ts";
 import type { AccessTokens } from "../auth/oauth.ts";
 import { listenForRevocations } from "../auth/revocations.ts";
+import { externalIssuerWarning } from "../auth/external-tokens.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "../services/sandbox.ts";
 import { installDashboardContext } from "../dashboard/server/sessions.ts";
 import { createAdmission } from "../pipeline/admission.ts";
@@ -49,6 +50,8 @@ export interface App {
 export async function createApp(deps: AppDependencies): Promise<App> {
   const { config, database, log, secrets } = deps;
   const context = await createAppContext({ config, database, log, secrets });
+  const externalWarning = externalIssuerWarning(config.oauth.external);
+  if (externalWarning) log.warn(externalWarning);
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
   const admission = createAdmission(context.authenticator, rateLimiter);
   const contract = await createContract();

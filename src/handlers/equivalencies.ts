@@ -1,5 +1,5 @@
 // Equivalencies: decisions with provenance and an immutable version history.
-import { listResponse, pageParams } from "./paging.ts";
+import { listHeaders, listResponse, pageParams, pagination } from "./paging.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
 
@@ -52,10 +52,20 @@ export const updateEquivalency: OperationHandler<"updateEquivalency"> = async (r
 export const listEquivalencyVersions: OperationHandler<"listEquivalencyVersions"> = async (
   request,
   { caller, services },
-) => ({
-  status: 200,
-  body: { data: await services.equivalencies.listEquivalencyVersions(caller, request.params.id) },
-});
+) => {
+  const page = pageParams(request, { caller, services });
+  const { current, versions, total, next } = await services.equivalencies.listEquivalencyVersions(
+    caller,
+    request.params.id,
+    page,
+  );
+  const paging = pagination(page, { total, next }, versions.length);
+  return {
+    status: 200,
+    body: { data: { current, versions }, pagination: paging },
+    headers: listHeaders(request.url, page, paging),
+  };
+};
 
 export const getEquivalencyVersion: OperationHandler<"getEquivalencyVersion"> = async (
   request,

@@ -15,8 +15,8 @@ import {
 import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
+import { getDataset, listDatasetIssues, listDatasets, publishDataset } from "./datasets.ts";
 import { getEvent, listEvents, streamEvents } from "./events.ts";
-import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -55,6 +55,7 @@ export const handlers: HandlerRegistry = {
   listDatasets,
   publishDataset,
   getDataset,
+  listDatasetIssues,
   listWebhooks,
   createWebhook,
   getWebhook,

@@ -7,7 +7,7 @@ import type { Database, Db } from "../db/database.ts";
 import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
 import { InvalidCursorError } from "../kernel/errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import { checkKey, pageFromRows, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
+import { checkKey, pageFromRows, pageOf, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
 import { ListTotals } from "./totals.ts";
 
 export interface EquivalencyFilters {
@@ -241,9 +241,16 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       await db.equivalencyVersion.create({ data: record });
     },
 
-    /** Every version of one equivalency, newest first. */
-    listVersions(equivalencyId: string): Promise<EquivalencyVersion[]> {
-      return db.equivalencyVersion.findMany({ where: { equivalencyId }, orderBy: { version: "desc" } });
+    /** A page of one equivalency's versions, newest first (the unique index on (equivalency, version) serves it). */
+    listVersionsPage(equivalencyId: string, page: Page): Promise<PageResult<EquivalencyVersion>> {
+      const where = { equivalencyId };
+      return pageOf<EquivalencyVersion>(
+        page,
+        [["version", "desc"]],
+        ({ take, skip, orderBy, after }) =>
+          db.equivalencyVersion.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
+        () => db.equivalencyVersion.count({ where }),
+      );
     },
 
     findVersion(equivalencyId: string, version: number): Promise<EquivalencyVersion | null> {

@@ -8,6 +8,7 @@ import { createExportsRepository, type ExportsRepository } from "./exports.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
 import { createDeliveriesRepository, type DeliveriesRepository } from "./deliveries.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
+import { createEquivalencyRequestsRepository, type EquivalencyRequestsRepository } from "./equivalency-requests.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
@@ -26,6 +27,7 @@ export interface Repositories {
   institutions: InstitutionsRepository;
   courses: CoursesRepository;
   equivalencies: EquivalenciesRepository;
+  equivalencyRequests: EquivalencyRequestsRepository;
   datasets: DatasetsRepository;
   exports: ExportsRepository;
   catalogImports: CatalogImportsRepository;
@@ -50,7 +52,7 @@ export interface Repositories {
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
 export type TransactionRepositories = Pick<
   Repositories,
-  "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship"
+  "courses" | "equivalencies" | "equivalencyRequests" | "datasets" | "outbox" | "stewardship"
 >;
 
 /** `read` (Database.read), when given, serves the hot reads outside transactions. */
@@ -59,6 +61,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db, read),
+    equivalencyRequests: createEquivalencyRequestsRepository(db),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
     catalogImports: createCatalogImportsRepository(db),
@@ -81,6 +84,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
         work({
           courses: createCoursesRepository(tx),
           equivalencies: createEquivalenciesRepository(tx),
+          equivalencyRequests: createEquivalencyRequestsRepository(tx),
           datasets: createDatasetsRepository(tx),
           outbox: createOutboxRepository(tx),
           stewardship: createStewardshipRepository(tx),

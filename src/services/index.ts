@@ -70,7 +70,7 @@ export function createServices(deps: ServicesDependencies): Services {
     courses: createCoursesService(repositories),
     equivalencies: createEquivalenciesService(repositories),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
-    exports: createExportsService(repositories),
+    exports: createExportsService({ ...repositories, limits: config.exports }),
     catalogImports: createCatalogImportsService(repositories),
     sandbox: createSandboxService(repositories),
     organizations: createOrganizationsService(repositories),

@@ -32,7 +32,9 @@ describe("webhook deliveries: contract", () => {
   }
 
   beforeEach(async () => {
-    t = await createTestApp({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,2s", SVC_WEBHOOK_TIMEOUT_MS: "1000" });
+    // Retries an hour away: no retry falls due while a test runs, however slow the machine, so each
+    // dispatcher run sends exactly what the test queued.
+    t = await createTestApp({ SVC_WEBHOOK_RETRY_SCHEDULE: "1h,2h", SVC_WEBHOOK_TIMEOUT_MS: "1000" });
     receiver = await Receiver.start();
     endpoint = await insertEndpoint(t.database.prisma, t.secrets, {
       organizationId: t.organizationId,

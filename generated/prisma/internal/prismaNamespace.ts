@@ -422,7 +422,9 @@ export const ModelName = {
   AuditEntry: 'AuditEntry',
   SsoConnection: 'SsoConnection',
   SsoSignInState: 'SsoSignInState',
-  SamlAssertionSeen: 'SamlAssertionSeen'
+  SamlAssertionSeen: 'SamlAssertionSeen',
+  EquivalencyRequest: 'EquivalencyRequest',
+  EvaluationFingerprint: 'EvaluationFingerprint'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -438,7 +440,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen" | "equivalencyRequest" | "evaluationFingerprint"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2366,6 +2368,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    EquivalencyRequest: {
+      payload: Prisma.$EquivalencyRequestPayload<ExtArgs>
+      fields: Prisma.EquivalencyRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EquivalencyRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EquivalencyRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.EquivalencyRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EquivalencyRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        findMany: {
+          args: Prisma.EquivalencyRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>[]
+        }
+        create: {
+          args: Prisma.EquivalencyRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        createMany: {
+          args: Prisma.EquivalencyRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EquivalencyRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.EquivalencyRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        update: {
+          args: Prisma.EquivalencyRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.EquivalencyRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EquivalencyRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EquivalencyRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.EquivalencyRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.EquivalencyRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEquivalencyRequest>
+        }
+        groupBy: {
+          args: Prisma.EquivalencyRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EquivalencyRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EquivalencyRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EquivalencyRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    EvaluationFingerprint: {
+      payload: Prisma.$EvaluationFingerprintPayload<ExtArgs>
+      fields: Prisma.EvaluationFingerprintFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EvaluationFingerprintFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EvaluationFingerprintFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        findFirst: {
+          args: Prisma.EvaluationFingerprintFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EvaluationFingerprintFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        findMany: {
+          args: Prisma.EvaluationFingerprintFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>[]
+        }
+        create: {
+          args: Prisma.EvaluationFingerprintCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        createMany: {
+          args: Prisma.EvaluationFingerprintCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EvaluationFingerprintCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>[]
+        }
+        delete: {
+          args: Prisma.EvaluationFingerprintDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        update: {
+          args: Prisma.EvaluationFingerprintUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        deleteMany: {
+          args: Prisma.EvaluationFingerprintDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EvaluationFingerprintUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EvaluationFingerprintUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>[]
+        }
+        upsert: {
+          args: Prisma.EvaluationFingerprintUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        aggregate: {
+          args: Prisma.EvaluationFingerprintAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEvaluationFingerprint>
+        }
+        groupBy: {
+          args: Prisma.EvaluationFingerprintGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EvaluationFingerprintGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EvaluationFingerprintCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EvaluationFingerprintCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2586,6 +2736,8 @@ export type EventFeedScalarFieldEnum = (typeof EventFeedScalarFieldEnum)[keyof t
 
 
 export const IdempotencyRecordScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
   credentialId: 'credentialId',
   key: 'key',
   operationId: 'operationId',
@@ -2782,6 +2934,25 @@ export const SamlAssertionSeenScalarFieldEnum = {
 } as const
 
 export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
+
+
+export const EquivalencyRequestScalarFieldEnum = {
+  environment: 'environment',
+  targetInstitutionId: 'targetInstitutionId',
+  sourceCourseId: 'sourceCourseId',
+  requests: 'requests',
+  lastRequestedAt: 'lastRequestedAt'
+} as const
+
+export type EquivalencyRequestScalarFieldEnum = (typeof EquivalencyRequestScalarFieldEnum)[keyof typeof EquivalencyRequestScalarFieldEnum]
+
+
+export const EvaluationFingerprintScalarFieldEnum = {
+  fingerprint: 'fingerprint',
+  day: 'day'
+} as const
+
+export type EvaluationFingerprintScalarFieldEnum = (typeof EvaluationFingerprintScalarFieldEnum)[keyof typeof EvaluationFingerprintScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -3238,6 +3409,8 @@ export type GlobalOmitConfig = {
   ssoConnection?: Prisma.SsoConnectionOmit
   ssoSignInState?: Prisma.SsoSignInStateOmit
   samlAssertionSeen?: Prisma.SamlAssertionSeenOmit
+  equivalencyRequest?: Prisma.EquivalencyRequestOmit
+  evaluationFingerprint?: Prisma.EvaluationFingerprintOmit
 }
 
 /* Types for Logging */

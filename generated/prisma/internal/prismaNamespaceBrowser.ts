@@ -76,7 +76,9 @@ export const ModelName = {
   AuditEntry: 'AuditEntry',
   SsoConnection: 'SsoConnection',
   SsoSignInState: 'SsoSignInState',
-  SamlAssertionSeen: 'SamlAssertionSeen'
+  SamlAssertionSeen: 'SamlAssertionSeen',
+  EquivalencyRequest: 'EquivalencyRequest',
+  EvaluationFingerprint: 'EvaluationFingerprint'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -276,6 +278,8 @@ export type EventFeedScalarFieldEnum = (typeof EventFeedScalarFieldEnum)[keyof t
 
 
 export const IdempotencyRecordScalarFieldEnum = {
+  organizationId: 'organizationId',
+  environment: 'environment',
   credentialId: 'credentialId',
   key: 'key',
   operationId: 'operationId',
@@ -472,6 +476,25 @@ export const SamlAssertionSeenScalarFieldEnum = {
 } as const
 
 export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
+
+
+export const EquivalencyRequestScalarFieldEnum = {
+  environment: 'environment',
+  targetInstitutionId: 'targetInstitutionId',
+  sourceCourseId: 'sourceCourseId',
+  requests: 'requests',
+  lastRequestedAt: 'lastRequestedAt'
+} as const
+
+export type EquivalencyRequestScalarFieldEnum = (typeof EquivalencyRequestScalarFieldEnum)[keyof typeof EquivalencyRequestScalarFieldEnum]
+
+
+export const EvaluationFingerprintScalarFieldEnum = {
+  fingerprint: 'fingerprint',
+  day: 'day'
+} as const
+
+export type EvaluationFingerprintScalarFieldEnum = (typeof EvaluationFingerprintScalarFieldEnum)[keyof typeof EvaluationFingerprintScalarFieldEnum]
 
 
 export const SortOrder = {

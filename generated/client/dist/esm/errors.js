@@ -112,6 +112,7 @@ const BY_CODE = {
     "payload-too-large": ApiError,
     "unsupported-media-type": ApiError,
     "rate-limited": RateLimitError,
+    "too-many-exports": RateLimitError,
     "too-many-streams": RateLimitError,
     "request-header-too-large": ApiError,
     "internal-error": ApiError,
