@@ -404,7 +404,8 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL
+         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the
+         *     events that occurred meanwhile included (they wait as pending deliveries). A new URL
          *     is checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
          */
         patch: operations["updateWebhook"];
@@ -1589,7 +1590,7 @@ export interface components {
             /** @description Free-text description, or null. */
             description: string | null;
             /**
-             * @description `enabled` endpoints receive deliveries; `disabled` ones do not.
+             * @description `enabled` endpoints receive deliveries; `disabled` ones do not, and their deliveries (events that occur meanwhile included) wait until they are enabled again.
              * @enum {string}
              */
             status: "enabled" | "disabled";

@@ -212,8 +212,9 @@ function resources(raw) {
              * Update a webhook endpoint.
              *
              * Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-             * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL is
-             * checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
+             * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the events
+             * that occurred meanwhile included (they wait as pending deliveries). A new URL is checked like at
+             * registration. The secret is unchanged; use `rotate-secret` to replace it.
              */
             update: (id, changes) => record(raw.PATCH("/webhooks/{id}", { params: { path: { id } }, body: changes })),
             /**
