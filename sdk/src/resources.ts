@@ -6,6 +6,7 @@ import type { Client } from "openapi-fetch";
 import type { components, operations, paths } from "./api-types.js";
 import { apiErrorFrom } from "./errors.js";
 import { ListRequest, type Page, type PageQuery } from "./paging.js";
+import { eventStream, type StreamedEvent, type StreamOptions } from "./feed.js";
 
 type Schemas = components["schemas"];
 type Query<Operation extends keyof operations> = NonNullable<operations[Operation]["parameters"]["query"]>;
@@ -251,11 +252,12 @@ export function resources(raw: Client<paths>) {
        *
        * Registers an endpoint that receives the listed event types. The response carries the signing
        * `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it. The URL must be
-       * `http` or `https`; outside development, targets on loopback, private, link-local or
-       * cloud-metadata addresses, on the service host's own interface addresses, or on IPv6 forms that
-       * carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
-       * `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery. An empty
-       * or unknown event type list is a `400`.
+       * `http` or `https`; unless the operator allows private targets, targets on loopback, private,
+       * link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
+       * IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`,
+       * 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery; a
+       * service that listens only on loopback (local development) accepts loopback targets. An empty or
+       * unknown event type list is a `400`.
        */
       create: (webhook: Schemas["WebhookCreate"]): Promise<Schemas["WebhookEndpointWithSecret"]> =>
         record(raw.POST("/webhooks", { body: webhook })),
@@ -347,6 +349,66 @@ export function resources(raw: Client<paths>) {
        */
       test: (id: string): Promise<Schemas["WebhookDelivery"]> =>
         record(raw.POST("/webhooks/{id}/test", { params: { path: { id } } })),
+    },
+    /** The change feed of every catalog event in commit order, paged or streamed as Server-Sent Events. */
+    events: {
+      /**
+       * Read the change feed.
+       *
+       * The events of the caller's environment (`course.updated`, `equivalency.created`,
+       * `equivalency.updated`, `dataset.published`) in **commit order**: the order in which the changes
+       * that caused them were committed, which is not always the order of their ids or `created` times
+       * when writers commit concurrently. Each item is the envelope a webhook delivery carries. Follow
+       * `pagination.nextCursor` as `after`: a consumer that does sees every event exactly once,
+       * including events committed while it was reading. `nextCursor` is never `null` once the feed has
+       * an event; on the last page it stands for the end of the feed (the next call answers what was
+       * committed since), so store it and resume from it. `pagination.hasMore` tells whether more events
+       * follow right now. Events are kept at least 30 days (`SVC_EVENTS_RETENTION_DAYS`); a cursor, or a
+       * `since`, from before events were removed is answered `410` (`cursor-expired`): resynchronise
+       * from an export (`GET /exports`) and read the feed from then on. A cursor of this feed is valid
+       * for `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
+       * environment it came from.
+       */
+      list: (query: Query<"listEvents"> = {}): ListRequest<Schemas["EventEnvelope"], Query<"listEvents">> =>
+        page((q) => raw.GET("/events", { params: { query: q } }), query),
+      /**
+       * Stream the change feed (Server-Sent Events).
+       *
+       * The change feed of `GET /events` as [Server-Sent
+       * Events](https://html.spec.whatwg.org/multipage/server-sent-events.html): the same events, in the
+       * same commit order, with no gap. Each event is sent as `id: <cursor>`, `event: <type>` and `data:
+       * <envelope JSON>`; the `id` is a cursor of the feed, so a client that reconnects with
+       * `Last-Event-ID` (as browsers' `EventSource` do) or `after` resumes right after the last event it
+       * received. Without either the stream starts at the end of the feed (only events committed from
+       * now on), or at `since` when given. A comment line (`: keep-alive`) is sent when nothing else was
+       * sent for 15 seconds (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops
+       * (reconnect with `Last-Event-ID`). Each organization may hold a limited number of streams at once
+       * per API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
+       * `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+       * (`cursor-expired`).
+       */
+      stream: (
+        query: Query<"streamEvents"> = {},
+        options: StreamOptions = {},
+      ): AsyncGenerator<StreamedEvent, void, undefined> =>
+        eventStream(
+          (q, lastEventId, signal) =>
+            raw.GET("/events/stream", {
+              params: { query: q, header: { "Last-Event-ID": lastEventId } },
+              parseAs: "stream",
+              signal,
+            }),
+          query,
+          options,
+        ),
+      /**
+       * Get an event.
+       *
+       * One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30
+       * days).
+       */
+      get: (id: string): Promise<Schemas["EventEnvelope"]> =>
+        record(raw.GET("/events/{id}", { params: { path: { id } } })),
     },
     /** Bulk export of courses, institutions and equivalencies as CSV, JSON or CTDL JSON-LD. */
     exports: {

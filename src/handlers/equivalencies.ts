@@ -5,8 +5,8 @@ import type { OperationHandler } from "./types.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { sourceCourse, targetInstitution, status, provenance, expand } = request.query;
-  const filters = { sourceCourse, targetInstitution, status, provenance };
+  const { sourceCourse, targetInstitution, status, provenance, updatedSince, expand } = request.query;
+  const filters = { sourceCourse, targetInstitution, status, provenance, updatedSince };
   return listResponse(
     request.url,
     page,

@@ -16,6 +16,7 @@ import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
 import { getDataset, listDatasetIssues, listDatasets, publishDataset } from "./datasets.ts";
+import { getEvent, listEvents, streamEvents } from "./events.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -37,6 +38,9 @@ import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
+  listEvents,
+  getEvent,
+  streamEvents,
   listInstitutions,
   getInstitution,
   listCourses,

@@ -56,8 +56,11 @@ export interface Config {
   webhooks: {
     /** Delays before each retry after a failed attempt; its length is the number of retries. */
     retrySchedule: number[];
-    /** Allow loopback, private, link-local and metadata targets (development and tests). */
-    allowPrivateTargets: boolean;
+    /**
+     * true: allow loopback, private, link-local and metadata targets; "loopback": loopback only
+     * (the default when the server listens on loopback, for local development); false: neither.
+     */
+    allowPrivateTargets: boolean | "loopback";
     timeoutMs: number;
     /** "inline": the server runs the dispatcher; "off": a separate `npm run dispatcher` does. */
     dispatcher: "inline" | "off";
@@ -73,6 +76,17 @@ export interface Config {
     perOrganization: number;
     /** Database connections the batch reads of all exports share at once in this process. */
     databaseConnections: number;
+  };
+  /** The change feed (GET /events, GET /events/stream). */
+  events: {
+    /** Events are kept this many days (at least 30), then removed once fanned out to webhooks. */
+    retentionDays: number;
+    /** Streams an organization may hold at once in one API process. */
+    maxStreamsPerOrganization: number;
+    /** A comment line is sent on a stream that sent nothing for this long. */
+    keepAliveMs: number;
+    /** How often a process with open streams looks for new events (PostgreSQL also wakes it by NOTIFY). */
+    pollIntervalMs: number;
   };
   oauth: {
     /** Issuer of the service's own access tokens; defaults to the service origin. */
@@ -369,7 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
         "SVC_WEBHOOK_RETRY_SCHEDULE",
         env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE,
       ),
-      allowPrivateTargets: readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", nodeEnv !== "production"),
+      allowPrivateTargets: readPrivateTargets(env, host),
       timeoutMs: readInteger(env, "SVC_WEBHOOK_TIMEOUT_MS", 5000, 100, 60_000),
       dispatcher,
       disableAfterMs:
@@ -382,6 +396,12 @@ export function loadConfig(env: Env = process.env): Config {
       perOrganization: readInteger(env, "SVC_EXPORTS_PER_ORGANIZATION", 2, 1, 1000),
       databaseConnections: readInteger(env, "SVC_EXPORT_DATABASE_CONNECTIONS", 3, 1, 1000),
     },
+    events: {
+      retentionDays: readInteger(env, "SVC_EVENTS_RETENTION_DAYS", 30, 30, 36_500),
+      maxStreamsPerOrganization: readInteger(env, "SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION", 5, 1, 10_000),
+      keepAliveMs: 1000 * readInteger(env, "SVC_EVENTS_KEEPALIVE_SECONDS", 15, 1, 3600),
+      pollIntervalMs: readInteger(env, "SVC_EVENTS_POLL_MS", 250, 10, 60_000),
+    },
     oauth: {
       issuer: readUrl(env, "SVC_OAUTH_ISSUER", ["http:", "https:"]),
       tokenTtlSeconds: readInteger(env, "SVC_OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86400),
@@ -391,6 +411,25 @@ export function loadConfig(env: Env = process.env): Config {
     dashboard: readDashboard(env),
     secrets: readSecrets(env, databaseUrl, nodeEnv),
   };
+}
+
+/**
+ * Private webhook targets are refused unless SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS says otherwise;
+ * unset, a server listening on loopback (local development) may deliver to loopback, which only
+ * reaches its own machine.
+ */
+function readPrivateTargets(env: Env, host: string): boolean | "loopback" {
+  const raw = env.SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  if (raw !== undefined && raw.trim() !== "") return readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", false);
+  return isLoopbackHost(host) ? "loopback" : false;
+}
+
+function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 function readClusterWorkers(env: Env, databaseUrl: string | null): number {

@@ -15,6 +15,8 @@ export interface EquivalencyFilters {
   targetInstitution?: string;
   status?: EquivalencyStatus;
   provenance?: Channel;
+  /** Only equivalencies changed at or after this time (date-time text). */
+  updatedSince?: string;
 }
 
 const EXPANSION = {
@@ -79,6 +81,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
       ...(filters.status ? { status: filters.status } : {}),
       ...(filters.provenance ? { provenance: filters.provenance } : {}),
+      ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
     };
   }
 
@@ -104,6 +107,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
+    if (filters.updatedSince) add((p) => `updated_at >= ${p}::timestamp(3)`, new Date(filters.updatedSince));
     if (page.after) {
       checkKey(LIST_ORDER, page.after);
       const [createdAt, id] = page.after;

@@ -13,6 +13,8 @@ import { newId } from "../kernel/ids.ts";
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 export const SIGN_IN_LINK_PATH = "/dashboard/auth/link";
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+/** The role of a person's first federated sign-in when the connection maps none. */
+export const DEFAULT_FEDERATED_ROLE: UserRole = "viewer";
 
 export interface MemberView {
   id: string;
@@ -158,25 +160,34 @@ export function createUsersService({
     },
 
     /**
-     * Just-in-time provisioning of a federated sign-in: creates the user on the first sign-in, and
-     * updates name and role on later ones. One statement (INSERT … ON CONFLICT on the organization
-     * and the lower-cased email), so concurrent first sign-ins create exactly one user. A disabled
-     * user is refused and left unchanged.
+     * Just-in-time provisioning of a federated sign-in: creates the user on the first sign-in (one
+     * statement, INSERT … ON CONFLICT on the organization and the lower-cased email, so concurrent
+     * first sign-ins create exactly one user) and updates the name on later ones. `role` is the role
+     * the connection maps the provider's values to, or null when it maps none (no role claim, or no
+     * mapped value): a new user then gets `viewer`, an existing one keeps their role. A mapped role
+     * that differs is given with an audit entry (operationId `signIn`), except that the last enabled
+     * admin is never demoted. A disabled user is refused and left unchanged.
      */
     async provisionFederatedUser(input: {
       organizationId: string;
       email: string;
       name?: string | null;
-      role: UserRole;
+      role: UserRole | null;
+      requestId?: string | null;
     }): Promise<User> {
       const email = checkEmail(input.email);
-      const role = checkRole(input.role);
-      const { user, disabled } = await users.upsertFederated(
-        { id: newId("usr"), organizationId: input.organizationId, email, name: input.name?.trim() || null, role },
-        now(),
+      const role = input.role === null ? null : checkRole(input.role);
+      const name = input.name?.trim() || null;
+      const at = now();
+      const { user, disabled, created } = await users.upsertFederated(
+        { id: newId("usr"), organizationId: input.organizationId, email, name, role: role ?? DEFAULT_FEDERATED_ROLE },
+        at,
       );
       if (disabled) throw new SignInRefusedError("user-disabled", `The account ${user.email} has been disabled.`);
-      return user;
+      if (created || role === null || role === user.role) return user;
+      const audit = { id: newId("aud"), actorName: user.name ?? user.email, requestId: input.requestId ?? null };
+      const { changed } = await users.changeRoleAtSignIn(user.id, role, audit, at);
+      return changed ? { ...user, role, updatedAt: at } : user;
     },
 
     /** Consumes a one-time link: the user it signs in, or a refusal saying why. */

@@ -209,6 +209,39 @@ describe("single sign-on (OIDC and SAML) over HTTP", () => {
       expect(body.organization.id).to.equal(samlOrgId);
     });
 
+    it("roles only where mapped: the CLI's only admin stays admin without role attributes and with a lower mapped role; with another admin, the mapped role applies and is audited", async () => {
+      const { users: people, audit } = t.app.context.services;
+      const dean = (
+        await people.inviteUser({ organizationSlug: "saml-college", email: "dean@saml.example.edu", role: "admin" })
+      ).user;
+      const signInAs = async (attributes: Record<string, string[]>) => {
+        idp.setUser({ email: "dean@saml.example.edu", name: "Dean", attributes });
+        const client = new CookieClient();
+        const post = await samlPost(client, "dean@saml.example.edu");
+        const response = await client.postForm(post.acsUrl, {
+          SAMLResponse: post.SAMLResponse,
+          RelayState: post.RelayState,
+        });
+        expect(response.status, await response.clone().text()).to.equal(303);
+        return (await session(client)).body.user;
+      };
+      const roleChanges = async () =>
+        (await t.database.prisma.auditEntry.findMany({ where: { operationId: "signIn", targetId: dean.id } })).map(
+          (entry) => ({ actorKind: entry.actorKind, actorId: entry.actorId, targetType: entry.targetType }),
+        );
+
+      expect(await signInAs({})).to.include({ id: dean.id, role: "admin" });
+      expect(await signInAs({ eduPersonAffiliation: ["student"] })).to.include({ role: "admin" });
+      // "staff" maps to contributor, but dean is the organization's last admin.
+      expect(await signInAs({ eduPersonAffiliation: ["staff"] })).to.include({ role: "admin" });
+      expect(await roleChanges()).to.deep.equal([]);
+
+      await people.inviteUser({ organizationSlug: "saml-college", email: "provost@saml.example.edu", role: "admin" });
+      expect(await signInAs({ eduPersonAffiliation: ["staff"] })).to.include({ role: "contributor" });
+      expect(await roleChanges()).to.deep.equal([{ actorKind: "user", actorId: dean.id, targetType: "member" }]);
+      expect(audit).to.be.an("object");
+    });
+
     it("accepts a response that names no Destination (the signed assertion's Recipient still is ours)", async () => {
       idp.setUser({ email: "no-destination@saml.example.edu", name: "No Destination" });
       idp.behaviour = { destination: null };

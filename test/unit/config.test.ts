@@ -69,16 +69,23 @@ describe("configuration", () => {
 });
 
 describe("configuration: webhooks and datasets", () => {
-  it("defaults to the decisions' retry schedule and allows private targets outside production", () => {
+  it("defaults to the decisions' retry schedule and refuses private targets, allowing loopback only to a server on loopback", () => {
     const config = loadConfig({});
     expect(config.webhooks.retrySchedule).to.deep.equal([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(config.webhooks).to.include({
-      allowPrivateTargets: true,
+      allowPrivateTargets: "loopback",
       timeoutMs: 5000,
       dispatcher: "inline",
       disableAfterMs: 5 * 86_400_000,
     });
-    expect(loadConfig({ NODE_ENV: "production" }).webhooks.allowPrivateTargets).to.equal(false);
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"])
+      expect(loadConfig({ HOST: host }).webhooks.allowPrivateTargets, host).to.equal("loopback");
+    for (const host of ["0.0.0.0", "::", "10.0.0.5", "api.example.edu"])
+      expect(loadConfig({ HOST: host }).webhooks.allowPrivateTargets, host).to.equal(false);
+    expect(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" }).webhooks.allowPrivateTargets).to.equal(false);
+    expect(
+      loadConfig({ HOST: "0.0.0.0", SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }).webhooks.allowPrivateTargets,
+    ).to.equal(true);
     expect(config.datasets.stalePendingDays).to.equal(90);
   });
 

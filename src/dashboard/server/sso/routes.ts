@@ -89,12 +89,19 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
         401,
       );
     }
+    const role = roleFromValues(connection.roleMap as Record<string, string>, identity.roleValues);
     const user = await app.services.users.provisionFederatedUser({
       organizationId: connection.organizationId,
       email: identity.email,
       name: identity.name,
-      role: roleFromValues(connection.roleMap as Record<string, string>, identity.roleValues),
+      role,
+      requestId: typeof ctx.state.requestId === "string" ? ctx.state.requestId : null,
     });
+    if (role !== null && user.role !== role)
+      requestLog(ctx).warn(
+        { userId: user.id, asserted: role },
+        "single sign-on kept the admin role of the organization's last admin",
+      );
     await startDashboardSession(ctx, user);
   }
 
