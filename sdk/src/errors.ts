@@ -124,10 +124,13 @@ export type ProblemCode =
   | "conflict"
   | "invalid-transition"
   | "idempotency-key-reused"
+  | "cursor-expired"
   | "precondition-failed"
   | "payload-too-large"
   | "unsupported-media-type"
   | "rate-limited"
+  | "too-many-exports"
+  | "too-many-streams"
   | "request-header-too-large"
   | "internal-error"
   | "identity-provider-unavailable"
@@ -149,10 +152,13 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   conflict: ConflictError,
   "invalid-transition": ConflictError,
   "idempotency-key-reused": ConflictError,
+  "cursor-expired": ApiError,
   "precondition-failed": PreconditionFailedError,
   "payload-too-large": ApiError,
   "unsupported-media-type": ApiError,
   "rate-limited": RateLimitError,
+  "too-many-exports": RateLimitError,
+  "too-many-streams": RateLimitError,
   "request-header-too-large": ApiError,
   "internal-error": ApiError,
   "identity-provider-unavailable": ApiError,

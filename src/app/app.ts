@@ -11,6 +11,7 @@ import { registerDatabaseGauges } from "../kernel/metrics.ts";
 import { createRateLimiter, type RateLimiter } from "../auth/rate-limiter.ts";
 import type { AccessTokens } from "../auth/oauth.ts";
 import { listenForRevocations } from "../auth/revocations.ts";
+import { externalIssuerWarning } from "../auth/external-tokens.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "../services/sandbox.ts";
 import { installDashboardContext } from "../dashboard/server/sessions.ts";
 import { createAdmission } from "../pipeline/admission.ts";
@@ -40,13 +41,17 @@ export interface App {
   context: AppContext;
   accessTokens: AccessTokens;
   rateLimiter: RateLimiter;
-  /** Releases what the app holds besides the database (the rate-limit store's connection). */
+  /** Ends the event streams (clients reconnect with Last-Event-ID): first, when the server stops. */
+  closeStreams(): Promise<void>;
+  /** Releases what the app holds besides the database (the event streams, the rate-limit store's connection). */
   close(): Promise<void>;
 }
 
 export async function createApp(deps: AppDependencies): Promise<App> {
   const { config, database, log, secrets } = deps;
   const context = await createAppContext({ config, database, log, secrets });
+  const externalWarning = externalIssuerWarning(config.oauth.external);
+  if (externalWarning) log.warn(externalWarning);
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
   const admission = createAdmission(context.authenticator, rateLimiter);
   const contract = await createContract();
@@ -62,6 +67,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   installDashboardContext(koa, context);
   installRequestLog(koa, log);
   koa.use(requestMetrics());
+  // A finished write may have committed events: this process's event streams look now.
+  koa.use(async (ctx, next) => {
+    await next();
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") context.services.events.wake();
+  });
   koa.use(problemBoundary(log));
   koa.use(
     routesOutsideContract({
@@ -88,7 +98,9 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     context,
     accessTokens: context.accessTokens,
     rateLimiter,
+    closeStreams: () => context.services.events.closeStreams(),
     close: async () => {
+      await context.services.events.closeStreams();
       stopGauges();
       await stopListening();
       await rateLimiter.close();

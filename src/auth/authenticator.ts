@@ -22,6 +22,10 @@ interface CachedCredential {
 
 export class Authenticator {
   private readonly cache = new Map<string, CachedCredential>();
+  /** Lookups under way, by key hash: when a cached key expires under load, every request waiting for it shares one query. */
+  private readonly lookups = new Map<string, Promise<Credential>>();
+  /** Moves on at each forget: a lookup that started before a revocation is not cached after it. */
+  private generation = 0;
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
@@ -59,11 +63,15 @@ export class Authenticator {
    * it through the database's revocation notices (src/auth/revocations.ts).
    */
   forget(credentialId: string): void {
+    this.generation++;
+    this.lookups.clear();
     for (const [hash, entry] of this.cache) if (entry.credential.id === credentialId) this.cache.delete(hash);
   }
 
   /** Forgets every cached credential (revocation notices may have been missed). */
   forgetAll(): void {
+    this.generation++;
+    this.lookups.clear();
     this.cache.clear();
   }
 
@@ -72,9 +80,20 @@ export class Authenticator {
     if (!parsed) throw invalidCredential("The API key is malformed: expected svc_<live|sandbox>_<token>.");
     const cached = this.cache.get(parsed.hash);
     if (cached && cached.expiresAt > Date.now() && digestsEqual(cached.hash, parsed.hash)) return cached.credential;
+    let lookup = this.lookups.get(parsed.hash);
+    if (!lookup) {
+      lookup = this.lookUpApiKey(parsed.hash).finally(() => {
+        if (this.lookups.get(parsed.hash) === lookup) this.lookups.delete(parsed.hash);
+      });
+      this.lookups.set(parsed.hash, lookup);
+    }
+    return lookup;
+  }
 
-    const record = await this.credentials.findApiKeyByHash(parsed.hash);
-    if (!record || !digestsEqual(record.hash, parsed.hash)) throw invalidCredential("The API key is not known.");
+  private async lookUpApiKey(hash: string): Promise<Credential> {
+    const generation = this.generation;
+    const record = await this.credentials.findApiKeyByHash(hash);
+    if (!record || !digestsEqual(record.hash, hash)) throw invalidCredential("The API key is not known.");
     if (record.revokedAt) throw invalidCredential("The API key has been revoked.");
     const credential: Credential = {
       kind: "api_key",
@@ -85,7 +104,8 @@ export class Authenticator {
       environment: record.environment,
       scopes: record.scopes.filter(isScope),
     };
-    this.cache.set(parsed.hash, { credential, hash: parsed.hash, expiresAt: Date.now() + this.cacheMs });
+    if (generation === this.generation)
+      this.cache.set(hash, { credential, hash, expiresAt: Date.now() + this.cacheMs });
     this.touch(record.id, record.lastUsedAt);
     return credential;
   }

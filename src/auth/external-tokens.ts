@@ -79,6 +79,7 @@ export function createExternalTokens(
         `its "${settings.envClaim}" claim must be live or sandbox, got ${JSON.stringify(environment ?? null)}`,
       );
     }
+    if (!settings.orgs.includes(slug)) throw invalid(notTrustedFor(slug, settings));
     const organization = await organizations.findBySlug(slug);
     if (!organization)
       throw invalid(`its organization "${slug}" (claim "${settings.orgClaim}") is not known to this service`);
@@ -105,6 +106,22 @@ export function tokenScopes(claims: JWTPayload): Credential["scopes"] {
       ? raw.split(/\s+/)
       : [];
   return SCOPES.filter((scope) => listed.includes(scope));
+}
+
+/**
+ * Whoever administers the issuer can put any slug in the claim: it speaks only for the
+ * organizations the operator lists in SVC_OAUTH_EXTERNAL_ORGS.
+ */
+function notTrustedFor(slug: string, settings: ExternalIssuerConfig): string {
+  if (!settings.orgs.length)
+    return `SVC_OAUTH_EXTERNAL_ORGS names no organization this issuer may speak for, so its tokens are refused`;
+  return `this issuer may not speak for the organization "${slug}" (claim "${settings.orgClaim}"; SVC_OAUTH_EXTERNAL_ORGS lists ${settings.orgs.join(", ")})`;
+}
+
+/** The start-up warning of an issuer trusted for no organization (null when it has some). */
+export function externalIssuerWarning(settings: ExternalIssuerConfig | null): string | null {
+  if (!settings || settings.orgs.length) return null;
+  return `SVC_OAUTH_EXTERNAL_ISSUER is set but SVC_OAUTH_EXTERNAL_ORGS is not: every token of ${settings.issuer} is refused until SVC_OAUTH_EXTERNAL_ORGS lists the organizations (slugs) it may speak for`;
 }
 
 function invalid(reason: string): AuthenticationError {

@@ -5,8 +5,9 @@
 //     address, so one heavy user cannot empty the shared demo key for everyone;
 //   - POST /oauth/token: a bucket per client address;
 //   - a presented credential that fails authentication: a bucket per client
-//     address. Once it is empty the address is refused (429) before any
-//     credential is looked at, until a token has refilled.
+//     address. Once it is empty, requests from the address without a valid
+//     credential are refused (429) until a token has refilled; a valid
+//     credential is still served, from its own buckets.
 // The buckets live in a RateLimitStore (memory, or Redis for several processes).
 import type { Config } from "../kernel/config.ts";
 import type { Logger } from "../kernel/logger.ts";
@@ -128,7 +129,7 @@ export class RateLimiter {
     return this.noteFailures(address, decision);
   }
 
-  /** A refusal for an address whose failure bucket is empty, before its credential is checked; null otherwise. */
+  /** A refusal for a request without a valid credential from an address whose failure bucket is empty; null otherwise. */
   blockedAddress(address: string): RateLimitDecision | null {
     if (this.blocked.size === 0) return null;
     const block = this.blocked.get(address);
@@ -157,7 +158,7 @@ export class RateLimiter {
     return this.store instanceof RedisRateLimitStore ? this.store : null;
   }
 
-  /** An address left without a whole token is refused up front until one has refilled. */
+  /** An address left without a whole token is refused (unless it presents a valid credential) until one has refilled. */
   private noteFailures(address: string, decision: RateLimitDecision): RateLimitDecision {
     if (decision.remaining > 0) return decision;
     const now = this.now();

@@ -19,9 +19,16 @@ function roleMapOption(value: string): Record<string, string> {
   }
 }
 
-/** The metadata document: read from a file, or fetched from an http(s) URL. */
+/**
+ * The metadata document: read from a file, or fetched from an https URL. It carries the
+ * certificates that sign assertions, so plain http (anyone on the path could swap them) is refused.
+ */
 export async function readMetadata(source: string): Promise<string> {
-  if (!/^https?:\/\//i.test(source)) return fs.readFile(source, "utf8");
+  if (/^http:\/\//i.test(source))
+    throw new Error(
+      `The metadata must be fetched over https (it carries the IdP's signing certificates), not ${source}; use its https URL, or download it and pass the file.`,
+    );
+  if (!/^https:\/\//i.test(source)) return fs.readFile(source, "utf8");
   const response = await fetch(source, { signal: AbortSignal.timeout(15_000) });
   if (!response.ok) throw new Error(`Fetching the metadata from ${source} answered ${response.status}.`);
   return response.text();
@@ -39,7 +46,7 @@ function describe(connection: SsoConnectionView): string {
     lines.push(
       `  role from ${connection.roleClaim}: ${Object.entries(connection.roleMap)
         .map(([value, role]) => `${value}=${role}`)
-        .join(", ")} (otherwise viewer)`,
+        .join(", ")} (unmapped: viewer when new, else unchanged)`,
     );
   return lines.join("\n");
 }
@@ -80,7 +87,7 @@ export function addSsoCommands(program: Command, output: Output, withServices: W
     .description("Connect a SAML 2.0 identity provider from its metadata (SP-initiated, signed assertions required)")
     .requiredOption("--org <slug>", "organization slug")
     .requiredOption("--domain <domain>", "email domain whose people sign in here, e.g. example.edu")
-    .requiredOption("--metadata <file-or-url>", "the identity provider's SAML metadata: a file, or an http(s) URL")
+    .requiredOption("--metadata <file-or-url>", "the identity provider's SAML metadata: a file, or an https URL")
     .option("--role-attribute <name>", "the assertion attribute that carries the person's role or groups")
     .option("--role-map <map>", 'provider value=role pairs, e.g. "staff=contributor,it=admin"', roleMapOption)
     .action((opts) =>

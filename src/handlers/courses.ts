@@ -7,8 +7,9 @@ import type { OperationHandler, RequestCheck } from "./types.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { institution, cip, q } = request.query;
-  return listResponse(request.url, page, await services.courses.listCourses(caller, { institution, cip, q }, page));
+  const { institution, cip, q, updatedSince } = request.query;
+  const filters = { institution, cip, q, updatedSince };
+  return listResponse(request.url, page, await services.courses.listCourses(caller, filters, page));
 };
 
 export const getCourse: OperationHandler<"getCourse"> = async (request, { caller, services }) => ({

@@ -1,12 +1,12 @@
 // Equivalencies: decisions with provenance and an immutable version history.
-import { listResponse, pageParams } from "./paging.ts";
+import { listHeaders, listResponse, pageParams, pagination } from "./paging.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { sourceCourse, targetInstitution, status, provenance, expand } = request.query;
-  const filters = { sourceCourse, targetInstitution, status, provenance };
+  const { sourceCourse, targetInstitution, status, provenance, updatedSince, expand } = request.query;
+  const filters = { sourceCourse, targetInstitution, status, provenance, updatedSince };
   return listResponse(
     request.url,
     page,
@@ -52,10 +52,20 @@ export const updateEquivalency: OperationHandler<"updateEquivalency"> = async (r
 export const listEquivalencyVersions: OperationHandler<"listEquivalencyVersions"> = async (
   request,
   { caller, services },
-) => ({
-  status: 200,
-  body: { data: await services.equivalencies.listEquivalencyVersions(caller, request.params.id) },
-});
+) => {
+  const page = pageParams(request, { caller, services });
+  const { current, versions, total, next } = await services.equivalencies.listEquivalencyVersions(
+    caller,
+    request.params.id,
+    page,
+  );
+  const paging = pagination(page, { total, next }, versions.length);
+  return {
+    status: 200,
+    body: { data: { current, versions }, pagination: paging },
+    headers: listHeaders(request.url, page, paging),
+  };
+};
 
 export const getEquivalencyVersion: OperationHandler<"getEquivalencyVersion"> = async (
   request,

@@ -15,7 +15,8 @@ import {
 import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
-import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
+import { getDataset, listDatasetIssues, listDatasets, publishDataset } from "./datasets.ts";
+import { getEvent, listEvents, streamEvents } from "./events.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -31,12 +32,15 @@ import {
   testWebhook,
   redeliverFailedWebhookDeliveries,
 } from "./webhook-deliveries.ts";
-import { inviteMember, listMembers, updateMember } from "./members.ts";
+import { inviteMember, issueMemberSignInLink, listMembers, updateMember } from "./members.ts";
 import { listAuditEvents } from "./audit-events.ts";
 import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
+  listEvents,
+  getEvent,
+  streamEvents,
   listInstitutions,
   getInstitution,
   listCourses,
@@ -51,6 +55,7 @@ export const handlers: HandlerRegistry = {
   listDatasets,
   publishDataset,
   getDataset,
+  listDatasetIssues,
   listWebhooks,
   createWebhook,
   getWebhook,
@@ -69,6 +74,7 @@ export const handlers: HandlerRegistry = {
   redeliverFailedWebhookDeliveries,
   listMembers,
   inviteMember,
+  issueMemberSignInLink,
   updateMember,
   listAuditEvents,
   listSsoConnections,

@@ -56,8 +56,11 @@ export interface Config {
   webhooks: {
     /** Delays before each retry after a failed attempt; its length is the number of retries. */
     retrySchedule: number[];
-    /** Allow loopback, private, link-local and metadata targets (development and tests). */
-    allowPrivateTargets: boolean;
+    /**
+     * true: allow loopback, private, link-local and metadata targets; "loopback": loopback only
+     * (the default when the server listens on loopback, for local development); false: neither.
+     */
+    allowPrivateTargets: boolean | "loopback";
     timeoutMs: number;
     /** "inline": the server runs the dispatcher; "off": a separate `npm run dispatcher` does. */
     dispatcher: "inline" | "off";
@@ -67,6 +70,23 @@ export interface Config {
   datasets: {
     /** A pending equivalency older than this is reported as stale when published. */
     stalePendingDays: number;
+  };
+  exports: {
+    /** Exports one organization may run at once in this process (one more is a 429). */
+    perOrganization: number;
+    /** Database connections the batch reads of all exports share at once in this process. */
+    databaseConnections: number;
+  };
+  /** The change feed (GET /events, GET /events/stream). */
+  events: {
+    /** Events are kept this many days (at least 30), then removed once fanned out to webhooks. */
+    retentionDays: number;
+    /** Streams an organization may hold at once in one API process. */
+    maxStreamsPerOrganization: number;
+    /** A comment line is sent on a stream that sent nothing for this long. */
+    keepAliveMs: number;
+    /** How often a process with open streams looks for new events (PostgreSQL also wakes it by NOTIFY). */
+    pollIntervalMs: number;
   };
   oauth: {
     /** Issuer of the service's own access tokens; defaults to the service origin. */
@@ -103,6 +123,11 @@ export interface ExternalIssuerConfig {
   orgClaim: string;
   /** Claim holding the environment (live or sandbox). */
   envClaim: string;
+  /**
+   * SVC_OAUTH_EXTERNAL_ORGS: the organizations (slugs) the issuer may speak for. Empty (unset)
+   * refuses every external token: an issuer is trusted for no organization until one is named.
+   */
+  orgs: string[];
 }
 
 /** The audience of the service's own tokens, and the default one required of external tokens. */
@@ -231,10 +256,29 @@ function readClaimName(env: Env, name: string, fallback: string): string {
   return raw;
 }
 
+const ORGANIZATION_SLUG = /^[a-z0-9][a-z0-9-]{1,62}$/;
+
+/** SVC_OAUTH_EXTERNAL_ORGS: comma-separated organization slugs. */
+function readExternalOrgs(env: Env): string[] {
+  const slugs = (env.SVC_OAUTH_EXTERNAL_ORGS ?? "")
+    .split(",")
+    .map((slug) => slug.trim())
+    .filter(Boolean);
+  const bad = slugs.find((slug) => !ORGANIZATION_SLUG.test(slug));
+  if (bad !== undefined)
+    throw new ConfigError("SVC_OAUTH_EXTERNAL_ORGS", `"${bad}" is not an organization slug (a-z, 0-9 and -)`);
+  return [...new Set(slugs)];
+}
+
 function readExternalIssuer(env: Env): ExternalIssuerConfig | null {
   const issuer = readUrl(env, "SVC_OAUTH_EXTERNAL_ISSUER", ["http:", "https:"]);
   const jwksUrl = readUrl(env, "SVC_OAUTH_EXTERNAL_JWKS_URL", ["http:", "https:"]);
-  if (!issuer && !jwksUrl) return null;
+  const orgs = readExternalOrgs(env);
+  if (!issuer && !jwksUrl) {
+    if (orgs.length)
+      throw new ConfigError("SVC_OAUTH_EXTERNAL_ORGS", "is only read together with SVC_OAUTH_EXTERNAL_ISSUER");
+    return null;
+  }
   if (!issuer)
     throw new ConfigError("SVC_OAUTH_EXTERNAL_ISSUER", "must be set together with SVC_OAUTH_EXTERNAL_JWKS_URL");
   if (!jwksUrl)
@@ -245,6 +289,7 @@ function readExternalIssuer(env: Env): ExternalIssuerConfig | null {
     audience: readClaimName(env, "SVC_OAUTH_EXTERNAL_AUDIENCE", TOKEN_AUDIENCE),
     orgClaim: readClaimName(env, "SVC_OAUTH_EXTERNAL_ORG_CLAIM", "org"),
     envClaim: readClaimName(env, "SVC_OAUTH_EXTERNAL_ENV_CLAIM", "env"),
+    orgs,
   };
 }
 
@@ -338,7 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
         "SVC_WEBHOOK_RETRY_SCHEDULE",
         env.SVC_WEBHOOK_RETRY_SCHEDULE || DEFAULT_RETRY_SCHEDULE,
       ),
-      allowPrivateTargets: readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", nodeEnv !== "production"),
+      allowPrivateTargets: readPrivateTargets(env, host),
       timeoutMs: readInteger(env, "SVC_WEBHOOK_TIMEOUT_MS", 5000, 100, 60_000),
       dispatcher,
       disableAfterMs:
@@ -346,6 +391,16 @@ export function loadConfig(env: Env = process.env): Config {
     },
     datasets: {
       stalePendingDays: readInteger(env, "SVC_DATASET_STALE_PENDING_DAYS", 90, 1, 36_500),
+    },
+    exports: {
+      perOrganization: readInteger(env, "SVC_EXPORTS_PER_ORGANIZATION", 2, 1, 1000),
+      databaseConnections: readInteger(env, "SVC_EXPORT_DATABASE_CONNECTIONS", 3, 1, 1000),
+    },
+    events: {
+      retentionDays: readInteger(env, "SVC_EVENTS_RETENTION_DAYS", 30, 30, 36_500),
+      maxStreamsPerOrganization: readInteger(env, "SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION", 5, 1, 10_000),
+      keepAliveMs: 1000 * readInteger(env, "SVC_EVENTS_KEEPALIVE_SECONDS", 15, 1, 3600),
+      pollIntervalMs: readInteger(env, "SVC_EVENTS_POLL_MS", 250, 10, 60_000),
     },
     oauth: {
       issuer: readUrl(env, "SVC_OAUTH_ISSUER", ["http:", "https:"]),
@@ -356,6 +411,25 @@ export function loadConfig(env: Env = process.env): Config {
     dashboard: readDashboard(env),
     secrets: readSecrets(env, databaseUrl, nodeEnv),
   };
+}
+
+/**
+ * Private webhook targets are refused unless SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS says otherwise;
+ * unset, a server listening on loopback (local development) may deliver to loopback, which only
+ * reaches its own machine.
+ */
+function readPrivateTargets(env: Env, host: string): boolean | "loopback" {
+  const raw = env.SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  if (raw !== undefined && raw.trim() !== "") return readBoolean(env, "SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS", false);
+  return isLoopbackHost(host) ? "loopback" : false;
+}
+
+function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 function readClusterWorkers(env: Env, databaseUrl: string | null): number {

@@ -1,7 +1,10 @@
-// Who is calling, and may they call now. An address that failed authentication too often is
-// refused before its credential is read; the credential is authenticated (a presented one that
-// fails counts against the address); then the credential's buckets are charged. From here on
-// every answer carries the X-RateLimit-* headers of the bucket the request was counted against.
+// Who is calling, and may they call now. The credential is authenticated; a valid one is charged
+// to its own buckets, whatever its address did before (a NAT or a proxy without SVC_TRUST_PROXY
+// puts many clients behind one address: one client's bad keys must not lock out the others). A
+// request without a valid credential from an address that failed authentication too often is
+// refused (429); otherwise a presented credential that fails counts against the address. From
+// here on every answer carries the X-RateLimit-* headers of the bucket the request was counted
+// against.
 import type { Context } from "koa";
 import type { Authenticator } from "../auth/authenticator.ts";
 import { clientAddressKey } from "../auth/client-address.ts";
@@ -11,7 +14,7 @@ import { AuthenticationError, ProblemError } from "../kernel/errors.ts";
 import { countRateLimited } from "./request-metrics.ts";
 
 export interface Admission {
-  /** The caller's credential: 429 for a blocked address, 401 without a valid credential, 429 for an empty bucket. */
+  /** The caller's credential: 401 without a valid one (429 from a blocked address), 429 for an empty bucket. */
   admit(ctx: Context): Promise<Credential>;
   /** Counts a token request against its client address (before its body is read): 429 when the bucket is empty. */
   throttleTokenRequest(ctx: Context): Promise<void>;
@@ -23,7 +26,10 @@ export function createAdmission(authenticator: Authenticator, rateLimiter: RateL
     try {
       return await authenticator.authenticate(authorization);
     } catch (error) {
-      if (authorization && error instanceof AuthenticationError) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      const blocked = rateLimiter.blockedAddress(address);
+      if (blocked) applyRateLimit(ctx, blocked);
+      if (authorization) {
         const failures = await rateLimiter.authenticationFailed(address);
         if (!failures.allowed) applyRateLimit(ctx, failures);
       }
@@ -34,8 +40,6 @@ export function createAdmission(authenticator: Authenticator, rateLimiter: RateL
   return {
     async admit(ctx) {
       const address = clientAddressKey(ctx.ip);
-      const blocked = rateLimiter.blockedAddress(address);
-      if (blocked) applyRateLimit(ctx, blocked);
       const credential = await authenticate(ctx, address);
       let decision = rateLimiter.forCredential(credential, address);
       if (decision instanceof Promise) decision = await decision;

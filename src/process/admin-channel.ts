@@ -38,6 +38,8 @@ export interface CommandRequest {
 export interface CommandIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Aborts when the person stops the command (Ctrl-C; over the channel, the CLI's socket closing). */
+  signal?: AbortSignal;
 }
 
 /** Runs one command to its end and returns its exit code; never throws for the command's own failures. */
@@ -104,7 +106,14 @@ export async function openAdminChannel(socketPath: string, run: CommandRunner, l
       const send = (message: object) => {
         if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
       };
-      const io: CommandIo = { stdout: (text) => send({ out: text }), stderr: (text) => send({ err: text }) };
+      // A command that runs until stopped (events tail) stops when the CLI goes away.
+      const stopped = new AbortController();
+      socket.once("close", () => stopped.abort());
+      const io: CommandIo = {
+        stdout: (text) => send({ out: text }),
+        stderr: (text) => send({ err: text }),
+        signal: stopped.signal,
+      };
       queue = queue.then(async () => {
         const words = request.argv.filter((a) => /^[a-z][a-z-]*$/.test(a)).slice(0, 2);
         log.info({ command: words.join(" ") }, "administrative command");
@@ -145,14 +154,41 @@ export async function openAdminChannel(socketPath: string, run: CommandRunner, l
   };
 }
 
+/** A socket the CLI will not talk to: its arguments (secrets among them) would go to another user. */
+export class ForeignSocketError extends Error {}
+
+/**
+ * The CLI sends its arguments only to a socket of its own user: another user's socket in the data
+ * directory (a directory others can write to, or a copy of it) could be anyone's listener.
+ */
+function checkOwnSocket(socketPath: string, uid: number | undefined): void {
+  if (uid === undefined) return; // no uids on this platform
+  const owner = fs.lstatSync(socketPath).uid;
+  if (owner !== uid)
+    throw new ForeignSocketError(
+      `${socketPath} belongs to another user (uid ${owner}, you are uid ${uid}), so the command was not sent to it; run the CLI as the user who runs the server, or remove the file if no server of yours runs.`,
+    );
+}
+
 /**
  * Sends a command to the server holding the data directory and relays its
  * output. Resolves to the command's exit code, or to null when no server
  * answers on the socket (none runs, or it died and left the file behind): the
- * CLI then runs the command itself.
+ * CLI then runs the command itself. Rejects with ForeignSocketError, sending
+ * nothing, when the socket belongs to another user.
  */
-export function forwardCommand(socketPath: string, request: CommandRequest, io: CommandIo): Promise<number | null> {
+export function forwardCommand(
+  socketPath: string,
+  request: CommandRequest,
+  io: CommandIo,
+  uid: number | undefined = process.getuid?.(),
+): Promise<number | null> {
   if (!fs.existsSync(socketPath)) return Promise.resolve(null);
+  try {
+    checkOwnSocket(socketPath, uid);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     let connected = false;

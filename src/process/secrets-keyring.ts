@@ -45,6 +45,7 @@ export function openKeyring(config: Pick<Config, "secrets" | "dataDir">): Keyrin
 }
 
 export function readKeyFile(file: string): Buffer[] {
+  checkPrivate(file);
   const lines = fs
     .readFileSync(file, "utf8")
     .split(/\r?\n/)
@@ -70,6 +71,25 @@ export function addKeyToFile(file: string): SecretBox {
 /** Leaves only the current (first) key in the key file, once nothing is sealed under the others. */
 export function pruneKeyFile(file: string): void {
   writeKeyFile(file, readKeyFile(file).slice(0, 1));
+}
+
+/**
+ * A key file others may read is a key others may have: refused (one line, naming the fix) rather
+ * than used silently. So is one of another user, who could replace the key.
+ */
+function checkPrivate(file: string): void {
+  const { mode, uid } = fs.statSync(file);
+  const own = process.getuid?.();
+  if (own !== undefined && uid !== own)
+    throw new KeyFileError(
+      file,
+      `belongs to another user (uid ${uid}, this process is uid ${own}); run the service as its owner`,
+    );
+  if (mode & 0o077)
+    throw new KeyFileError(
+      file,
+      `may be read or changed by other users (mode ${(mode & 0o777).toString(8).padStart(4, "0")}); make it private with chmod 600 ${file}`,
+    );
 }
 
 function boxOf(keys: Buffer[]): SecretBox {

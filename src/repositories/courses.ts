@@ -16,6 +16,8 @@ export interface CourseFilters {
   /** A six-digit code, or a family ("11") or series ("11.07") prefix. */
   cip?: string;
   q?: string;
+  /** Only courses changed at or after this time (date-time text). */
+  updatedSince?: string;
 }
 
 /** A course row to insert at version 1; codeKey is its upsert identity. */
@@ -61,6 +63,7 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
         ...(filters.q
           ? { OR: [{ code: containsInsensitive(filters.q) }, { title: containsInsensitive(filters.q) }] }
           : {}),
+        ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
       };
       return pageOf(
         page,

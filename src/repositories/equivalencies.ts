@@ -7,7 +7,7 @@ import type { Database, Db } from "../db/database.ts";
 import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
 import { InvalidCursorError } from "../kernel/errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import { checkKey, pageFromRows, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
+import { checkKey, pageFromRows, pageOf, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
 import { ListTotals } from "./totals.ts";
 
 export interface EquivalencyFilters {
@@ -15,6 +15,8 @@ export interface EquivalencyFilters {
   targetInstitution?: string;
   status?: EquivalencyStatus;
   provenance?: Channel;
+  /** Only equivalencies changed at or after this time (date-time text). */
+  updatedSince?: string;
 }
 
 const EXPANSION = {
@@ -79,6 +81,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
       ...(filters.status ? { status: filters.status } : {}),
       ...(filters.provenance ? { provenance: filters.provenance } : {}),
+      ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
     };
   }
 
@@ -104,6 +107,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
+    if (filters.updatedSince) add((p) => `updated_at >= ${p}::timestamp(3)`, new Date(filters.updatedSince));
     if (page.after) {
       checkKey(LIST_ORDER, page.after);
       const [createdAt, id] = page.after;
@@ -237,9 +241,16 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       await db.equivalencyVersion.create({ data: record });
     },
 
-    /** Every version of one equivalency, newest first. */
-    listVersions(equivalencyId: string): Promise<EquivalencyVersion[]> {
-      return db.equivalencyVersion.findMany({ where: { equivalencyId }, orderBy: { version: "desc" } });
+    /** A page of one equivalency's versions, newest first (the unique index on (equivalency, version) serves it). */
+    listVersionsPage(equivalencyId: string, page: Page): Promise<PageResult<EquivalencyVersion>> {
+      const where = { equivalencyId };
+      return pageOf<EquivalencyVersion>(
+        page,
+        [["version", "desc"]],
+        ({ take, skip, orderBy, after }) =>
+          db.equivalencyVersion.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
+        () => db.equivalencyVersion.count({ where }),
+      );
     },
 
     findVersion(equivalencyId: string, version: number): Promise<EquivalencyVersion | null> {

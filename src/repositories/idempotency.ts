@@ -1,14 +1,20 @@
-// Idempotency records: one per (credential, key), holding the stored response
-// (or IN_PROGRESS while the first request runs). See services/idempotency.ts.
+// Idempotency records: one per (organization, environment, credential, key), holding the stored
+// response (or IN_PROGRESS while the first request runs). See services/idempotency.ts.
 import type { IdempotencyRecord, Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../db/database.ts";
 
 /** The response status of a record whose first request has not finished. */
 export const IN_PROGRESS = 0;
 
-export interface IdempotencyClaim {
+/** Whose key it is: a key is remembered per organization, environment and credential. */
+export interface IdempotencyScope {
+  organizationId: string;
+  environment: string;
   credentialId: string;
   key: string;
+}
+
+export interface IdempotencyClaim extends IdempotencyScope {
   operationId: string;
   fingerprint: string;
 }
@@ -22,29 +28,29 @@ export function createIdempotencyRepository(db: Db) {
      */
     async claim(claim: IdempotencyClaim, inProgressTimeoutMs: number): Promise<boolean> {
       const rows = await db.$queryRaw<{ claimed: boolean }[]>`
-        INSERT INTO idempotency_records (credential_id, key, operation_id, request_hash, response_status, response_body, created_at)
-        VALUES (${claim.credentialId}, ${claim.key}, ${claim.operationId}, ${claim.fingerprint}, ${IN_PROGRESS}, 'null'::jsonb, now())
-        ON CONFLICT (credential_id, key) DO UPDATE SET created_at = now(), request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id
+        INSERT INTO idempotency_records (organization_id, environment, credential_id, key, operation_id, request_hash, response_status, response_body, created_at)
+        VALUES (${claim.organizationId}, ${claim.environment}, ${claim.credentialId}, ${claim.key}, ${claim.operationId}, ${claim.fingerprint}, ${IN_PROGRESS}, 'null'::jsonb, now())
+        ON CONFLICT (organization_id, environment, credential_id, key) DO UPDATE SET created_at = now(), request_hash = EXCLUDED.request_hash, operation_id = EXCLUDED.operation_id
           WHERE idempotency_records.response_status = ${IN_PROGRESS}
             AND idempotency_records.created_at < now() - make_interval(secs => ${inProgressTimeoutMs / 1000}::double precision)
         RETURNING true AS claimed`;
       return rows.length > 0;
     },
 
-    find(credentialId: string, key: string): Promise<IdempotencyRecord | null> {
-      return db.idempotencyRecord.findUnique({ where: { credentialId_key: { credentialId, key } } });
+    find(scope: IdempotencyScope): Promise<IdempotencyRecord | null> {
+      return db.idempotencyRecord.findUnique({ where: { organizationId_environment_credentialId_key: scope } });
     },
 
-    async storeResponse(credentialId: string, key: string, status: number, response: unknown): Promise<void> {
+    async storeResponse(scope: IdempotencyScope, status: number, response: unknown): Promise<void> {
       await db.idempotencyRecord.update({
-        where: { credentialId_key: { credentialId, key } },
+        where: { organizationId_environment_credentialId_key: scope },
         data: { responseStatus: status, responseBody: response as Prisma.InputJsonValue },
       });
     },
 
     /** Forgets a key (its request failed); a key already gone is no error. */
-    async release(credentialId: string, key: string): Promise<void> {
-      await db.idempotencyRecord.deleteMany({ where: { credentialId, key } });
+    async release(scope: IdempotencyScope): Promise<void> {
+      await db.idempotencyRecord.deleteMany({ where: scope });
     },
 
     async deleteCreatedBefore(cutoff: Date): Promise<void> {

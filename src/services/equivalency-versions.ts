@@ -3,7 +3,7 @@
 import type { EquivalencyVersion } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
-import { MAX_INT4 } from "./types.ts";
+import { MAX_INT4, type Page } from "./types.ts";
 import { notFound } from "../kernel/errors.ts";
 import { equivalencyView } from "../views/catalog.ts";
 import { actorKey, type ActorRef, createActorNames } from "./actor-names.ts";
@@ -50,14 +50,16 @@ export function createEquivalencyVersionsService(deps: Pick<Repositories, "equiv
     );
 
   return {
-    /** The current record and every version, newest first. */
-    async listEquivalencyVersions(caller: Credential, id: string) {
+    /** The current record and a page of its versions, newest first. */
+    async listEquivalencyVersions(caller: Credential, id: string, page: Page) {
       const current = await findCurrent(caller, id);
-      const versions = await equivalencies.listVersions(id);
-      const names = await namesOf(caller, versions);
+      const { items, total, next } = await equivalencies.listVersionsPage(id, page);
+      const names = await namesOf(caller, items);
       return {
         current: equivalencyView(current),
-        versions: versions.map((v) => versionView(v, current.version, names)),
+        versions: items.map((v) => versionView(v, current.version, names)),
+        total,
+        next,
       };
     },
 

@@ -1,10 +1,11 @@
 // Stripe-style idempotency keys: the first successful response to a key is
 // stored and replayed for a retry with the same request; the same key with a
-// different request is a 409. Keys are per credential and kept at least 24 h.
+// different request is a 409. Keys are per organization, environment and credential (a user's
+// token and an external issuer's subject keep their id in both environments), kept at least 24 h.
 import crypto from "node:crypto";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
-import { IN_PROGRESS, type IdempotencyClaim } from "../repositories/idempotency.ts";
+import { IN_PROGRESS, type IdempotencyClaim, type IdempotencyScope } from "../repositories/idempotency.ts";
 import { ProblemError } from "../kernel/errors.ts";
 
 export const RETENTION_MS = 25 * 3_600_000;
@@ -90,15 +91,20 @@ export function createIdempotencyService({
     run: () => Promise<R>,
   ): Promise<R> {
     if (!request.key) return run();
-    const claim: IdempotencyClaim = {
+    const scope: IdempotencyScope = {
+      organizationId: caller.organizationId,
+      environment: caller.environment,
       credentialId: caller.id,
       key: request.key,
+    };
+    const claim: IdempotencyClaim = {
+      ...scope,
       operationId: request.operationId,
       fingerprint: requestFingerprint(request.operationId, request.query, request.body),
     };
     await sweep();
     if (!(await idempotency.claim(claim, IN_PROGRESS_TIMEOUT_MS))) {
-      const existing = await idempotency.find(claim.credentialId, claim.key);
+      const existing = await idempotency.find(scope);
       if (!existing) return withIdempotency(caller, request, run);
       if (existing.operationId !== claim.operationId || existing.requestHash !== claim.fingerprint) {
         throw new ProblemError(
@@ -117,11 +123,11 @@ export function createIdempotencyService({
     }
     try {
       const response = await run();
-      await idempotency.storeResponse(claim.credentialId, claim.key, response.status, recorded(response));
+      await idempotency.storeResponse(scope, response.status, recorded(response));
       return response;
     } catch (error) {
       // A failed request is not remembered: the client may fix it and retry.
-      await idempotency.release(claim.credentialId, claim.key).catch(() => undefined);
+      await idempotency.release(scope).catch(() => undefined);
       throw error;
     }
   }

@@ -16,8 +16,6 @@ import { certificateFingerprint, type IdpMetadata } from "./sso-metadata.ts";
 
 export const SSO_ROLES = ["viewer", "contributor", "admin"] as const;
 export type SsoRole = (typeof SSO_ROLES)[number];
-/** The role of a person whose provider sends no mapped value. */
-export const DEFAULT_SSO_ROLE: SsoRole = "viewer";
 
 export type SsoConnection = SsoConnectionRecord;
 export type SsoSignIn = SsoSignInRecord;
@@ -59,15 +57,18 @@ export function parseRoleMap(text: string): Record<string, string> {
   return map;
 }
 
-/** The highest role any of the provider's values maps to; the default when none does. */
-export function roleFromValues(roleMap: Record<string, string>, values: unknown): SsoRole {
+/**
+ * The highest role any of the provider's values maps to; null when none does (or the connection
+ * maps no role), in which case the sign-in leaves an existing user's role as it is.
+ */
+export function roleFromValues(roleMap: Record<string, string>, values: unknown): SsoRole | null {
   const list = (Array.isArray(values) ? values : [values]).filter((v): v is string => typeof v === "string");
   let best = -1;
   for (const value of list) {
     const rank = SSO_ROLES.indexOf(roleMap[value] as SsoRole);
     if (rank > best) best = rank;
   }
-  return best < 0 ? DEFAULT_SSO_ROLE : SSO_ROLES[best];
+  return best < 0 ? null : SSO_ROLES[best];
 }
 
 /** Whether an email address belongs to the connection's domain (or one of its subdomains). */

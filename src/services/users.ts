@@ -13,6 +13,8 @@ import { newId } from "../kernel/ids.ts";
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 export const SIGN_IN_LINK_PATH = "/dashboard/auth/link";
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+/** The role of a person's first federated sign-in when the connection maps none. */
+export const DEFAULT_FEDERATED_ROLE: UserRole = "viewer";
 
 export interface MemberView {
   id: string;
@@ -79,16 +81,23 @@ export function createUsersService({
   publicOrigin,
   now = () => new Date(),
 }: UsersServiceDependencies) {
-  /** A new one-time link for a user; only its hash is stored. */
-  async function issueSignInLink(user: User): Promise<Invitation> {
+  /** A one-time link: the token for the URL, and what is stored of it (only its hash). */
+  function newSignInLink() {
     const token = crypto.randomBytes(32).toString("base64url");
     const expiresAt = new Date(now().getTime() + SIGN_IN_LINK_TTL_MS);
-    await users.createSignInLink({ tokenHash: hashApiKey(token), userId: user.id, expiresAt });
     const url = new URL(SIGN_IN_LINK_PATH, publicOrigin);
     url.searchParams.set("token", token);
-    return { user, signInUrl: url.toString(), expiresAt };
+    return { stored: { tokenHash: hashApiKey(token), expiresAt }, signInUrl: url.toString(), expiresAt };
   }
 
+  /** A new one-time link for an existing user. */
+  async function issueSignInLink(user: User): Promise<Invitation> {
+    const { stored, signInUrl, expiresAt } = newSignInLink();
+    await users.createSignInLink({ ...stored, userId: user.id });
+    return { user, signInUrl, expiresAt };
+  }
+
+  /** A new user and their first link, written together. */
   async function invite(organizationId: string, input: { email: unknown; role: unknown; name?: string | null }) {
     const email = checkEmail(input.email);
     const role = checkRole(input.role);
@@ -96,8 +105,10 @@ export function createUsersService({
     if (existing) {
       throw new ConflictError(`The organization already has a member with the email ${existing.email}.`, existing.id);
     }
-    const user = await users.create({ id: newId("usr"), organizationId, email, name: input.name ?? null, role });
-    return issueSignInLink(user);
+    const { stored, signInUrl, expiresAt } = newSignInLink();
+    const record = { id: newId("usr"), organizationId, email, name: input.name ?? null, role };
+    const user = await users.createWithSignInLink(record, stored);
+    return { user, signInUrl, expiresAt };
   }
 
   async function setMember(user: User, change: { role?: UserRole; disabled?: boolean }): Promise<User> {
@@ -149,25 +160,34 @@ export function createUsersService({
     },
 
     /**
-     * Just-in-time provisioning of a federated sign-in: creates the user on the first sign-in, and
-     * updates name and role on later ones. One statement (INSERT … ON CONFLICT on the organization
-     * and the lower-cased email), so concurrent first sign-ins create exactly one user. A disabled
-     * user is refused and left unchanged.
+     * Just-in-time provisioning of a federated sign-in: creates the user on the first sign-in (one
+     * statement, INSERT … ON CONFLICT on the organization and the lower-cased email, so concurrent
+     * first sign-ins create exactly one user) and updates the name on later ones. `role` is the role
+     * the connection maps the provider's values to, or null when it maps none (no role claim, or no
+     * mapped value): a new user then gets `viewer`, an existing one keeps their role. A mapped role
+     * that differs is given with an audit entry (operationId `signIn`), except that the last enabled
+     * admin is never demoted. A disabled user is refused and left unchanged.
      */
     async provisionFederatedUser(input: {
       organizationId: string;
       email: string;
       name?: string | null;
-      role: UserRole;
+      role: UserRole | null;
+      requestId?: string | null;
     }): Promise<User> {
       const email = checkEmail(input.email);
-      const role = checkRole(input.role);
-      const { user, disabled } = await users.upsertFederated(
-        { id: newId("usr"), organizationId: input.organizationId, email, name: input.name?.trim() || null, role },
-        now(),
+      const role = input.role === null ? null : checkRole(input.role);
+      const name = input.name?.trim() || null;
+      const at = now();
+      const { user, disabled, created } = await users.upsertFederated(
+        { id: newId("usr"), organizationId: input.organizationId, email, name, role: role ?? DEFAULT_FEDERATED_ROLE },
+        at,
       );
       if (disabled) throw new SignInRefusedError("user-disabled", `The account ${user.email} has been disabled.`);
-      return user;
+      if (created || role === null || role === user.role) return user;
+      const audit = { id: newId("aud"), actorName: user.name ?? user.email, requestId: input.requestId ?? null };
+      const { changed } = await users.changeRoleAtSignIn(user.id, role, audit, at);
+      return changed ? { ...user, role, updatedAt: at } : user;
     },
 
     /** Consumes a one-time link: the user it signs in, or a refusal saying why. */
@@ -202,6 +222,16 @@ export function createUsersService({
       requireAdminUser(caller);
       const invitation = await invite(caller.organizationId, input);
       return { member: memberView(invitation.user), signInUrl: invitation.signInUrl, expiresAt: invitation.expiresAt };
+    },
+
+    /** A new one-time sign-in link for a member of the caller's organization (an earlier link stays valid until it expires). */
+    async issueMemberSignInLink(caller: Credential, id: string) {
+      requireAdminUser(caller);
+      const user = await users.findById(id);
+      if (!user || user.organizationId !== caller.organizationId) throw notFound.user(id);
+      if (user.disabledAt) throw new ConflictError(`${user.email} is disabled; enable them first.`, user.id);
+      const link = await issueSignInLink(user);
+      return { member: memberView(link.user), signInUrl: link.signInUrl, expiresAt: link.expiresAt };
     },
 
     async updateMember(caller: Credential, id: string, change: { role?: string; disabled?: boolean }) {

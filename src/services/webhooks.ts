@@ -16,6 +16,7 @@ import {
   UnsafeTargetError,
   type InterfaceAddresses,
   type Resolver,
+  type TargetAllowance,
 } from "../webhooks/target-safety.ts";
 import { EVENT_TYPES, type EventType } from "../kernel/events.ts";
 import type { Page, PageResult } from "./types.ts";
@@ -27,7 +28,7 @@ export const OWNER_DISABLED_REASON = "Disabled by its owner";
 
 /** Whether private targets are allowed, how hosts are resolved and this host's own addresses (injectable for tests). */
 export interface TargetPolicy {
-  allowPrivateTargets: boolean;
+  allowPrivateTargets: TargetAllowance;
   resolve?: Resolver;
   interfaceAddresses?: InterfaceAddresses;
 }

@@ -8,6 +8,7 @@ import { signatureHeader } from "./signing.ts";
 import type { SecretBox } from "../kernel/secret-box.ts";
 import { webhookSecretContext } from "../repositories/secrets.ts";
 import { sendDelivery, type SentAttempt } from "./sender.ts";
+import type { TargetAllowance } from "./target-safety.ts";
 import type { SuccessBatch } from "./success-batch.ts";
 
 export const USER_AGENT = "course-equivalency-webhooks/1.0";
@@ -16,7 +17,7 @@ const DAY_MS = 86_400_000;
 export interface AttemptSettings {
   retrySchedule: number[];
   timeoutMs: number;
-  allowPrivateTargets: boolean;
+  allowPrivateTargets: TargetAllowance;
   disableAfterMs: number;
 }
 

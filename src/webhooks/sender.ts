@@ -5,7 +5,12 @@ import dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net, { type LookupFunction } from "node:net";
-import { hostInterfaceAddresses, targetRefusal, type InterfaceAddresses } from "./target-safety.ts";
+import {
+  hostInterfaceAddresses,
+  targetRefusal,
+  type InterfaceAddresses,
+  type TargetAllowance,
+} from "./target-safety.ts";
 
 export const RESPONSE_EXCERPT_CHARS = 1024;
 /** Bytes read from a response before the connection is dropped. */
@@ -16,7 +21,7 @@ export interface SendRequest {
   body: string;
   headers: Record<string, string>;
   timeoutMs: number;
-  allowPrivateTargets: boolean;
+  allowPrivateTargets: TargetAllowance;
   /** How host names are resolved before the check (the system resolver unless a test injects one). */
   lookup?: LookupAll;
   /** This host's own addresses (read at connect time unless a test injects a list). */
@@ -49,12 +54,16 @@ export type LookupAll = (
 const systemLookup: LookupAll = (hostname, options, callback) => dns.lookup(hostname, options, callback);
 
 /** Resolves like the system does, then refuses unsafe addresses: the check and the connection use the same address. */
-function guardedLookup(resolve: LookupAll, interfaceAddresses: InterfaceAddresses): LookupFunction {
+function guardedLookup(
+  resolve: LookupAll,
+  interfaceAddresses: InterfaceAddresses,
+  allowLoopback: boolean,
+): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (error, list) => {
       if (error) return callback(error, "", 0);
       const blocked = list
-        .map((a) => ({ address: a.address, refusal: targetRefusal(a.address, interfaceAddresses) }))
+        .map((a) => ({ address: a.address, refusal: targetRefusal(a.address, interfaceAddresses, allowLoopback) }))
         .find((a) => a.refusal);
       if (blocked || list.length === 0) {
         const reason = blocked ? `${blocked.address}, ${blocked.refusal}` : "no address";
@@ -77,7 +86,9 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
   const interfaceAddresses = request.interfaceAddresses ?? hostInterfaceAddresses;
   // A literal address is connected to without a lookup, so it is checked here.
   const literal = url.hostname.replace(/^\[|\]$/g, "");
-  const refusal = !request.allowPrivateTargets && net.isIP(literal) ? targetRefusal(literal, interfaceAddresses) : null;
+  const anyTarget = request.allowPrivateTargets === true;
+  const allowLoopback = request.allowPrivateTargets === "loopback";
+  const refusal = !anyTarget && net.isIP(literal) ? targetRefusal(literal, interfaceAddresses, allowLoopback) : null;
   if (refusal) {
     return Promise.resolve({
       responseStatus: null,
@@ -104,9 +115,7 @@ export function sendDelivery(request: SendRequest): Promise<SendResult> {
         "Content-Type": "application/json",
         "Content-Length": Buffer.byteLength(request.body),
       },
-      lookup: request.allowPrivateTargets
-        ? undefined
-        : guardedLookup(request.lookup ?? systemLookup, interfaceAddresses),
+      lookup: anyTarget ? undefined : guardedLookup(request.lookup ?? systemLookup, interfaceAddresses, allowLoopback),
       agent: false,
     });
     // The whole exchange, not just idle time, must fit in the timeout.

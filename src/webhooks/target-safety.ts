@@ -1,13 +1,22 @@
-// Webhook targets must be http(s), and outside development they must not reach
-// loopback, private, link-local or cloud-metadata addresses, nor this server's
-// own interface addresses, nor IPv6 forms that carry such an IPv4 address —
-// checked on the resolved addresses, at registration and again at delivery.
+// Webhook targets must be http(s), and unless the configuration allows them they
+// must not reach loopback, private, link-local or cloud-metadata addresses, nor
+// this server's own interface addresses, nor IPv6 forms that carry such an IPv4
+// address — checked on the resolved addresses, at registration and again at
+// delivery. A server that itself listens on loopback (local development) allows
+// loopback targets only (see TargetAllowance).
 import dns from "node:dns/promises";
 import net from "node:net";
 import os from "node:os";
 import ipaddr from "ipaddr.js";
 
 export class UnsafeTargetError extends Error {}
+
+/**
+ * Which targets a webhook may have: `true` any address (SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS=true),
+ * `"loopback"` public addresses and this machine's loopback (the default when the server listens
+ * on loopback), `false` public addresses only.
+ */
+export type TargetAllowance = boolean | "loopback";
 
 const BLOCKED_V4: [string, number][] = [
   ["0.0.0.0", 8],
@@ -73,10 +82,12 @@ function sameAddress(a: ipaddr.IPv4 | ipaddr.IPv6, b: string): boolean {
 export function targetRefusal(
   address: string,
   interfaceAddresses: InterfaceAddresses = hostInterfaceAddresses,
+  allowLoopback = false,
 ): string | null {
   const bare = address.replace(/%.*$/, "");
   if (!net.isIP(bare)) return "not an IP address";
   const parsed = ipaddr.parse(bare);
+  if (allowLoopback && isLoopback(parsed)) return null;
   if (blockList.check(bare, parsed.kind())) return "a loopback, private, link-local or metadata address";
   if (parsed.kind() === "ipv6") {
     const embedded = embeddedIPv4(parsed as ipaddr.IPv6);
@@ -86,6 +97,13 @@ export function targetRefusal(
   if (interfaceAddresses().some((own) => sameAddress(parsed, own.replace(/%.*$/, ""))))
     return "an address of this server's own network interfaces";
   return null;
+}
+
+/** 127.0.0.0/8, ::1 and IPv4-mapped 127.x: the kernel delivers them to this machine. */
+function isLoopback(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress())
+    return (address as ipaddr.IPv6).toIPv4Address().range() === "loopback";
+  return address.range() === "loopback";
 }
 
 export function isPrivateAddress(address: string, interfaceAddresses?: InterfaceAddresses): boolean {
@@ -113,12 +131,12 @@ const systemResolver: Resolver = async (hostname) =>
 /** Resolves the host and refuses unsafe addresses unless private targets are allowed. */
 export async function assertSafeTarget(
   raw: string,
-  allowPrivate: boolean,
+  allowPrivate: TargetAllowance,
   resolve: Resolver = systemResolver,
   interfaceAddresses: InterfaceAddresses = hostInterfaceAddresses,
 ): Promise<URL> {
   const url = assertHttpUrl(raw);
-  if (allowPrivate) return url;
+  if (allowPrivate === true) return url;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
@@ -128,7 +146,7 @@ export async function assertSafeTarget(
   }
   if (addresses.length === 0) throw new UnsafeTargetError("resolves to no address");
   for (const address of addresses) {
-    const refusal = targetRefusal(address, interfaceAddresses);
+    const refusal = targetRefusal(address, interfaceAddresses, allowPrivate === "loopback");
     if (refusal) throw new UnsafeTargetError(`resolves to ${address}, ${refusal}`);
   }
   return url;

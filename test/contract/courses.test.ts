@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { COURSES, loadInstitutions } from "../helpers/fixtures.ts";
+import { createUserWithToken } from "../helpers/people.ts";
 
 const course = (overrides: Record<string, unknown> = {}) => ({ ...COURSES["MATH 7"], ...overrides });
 
@@ -198,6 +199,32 @@ describe("courses: upsertCourses (POST /courses)", () => {
     const reused = await post(course({ title: "Other" }), "/courses", { "Idempotency-Key": "batch-1" });
     await expectContract(reused, 409);
     expectProblem(reused, "idempotency-key-reused");
+  });
+
+  it("scopes an Idempotency-Key by environment: a user's sandbox answer is not replayed to the same key in live", async () => {
+    // A user's token has the same credential id in both environments (docs/security.md, data integrity).
+    await loadInstitutions(t.database.prisma, "sandbox");
+    const sandbox = await createUserWithToken(t, "contributor", { environment: "sandbox" });
+    const live = await t.app.accessTokens.issueUserToken({
+      userId: sandbox.id,
+      organizationId: t.organizationId,
+      role: "contributor",
+      sessionId: sandbox.sessionId,
+      environment: "live",
+    });
+    const send = (token: string) =>
+      t.http.post("/api/v1/courses").set(bearer(token)).set("Idempotency-Key", "etl-1").send(course());
+    const inSandbox = await send(sandbox.token);
+    await expectContract(inSandbox, 201);
+    const inLive = await send(live.access_token);
+    await expectContract(inLive, 201);
+    expect(inLive.headers["idempotent-replayed"]).to.equal(undefined);
+    expect(inLive.body.data[0].id).to.not.equal(inSandbox.body.data[0].id);
+    const environments = (await t.database.prisma.course.findMany()).map((c) => c.environment).sort();
+    expect(environments).to.deep.equal(["live", "sandbox"]);
+    const replay = await send(live.access_token);
+    expect(replay.headers["idempotent-replayed"]).to.equal("true");
+    expect(replay.body).to.deep.equal(inLive.body);
   });
 });
 

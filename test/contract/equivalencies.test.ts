@@ -181,6 +181,7 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
 
     const history = await get(`/equivalencies/${id}/versions`);
     await expectContract(history, 200);
+    expect(history.body.pagination).to.include({ total: 4, returned: 4, nextCursor: null });
     const { current, versions } = history.body.data;
     expect(current.version).to.equal(4);
     expect(versions.map((v: { version: number }) => v.version)).to.deep.equal([4, 3, 2, 1]);
@@ -218,6 +219,29 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
       status: "accepted",
       changedFields: ["status", "decidedBy", "decidedAt"],
     });
+  });
+
+  it("listEquivalencyVersions pages the history: 25 versions by default, then by limit and after; a bad cursor is a 400", async () => {
+    for (let n = 2; n <= 30; n++) await patch({ policyBasis: `Catalog ${n}` });
+    const first = await get(`/equivalencies/${id}/versions`);
+    await expectContract(first, 200);
+    const numbers = (r: { body: { data: { versions: { version: number }[] } } }) =>
+      r.body.data.versions.map((v) => v.version);
+    expect(numbers(first)).to.deep.equal(Array.from({ length: 25 }, (_, i) => 30 - i));
+    expect(first.body.data.current.version).to.equal(30);
+    expect(first.body.pagination).to.include({ total: 30, limit: 25, offset: 0, returned: 25 });
+    expect(first.headers["x-total-count"]).to.equal("30");
+    const rest = await get(`/equivalencies/${id}/versions?limit=25&after=${first.body.pagination.nextCursor}`);
+    await expectContract(rest, 200);
+    expect(numbers(rest)).to.deep.equal([5, 4, 3, 2, 1]);
+    expect(rest.body.pagination.nextCursor).to.equal(null);
+    const small = await get(`/equivalencies/${id}/versions?limit=2`);
+    expect(numbers(small)).to.deep.equal([30, 29]);
+    expect(small.headers.link).to.contain('rel="next"');
+    await expectContract(await get(`/equivalencies/${id}/versions?limit=101`), 400);
+    const foreign = await get(`/equivalencies/${id}/versions?after=${first.body.pagination.nextCursor}x`);
+    await expectContract(foreign, 400);
+    expectProblem(foreign, "invalid-cursor");
   });
 
   it("updateEquivalency: 409 naming a transition that is not allowed; nothing recorded", async () => {

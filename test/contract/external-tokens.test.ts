@@ -10,6 +10,7 @@ import { SignJWT, exportJWK, generateKeyPair, type CryptoKey, type JWTPayload } 
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
+import { logSink } from "../helpers/log-sink.ts";
 
 const ISSUER = "https://idp.example.edu/realms/district";
 const AUDIENCE = "course-equivalency-api";
@@ -82,7 +83,11 @@ describe("external issuer: access tokens of a configured identity provider", () 
 
   before(async () => {
     issuer = await TestIssuer.start();
-    t = await createTestApp({ SVC_OAUTH_EXTERNAL_ISSUER: ISSUER, SVC_OAUTH_EXTERNAL_JWKS_URL: issuer.jwksUrl });
+    t = await createTestApp({
+      SVC_OAUTH_EXTERNAL_ISSUER: ISSUER,
+      SVC_OAUTH_EXTERNAL_JWKS_URL: issuer.jwksUrl,
+      SVC_OAUTH_EXTERNAL_ORGS: "acme,ghost",
+    });
     await loadInstitutions(t.database.prisma, "live");
   });
   after(async () => {
@@ -166,8 +171,18 @@ describe("external issuer: access tokens of a configured identity provider", () 
     await refused(await issuer.token({}, { key: privateKey }), /signature verification failed/);
   });
 
+  it("refuses an organization the issuer may not speak for (SVC_OAUTH_EXTERNAL_ORGS), even an existing one", async () => {
+    const rival = await t.otherOrganization("rival", "live");
+    const token = await issuer.token({ org: "rival", scope: "read:public write:contribute" });
+    const response = await refused(token, /this issuer may not speak for the organization "rival"/);
+    expect(response.body.detail).to.contain("SVC_OAUTH_EXTERNAL_ORGS lists acme, ghost");
+    const keys = await t.http.post("/api/v1/keys").set(bearer(token)).send({});
+    await expectContract(keys, 401);
+    expect(await t.database.prisma.apiKey.count({ where: { organizationId: rival.id } })).to.equal(1);
+  });
+
   it("refuses an unknown organization, a token without one, and an environment other than live or sandbox", async () => {
-    await refused(await issuer.token({ org: "nobody" }), /organization "nobody" \(claim "org"\) is not known/);
+    await refused(await issuer.token({ org: "ghost" }), /organization "ghost" \(claim "org"\) is not known/);
     await refused(await issuer.token({ org: undefined }), /no "org" claim naming an organization/);
     await refused(await issuer.token({ env: "staging" }), /"env" claim must be live or sandbox, got "staging"/);
   });
@@ -175,6 +190,27 @@ describe("external issuer: access tokens of a configured identity provider", () 
   it("maps a token without a known scope to no scope: authenticated, then 403", async () => {
     const response = await me(await issuer.token({ scope: "openid profile" }));
     await expectContract(response, 403);
+  });
+});
+
+describe("external issuer: without SVC_OAUTH_EXTERNAL_ORGS", () => {
+  it("refuses every external token, and the start-up log names the variable", async () => {
+    const issuer = await TestIssuer.start();
+    const sink = logSink("warn");
+    const t = await createTestApp(
+      { SVC_LOG_LEVEL: "warn", SVC_OAUTH_EXTERNAL_ISSUER: ISSUER, SVC_OAUTH_EXTERNAL_JWKS_URL: issuer.jwksUrl },
+      { log: sink.log },
+    );
+    try {
+      const warning = sink.lines.find((line) => String(line.msg).includes("SVC_OAUTH_EXTERNAL_ORGS"));
+      expect(warning?.msg).to.match(/SVC_OAUTH_EXTERNAL_ISSUER is set but SVC_OAUTH_EXTERNAL_ORGS is not/);
+      const response = await t.http.get("/api/v1/organizations/me").set(bearer(await issuer.token()));
+      await expectContract(response, 401);
+      expect(response.body.detail).to.contain("SVC_OAUTH_EXTERNAL_ORGS names no organization");
+    } finally {
+      await t.close();
+      await issuer.close();
+    }
   });
 });
 
@@ -190,6 +226,7 @@ describe("external issuer: its keys cannot be fetched", () => {
     const failing = await createTestApp({
       SVC_OAUTH_EXTERNAL_ISSUER: ISSUER,
       SVC_OAUTH_EXTERNAL_JWKS_URL: issuer.jwksUrl,
+      SVC_OAUTH_EXTERNAL_ORGS: "acme",
     });
     const closed = http.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
@@ -198,6 +235,7 @@ describe("external issuer: its keys cannot be fetched", () => {
     const unreachable = await createTestApp({
       SVC_OAUTH_EXTERNAL_ISSUER: ISSUER,
       SVC_OAUTH_EXTERNAL_JWKS_URL: unreachableUrl,
+      SVC_OAUTH_EXTERNAL_ORGS: "acme",
     });
     try {
       for (const app of [failing, unreachable]) {

@@ -9,6 +9,9 @@ import { createApp } from "../../src/app/app.ts";
 import { createLogger } from "../../src/kernel/logger.ts";
 import { loadConfig } from "../../src/kernel/config.ts";
 import { NotImplementedError, ProblemError } from "../../src/kernel/errors.ts";
+import { loadInstitutions } from "../helpers/fixtures.ts";
+import fs from "node:fs";
+import path from "node:path";
 
 describe("platform: authentication", () => {
   let t: TestApp;
@@ -49,6 +52,26 @@ describe("platform: authentication", () => {
     await expectContract(read, 200);
     const write = await t.http.post("/api/v1/keys").set(bearer(t.config.publicSandboxKey)).send({});
     await expectContract(write, 403);
+  });
+
+  it("the public sandbox key reads what any organization wrote to the sandbox, as the document says", async () => {
+    await loadInstitutions(t.database.prisma, "sandbox");
+    const written = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.sandbox))
+      .send({ institutionId: "inst_122977", code: "PRIV 1", title: "Written by acme", credits: 3, level: "lower" });
+    await expectContract(written, 201);
+    const read = await t.http.get(`/api/v1/courses/${written.body.data[0].id}`).set(bearer(t.config.publicSandboxKey));
+    await expectContract(read, 200);
+    expect(read.body.data.title).to.equal("Written by acme");
+    const document = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"),
+    );
+    const described = [document.info.description, document.components.securitySchemes.ApiKeyAuth.description];
+    for (const text of described) {
+      expect(text).to.not.match(/seeded (sandbox )?data and nothing else/);
+      expect(text).to.match(/every\s+sandbox record/);
+    }
   });
 
   it("every response carries X-Request-Id, echoing a safe client value", async () => {

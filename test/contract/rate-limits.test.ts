@@ -78,6 +78,7 @@ describe("rate limits: failed authentications per client address", () => {
     t = await createTestApp({
       SVC_AUTH_FAILURE_BURST: "3",
       SVC_AUTH_FAILURE_REFILL_PER_SECOND: SLOW,
+      SVC_RATE_LIMIT_REFILL_PER_SECOND: SLOW,
       SVC_TRUST_PROXY: "true",
     });
     revoked = await t.keyFor(t.organizationId, "live");
@@ -95,7 +96,7 @@ describe("rate limits: failed authentications per client address", () => {
     for (let i = 0; i < 5; i++) await expectContract(await get("203.0.113.1"), 401);
   });
 
-  it("answers 401 to unknown, malformed and revoked credentials, then 429 to everything from that address before checking any credential", async () => {
+  it("answers 401 to unknown, malformed and revoked credentials, then 429 to every request from that address without a valid credential", async () => {
     await expectContract(await get("203.0.113.1", "svc_live_unknownunknownunknownunknownunknown00"), 401);
     await expectContract(await get("203.0.113.1", "not-a-key"), 401);
     const revokedAnswer = await get("203.0.113.1", revoked);
@@ -108,9 +109,21 @@ describe("rate limits: failed authentications per client address", () => {
     expect(stuffing.body.detail).to.equal(
       "Too many requests with failed authentication from this address; retry in 1000 s.",
     );
+    const anonymous = await get("203.0.113.1");
+    await expectContract(anonymous, 429);
+    expectRefused(anonymous, "3");
+  });
+
+  it("serves a valid credential from a blocked address, counted in its own buckets (a NAT's other clients are not locked out)", async () => {
+    await expectContract(await get("203.0.113.1", "not-a-key"), 429);
+    const before = Number((await get("203.0.113.1", t.keys.live)).headers["x-ratelimit-remaining"]);
     const valid = await get("203.0.113.1", t.keys.live);
-    await expectContract(valid, 429);
-    expectRefused(valid, "3");
+    await expectContract(valid, 200);
+    expect(valid.headers["x-ratelimit-limit"]).to.equal("600");
+    expect(Number(valid.headers["x-ratelimit-remaining"])).to.equal(before - 1);
+    expect(valid.headers["retry-after"]).to.equal(undefined);
+    // The address stays blocked for everything else.
+    await expectContract(await get("203.0.113.1", "svc_live_yetanotherguessyetanotherguessyetanot"), 429);
   });
 
   it("leaves other addresses alone", async () => {

@@ -390,6 +390,57 @@ describe("webhooks: /webhooks, /webhooks/{id}, /webhooks/{id}/rotate-secret (cre
   });
 });
 
+describe("webhook targets by default (createWebhook, SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS unset)", () => {
+  const register = (t: TestApp, url: string) =>
+    t.http
+      .post("/api/v1/webhooks")
+      .set(bearer(t.keys.live))
+      .send({ ...registration, url });
+  const privateUrls = [
+    "https://10.0.0.5/hook",
+    "http://192.168.1.10/hook",
+    "http://169.254.169.254/latest",
+    "http://[fd00:ec2::254]/latest",
+    ...Object.values(os.networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .filter((entry) => !entry.internal && !entry.address.startsWith("fe80:"))
+      .map((entry) => (entry.family === "IPv6" ? `http://[${entry.address}]/hook` : `http://${entry.address}/hook`)),
+  ];
+
+  it("a server listening on loopback refuses private and metadata targets (400) and accepts loopback ones (201)", async () => {
+    const t = await createTestApp({
+      SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "",
+      HOST: "127.0.0.1",
+      NODE_ENV: "development",
+    });
+    try {
+      for (const url of privateUrls) {
+        const response = await register(t, url);
+        await expectContract(response, 400);
+        expect(pointers(response), url).to.deep.equal(["/url"]);
+      }
+      for (const url of ["http://127.0.0.1:4000/hooks", "http://[::1]:4000/hooks"])
+        await expectContract(await register(t, url), 201);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("a server listening on another address refuses loopback targets too", async () => {
+    const t = await createTestApp({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "", HOST: "0.0.0.0" });
+    try {
+      for (const url of ["http://127.0.0.1:4000/hooks", "http://[::1]:4000/hooks", ...privateUrls]) {
+        const response = await register(t, url);
+        await expectContract(response, 400);
+        expect(response.body.errors[0].message, url).to.match(/^url resolves to /);
+      }
+      expect(await t.database.prisma.webhookEndpoint.count()).to.equal(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe("webhooks: createWebhook and updateWebhook refuse private targets when they are not allowed", () => {
   let t: TestApp;
   before(async () => {

@@ -8,6 +8,7 @@
 // processes.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -17,6 +18,7 @@ import { buildProgram, runCli, serverCommandRunner } from "../../src/cli/program
 import { createOutput } from "../../src/cli/output.ts";
 import {
   adminSocketPath,
+  ForeignSocketError,
   forwardCommand,
   openAdminChannel,
   type AdminChannel,
@@ -70,6 +72,7 @@ const SCRIPT: ((seen: Transcript[]) => string[])[] = [
   () => ["secrets", "status"],
   () => ["secrets", "rotate"],
   () => ["--json", "secrets", "status"],
+  () => ["events", "tail", "--env", "live", "--after", "soon"],
   () => ["seed", "--env", "sandbox"],
   () => ["seed", "--env", "sandbox"],
   () => ["seed", "--env", "live"],
@@ -282,6 +285,36 @@ describe("CLI over the server's channel, compared with the CLI on its own", func
     // A socket file left behind by a server killed with SIGKILL: nothing listens on it.
     fs.writeFileSync(adminSocketPath(dir), "");
     expect(await forwardCommand(adminSocketPath(dir), request, io)).to.equal(null);
+  });
+
+  it("sends nothing to a socket of another user, refusing in one line that names the fix", async () => {
+    const me = process.getuid!();
+    let sent = "";
+    const impostor = net.createServer((socket) => socket.on("data", (chunk) => (sent += chunk)));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-channel-foreign-"));
+    dirs.push(dir);
+    await new Promise<void>((resolve) => impostor.listen(adminSocketPath(dir), resolve));
+    try {
+      const io = { stdout: () => {}, stderr: () => {} };
+      const request = {
+        argv: ["sso", "list", "--org", "acme"],
+        cwd: dir,
+        terminal: { outColors: false, errColors: false },
+      };
+      // The socket is this user's; seen by another user (uid + 1), it is someone else's.
+      const refusal = await forwardCommand(adminSocketPath(dir), request, io, me + 1).then(
+        () => expect.fail("the command was sent to another user's socket"),
+        (error: Error) => error,
+      );
+      expect(refusal).to.be.instanceOf(ForeignSocketError);
+      expect(refusal.message).to.equal(
+        `${adminSocketPath(dir)} belongs to another user (uid ${me}, you are uid ${me + 1}), so the command was not sent to it; run the CLI as the user who runs the server, or remove the file if no server of yours runs.`,
+      );
+      expect(refusal.message).to.not.contain("\n");
+      expect(sent).to.equal("");
+    } finally {
+      await new Promise((resolve) => impostor.close(resolve));
+    }
   });
 });
 

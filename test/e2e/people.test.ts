@@ -48,6 +48,54 @@ describe("people: users, provisioning and sign-in links", () => {
     expect(later).to.include({ name: "Grace Hopper", role: "contributor", email: "grace@example.edu" });
   });
 
+  it("provisionFederatedUser without a mapped role creates a viewer and leaves an existing member's role alone", async () => {
+    const fresh = await users().provisionFederatedUser({
+      organizationId: t.organizationId,
+      email: "unmapped@example.edu",
+      role: null,
+    });
+    expect(fresh.role).to.equal("viewer");
+    const invited = (
+      await users().inviteUser({ organizationSlug: "acme", email: "kept@example.edu", role: "contributor" })
+    ).user;
+    const later = await users().provisionFederatedUser({
+      organizationId: t.organizationId,
+      email: "kept@example.edu",
+      name: "Kept",
+      role: null,
+    });
+    expect(later).to.include({ id: invited.id, role: "contributor", name: "Kept" });
+    expect(await t.database.prisma.auditEntry.count({ where: { targetId: invited.id } })).to.equal(0);
+  });
+
+  it("provisionFederatedUser never demotes the last enabled admin, under concurrent sign-ins of two admins too", async () => {
+    const org = await t.otherOrganization("admins-kept");
+    const provision = (email: string, role: "viewer" | "admin") =>
+      users().provisionFederatedUser({ organizationId: org.id, email, role });
+    const a = await provision("a@admins.edu", "admin");
+    const kept = await provision("a@admins.edu", "viewer");
+    expect(kept).to.include({ id: a.id, role: "admin" });
+    const b = await provision("b@admins.edu", "viewer");
+    expect((await provision("b@admins.edu", "admin")).role).to.equal("admin");
+    // Both admins asserted viewer at once: one of them stays admin.
+    const [first, second] = await Promise.all([
+      provision("a@admins.edu", "viewer"),
+      provision("b@admins.edu", "viewer"),
+    ]);
+    const stored = await t.database.prisma.user.findMany({
+      where: { organizationId: org.id },
+      orderBy: { email: "asc" },
+    });
+    expect(stored.filter((user) => user.role === "admin")).to.have.length.at.least(1);
+    expect([first.role, second.role].sort()).to.deep.equal(stored.map((user) => user.role).sort());
+    const changes = await t.database.prisma.auditEntry.findMany({
+      where: { organizationId: org.id, operationId: "signIn" },
+    });
+    // b became admin (one entry), and one of the two lost it (one entry): every change audited, nothing else.
+    expect(changes).to.have.length(2);
+    expect(changes.map((entry) => entry.targetId).sort()).to.include(b.id);
+  });
+
   it("the same email at two organizations is two users", async () => {
     const other = await t.otherOrganization("second-org");
     const a = await users().provisionFederatedUser({

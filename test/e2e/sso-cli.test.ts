@@ -102,7 +102,7 @@ describe("CLI: sso commands", () => {
     expect(keyring().box.open(after.oidcClientSecret!, ssoClientSecretContext(before.id))).to.equal("s3cret-value");
   });
 
-  it("sso add-saml reads the IdP metadata from a file and from a URL", async () => {
+  it("sso add-saml reads the IdP metadata from a file and from an https URL", async () => {
     const file = path.join(tmp, "idp-metadata.xml");
     fs.writeFileSync(file, idp.metadataXml);
     const fromFile = JSON.parse(
@@ -124,22 +124,35 @@ describe("CLI: sso commands", () => {
     );
     expect(fromFile).to.include({ protocol: "saml", issuer: idp.entityId, ssoUrl: idp.ssoUrl });
     expect(fromFile.signingCertificates).to.have.length(1);
-    const text = await cli(
-      "sso",
-      "add-saml",
-      "--org",
-      "state-u",
-      "--domain",
-      "law.state.edu",
-      "--metadata",
-      idp.metadataUrl,
-    );
+    // The test IdP speaks plain HTTP: https://idp.state.edu/metadata reaches it as a TLS-terminating proxy would.
+    const realFetch = globalThis.fetch;
+    const fetched: string[] = [];
+    globalThis.fetch = (async (input: string | URL, init?: RequestInit) => {
+      fetched.push(String(input));
+      return realFetch(String(input) === "https://idp.state.edu/metadata" ? idp.metadataUrl : input, init);
+    }) as typeof fetch;
+    let text: string;
+    try {
+      text = await cli(
+        "sso",
+        "add-saml",
+        "--org",
+        "state-u",
+        "--domain",
+        "law.state.edu",
+        "--metadata",
+        "https://idp.state.edu/metadata",
+      );
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(fetched).to.deep.equal(["https://idp.state.edu/metadata"]);
     expect(text).to.contain("Added SAML sign-in for @law.state.edu").and.contain("signing certificate SHA-256");
     const all = JSON.parse(await cli("--json", "sso", "list", "--org", "state-u"));
     expect(all.map((c: { domain: string }) => c.domain)).to.deep.equal(["state.edu", "med.state.edu", "law.state.edu"]);
   });
 
-  it("refuses a domain that already has a connection, a bad role map, unusable metadata and a plain-http issuer", async () => {
+  it("refuses a domain that already has a connection, a bad role map, unusable metadata, plain-http metadata and a plain-http issuer", async () => {
     const base = ["sso", "add-oidc", "--org", "state-u", "--client-id", "c", "--client-secret", "s"];
     expect(await refused(...base, "--domain", "state.edu", "--issuer", "https://x.example/")).to.contain(
       "already has a sign-in connection",
@@ -163,6 +176,10 @@ describe("CLI: sso commands", () => {
     expect(await refused("sso", "add-saml", "--org", "state-u", "--domain", "new.edu", "--metadata", bad)).to.contain(
       "IDPSSODescriptor",
     );
+    // Metadata carries the certificates that sign assertions: never over plain http, where anyone on the path could swap them.
+    expect(
+      await refused("sso", "add-saml", "--org", "state-u", "--domain", "new.edu", "--metadata", idp.metadataUrl),
+    ).to.contain("must be fetched over https");
   });
 
   it("sso remove deletes a connection; removing it again is refused", async () => {

@@ -45,11 +45,19 @@ export interface TestAppOptions {
  */
 const PER_ADDRESS_LIMITS_LIFTED = { SVC_TOKEN_ENDPOINT_BURST: "100000", SVC_AUTH_FAILURE_BURST: "100000" };
 
+/**
+ * Tests register webhooks on names that do not resolve here (hooks.example.edu) and on receivers
+ * of this machine: target checks are lifted unless a test sets the variable
+ * (test/contract/webhooks.test.ts tests the default by setting it to "").
+ */
+const ANY_WEBHOOK_TARGET = { SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" };
+
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({
     SVC_LOG_LEVEL: "silent",
     SVC_SEED_SANDBOX: "false",
     ...PER_ADDRESS_LIMITS_LIFTED,
+    ...ANY_WEBHOOK_TARGET,
     ...env,
   });
   const database = await freshDatabase();

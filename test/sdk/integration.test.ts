@@ -74,9 +74,13 @@ describe("SDK against the running app", () => {
     expect(updated).to.include({ status: "accepted", version: 2 });
 
     const history = await client.equivalencies.versions(created.id);
-    expect(history.current.version).to.equal(2);
-    expect(history.versions.map((v) => v.version)).to.deep.equal([2, 1]);
-    expect(history.versions[0].changeNote).to.equal("reviewed");
+    expect(history.data.current.version).to.equal(2);
+    expect(history.data.versions.map((v) => v.version)).to.deep.equal([2, 1]);
+    expect(history.data.versions[0].changeNote).to.equal("reviewed");
+    const older = await client.equivalencies.versions(created.id, { limit: 1 });
+    expect(older.pagination).to.include({ total: 2, returned: 1 });
+    const rest = await client.equivalencies.versions(created.id, { limit: 1, after: older.pagination.nextCursor! });
+    expect(rest.data.versions.map((v) => v.version)).to.deep.equal([1]);
     expect((await client.equivalencies.version(created.id, 1)).state.status).to.equal("pending");
 
     const accepted: string[] = [];

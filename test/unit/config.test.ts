@@ -69,16 +69,23 @@ describe("configuration", () => {
 });
 
 describe("configuration: webhooks and datasets", () => {
-  it("defaults to the decisions' retry schedule and allows private targets outside production", () => {
+  it("defaults to the decisions' retry schedule and refuses private targets, allowing loopback only to a server on loopback", () => {
     const config = loadConfig({});
     expect(config.webhooks.retrySchedule).to.deep.equal([5e3, 3e5, 18e5, 72e5, 18e6, 36e6, 36e6]);
     expect(config.webhooks).to.include({
-      allowPrivateTargets: true,
+      allowPrivateTargets: "loopback",
       timeoutMs: 5000,
       dispatcher: "inline",
       disableAfterMs: 5 * 86_400_000,
     });
-    expect(loadConfig({ NODE_ENV: "production" }).webhooks.allowPrivateTargets).to.equal(false);
+    for (const host of ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"])
+      expect(loadConfig({ HOST: host }).webhooks.allowPrivateTargets, host).to.equal("loopback");
+    for (const host of ["0.0.0.0", "::", "10.0.0.5", "api.example.edu"])
+      expect(loadConfig({ HOST: host }).webhooks.allowPrivateTargets, host).to.equal(false);
+    expect(loadConfig({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "false" }).webhooks.allowPrivateTargets).to.equal(false);
+    expect(
+      loadConfig({ HOST: "0.0.0.0", SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" }).webhooks.allowPrivateTargets,
+    ).to.equal(true);
     expect(config.datasets.stalePendingDays).to.equal(90);
   });
 
@@ -147,6 +154,7 @@ describe("configuration: external token issuer", () => {
       audience: "course-equivalency-api",
       orgClaim: "org",
       envClaim: "env",
+      orgs: [],
     });
     const custom = loadConfig({
       SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
@@ -154,15 +162,17 @@ describe("configuration: external token issuer", () => {
       SVC_OAUTH_EXTERNAL_AUDIENCE: "api://equivalency",
       SVC_OAUTH_EXTERNAL_ORG_CLAIM: "https://example.edu/org",
       SVC_OAUTH_EXTERNAL_ENV_CLAIM: "svc_env",
+      SVC_OAUTH_EXTERNAL_ORGS: " acme, district-9 ,acme",
     });
-    expect(custom.oauth.external).to.include({
+    expect(custom.oauth.external).to.deep.include({
       audience: "api://equivalency",
       orgClaim: "https://example.edu/org",
       envClaim: "svc_env",
+      orgs: ["acme", "district-9"],
     });
   });
 
-  it("refuses one variable without the other, a bad URL and a claim name with spaces", () => {
+  it("refuses one variable without the other, a bad URL, a claim name with spaces, a bad slug and SVC_OAUTH_EXTERNAL_ORGS alone", () => {
     const cases: [Record<string, string>, string][] = [
       [{ SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/" }, "SVC_OAUTH_EXTERNAL_JWKS_URL"],
       [{ SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks" }, "SVC_OAUTH_EXTERNAL_ISSUER"],
@@ -178,6 +188,15 @@ describe("configuration: external token issuer", () => {
         },
         "SVC_OAUTH_EXTERNAL_ORG_CLAIM",
       ],
+      [
+        {
+          SVC_OAUTH_EXTERNAL_ISSUER: "https://idp.example.edu/",
+          SVC_OAUTH_EXTERNAL_JWKS_URL: "https://idp.example.edu/jwks",
+          SVC_OAUTH_EXTERNAL_ORGS: "acme,Other Org",
+        },
+        "SVC_OAUTH_EXTERNAL_ORGS",
+      ],
+      [{ SVC_OAUTH_EXTERNAL_ORGS: "acme" }, "SVC_OAUTH_EXTERNAL_ORGS"],
     ];
     for (const [env, variable] of cases)
       expect(() => loadConfig(env), variable)

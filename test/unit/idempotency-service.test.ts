@@ -4,20 +4,28 @@ import { expect } from "chai";
 import type { IdempotencyRecord } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { ProblemError } from "../../src/kernel/errors.ts";
-import { IN_PROGRESS, type IdempotencyClaim, type IdempotencyRepository } from "../../src/repositories/idempotency.ts";
-import { createIdempotencyService, RETENTION_MS } from "../../src/services/idempotency.ts";
+import {
+  IN_PROGRESS,
+  type IdempotencyClaim,
+  type IdempotencyRepository,
+  type IdempotencyScope,
+} from "../../src/repositories/idempotency.ts";
+import { createIdempotencyService, RETENTION_MS, type StoredResponse } from "../../src/services/idempotency.ts";
 
-const caller = { id: "key_1" } as Credential;
+const caller = { id: "key_1", organizationId: "org_1", environment: "live" } as Credential;
 
-/** Records keyed by credential and key, as the table's primary key is. */
+/** Records keyed by organization, environment, credential and key, as the table's primary key is. */
 function fakeRepository() {
   const records = new Map<string, IdempotencyRecord>();
   const sweeps: Date[] = [];
-  const id = (credentialId: string, key: string) => `${credentialId}\u0000${key}`;
+  const id = (scope: IdempotencyScope) =>
+    [scope.organizationId, scope.environment, scope.credentialId, scope.key].join("\u0000");
   const idempotency: IdempotencyRepository = {
     async claim(claim: IdempotencyClaim) {
-      if (records.has(id(claim.credentialId, claim.key))) return false;
-      records.set(id(claim.credentialId, claim.key), {
+      if (records.has(id(claim))) return false;
+      records.set(id(claim), {
+        organizationId: claim.organizationId,
+        environment: claim.environment,
         credentialId: claim.credentialId,
         key: claim.key,
         operationId: claim.operationId,
@@ -28,12 +36,12 @@ function fakeRepository() {
       });
       return true;
     },
-    find: async (credentialId, key) => records.get(id(credentialId, key)) ?? null,
-    async storeResponse(credentialId, key, status, response) {
-      const record = records.get(id(credentialId, key))!;
-      records.set(id(credentialId, key), { ...record, responseStatus: status, responseBody: response as never });
+    find: async (scope) => records.get(id(scope)) ?? null,
+    async storeResponse(scope, status, response) {
+      const record = records.get(id(scope))!;
+      records.set(id(scope), { ...record, responseStatus: status, responseBody: response as never });
     },
-    release: async (credentialId, key) => void records.delete(id(credentialId, key)),
+    release: async (scope) => void records.delete(id(scope)),
     deleteCreatedBefore: async (cutoff) => void sweeps.push(cutoff),
   };
   return { idempotency, records, sweeps };
@@ -87,7 +95,8 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     expect(reused).to.be.instanceOf(ProblemError);
     expect((reused as ProblemError).slug).to.equal("idempotency-key-reused");
 
-    records.set(`key_1\u0000k2`, { ...records.get(`key_1\u0000k1`)!, key: "k2", responseStatus: IN_PROGRESS });
+    const first = [...records.values()][0]!;
+    records.set(`org_1\u0000live\u0000key_1\u0000k2`, { ...first, key: "k2", responseStatus: IN_PROGRESS });
     const busy = await service
       .withIdempotency(caller, request({ a: 1 }, "k2"), async () => ({ status: 201, body: null }))
       .catch((e: unknown) => e);
@@ -95,6 +104,26 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     expect((busy as ProblemError).message).to.equal(
       'A request with the Idempotency-Key "k2" is still in progress; retry shortly.',
     );
+  });
+
+  it("keeps a key apart per organization, environment and credential: the same key elsewhere runs its own request", async () => {
+    const { idempotency } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    let runs = 0;
+    const run = async (): Promise<StoredResponse> => ({ status: 201, body: ++runs });
+    const scopes = [
+      caller,
+      { ...caller, environment: "sandbox" },
+      { ...caller, organizationId: "org_2" },
+      { ...caller, id: "key_2" },
+    ] as Credential[];
+    const answers = [];
+    for (const scope of scopes) answers.push(await service.withIdempotency(scope, request({ a: 1 }), run));
+    expect(answers.map((a) => a.body)).to.deep.equal([1, 2, 3, 4]);
+    expect(answers.every((a) => a.headers === undefined)).to.equal(true);
+    const replay = await service.withIdempotency({ ...caller, environment: "sandbox" }, request({ a: 1 }), run);
+    expect(replay.body).to.equal(2);
+    expect(replay.headers).to.deep.equal({ "Idempotent-Replayed": "true" });
   });
 
   it("forgets the key of a request that failed, so a corrected retry runs", async () => {

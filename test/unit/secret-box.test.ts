@@ -125,9 +125,24 @@ describe("secrets keyring (SVC_SECRETS_KEY or the data directory's key file)", (
   });
 
   it("refuses a key file without a valid key, naming the file", () => {
-    fs.writeFileSync(keyFilePath(dir), "# only a comment\n");
+    fs.writeFileSync(keyFilePath(dir), "# only a comment\n", { mode: 0o600 });
     expect(() => openKeyring({ dataDir: dir, secrets: unset })).to.throw(KeyFileError, /holds no key/);
     fs.writeFileSync(keyFilePath(dir), "not-a-key\n");
     expect(() => openKeyring({ dataDir: dir, secrets: unset })).to.throw(KeyFileError, /secrets\.key holds a line/);
+  });
+
+  it("refuses an existing key file that other users may read or change, in one line naming the fix", () => {
+    const { keyFile } = openKeyring({ dataDir: dir, secrets: unset });
+    for (const mode of [0o644, 0o640, 0o604, 0o620]) {
+      fs.chmodSync(keyFile!, mode);
+      expect(() => openKeyring({ dataDir: dir, secrets: unset }), mode.toString(8))
+        .to.throw(KeyFileError)
+        .with.property("message")
+        .that.equals(
+          `The secrets key file ${keyFile} may be read or changed by other users (mode 0${mode.toString(8)}); make it private with chmod 600 ${keyFile}.`,
+        );
+    }
+    fs.chmodSync(keyFile!, 0o400);
+    expect(openKeyring({ dataDir: dir, secrets: unset }).keyFile).to.equal(keyFile);
   });
 });

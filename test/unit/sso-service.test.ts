@@ -28,9 +28,11 @@ describe("sso service rules", () => {
     const map = { student: "viewer", staff: "contributor", "it-admins": "admin" };
     expect(roleFromValues(map, ["staff", "it-admins"])).to.equal("admin");
     expect(roleFromValues(map, "staff")).to.equal("contributor");
-    expect(roleFromValues(map, ["alumni"])).to.equal("viewer");
-    expect(roleFromValues(map, undefined)).to.equal("viewer");
-    expect(roleFromValues(map, [42, { staff: true }])).to.equal("viewer");
+    // No mapped value: no role from the provider (a new user is a viewer, an existing one keeps theirs).
+    expect(roleFromValues(map, ["alumni"])).to.equal(null);
+    expect(roleFromValues(map, undefined)).to.equal(null);
+    expect(roleFromValues(map, [42, { staff: true }])).to.equal(null);
+    expect(roleFromValues({}, ["staff"])).to.equal(null);
   });
 
   it("accepts addresses of the domain and its subdomains only", () => {

@@ -189,4 +189,23 @@ describe("webhook targets: checked again at connect time", () => {
     expect(mapped.error).to.equal("refused: ::ffff:7f00:1 is a loopback, private, link-local or metadata address");
     expect(received).to.equal(before);
   });
+
+  it('allows loopback, and only loopback, when the allowance is "loopback" (a server listening on loopback)', async () => {
+    const before = received;
+    const loopback = { allowPrivateTargets: "loopback" as const };
+    expect(await send(`http://127.0.0.1:${port}/`, loopback)).to.include({ ok: true });
+    expect(await send(`http://hooks.example.test:${port}/`, { ...loopback, lookup: lookupTo("127.0.0.1") })).to.include(
+      { ok: true },
+    );
+    expect(received).to.equal(before + 2);
+    const external = realInterfaceAddresses().find((entry) => entry.family === "IPv4" && !entry.internal)?.address;
+    const refused = [
+      await send(`http://hooks.example.test:${port}/`, { ...loopback, lookup: lookupTo("10.0.0.5") }),
+      await send(`http://hooks.example.test:${port}/`, { ...loopback, lookup: lookupTo("64:ff9b::7f00:1") }),
+      await send(`http://169.254.169.254:${port}/`, loopback),
+      ...(external ? [await send(`http://${external}:${port}/`, loopback)] : []),
+    ];
+    for (const result of refused) expect(result.error).to.match(/^refused: /);
+    expect(received).to.equal(before + 2);
+  });
 });

@@ -35,6 +35,8 @@ export type IdempotencyRecordSumAggregateOutputType = {
 }
 
 export type IdempotencyRecordMinAggregateOutputType = {
+  organizationId: string | null
+  environment: string | null
   credentialId: string | null
   key: string | null
   operationId: string | null
@@ -44,6 +46,8 @@ export type IdempotencyRecordMinAggregateOutputType = {
 }
 
 export type IdempotencyRecordMaxAggregateOutputType = {
+  organizationId: string | null
+  environment: string | null
   credentialId: string | null
   key: string | null
   operationId: string | null
@@ -53,6 +57,8 @@ export type IdempotencyRecordMaxAggregateOutputType = {
 }
 
 export type IdempotencyRecordCountAggregateOutputType = {
+  organizationId: number
+  environment: number
   credentialId: number
   key: number
   operationId: number
@@ -73,6 +79,8 @@ export type IdempotencyRecordSumAggregateInputType = {
 }
 
 export type IdempotencyRecordMinAggregateInputType = {
+  organizationId?: true
+  environment?: true
   credentialId?: true
   key?: true
   operationId?: true
@@ -82,6 +90,8 @@ export type IdempotencyRecordMinAggregateInputType = {
 }
 
 export type IdempotencyRecordMaxAggregateInputType = {
+  organizationId?: true
+  environment?: true
   credentialId?: true
   key?: true
   operationId?: true
@@ -91,6 +101,8 @@ export type IdempotencyRecordMaxAggregateInputType = {
 }
 
 export type IdempotencyRecordCountAggregateInputType = {
+  organizationId?: true
+  environment?: true
   credentialId?: true
   key?: true
   operationId?: true
@@ -188,6 +200,8 @@ export type IdempotencyRecordGroupByArgs<ExtArgs extends runtime.Types.Extension
 }
 
 export type IdempotencyRecordGroupByOutputType = {
+  organizationId: string
+  environment: string
   credentialId: string
   key: string
   operationId: string
@@ -221,6 +235,8 @@ export type IdempotencyRecordWhereInput = {
   AND?: Prisma.IdempotencyRecordWhereInput | Prisma.IdempotencyRecordWhereInput[]
   OR?: Prisma.IdempotencyRecordWhereInput[]
   NOT?: Prisma.IdempotencyRecordWhereInput | Prisma.IdempotencyRecordWhereInput[]
+  organizationId?: Prisma.StringFilter<"IdempotencyRecord"> | string
+  environment?: Prisma.StringFilter<"IdempotencyRecord"> | string
   credentialId?: Prisma.StringFilter<"IdempotencyRecord"> | string
   key?: Prisma.StringFilter<"IdempotencyRecord"> | string
   operationId?: Prisma.StringFilter<"IdempotencyRecord"> | string
@@ -231,6 +247,8 @@ export type IdempotencyRecordWhereInput = {
 }
 
 export type IdempotencyRecordOrderByWithRelationInput = {
+  organizationId?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   credentialId?: Prisma.SortOrder
   key?: Prisma.SortOrder
   operationId?: Prisma.SortOrder
@@ -241,10 +259,12 @@ export type IdempotencyRecordOrderByWithRelationInput = {
 }
 
 export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
-  credentialId_key?: Prisma.IdempotencyRecordCredentialIdKeyCompoundUniqueInput
+  organizationId_environment_credentialId_key?: Prisma.IdempotencyRecordOrganizationIdEnvironmentCredentialIdKeyCompoundUniqueInput
   AND?: Prisma.IdempotencyRecordWhereInput | Prisma.IdempotencyRecordWhereInput[]
   OR?: Prisma.IdempotencyRecordWhereInput[]
   NOT?: Prisma.IdempotencyRecordWhereInput | Prisma.IdempotencyRecordWhereInput[]
+  organizationId?: Prisma.StringFilter<"IdempotencyRecord"> | string
+  environment?: Prisma.StringFilter<"IdempotencyRecord"> | string
   credentialId?: Prisma.StringFilter<"IdempotencyRecord"> | string
   key?: Prisma.StringFilter<"IdempotencyRecord"> | string
   operationId?: Prisma.StringFilter<"IdempotencyRecord"> | string
@@ -252,9 +272,11 @@ export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
   responseStatus?: Prisma.IntFilter<"IdempotencyRecord"> | number
   responseBody?: Prisma.JsonFilter<"IdempotencyRecord">
   createdAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
-}, "credentialId_key">
+}, "organizationId_environment_credentialId_key">
 
 export type IdempotencyRecordOrderByWithAggregationInput = {
+  organizationId?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   credentialId?: Prisma.SortOrder
   key?: Prisma.SortOrder
   operationId?: Prisma.SortOrder
@@ -273,6 +295,8 @@ export type IdempotencyRecordScalarWhereWithAggregatesInput = {
   AND?: Prisma.IdempotencyRecordScalarWhereWithAggregatesInput | Prisma.IdempotencyRecordScalarWhereWithAggregatesInput[]
   OR?: Prisma.IdempotencyRecordScalarWhereWithAggregatesInput[]
   NOT?: Prisma.IdempotencyRecordScalarWhereWithAggregatesInput | Prisma.IdempotencyRecordScalarWhereWithAggregatesInput[]
+  organizationId?: Prisma.StringWithAggregatesFilter<"IdempotencyRecord"> | string
+  environment?: Prisma.StringWithAggregatesFilter<"IdempotencyRecord"> | string
   credentialId?: Prisma.StringWithAggregatesFilter<"IdempotencyRecord"> | string
   key?: Prisma.StringWithAggregatesFilter<"IdempotencyRecord"> | string
   operationId?: Prisma.StringWithAggregatesFilter<"IdempotencyRecord"> | string
@@ -283,6 +307,8 @@ export type IdempotencyRecordScalarWhereWithAggregatesInput = {
 }
 
 export type IdempotencyRecordCreateInput = {
+  organizationId: string
+  environment: string
   credentialId: string
   key: string
   operationId: string
@@ -293,6 +319,8 @@ export type IdempotencyRecordCreateInput = {
 }
 
 export type IdempotencyRecordUncheckedCreateInput = {
+  organizationId: string
+  environment: string
   credentialId: string
   key: string
   operationId: string
@@ -303,6 +331,8 @@ export type IdempotencyRecordUncheckedCreateInput = {
 }
 
 export type IdempotencyRecordUpdateInput = {
+  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.StringFieldUpdateOperationsInput | string
   credentialId?: Prisma.StringFieldUpdateOperationsInput | string
   key?: Prisma.StringFieldUpdateOperationsInput | string
   operationId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -313,6 +343,8 @@ export type IdempotencyRecordUpdateInput = {
 }
 
 export type IdempotencyRecordUncheckedUpdateInput = {
+  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.StringFieldUpdateOperationsInput | string
   credentialId?: Prisma.StringFieldUpdateOperationsInput | string
   key?: Prisma.StringFieldUpdateOperationsInput | string
   operationId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -323,6 +355,8 @@ export type IdempotencyRecordUncheckedUpdateInput = {
 }
 
 export type IdempotencyRecordCreateManyInput = {
+  organizationId: string
+  environment: string
   credentialId: string
   key: string
   operationId: string
@@ -333,6 +367,8 @@ export type IdempotencyRecordCreateManyInput = {
 }
 
 export type IdempotencyRecordUpdateManyMutationInput = {
+  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.StringFieldUpdateOperationsInput | string
   credentialId?: Prisma.StringFieldUpdateOperationsInput | string
   key?: Prisma.StringFieldUpdateOperationsInput | string
   operationId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -343,6 +379,8 @@ export type IdempotencyRecordUpdateManyMutationInput = {
 }
 
 export type IdempotencyRecordUncheckedUpdateManyInput = {
+  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.StringFieldUpdateOperationsInput | string
   credentialId?: Prisma.StringFieldUpdateOperationsInput | string
   key?: Prisma.StringFieldUpdateOperationsInput | string
   operationId?: Prisma.StringFieldUpdateOperationsInput | string
@@ -352,12 +390,16 @@ export type IdempotencyRecordUncheckedUpdateManyInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type IdempotencyRecordCredentialIdKeyCompoundUniqueInput = {
+export type IdempotencyRecordOrganizationIdEnvironmentCredentialIdKeyCompoundUniqueInput = {
+  organizationId: string
+  environment: string
   credentialId: string
   key: string
 }
 
 export type IdempotencyRecordCountOrderByAggregateInput = {
+  organizationId?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   credentialId?: Prisma.SortOrder
   key?: Prisma.SortOrder
   operationId?: Prisma.SortOrder
@@ -372,6 +414,8 @@ export type IdempotencyRecordAvgOrderByAggregateInput = {
 }
 
 export type IdempotencyRecordMaxOrderByAggregateInput = {
+  organizationId?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   credentialId?: Prisma.SortOrder
   key?: Prisma.SortOrder
   operationId?: Prisma.SortOrder
@@ -381,6 +425,8 @@ export type IdempotencyRecordMaxOrderByAggregateInput = {
 }
 
 export type IdempotencyRecordMinOrderByAggregateInput = {
+  organizationId?: Prisma.SortOrder
+  environment?: Prisma.SortOrder
   credentialId?: Prisma.SortOrder
   key?: Prisma.SortOrder
   operationId?: Prisma.SortOrder
@@ -396,6 +442,8 @@ export type IdempotencyRecordSumOrderByAggregateInput = {
 
 
 export type IdempotencyRecordSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
+  organizationId?: boolean
+  environment?: boolean
   credentialId?: boolean
   key?: boolean
   operationId?: boolean
@@ -406,6 +454,8 @@ export type IdempotencyRecordSelect<ExtArgs extends runtime.Types.Extensions.Int
 }, ExtArgs["result"]["idempotencyRecord"]>
 
 export type IdempotencyRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
+  organizationId?: boolean
+  environment?: boolean
   credentialId?: boolean
   key?: boolean
   operationId?: boolean
@@ -416,6 +466,8 @@ export type IdempotencyRecordSelectCreateManyAndReturn<ExtArgs extends runtime.T
 }, ExtArgs["result"]["idempotencyRecord"]>
 
 export type IdempotencyRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
+  organizationId?: boolean
+  environment?: boolean
   credentialId?: boolean
   key?: boolean
   operationId?: boolean
@@ -426,6 +478,8 @@ export type IdempotencyRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.T
 }, ExtArgs["result"]["idempotencyRecord"]>
 
 export type IdempotencyRecordSelectScalar = {
+  organizationId?: boolean
+  environment?: boolean
   credentialId?: boolean
   key?: boolean
   operationId?: boolean
@@ -435,12 +489,18 @@ export type IdempotencyRecordSelectScalar = {
   createdAt?: boolean
 }
 
-export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"credentialId" | "key" | "operationId" | "requestHash" | "responseStatus" | "responseBody" | "createdAt", ExtArgs["result"]["idempotencyRecord"]>
+export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"organizationId" | "environment" | "credentialId" | "key" | "operationId" | "requestHash" | "responseStatus" | "responseBody" | "createdAt", ExtArgs["result"]["idempotencyRecord"]>
 
 export type $IdempotencyRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "IdempotencyRecord"
   objects: {}
   scalars: runtime.Types.Extensions.GetPayloadResult<{
+    /**
+     * The scope of a key: the organization, environment and credential that sent it (an empty
+     * organization and environment for records from before the scope, which nothing matches).
+     */
+    organizationId: string
+    environment: string
     credentialId: string
     key: string
     operationId: string
@@ -531,8 +591,8 @@ export interface IdempotencyRecordDelegate<ExtArgs extends runtime.Types.Extensi
    * // Get first 10 IdempotencyRecords
    * const idempotencyRecords = await prisma.idempotencyRecord.findMany({ take: 10 })
    * 
-   * // Only select the `credentialId`
-   * const idempotencyRecordWithCredentialIdOnly = await prisma.idempotencyRecord.findMany({ select: { credentialId: true } })
+   * // Only select the `organizationId`
+   * const idempotencyRecordWithOrganizationIdOnly = await prisma.idempotencyRecord.findMany({ select: { organizationId: true } })
    * 
    */
   findMany<T extends IdempotencyRecordFindManyArgs>(args?: Prisma.SelectSubset<T, IdempotencyRecordFindManyArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IdempotencyRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions>>
@@ -576,9 +636,9 @@ export interface IdempotencyRecordDelegate<ExtArgs extends runtime.Types.Extensi
    *   ]
    * })
    * 
-   * // Create many IdempotencyRecords and only return the `credentialId`
-   * const idempotencyRecordWithCredentialIdOnly = await prisma.idempotencyRecord.createManyAndReturn({
-   *   select: { credentialId: true },
+   * // Create many IdempotencyRecords and only return the `organizationId`
+   * const idempotencyRecordWithOrganizationIdOnly = await prisma.idempotencyRecord.createManyAndReturn({
+   *   select: { organizationId: true },
    *   data: [
    *     // ... provide data here
    *   ]
@@ -667,9 +727,9 @@ export interface IdempotencyRecordDelegate<ExtArgs extends runtime.Types.Extensi
    *   ]
    * })
    * 
-   * // Update zero or more IdempotencyRecords and only return the `credentialId`
-   * const idempotencyRecordWithCredentialIdOnly = await prisma.idempotencyRecord.updateManyAndReturn({
-   *   select: { credentialId: true },
+   * // Update zero or more IdempotencyRecords and only return the `organizationId`
+   * const idempotencyRecordWithOrganizationIdOnly = await prisma.idempotencyRecord.updateManyAndReturn({
+   *   select: { organizationId: true },
    *   where: {
    *     // ... provide filter here
    *   },
@@ -871,6 +931,8 @@ export interface Prisma__IdempotencyRecordClient<T, Null = never, ExtArgs extend
  * Fields of the IdempotencyRecord model
  */
 export interface IdempotencyRecordFieldRefs {
+  readonly organizationId: Prisma.FieldRef<"IdempotencyRecord", 'String'>
+  readonly environment: Prisma.FieldRef<"IdempotencyRecord", 'String'>
   readonly credentialId: Prisma.FieldRef<"IdempotencyRecord", 'String'>
   readonly key: Prisma.FieldRef<"IdempotencyRecord", 'String'>
   readonly operationId: Prisma.FieldRef<"IdempotencyRecord", 'String'>

@@ -15,6 +15,7 @@ import { courseView, equivalencyView, institutionView } from "../../views/catalo
 import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts";
 import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
+import { createExportSlots, createGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "./limits.ts";
 import type { CsvBatch } from "../../repositories/exports.ts";
 
 export { LICENSE_URL } from "./ctdl.ts";
@@ -82,23 +83,61 @@ export function createExportsService({
   exports,
   batchSize = DEFAULT_BATCH_SIZE,
   renderedBatchSize = DEFAULT_RENDERED_BATCH_SIZE,
-}: Pick<Repositories, "exports"> & ExportOptions) {
+  limits = DEFAULT_EXPORT_LIMITS,
+}: Pick<Repositories, "exports"> & ExportOptions & { limits?: ExportLimits }) {
+  const slots = createExportSlots(limits.perOrganization);
+  const gated = gatedReads(exports, createGate(limits.databaseConnections));
   return {
-    /** A whole resource of the caller's environment, as a stream in the format asked for. */
+    /**
+     * A whole resource of the caller's environment, as a stream in the format asked for. The
+     * organization's slot is held until the stream closes (read to the end, failed or abandoned).
+     */
     async exportData(caller: Credential, resource: ExportResource, format: ExportFormat): Promise<Export> {
-      const chunks = await renderedChunks(exports, caller.environment, resource, format, {
-        batchSize,
-        renderedBatchSize,
-      });
-      return { stream: Readable.from(chunks, { objectMode: false }), ...MEDIA_TYPES[format] };
+      const release = slots.claim(caller.organizationId);
+      try {
+        const chunks = await renderedChunks(gated, caller.environment, resource, format, {
+          batchSize,
+          renderedBatchSize,
+        });
+        const stream = Readable.from(chunks, { objectMode: false });
+        stream.once("close", release);
+        return { stream, ...MEDIA_TYPES[format] };
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
+  };
+}
+
+/** The repository's batch readers, each answering a plain promise. */
+type ExportReads = {
+  [K in keyof ExportsRepository]: (
+    environment: Environment,
+  ) => (
+    ...args: Parameters<ReturnType<ExportsRepository[K]>>
+  ) => Promise<Awaited<ReturnType<ReturnType<ExportsRepository[K]>>>>;
+};
+
+/** The batch readers of the repository, each read passed through the gate that bounds the connections exports hold. */
+function gatedReads(exports: ExportsRepository, through: <T>(task: () => Promise<T>) => Promise<T>): ExportReads {
+  const gate =
+    <A extends unknown[], T>(read: (...args: A) => Promise<T>) =>
+    (...args: A) =>
+      through(() => read(...args));
+  return {
+    institutionBatches: (environment) => gate(exports.institutionBatches(environment)),
+    courseBatches: (environment) => gate(exports.courseBatches(environment)),
+    equivalencyBatches: (environment) => gate(exports.equivalencyBatches(environment)),
+    equivalencyWithCoursesBatches: (environment) => gate(exports.equivalencyWithCoursesBatches(environment)),
+    equivalencyCsvBatches: (environment) => gate(exports.equivalencyCsvBatches(environment)),
   };
 }
 
 export type ExportsService = ReturnType<typeof createExportsService>;
 
 async function renderedChunks(
-  exports: ExportsRepository,
+  exports: ExportReads,
   environment: Environment,
   resource: ExportResource,
   format: ExportFormat,
@@ -121,7 +160,7 @@ async function renderedChunks(
 }
 
 async function viewBatches(
-  exports: ExportsRepository,
+  exports: ExportReads,
   environment: Environment,
   resource: ExportResource,
   batchSize: number,

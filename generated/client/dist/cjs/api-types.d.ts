@@ -223,10 +223,12 @@ export interface paths {
         };
         /**
          * List an equivalency's versions
-         * @description Returns the current record and every recorded version of the equivalency, newest first
-         *     (the current version included). Each version is an immutable snapshot of the record's
-         *     fields at that version, with the change note, the actor and the fields changed from the
-         *     previous version (empty for version 1).
+         * @description Returns the current record and a page of its recorded versions, newest first (the current
+         *     version included). Each version is an immutable snapshot of the record's fields at that
+         *     version, with the change note, the actor and the fields changed from the previous version
+         *     (empty for version 1). The versions are paged like every list: `limit` (25 by default, at
+         *     most 100) and `after` (the `pagination.nextCursor` of the previous page); `pagination`,
+         *     `X-Total-Count` and `Link` describe the page.
          */
         get: operations["listEquivalencyVersions"];
         put?: never;
@@ -308,9 +310,35 @@ export interface paths {
         };
         /**
          * Get a dataset version
-         * @description Returns one dataset version of the caller's organization with its row-level validation issues. Another organization's dataset is answered `404`.
+         * @description Returns one dataset version of the caller's organization with its first 100 row-level validation issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them all). Another organization's dataset is answered `404`.
          */
         get: operations["getDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasets/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a dataset version's issues
+         * @description Lists the row-level validation issues of one dataset version of the caller's organization,
+         *     in row order (an issue of the dataset as a whole first), paged like every list. `GET
+         *     /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are,
+         *     and this list reads them all. Another organization's dataset is answered `404`.
+         */
+        get: operations["listDatasetIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -336,11 +364,12 @@ export interface paths {
          * Register a webhook endpoint
          * @description Registers an endpoint that receives the listed event types. The response carries the
          *     signing `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it.
-         *     The URL must be `http` or `https`; outside development, targets on loopback, private,
-         *     link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
-         *     IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64
-         *     `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at
-         *     every delivery. An empty or unknown event type list is a `400`.
+         *     The URL must be `http` or `https`; unless the operator allows private targets, targets on
+         *     loopback, private, link-local or cloud-metadata addresses, on the service host's own
+         *     interface addresses, or on IPv6 forms that carry such an IPv4 address (`::a.b.c.d`,
+         *     `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are refused (`400`, pointer `/url`)
+         *     and checked again at every delivery; a service that listens only on loopback (local
+         *     development) accepts loopback targets. An empty or unknown event type list is a `400`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -376,7 +405,8 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL
+         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the
+         *     events that occurred meanwhile included (they wait as pending deliveries). A new URL
          *     is checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
          */
         patch: operations["updateWebhook"];
@@ -539,6 +569,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The events of the caller's environment (`course.updated`, `equivalency.created`,
+         *     `equivalency.updated`, `dataset.published`) in **commit order**: the order in which the
+         *     changes that caused them were committed, which is not always the order of their ids or
+         *     `created` times when writers commit concurrently. Each item is the envelope a webhook
+         *     delivery carries. Follow `pagination.nextCursor` as `after`: a consumer that does sees every
+         *     event exactly once, including events committed while it was reading. `nextCursor` is never
+         *     `null` once the feed has an event; on the last page it stands for the end of the feed (the
+         *     next call answers what was committed since), so store it and resume from it.
+         *     `pagination.hasMore` tells whether more events follow right now. Events are kept at least
+         *     30 days (`SVC_EVENTS_RETENTION_DAYS`); a cursor, or a `since`, from before events were
+         *     removed is answered `410` (`cursor-expired`): resynchronise from an export
+         *     (`GET /exports`) and read the feed from then on. A cursor of this feed is valid for
+         *     `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
+         *     environment it came from.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the change feed (Server-Sent Events)
+         * @description The change feed of `GET /events` as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html):
+         *     the same events, in the same commit order, with no gap. Each event is sent as
+         *     `id: <cursor>`, `event: <type>` and `data: <envelope JSON>`; the `id` is a cursor of the
+         *     feed, so a client that reconnects with `Last-Event-ID` (as browsers' `EventSource` do) or
+         *     `after` resumes right after the last event it received. Without either the stream starts
+         *     at the end of the feed (only events committed from now on), or at `since` when given. A
+         *     comment line (`: keep-alive`) is sent when nothing else was sent for 15 seconds
+         *     (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops (reconnect with
+         *     `Last-Event-ID`). Each organization may hold a limited number of streams at once per
+         *     API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
+         *     `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+         *     (`cursor-expired`).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30 days).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exports": {
         parameters: {
             query?: never;
@@ -560,6 +677,12 @@ export interface paths {
          *     `+`, `-`, `@`, a tab or a carriage return (or their full-width forms `＝ ＋ － ＠`) is
          *     written with a single quote in front (`'=SUM(A1)`), so a spreadsheet shows it as text.
          *     Numbers are never prefixed. JSON and CTDL carry every value exactly as stored.
+         *
+         *     An organization runs at most `SVC_EXPORTS_PER_ORGANIZATION` exports at once (2 by default,
+         *     per server process); one more is answered `429` (`too-many-exports`) with `Retry-After`.
+         *     However many organizations export, the exports' reads take at most
+         *     `SVC_EXPORT_DATABASE_CONNECTIONS` database connections at once (the other requests keep the
+         *     rest of the pool).
          */
         get: operations["exportData"];
         put?: never;
@@ -702,6 +825,34 @@ export interface paths {
          *     the role `admin`.
          */
         patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/members/{id}/sign-in-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new sign-in link to a member
+         * @description Answers a new one-time sign-in link (`signInUrl`, valid for 15 minutes, usable once) for a
+         *     member of the caller's organization, to hand to them: when their invitation's link expired
+         *     or was lost, or when they have no identity provider to sign in with. Shown only in this
+         *     response; links issued earlier stay valid until they expire or are used. A disabled member
+         *     is `409` (enable them first); a member of another organization is `404`. **People only**:
+         *     needs a dashboard user's access token with the role `admin`.
+         */
+        post: operations["issueMemberSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/audit-events": {
@@ -1459,11 +1610,11 @@ export interface components {
              */
             recordedAt: string;
         };
-        /** @description The current record and every version, newest first. */
+        /** @description The current record and a page of its versions, newest first. */
         EquivalencyVersionHistory: {
             /** @description The current record. */
             current: components["schemas"]["Equivalency"];
-            /** @description Every version, newest first, the current one included. */
+            /** @description The page's versions, newest first (the current one first on the first page). */
             versions: components["schemas"]["EquivalencyVersion"][];
         };
         /**
@@ -1563,7 +1714,7 @@ export interface components {
             /** @description Free-text description, or null. */
             description: string | null;
             /**
-             * @description `enabled` endpoints receive deliveries; `disabled` ones do not.
+             * @description `enabled` endpoints receive deliveries; `disabled` ones do not, and their deliveries (events that occur meanwhile included) wait until they are enabled again.
              * @enum {string}
              */
             status: "enabled" | "disabled";
@@ -1608,7 +1759,7 @@ export interface components {
         WebhookCreate: {
             /**
              * Format: uri
-             * @description Receiver URL; http or https, and outside development not a loopback, private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
+             * @description Receiver URL; http or https, and unless the operator allows private targets not a loopback (allowed when the service itself listens on loopback), private, link-local or metadata address, not an address of the service host, nor an IPv6 form carrying such an IPv4 address.
              */
             url: string;
             /** @description Event types to deliver. */
@@ -1773,10 +1924,21 @@ export interface components {
         };
         /** @description A dataset version with its validation issues. */
         DatasetVersionDetail: components["schemas"]["DatasetVersion"] & {
-            /** @description Every validation issue, in row order. */
+            /** @description The first 100 validation issues, in row order; `issueCount` tells how many there are, `GET /datasets/{id}/issues` lists them all. */
             issues: components["schemas"]["DatasetIssue"][];
         };
-        /** @description The body of every webhook delivery. */
+        /** @description A page of the change feed. */
+        EventList: {
+            /** @description Events in commit order. */
+            data: components["schemas"]["EventEnvelope"][];
+            pagination: components["schemas"]["EventPagination"];
+        };
+        /** @description Position of a page within the feed. */
+        EventPagination: components["schemas"]["Pagination"] & {
+            /** @description Whether more events follow right now (`false` on the last page). */
+            hasMore: boolean;
+        };
+        /** @description The body of every webhook delivery, and each item of the change feed (`GET /events`). */
         EventEnvelope: {
             /** @description Identifier of the event (`evt_…`); the same on every delivery attempt. */
             id: string;
@@ -1946,6 +2108,13 @@ export interface components {
         DatasetList: {
             /** @description The dataset versions of this page. */
             data: components["schemas"]["DatasetVersion"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A page of a dataset version's issues. */
+        DatasetIssueList: {
+            /** @description The issues of this page, in row order. */
+            data: components["schemas"]["DatasetIssue"][];
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
@@ -2134,7 +2303,7 @@ export interface components {
                 /** @description The user's name (or email), the external token's subject, or the API key's or OAuth client's current name (its prefix or client id when it has none). */
                 displayName: string | null;
             };
-            /** @description The operation that made the change, e.g. `createKey`. */
+            /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
             operationId: string;
             /** @description What was changed. */
             target: {
@@ -2402,10 +2571,42 @@ export interface components {
         };
         /**
          * @description A rate-limit bucket is empty (`rate-limited`): the credential's, its organization's in this
-         *     environment, or the client address's (the public sandbox key, or too many failed
-         *     authentications from the address). Retry after `Retry-After` seconds.
+         *     environment, or the client address's (the public sandbox key, or a request without a
+         *     valid credential from an address with too many failed authentications); or, for
+         *     `GET /exports`, the organization already has as many exports running as it may
+         *     (`too-many-exports`). Retry after `Retry-After` seconds.
          */
         TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The cursor (or `since`) is older than the events kept (`cursor-expired`); resynchronise from an export, then read the feed from then on. */
+        CursorExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description A rate-limit bucket is empty (`rate-limited`, with `Retry-After`), or the organization
+         *     already holds as many event streams in this API process as allowed (`too-many-streams`).
+         */
+        TooManyStreams: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2444,6 +2645,13 @@ export interface components {
          * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
          */
         After: string;
+        /**
+         * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+         *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+         *     change; to see every change in commit order, read the change feed (`GET /events`).
+         * @example 2025-02-01T00:00:00Z
+         */
+        UpdatedSince: string;
         /** @description Identifier of the record (opaque string). */
         Id: string;
         /** @description Identifier of the delivery (opaque string, `dlv_…`). */
@@ -2452,7 +2660,8 @@ export interface components {
          * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
          *     the same key and the same request replays the first successful response (with
          *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+         *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+         *     environment and credential: the same key sent in the sandbox and in live are two keys.
          * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
          */
         IdempotencyKey: string;
@@ -2663,6 +2872,13 @@ export interface operations {
                  * @example calculus
                  */
                 q?: string;
+                /**
+                 * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+                 *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+                 *     change; to see every change in commit order, read the change feed (`GET /events`).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
@@ -2717,7 +2933,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2828,6 +3045,13 @@ export interface operations {
                 provenance?: components["schemas"]["Channel"];
                 /** @description `course` embeds the source course (with its institution), the target institution and the target course in every item. */
                 expand?: "course";
+                /**
+                 * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+                 *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+                 *     change; to see every change in commit order, read the change feed (`GET /events`).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
@@ -2882,7 +3106,8 @@ export interface operations {
                  * @description A unique client-chosen key (a UUID, say) that makes the request safe to retry. A retry with
                  *     the same key and the same request replays the first successful response (with
                  *     `Idempotent-Replayed: true`) and writes nothing; the same key with a different request is
-                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per credential.
+                 *     answered `409` (`idempotency-key-reused`). Keys are kept at least 24 hours per organization,
+                 *     environment and credential: the same key sent in the sandbox and in live are two keys.
                  * @example 5f0c1a2e-7b7d-4c1e-9a55-2f3e8c6d9b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3034,7 +3259,20 @@ export interface operations {
     };
     listEquivalencyVersions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
             header?: never;
             path: {
                 /** @description Identifier of the record (opaque string). */
@@ -3044,21 +3282,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The current record and its version history. */
+            /** @description The current record and a page of its version history. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["EquivalencyVersionHistory"];
+                        pagination: components["schemas"]["Pagination"];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3222,6 +3464,56 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listDatasetIssues: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the dataset version's issues. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetIssueList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3663,6 +3955,165 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several, `type=course.updated&type=equivalency.updated`).
+                 * @example [
+                 *       "equivalency.updated"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Only events created at or after this time (a first synchronisation after an export taken at that time).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, in commit order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several).
+                 * @example [
+                 *       "course.updated"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Start with the events created at or after this time (ignored when a cursor is given).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: {
+                /**
+                 * @description The `id` of the last event received (sent by `EventSource` when it reconnects); it takes precedence over `after`.
+                 * @example eyJrIjpbNDJdfQ.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless stream of events, in commit order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     id: eyJrIjpbNDJdfQ.Qk3sV1i0aH9xY2p0bWx1Zw
+                     *     event: course.updated
+                     *     data: {"id":"evt_01JD7E8F9G0H1J2K3M4N5P6Q7R","type":"course.updated","created":"2025-01-15T18:24:10Z","data":{"courseId":"crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W","version":2,"changedFields":["title"]}}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyStreams"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventEnvelope"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
     exportData: {
         parameters: {
             query?: {
@@ -3999,6 +4450,41 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    issueMemberSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new link was issued; it is shown only in this response. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberInvited"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };

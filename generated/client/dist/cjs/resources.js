@@ -4,6 +4,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.resources = resources;
 const errors_js_1 = require("./errors.js");
 const paging_js_1 = require("./paging.js");
+const feed_js_1 = require("./feed.js");
 async function body(request) {
     const { data, error, response } = await request;
     if (!response.ok)
@@ -119,12 +120,14 @@ function resources(raw) {
             /**
              * List an equivalency's versions.
              *
-             * Returns the current record and every recorded version of the equivalency, newest first (the
-             * current version included). Each version is an immutable snapshot of the record's fields at that
-             * version, with the change note, the actor and the fields changed from the previous version (empty
-             * for version 1).
+             * Returns the current record and a page of its recorded versions, newest first (the current
+             * version included). Each version is an immutable snapshot of the record's fields at that version,
+             * with the change note, the actor and the fields changed from the previous version (empty for
+             * version 1). The versions are paged like every list: `limit` (25 by default, at most 100) and
+             * `after` (the `pagination.nextCursor` of the previous page); `pagination`, `X-Total-Count` and
+             * `Link` describe the page.
              */
-            versions: (id) => record(raw.GET("/equivalencies/{id}/versions", { params: { path: { id } } })),
+            versions: (id, query = {}) => body(raw.GET("/equivalencies/{id}/versions", { params: { path: { id }, query } })),
             /**
              * Get one version of an equivalency.
              *
@@ -157,10 +160,20 @@ function resources(raw) {
             /**
              * Get a dataset version.
              *
-             * Returns one dataset version of the caller's organization with its row-level validation issues.
-             * Another organization's dataset is answered `404`.
+             * Returns one dataset version of the caller's organization with its first 100 row-level validation
+             * issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them
+             * all). Another organization's dataset is answered `404`.
              */
             get: (id) => record(raw.GET("/datasets/{id}", { params: { path: { id } } })),
+            /**
+             * List a dataset version's issues.
+             *
+             * Lists the row-level validation issues of one dataset version of the caller's organization, in
+             * row order (an issue of the dataset as a whole first), paged like every list. `GET
+             * /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are, and
+             * this list reads them all. Another organization's dataset is answered `404`.
+             */
+            issues: (id, query = {}) => page((q) => raw.GET("/datasets/{id}/issues", { params: { path: { id }, query: q } }), query),
         },
         /** Signed event deliveries to registered endpoints, their delivery log, redelivery and tests. */
         webhooks: {
@@ -176,11 +189,12 @@ function resources(raw) {
              *
              * Registers an endpoint that receives the listed event types. The response carries the signing
              * `secret` (`whsec_…`); it is shown only here (and after a rotation), so store it. The URL must be
-             * `http` or `https`; outside development, targets on loopback, private, link-local or
-             * cloud-metadata addresses, on the service host's own interface addresses, or on IPv6 forms that
-             * carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4
-             * `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery. An empty
-             * or unknown event type list is a `400`.
+             * `http` or `https`; unless the operator allows private targets, targets on loopback, private,
+             * link-local or cloud-metadata addresses, on the service host's own interface addresses, or on
+             * IPv6 forms that carry such an IPv4 address (`::a.b.c.d`, `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`,
+             * 6to4 `2002::/16`) are refused (`400`, pointer `/url`) and checked again at every delivery; a
+             * service that listens only on loopback (local development) accepts loopback targets. An empty or
+             * unknown event type list is a `400`.
              */
             create: (webhook) => record(raw.POST("/webhooks", { body: webhook })),
             /**
@@ -200,8 +214,9 @@ function resources(raw) {
              * Update a webhook endpoint.
              *
              * Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-             * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL is
-             * checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
+             * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the events
+             * that occurred meanwhile included (they wait as pending deliveries). A new URL is checked like at
+             * registration. The secret is unchanged; use `rotate-secret` to replace it.
              */
             update: (id, changes) => record(raw.PATCH("/webhooks/{id}", { params: { path: { id } }, body: changes })),
             /**
@@ -256,6 +271,55 @@ function resources(raw) {
              * envelope, and is signed like any other delivery. Takes no request body.
              */
             test: (id) => record(raw.POST("/webhooks/{id}/test", { params: { path: { id } } })),
+        },
+        /** The change feed of every catalog event in commit order, paged or streamed as Server-Sent Events. */
+        events: {
+            /**
+             * Read the change feed.
+             *
+             * The events of the caller's environment (`course.updated`, `equivalency.created`,
+             * `equivalency.updated`, `dataset.published`) in **commit order**: the order in which the changes
+             * that caused them were committed, which is not always the order of their ids or `created` times
+             * when writers commit concurrently. Each item is the envelope a webhook delivery carries. Follow
+             * `pagination.nextCursor` as `after`: a consumer that does sees every event exactly once,
+             * including events committed while it was reading. `nextCursor` is never `null` once the feed has
+             * an event; on the last page it stands for the end of the feed (the next call answers what was
+             * committed since), so store it and resume from it. `pagination.hasMore` tells whether more events
+             * follow right now. Events are kept at least 30 days (`SVC_EVENTS_RETENTION_DAYS`); a cursor, or a
+             * `since`, from before events were removed is answered `410` (`cursor-expired`): resynchronise
+             * from an export (`GET /exports`) and read the feed from then on. A cursor of this feed is valid
+             * for `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
+             * environment it came from.
+             */
+            list: (query = {}) => page((q) => raw.GET("/events", { params: { query: q } }), query),
+            /**
+             * Stream the change feed (Server-Sent Events).
+             *
+             * The change feed of `GET /events` as [Server-Sent
+             * Events](https://html.spec.whatwg.org/multipage/server-sent-events.html): the same events, in the
+             * same commit order, with no gap. Each event is sent as `id: <cursor>`, `event: <type>` and `data:
+             * <envelope JSON>`; the `id` is a cursor of the feed, so a client that reconnects with
+             * `Last-Event-ID` (as browsers' `EventSource` do) or `after` resumes right after the last event it
+             * received. Without either the stream starts at the end of the feed (only events committed from
+             * now on), or at `since` when given. A comment line (`: keep-alive`) is sent when nothing else was
+             * sent for 15 seconds (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops
+             * (reconnect with `Last-Event-ID`). Each organization may hold a limited number of streams at once
+             * per API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
+             * `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+             * (`cursor-expired`).
+             */
+            stream: (query = {}, options = {}) => (0, feed_js_1.eventStream)((q, lastEventId, signal) => raw.GET("/events/stream", {
+                params: { query: q, header: { "Last-Event-ID": lastEventId } },
+                parseAs: "stream",
+                signal,
+            }), query, options),
+            /**
+             * Get an event.
+             *
+             * One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30
+             * days).
+             */
+            get: (id) => record(raw.GET("/events/{id}", { params: { path: { id } } })),
         },
         /** Bulk export of courses, institutions and equivalencies as CSV, JSON or CTDL JSON-LD. */
         exports: {
@@ -343,6 +407,17 @@ function resources(raw) {
              * `404`. **People only**: needs a dashboard user's access token with the role `admin`.
              */
             update: (id, changes) => record(raw.PATCH("/members/{id}", { params: { path: { id } }, body: changes })),
+            /**
+             * Issue a new sign-in link to a member.
+             *
+             * Answers a new one-time sign-in link (`signInUrl`, valid for 15 minutes, usable once) for a
+             * member of the caller's organization, to hand to them: when their invitation's link expired or
+             * was lost, or when they have no identity provider to sign in with. Shown only in this response;
+             * links issued earlier stay valid until they expire or are used. A disabled member is `409`
+             * (enable them first); a member of another organization is `404`. **People only**: needs a
+             * dashboard user's access token with the role `admin`.
+             */
+            signInLink: (id) => record(raw.POST("/members/{id}/sign-in-link", { params: { path: { id } } })),
         },
         /** The append-only log of every change made through the API or the dashboard; admins only. */
         auditEvents: {

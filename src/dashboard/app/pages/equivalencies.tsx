@@ -250,7 +250,8 @@ export function EquivalencyDetail({ id }: { id: string }) {
     return { equivalency: ok(result).data, etag: result.response.headers.get("ETag") ?? "" };
   }, [api, id]);
   const history = useLoad(
-    async () => ok(await api.raw.GET("/equivalencies/{id}/versions", { params: { path: { id } } })),
+    async () =>
+      ok(await api.raw.GET("/equivalencies/{id}/versions", { params: { path: { id }, query: { limit: 100 } } })),
     [api, id],
   );
   const reloadAll = () => {
