@@ -123,6 +123,8 @@ export type ProblemCode =
   | "not-acceptable"
   | "conflict"
   | "invalid-transition"
+  | "ambiguous-rule"
+  | "duplicate-rule"
   | "idempotency-key-reused"
   | "precondition-failed"
   | "payload-too-large"
@@ -148,6 +150,8 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "not-acceptable": ApiError,
   conflict: ConflictError,
   "invalid-transition": ConflictError,
+  "ambiguous-rule": ConflictError,
+  "duplicate-rule": ConflictError,
   "idempotency-key-reused": ConflictError,
   "precondition-failed": PreconditionFailedError,
   "payload-too-large": ApiError,
