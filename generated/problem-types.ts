@@ -13,6 +13,8 @@ export const PROBLEM_TYPES = {
   "not-acceptable": { status: 406, title: "Not acceptable" },
   "conflict": { status: 409, title: "Conflict" },
   "invalid-transition": { status: 409, title: "Invalid status transition" },
+  "ambiguous-rule": { status: 409, title: "Ambiguous rule" },
+  "duplicate-rule": { status: 409, title: "Duplicate rule" },
   "idempotency-key-reused": { status: 409, title: "Idempotency key reused" },
   "cursor-expired": { status: 410, title: "Cursor expired" },
   "precondition-failed": { status: 412, title: "Precondition failed" },

@@ -275,6 +275,13 @@ export type FloatFilter<$PrismaModel = never> = {
   not?: Prisma.NestedFloatFilter<$PrismaModel> | number
 }
 
+export type EnumCreditUnitFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel> | $Enums.CreditUnit
+}
+
 export type EnumCourseLevelFilter<$PrismaModel = never> = {
   equals?: $Enums.CourseLevel | Prisma.EnumCourseLevelFieldRefInput<$PrismaModel>
   in?: $Enums.CourseLevel[] | Prisma.ListEnumCourseLevelFieldRefInput<$PrismaModel>
@@ -296,6 +303,16 @@ export type FloatWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedFloatFilter<$PrismaModel>
   _min?: Prisma.NestedFloatFilter<$PrismaModel>
   _max?: Prisma.NestedFloatFilter<$PrismaModel>
+}
+
+export type EnumCreditUnitWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
 }
 
 export type EnumCourseLevelWithAggregatesFilter<$PrismaModel = never> = {
@@ -322,6 +339,31 @@ export type EnumChannelNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel> | $Enums.Channel | null
 }
 
+export type EnumRuleKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindFilter<$PrismaModel> | $Enums.RuleKind
+}
+
+export type FloatNullableFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
+}
+
+export type EnumCreditUnitNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel> | $Enums.CreditUnit | null
+}
+
 export type EnumEquivalencyStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.EquivalencyStatus | Prisma.EnumEquivalencyStatusFieldRefInput<$PrismaModel>
   in?: $Enums.EquivalencyStatus[] | Prisma.ListEnumEquivalencyStatusFieldRefInput<$PrismaModel>
@@ -340,6 +382,42 @@ export type EnumChannelNullableWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
+}
+
+export type EnumRuleKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindWithAggregatesFilter<$PrismaModel> | $Enums.RuleKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+}
+
+export type FloatNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableWithAggregatesFilter<$PrismaModel> | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+}
+
+export type EnumCreditUnitNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
 }
 
 export type EnumCredentialKindNullableFilter<$PrismaModel = never> = {
@@ -829,6 +907,13 @@ export type NestedEnumInstitutionTypeWithAggregatesFilter<$PrismaModel = never> 
   _max?: Prisma.NestedEnumInstitutionTypeFilter<$PrismaModel>
 }
 
+export type NestedEnumCreditUnitFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel> | $Enums.CreditUnit
+}
+
 export type NestedEnumCourseLevelFilter<$PrismaModel = never> = {
   equals?: $Enums.CourseLevel | Prisma.EnumCourseLevelFieldRefInput<$PrismaModel>
   in?: $Enums.CourseLevel[] | Prisma.ListEnumCourseLevelFieldRefInput<$PrismaModel>
@@ -850,6 +935,16 @@ export type NestedFloatWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedFloatFilter<$PrismaModel>
   _min?: Prisma.NestedFloatFilter<$PrismaModel>
   _max?: Prisma.NestedFloatFilter<$PrismaModel>
+}
+
+export type NestedEnumCreditUnitWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
 }
 
 export type NestedEnumCourseLevelWithAggregatesFilter<$PrismaModel = never> = {
@@ -876,6 +971,31 @@ export type NestedEnumChannelNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel> | $Enums.Channel | null
 }
 
+export type NestedEnumRuleKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindFilter<$PrismaModel> | $Enums.RuleKind
+}
+
+export type NestedFloatNullableFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
+}
+
+export type NestedEnumCreditUnitNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel> | $Enums.CreditUnit | null
+}
+
 export type NestedEnumEquivalencyStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.EquivalencyStatus | Prisma.EnumEquivalencyStatusFieldRefInput<$PrismaModel>
   in?: $Enums.EquivalencyStatus[] | Prisma.ListEnumEquivalencyStatusFieldRefInput<$PrismaModel>
@@ -894,6 +1014,42 @@ export type NestedEnumChannelNullableWithAggregatesFilter<$PrismaModel = never> 
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumRuleKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindWithAggregatesFilter<$PrismaModel> | $Enums.RuleKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+}
+
+export type NestedFloatNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableWithAggregatesFilter<$PrismaModel> | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
 }
 
 export type NestedEnumCredentialKindNullableFilter<$PrismaModel = never> = {
@@ -965,17 +1121,6 @@ export type NestedBigIntNullableWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
   _max?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
-}
-
-export type NestedFloatNullableFilter<$PrismaModel = never> = {
-  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
-  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
-  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
-  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
 }
 
 export type NestedEnumWebhookStatusFilter<$PrismaModel = never> = {

@@ -123,6 +123,8 @@ export type ProblemCode =
   | "not-acceptable"
   | "conflict"
   | "invalid-transition"
+  | "ambiguous-rule"
+  | "duplicate-rule"
   | "idempotency-key-reused"
   | "cursor-expired"
   | "precondition-failed"
@@ -151,6 +153,8 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "not-acceptable": ApiError,
   conflict: ConflictError,
   "invalid-transition": ConflictError,
+  "ambiguous-rule": ConflictError,
+  "duplicate-rule": ConflictError,
   "idempotency-key-reused": ConflictError,
   "cursor-expired": ApiError,
   "precondition-failed": PreconditionFailedError,

@@ -5,14 +5,34 @@ import type { OperationHandler } from "./types.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { sourceCourse, targetInstitution, status, provenance, updatedSince, expand } = request.query;
-  const filters = { sourceCourse, targetInstitution, status, provenance, updatedSince };
+  const { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince, expand } = request.query;
+  const filters = { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince };
   return listResponse(
     request.url,
     page,
     await services.equivalencies.listEquivalencies(caller, filters, page, expand === "course"),
   );
 };
+
+export const listEquivalencyOverlaps: OperationHandler<"listEquivalencyOverlaps"> = async (
+  request,
+  { caller, services },
+) => {
+  const page = pageParams(request, { caller, services });
+  const { targetInstitution } = request.query;
+  return listResponse(
+    request.url,
+    page,
+    await services.equivalencies.listEquivalencyOverlaps(caller, { targetInstitution }, page),
+  );
+};
+
+export const importEquivalencies: OperationHandler<"importEquivalencies"> = async (request, { caller, services }) => ({
+  status: 200,
+  body: await services.equivalencyImport.importEquivalencies(caller, request.body, {
+    dryRun: request.query.dryRun === true,
+  }),
+});
 
 export const getEquivalency: OperationHandler<"getEquivalency"> = async (request, { caller, services }) => {
   const { view, etag } = await services.equivalencies.getEquivalency(caller, request.params.id);

@@ -8,7 +8,9 @@ import {
   createEquivalency,
   getEquivalency,
   getEquivalencyVersion,
+  importEquivalencies,
   listEquivalencies,
+  listEquivalencyOverlaps,
   listEquivalencyVersions,
   updateEquivalency,
 } from "./equivalencies.ts";
@@ -48,6 +50,8 @@ export const handlers: HandlerRegistry = {
   getCourse,
   listEquivalencies,
   createEquivalency,
+  importEquivalencies,
+  listEquivalencyOverlaps,
   getEquivalency,
   updateEquivalency,
   listEquivalencyVersions,

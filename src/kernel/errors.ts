@@ -24,6 +24,7 @@ export interface ProblemDocument {
   existingId?: string;
   allowed?: string[];
   institutionId?: string;
+  conflictingEquivalencyIds?: string[];
 }
 
 export { PROBLEM_TYPES, type ProblemSlug };
@@ -152,6 +153,29 @@ export class NotFoundError extends ProblemError {
 export class ConflictError extends ProblemError {
   constructor(detail: string, existingId?: string) {
     super("conflict", detail, { extensions: existingId ? { existingId } : {} });
+  }
+}
+
+/**
+ * An accepted rule beside another accepted one of the same target institution, source set,
+ * priority and overlapping dates: `ambiguous-rule` when the outcomes differ, `duplicate-rule`
+ * when they are the same.
+ */
+export class RuleOverlapError extends ProblemError {
+  constructor(
+    readonly ambiguous: boolean,
+    readonly conflictingEquivalencyIds: string[],
+    where: { targetInstitutionId: string; priority: number },
+  ) {
+    const ids = conflictingEquivalencyIds.join(", ");
+    const base = `Another accepted rule of ${where.targetInstitutionId} for the same source courses, priority ${where.priority} and overlapping dates`;
+    super(
+      ambiguous ? "ambiguous-rule" : "duplicate-rule",
+      ambiguous
+        ? `${base} gives a different outcome: ${ids}. Make one of them conflict, change its dates or give it another priority.`
+        : `${base} gives the same outcome: ${ids}.`,
+      { extensions: { conflictingEquivalencyIds } },
+    );
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { TRACKED_FIELDS, type CourseFilters, type ExistingCourse, type NewCourse } from "../repositories/courses.ts";
-import type { CourseLevel, Page, PageResult } from "./types.ts";
+import type { CourseLevel, CreditUnit, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
 import { notFound, ValidationError, type FieldError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
@@ -16,12 +16,16 @@ export interface CourseUpsert {
   code: string;
   title: string;
   credits: number;
+  creditUnit?: CreditUnit;
   level: CourseLevel;
   description?: string | null;
   cipCode?: string | null;
 }
 
 export type CourseView = ReturnType<typeof courseView>;
+
+/** What a course upserted without `creditUnit` counts in (the contract's default). */
+const DEFAULT_CREDIT_UNIT: CreditUnit = "semester";
 
 export interface UpsertResult {
   data: { id: string | null; institutionId: string; code: string; version: number; result: "created" | "updated" }[];
@@ -30,7 +34,12 @@ export interface UpsertResult {
 
 function changedFields(existing: Pick<ExistingCourse, (typeof TRACKED_FIELDS)[number]>, next: CourseUpsert): string[] {
   return TRACKED_FIELDS.filter((field) => {
-    const value = field === "code" ? next.code.trim().replace(/\s+/g, " ") : next[field];
+    const value =
+      field === "code"
+        ? next.code.trim().replace(/\s+/g, " ")
+        : field === "creditUnit"
+          ? (next.creditUnit ?? DEFAULT_CREDIT_UNIT)
+          : next[field];
     return (value ?? null) !== existing[field];
   });
 }
@@ -41,6 +50,7 @@ function createInput(id: string, item: CourseUpsert, code: string): NewCourse {
     id,
     code,
     codeKey: courseCodeKey(code),
+    creditUnit: item.creditUnit ?? DEFAULT_CREDIT_UNIT,
     description: item.description ?? null,
     cipCode: item.cipCode ?? null,
   };
@@ -216,6 +226,7 @@ export function createCoursesService({
                 code: item.code,
                 title: item.title,
                 credits: item.credits,
+                creditUnit: item.creditUnit ?? DEFAULT_CREDIT_UNIT,
                 level: item.level,
                 description: item.description ?? null,
                 cipCode: item.cipCode ?? null,

@@ -6,6 +6,7 @@ import type { Repositories } from "../repositories/index.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
 import { createEquivalenciesService } from "./equivalencies.ts";
+import { createEquivalencyImportService } from "./equivalency-import.ts";
 import { createIdempotencyService } from "./idempotency.ts";
 import { createStewardshipService } from "./stewardship.ts";
 import { createDatasetsService } from "./datasets.ts";
@@ -30,6 +31,7 @@ export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
   courses: ReturnType<typeof createCoursesService>;
   equivalencies: ReturnType<typeof createEquivalenciesService>;
+  equivalencyImport: ReturnType<typeof createEquivalencyImportService>;
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
   catalogImports: ReturnType<typeof createCatalogImportsService>;
@@ -65,10 +67,12 @@ export interface ServicesDependencies {
 export function createServices(deps: ServicesDependencies): Services {
   const { repositories, config } = deps;
   const cursors = createCursors(deps.secrets);
+  const equivalencies = createEquivalenciesService(repositories);
   return {
     institutions: createInstitutionsService(repositories),
     courses: createCoursesService(repositories),
-    equivalencies: createEquivalenciesService(repositories),
+    equivalencies,
+    equivalencyImport: createEquivalencyImportService({ ...repositories, equivalenciesService: equivalencies }),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
     exports: createExportsService({ ...repositories, limits: config.exports }),
     catalogImports: createCatalogImportsService(repositories),

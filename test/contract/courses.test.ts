@@ -153,6 +153,21 @@ describe("courses: upsertCourses (POST /courses)", () => {
     ]);
   });
 
+  it("reports a field missing from one course, and only that field (not the array branch of the one-or-many body)", async () => {
+    const { title: _title, ...untitled } = course({});
+    const response = await post(untitled);
+    await expectContract(response, 400);
+    expect(response.body.errors).to.deep.equal([{ pointer: "/title", message: "is required" }]);
+  });
+
+  it("gives an example with a pattern failure: cipCode like 27.0101", async () => {
+    const response = await post(course({ cipCode: "27-0101" }));
+    await expectContract(response, 400);
+    expect(response.body.errors).to.deep.equal([
+      { pointer: "/cipCode", message: "must match the pattern ^\\d{2}\\.\\d{4}$, like 27.0101" },
+    ]);
+  });
+
   it("refuses more than 500 items and an empty batch", async () => {
     const tooMany = await post(Array.from({ length: 501 }, (_, i) => course({ code: `C ${i}` })));
     await expectContract(tooMany, 400);

@@ -53,6 +53,17 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
       sourceCourse: { institution: "Santa Monica College", code: "CS 55" },
       target: { institution: "University of California-Berkeley", code: "CS 61B" },
       policyBasis: "ASSIST 2024-25",
+      // The rule's fields (1.1.0): a 1.0 request is one source and one target.
+      sourceCourseIds: [c["CS 55"]],
+      targets: [{ courseId: c["CS 61B"], code: "CS 61B", credits: null }],
+      kind: "equivalent",
+      generalEducationArea: null,
+      minimumGrade: null,
+      effectiveFrom: null,
+      effectiveUntil: null,
+      priority: 0,
+      awardedCredits: eq.awardedCredits,
+      awardedCreditUnit: "semester",
     });
     const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: eq.id } });
     expect(versions.map((v) => v.version)).to.deep.equal([1]);
@@ -212,12 +223,14 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
       where: { type: "equivalency.updated" },
       orderBy: { sequence: "asc" },
     });
-    expect((events[0].payload as { data: unknown }).data).to.deep.equal({
+    expect((events[0].payload as { data: unknown }).data).to.deep.include({
       equivalencyId: id,
       version: 2,
       previousStatus: "pending",
       status: "accepted",
       changedFields: ["status", "decidedBy", "decidedAt"],
+      kind: "equivalent",
+      priority: 0,
     });
   });
 

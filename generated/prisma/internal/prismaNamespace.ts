@@ -2661,6 +2661,7 @@ export const CourseScalarFieldEnum = {
   codeKey: 'codeKey',
   title: 'title',
   credits: 'credits',
+  creditUnit: 'creditUnit',
   level: 'level',
   description: 'description',
   cipCode: 'cipCode',
@@ -2689,7 +2690,18 @@ export const EquivalencyScalarFieldEnum = {
   datasetVersionId: 'datasetVersionId',
   organizationId: 'organizationId',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  sourceCourseIds: 'sourceCourseIds',
+  sourceSetKey: 'sourceSetKey',
+  targets: 'targets',
+  kind: 'kind',
+  generalEducationArea: 'generalEducationArea',
+  minimumGrade: 'minimumGrade',
+  effectiveFrom: 'effectiveFrom',
+  effectiveUntil: 'effectiveUntil',
+  priority: 'priority',
+  awardedCredits: 'awardedCredits',
+  awardedCreditUnit: 'awardedCreditUnit'
 } as const
 
 export type EquivalencyScalarFieldEnum = (typeof EquivalencyScalarFieldEnum)[keyof typeof EquivalencyScalarFieldEnum]
@@ -3122,6 +3134,20 @@ export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaMode
 
 
 /**
+ * Reference to a field of type 'CreditUnit'
+ */
+export type EnumCreditUnitFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CreditUnit'>
+    
+
+
+/**
+ * Reference to a field of type 'CreditUnit[]'
+ */
+export type ListEnumCreditUnitFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CreditUnit[]'>
+    
+
+
+/**
  * Reference to a field of type 'CourseLevel'
  */
 export type EnumCourseLevelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CourseLevel'>
@@ -3146,6 +3172,20 @@ export type EnumEquivalencyStatusFieldRefInput<$PrismaModel> = FieldRefInputType
  * Reference to a field of type 'EquivalencyStatus[]'
  */
 export type ListEnumEquivalencyStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'EquivalencyStatus[]'>
+    
+
+
+/**
+ * Reference to a field of type 'RuleKind'
+ */
+export type EnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RuleKind'>
+    
+
+
+/**
+ * Reference to a field of type 'RuleKind[]'
+ */
+export type ListEnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RuleKind[]'>
     
 
 

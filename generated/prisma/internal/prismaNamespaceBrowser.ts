@@ -203,6 +203,7 @@ export const CourseScalarFieldEnum = {
   codeKey: 'codeKey',
   title: 'title',
   credits: 'credits',
+  creditUnit: 'creditUnit',
   level: 'level',
   description: 'description',
   cipCode: 'cipCode',
@@ -231,7 +232,18 @@ export const EquivalencyScalarFieldEnum = {
   datasetVersionId: 'datasetVersionId',
   organizationId: 'organizationId',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  sourceCourseIds: 'sourceCourseIds',
+  sourceSetKey: 'sourceSetKey',
+  targets: 'targets',
+  kind: 'kind',
+  generalEducationArea: 'generalEducationArea',
+  minimumGrade: 'minimumGrade',
+  effectiveFrom: 'effectiveFrom',
+  effectiveUntil: 'effectiveUntil',
+  priority: 'priority',
+  awardedCredits: 'awardedCredits',
+  awardedCreditUnit: 'awardedCreditUnit'
 } as const
 
 export type EquivalencyScalarFieldEnum = (typeof EquivalencyScalarFieldEnum)[keyof typeof EquivalencyScalarFieldEnum]

@@ -16,6 +16,7 @@ import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts"
 import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
 import { createExportSlots, createGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "./limits.ts";
+import { RULE_SCALAR_FIELDS } from "../rules.ts";
 import type { CsvBatch } from "../../repositories/exports.ts";
 
 export { LICENSE_URL } from "./ctdl.ts";
@@ -40,6 +41,20 @@ export interface Export {
   extension: string;
 }
 
+/**
+ * Equivalency CSV columns that are not fields of the API representation: the source course ids
+ * (a JSON array) and what a registrar reads beside the ids. Lists are joined by " | ", in order.
+ */
+export const EQUIVALENCY_NAME_COLUMNS = [
+  "sourceCourseIds",
+  "sourceCourseCodes",
+  "sourceCourseTitles",
+  "sourceInstitutionName",
+  "targetInstitutionName",
+  "targetCodes",
+  "targetCourseTitles",
+] as const;
+
 /** CSV columns: the fields of each resource's API representation (src/views/catalog.ts), in order. */
 export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
   institutions: ["id", "ipedsId", "name", "city", "state", "type", "system", "source"],
@@ -49,6 +64,7 @@ export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
     "code",
     "title",
     "credits",
+    "creditUnit",
     "level",
     "description",
     "cipCode",
@@ -70,6 +86,9 @@ export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
     "datasetVersionId",
     "createdAt",
     "updatedAt",
+    // 1.1.0: the rule, with names beside the ids (docs/exports.md).
+    ...EQUIVALENCY_NAME_COLUMNS,
+    ...RULE_SCALAR_FIELDS,
   ],
 };
 

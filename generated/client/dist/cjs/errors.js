@@ -121,6 +121,8 @@ const BY_CODE = {
     "not-acceptable": ApiError,
     conflict: ConflictError,
     "invalid-transition": ConflictError,
+    "ambiguous-rule": ConflictError,
+    "duplicate-rule": ConflictError,
     "idempotency-key-reused": ConflictError,
     "cursor-expired": ApiError,
     "precondition-failed": PreconditionFailedError,

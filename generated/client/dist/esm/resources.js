@@ -76,10 +76,12 @@ export function resources(raw) {
              * List equivalencies.
              *
              * Lists the current version of the equivalencies of the caller's environment, ordered by
-             * `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course
-             * id), `targetInstitution` (an institution id), `status` and `provenance`. With `expand=course`
-             * every item also embeds `sourceCourse` (with its institution), `targetInstitution` and
-             * `targetCourse`.
+             * `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course id:
+             * the rules it is one of the source courses of), `targetInstitution` (an institution id),
+             * `status`, `provenance` and `kind`. `asOf` (a date) keeps the rules in force that day:
+             * `effectiveFrom` null or on or before it, and `effectiveUntil` null or on or after it. With
+             * `expand=course` every item also embeds `sourceCourse` (with its institution),
+             * `targetInstitution` and `targetCourse`.
              */
             list: (query = {}) => page((q) => raw.GET("/equivalencies", { params: { query: q } }), query),
             /**
@@ -95,6 +97,41 @@ export function resources(raw) {
                 body: equivalency,
             })),
             /**
+             * Import equivalencies from a CSV file.
+             *
+             * Reads a CSV file of rules (RFC 4180, UTF-8, a header row, at most 10,000 data rows; the layout
+             * is in the API guide, in the spirit of the TES import: up to ten source and ten target course
+             * columns by institution and course code, then the rule's kind, minimum grade, dates, status,
+             * deciding body and policy basis) and writes each row as `POST /equivalencies` and `PATCH
+             * /equivalencies/{id}` would, each row in its own transaction, with versions and events. A row
+             * whose rule already exists (same source courses, target institution and targets) updates it, or
+             * leaves it unchanged. A row that names an unknown institution or course, or breaks a rule of the
+             * layout, is not written and gets an issue `{row, column, message}` (`row` 1 is the first data
+             * row). A row that would be ambiguous with (or duplicate) an accepted rule is stored as
+             * `conflict`, never `accepted`, with an issue naming the other rules. Only rows of target
+             * institutions the caller's organization stewards are written (`403` `not-steward` for the first
+             * other one, nothing written). With `dryRun=true` every row is checked and counted but nothing is
+             * stored.
+             */
+            importCsv: (text, options = {}) => body(raw.POST("/equivalencies/imports", {
+                params: { query: { dryRun: options.dryRun || undefined } },
+                body: text,
+                bodySerializer: (text) => text,
+                headers: { "Content-Type": "text/csv" },
+            })),
+            /**
+             * Report overlapping rules.
+             *
+             * Groups the `accepted` and `conflict` rules of the caller's environment that overlap: same target
+             * institution, same set of source courses, same priority and overlapping effective dates. Each
+             * group says whether its rules are `ambiguous` (their outcomes differ) or duplicates, and lists
+             * its rules, so stewards can clean up what arrived before the ambiguity check (imports, older
+             * data): mark all but one `conflict`, change dates or priorities. Groups are ordered by target
+             * institution, then the sorted source course ids, then priority; `targetInstitution` narrows the
+             * report to one institution.
+             */
+            overlaps: (query = {}) => page((q) => raw.GET("/equivalencies/overlaps", { params: { query: q } }), query),
+            /**
              * Get an equivalency.
              *
              * Returns the current version of one equivalency with its source course (and that course's
@@ -106,9 +143,13 @@ export function resources(raw) {
              * Update an equivalency.
              *
              * Changes an equivalency's `status`, `targetCourseId`, `targetCode`, `decidedBy` or `policyBasis`,
-             * with an optional change `note`. Every effective change stores the prior state as an immutable
-             * snapshot (with the note, the actor and the changed fields), increments `version` by one and
-             * emits `equivalency.updated`. A PATCH that changes nothing returns `200` and records no version.
+             * or its rule (`targets`, `kind`, `generalEducationArea`, `minimumGrade`, `effectiveFrom`,
+             * `effectiveUntil`, `priority`, `awardedCredits`; the source courses are the rule's identity and
+             * do not change), with an optional change `note`. A change that leaves the rule `accepted` (or
+             * makes it so) is checked for ambiguity as on creation (`409` `ambiguous-rule` or
+             * `duplicate-rule`). Every effective change stores the prior state as an immutable snapshot (with
+             * the note, the actor and the changed fields), increments `version` by one and emits
+             * `equivalency.updated`. A PATCH that changes nothing returns `200` and records no version.
              */
             update: (id, changes, options = {}) => record(raw.PATCH("/equivalencies/{id}", {
                 params: { path: { id }, header: { "If-Match": options.ifMatch } },
