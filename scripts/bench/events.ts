@@ -1,4 +1,4 @@
-// Change feed benchmark (issue 28): events per second to a Server-Sent Events consumer of
+// Change feed benchmark: events per second to a Server-Sent Events consumer of
 // GET /events/stream and the latency from an event's commit to its arrival there, beside the same
 // two figures for a webhook receiver fed by the dispatcher, in the same run on the same events.
 // Usage: npm run -s bench:events [-- --database-url postgresql://… --events 3000 --latency-events 200]

@@ -32,7 +32,7 @@ import {
   testWebhook,
   redeliverFailedWebhookDeliveries,
 } from "./webhook-deliveries.ts";
-import { inviteMember, listMembers, updateMember } from "./members.ts";
+import { inviteMember, issueMemberSignInLink, listMembers, updateMember } from "./members.ts";
 import { listAuditEvents } from "./audit-events.ts";
 import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
@@ -74,6 +74,7 @@ export const handlers: HandlerRegistry = {
   redeliverFailedWebhookDeliveries,
   listMembers,
   inviteMember,
+  issueMemberSignInLink,
   updateMember,
   listAuditEvents,
   listSsoConnections,

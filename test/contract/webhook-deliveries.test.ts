@@ -195,6 +195,25 @@ describe("webhook deliveries: contract", () => {
     });
   });
 
+  describe("events while an endpoint is disabled (updateWebhook)", () => {
+    it("queues them for the disabled endpoint and delivers them once it is enabled again", async () => {
+      const patch = (status: string) => t.http.patch(base()).set(bearer(t.keys.live)).send({ status });
+      await expectContract(await patch("disabled"), 200);
+      await emit("course.updated", "equivalency.created");
+      expect(receiver.to("/a")).to.have.length(0);
+      const waiting = await get(`${base()}/deliveries`);
+      await expectContract(waiting, 200);
+      expect(waiting.body.data.map((d: { status: string }) => d.status)).to.deep.equal(["pending", "pending"]);
+      expect((await dispatcher.runOnce()).attempted).to.equal(0);
+      await expectContract(await patch("enabled"), 200);
+      await dispatcher.runOnce();
+      const sent = receiver.to("/a").map((request) => JSON.parse(request.body).type);
+      expect(sent.sort()).to.deep.equal(["course.updated", "equivalency.created"]);
+      const delivered = await get(`${base()}/deliveries?status=succeeded`);
+      expect(delivered.body.pagination.total).to.equal(2);
+    });
+  });
+
   describe("testWebhook (POST /webhooks/{id}/test)", () => {
     it("200: sends a signed test event of the first subscribed type and answers the recorded attempt", async () => {
       const response = await post(`${base()}/test`);

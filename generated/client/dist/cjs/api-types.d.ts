@@ -405,7 +405,8 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL
+         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the
+         *     events that occurred meanwhile included (they wait as pending deliveries). A new URL
          *     is checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
          */
         patch: operations["updateWebhook"];
@@ -824,6 +825,34 @@ export interface paths {
          *     the role `admin`.
          */
         patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/members/{id}/sign-in-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new sign-in link to a member
+         * @description Answers a new one-time sign-in link (`signInUrl`, valid for 15 minutes, usable once) for a
+         *     member of the caller's organization, to hand to them: when their invitation's link expired
+         *     or was lost, or when they have no identity provider to sign in with. Shown only in this
+         *     response; links issued earlier stay valid until they expire or are used. A disabled member
+         *     is `409` (enable them first); a member of another organization is `404`. **People only**:
+         *     needs a dashboard user's access token with the role `admin`.
+         */
+        post: operations["issueMemberSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/audit-events": {
@@ -1496,7 +1525,8 @@ export interface components {
          * @example {
          *       "credentialId": "key_01JD3X7Y8Z9A0B1C2D3E4F5G6H",
          *       "organizationId": "org_01JD2W6X7Y8Z9A0B1C2D3E4F5G",
-         *       "kind": "api_key"
+         *       "kind": "api_key",
+         *       "displayName": "Registrar sync"
          *     }
          */
         Actor: {
@@ -1509,6 +1539,13 @@ export interface components {
              * @enum {string}
              */
             kind: "api_key" | "oauth_client" | "external_token" | "user" | "system";
+            /**
+             * @description How the actor is named, for an actor of the caller's own organization: a member's email,
+             *     an API key's or OAuth client's name (or its prefix or client id when it has none), an
+             *     external token's subject. Null for another organization's actors (their people and
+             *     credentials are not disclosed) and for system changes.
+             */
+            displayName?: string | null;
         };
         /** @description An equivalency's own fields at one version (immutable; no expansion). */
         EquivalencySnapshot: {
@@ -1677,7 +1714,7 @@ export interface components {
             /** @description Free-text description, or null. */
             description: string | null;
             /**
-             * @description `enabled` endpoints receive deliveries; `disabled` ones do not.
+             * @description `enabled` endpoints receive deliveries; `disabled` ones do not, and their deliveries (events that occur meanwhile included) wait until they are enabled again.
              * @enum {string}
              */
             status: "enabled" | "disabled";
@@ -2263,7 +2300,7 @@ export interface components {
                 kind: "api_key" | "oauth_client" | "external_token" | "user";
                 /** @description The user's, API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
                 id: string;
-                /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
+                /** @description The user's name (or email), the external token's subject, or the API key's or OAuth client's current name (its prefix or client id when it has none). */
                 displayName: string | null;
             };
             /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
@@ -4413,6 +4450,41 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    issueMemberSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new link was issued; it is shown only in this response. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberInvited"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };

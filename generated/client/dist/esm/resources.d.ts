@@ -195,8 +195,9 @@ export declare function resources(raw: Client<paths>): {
          * Update a webhook endpoint.
          *
          * Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-         * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL is
-         * checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
+         * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the events
+         * that occurred meanwhile included (they wait as pending deliveries). A new URL is checked like at
+         * registration. The secret is unchanged; use `rotate-secret` to replace it.
          */
         update: (id: string, changes: Schemas["WebhookUpdate"]) => Promise<Schemas["WebhookEndpoint"]>;
         /**
@@ -383,6 +384,17 @@ export declare function resources(raw: Client<paths>): {
          * `404`. **People only**: needs a dashboard user's access token with the role `admin`.
          */
         update: (id: string, changes: Schemas["MemberUpdate"]) => Promise<Schemas["Member"]>;
+        /**
+         * Issue a new sign-in link to a member.
+         *
+         * Answers a new one-time sign-in link (`signInUrl`, valid for 15 minutes, usable once) for a
+         * member of the caller's organization, to hand to them: when their invitation's link expired or
+         * was lost, or when they have no identity provider to sign in with. Shown only in this response;
+         * links issued earlier stay valid until they expire or are used. A disabled member is `409`
+         * (enable them first); a member of another organization is `404`. **People only**: needs a
+         * dashboard user's access token with the role `admin`.
+         */
+        signInLink: (id: string) => Promise<Schemas["MemberInvited"]>;
     };
     /** The append-only log of every change made through the API or the dashboard; admins only. */
     auditEvents: {
