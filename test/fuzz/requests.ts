@@ -223,7 +223,9 @@ function urlOf(operation: OperationModel, request: RequestParts): string {
     value instanceof RawPathSegment ? value.text : encodeURIComponent(String(value));
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(request.path[name]));
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) query.append(name, String(value));
+  // An array is a repeated parameter (style form, explode: the document's only array parameters).
+  for (const [name, value] of Object.entries(request.query))
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
   return `${API_ROOT}${path}${query.size ? `?${query}` : ""}`;
 }
 
