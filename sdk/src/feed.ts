@@ -7,7 +7,8 @@
 import type { components, operations } from "./api-types.js";
 import { ApiError, apiErrorFrom, retryAfterMs } from "./errors.js";
 
-export type FeedEvent = components["schemas"]["EventEnvelope"];
+/** An event of the feed: the webhook envelope, typed by `type` as verifyWebhook types it. */
+export type FeedEvent = components["schemas"]["Event"];
 type EventPage = operations["listEvents"]["responses"][200]["content"]["application/json"];
 type FeedQuery = NonNullable<operations["listEvents"]["parameters"]["query"]>;
 type StreamQuery = NonNullable<operations["streamEvents"]["parameters"]["query"]>;
@@ -78,7 +79,7 @@ export async function* followEvents(
     const { data, error, response } = await fetchPage(query);
     if (!response.ok || !data) throw apiErrorFrom(response, error);
     after = data.pagination.nextCursor ?? after;
-    if (data.data.length) yield { data: data.data, cursor: after! };
+    if (data.data.length) yield { data: data.data as unknown as FeedEvent[], cursor: after! };
     if (!data.pagination.hasMore) await pause(pollIntervalMs, signal);
   }
 }

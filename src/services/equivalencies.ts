@@ -246,7 +246,9 @@ async function tryUpdate(
 }
 
 export function createEquivalenciesService(
-  deps: Pick<Repositories, "equivalencies" | "stewardship" | "transaction"> & { now?: () => Date },
+  deps: Pick<Repositories, "equivalencies" | "stewardship" | "transaction" | "users" | "credentials"> & {
+    now?: () => Date;
+  },
 ) {
   const { equivalencies, stewardship, transaction, now = () => new Date() } = deps;
   return {

@@ -207,7 +207,16 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
       changeNote: "Faculty review done",
       changedFields: ["status", "decidedBy", "decidedAt"],
     });
-    expect(versions[2].actor).to.deep.include({ organizationId: t.organizationId, kind: "api_key" });
+    expect(versions[2].actor).to.deep.include({
+      organizationId: t.organizationId,
+      kind: "api_key",
+      displayName: "live test key",
+    });
+    // Another organization reads the same history without the names of acme's keys and people.
+    const outsider = await t.otherOrganization("history-reader");
+    const seenOutside = await t.http.get(`/api/v1/equivalencies/${id}/versions`).set(bearer(outsider.key));
+    await expectContract(seenOutside, 200);
+    expect(seenOutside.body.data.versions[2].actor).to.deep.include({ kind: "api_key", displayName: null });
     expect(versions[3].state).to.include({ status: "pending", version: 1 });
 
     const one = await get(`/equivalencies/${id}/versions/2`);

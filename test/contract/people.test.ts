@@ -378,7 +378,8 @@ describe("people: members, roles, audit log, OAuth clients", () => {
         target: { type: "key", id: byKey.body.data.id },
         requestId: "req-audit-1",
       });
-      expect(previous.actor).to.include({ kind: "api_key", displayName: null });
+      // A key is named by its current name, read with the log.
+      expect(previous.actor).to.include({ kind: "api_key", displayName: "live test key" });
     });
 
     it("listAuditEvents filters by operationId, actorId and since; reads nothing of another organization", async () => {

@@ -1,4 +1,4 @@
-// updatedSince on the course and equivalency lists (issue 28): the records changed at or after a time.
+// updatedSince on the course and equivalency lists: the records changed at or after a time.
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract } from "../helpers/contract.ts";

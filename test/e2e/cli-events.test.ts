@@ -1,4 +1,4 @@
-// `npm run -s cli -- events tail` (issue 28): the administrator's view of the change feed, printed
+// `npm run -s cli -- events tail`: the administrator's view of the change feed, printed
 // as events commit, in commit order.
 import fs from "node:fs";
 import os from "node:os";

@@ -1,4 +1,4 @@
-// The change feed under concurrent writers (issue 28): 8 writers commit 2,000 events while a
+// The change feed under concurrent writers: 8 writers commit 2,000 events while a
 // consumer polls GET /events and another process streams GET /events/stream. Each consumer must
 // see every event exactly once, in commit order: when one write request had returned (committed)
 // before another began, all of the first's events come before any of the second's.

@@ -108,7 +108,7 @@ function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesTo
       written.transactions += 1;
       return work(inTransaction);
     },
-  } as unknown as Pick<Repositories, "equivalencies" | "stewardship" | "transaction">;
+  } as unknown as Pick<Repositories, "equivalencies" | "stewardship" | "transaction" | "users" | "credentials">;
   return { service: createEquivalenciesService({ ...repositories, now: () => NOW }), written };
 }
 

@@ -45,6 +45,8 @@ export interface SamlIdpBehaviour {
   destination?: string | null;
   /** Answer this request id instead of the real one (null: none). */
   inResponseTo?: string | null;
+  /** Name this Issuer in the (validly signed) assertion and response instead of the IdP's entity id. */
+  issuer?: string;
 }
 
 /** What the IdP's page posts to the service provider. */
@@ -114,7 +116,7 @@ export async function startSamlIdp(options: { entityId?: string } = {}): Promise
       .join("");
     return (
       `<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${issued}">` +
-      `<saml:Issuer>${escapeXml(idp.entityId)}</saml:Issuer>` +
+      `<saml:Issuer>${escapeXml(b.issuer ?? idp.entityId)}</saml:Issuer>` +
       "<saml:Subject>" +
       `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${escapeXml(user.nameId ?? user.email)}</saml:NameID>` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData${irt} NotOnOrAfter="${notOnOrAfter}" Recipient="${escapeXml(b.recipient ?? request.acsUrl)}"/></saml:SubjectConfirmation>` +
@@ -155,7 +157,7 @@ export async function startSamlIdp(options: { entityId?: string } = {}): Promise
     const destination = target === null ? "" : ` Destination="${escapeXml(target)}"`;
     const xml =
       `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${newId()}" Version="2.0" IssueInstant="${new Date().toISOString()}"${destination}${irt}>` +
-      `<saml:Issuer>${escapeXml(idp.entityId)}</saml:Issuer>` +
+      `<saml:Issuer>${escapeXml(b.issuer ?? idp.entityId)}</saml:Issuer>` +
       '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
       assertion +
       "</samlp:Response>";

@@ -1525,7 +1525,8 @@ export interface components {
          * @example {
          *       "credentialId": "key_01JD3X7Y8Z9A0B1C2D3E4F5G6H",
          *       "organizationId": "org_01JD2W6X7Y8Z9A0B1C2D3E4F5G",
-         *       "kind": "api_key"
+         *       "kind": "api_key",
+         *       "displayName": "Registrar sync"
          *     }
          */
         Actor: {
@@ -1538,6 +1539,13 @@ export interface components {
              * @enum {string}
              */
             kind: "api_key" | "oauth_client" | "external_token" | "user" | "system";
+            /**
+             * @description How the actor is named, for an actor of the caller's own organization: a member's email,
+             *     an API key's or OAuth client's name (or its prefix or client id when it has none), an
+             *     external token's subject. Null for another organization's actors (their people and
+             *     credentials are not disclosed) and for system changes.
+             */
+            displayName?: string | null;
         };
         /** @description An equivalency's own fields at one version (immutable; no expansion). */
         EquivalencySnapshot: {
@@ -2292,7 +2300,7 @@ export interface components {
                 kind: "api_key" | "oauth_client" | "external_token" | "user";
                 /** @description The user's, API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
                 id: string;
-                /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
+                /** @description The user's name (or email), the external token's subject, or the API key's or OAuth client's current name (its prefix or client id when it has none). */
                 displayName: string | null;
             };
             /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */

@@ -27,6 +27,8 @@ export type SignInFailureReason =
   | "in-response-to-mismatch"
   | "assertion-replayed"
   | "email-missing"
+  | "email-unverified"
+  | "issuer-mismatch"
   | "email-outside-domain";
 
 export class SignInFailure extends Error {

@@ -125,7 +125,18 @@ export function createOidcSignIn(sso: SsoService, redirectUri: string) {
         throw classify(error, client);
       }
       const claims: Record<string, unknown> = tokens.claims() ?? {};
-      const email = claims.email_verified === false ? null : emailFrom(claims.email);
+      // OIDC Core 5.1: email_verified is a boolean; when present, anything but true (false, "false",
+      // "true" as a string) is an address the provider has not verified.
+      if ("email_verified" in claims && claims.email_verified !== true) {
+        throw new SignInFailure(
+          "email-unverified",
+          "Your email address is not verified",
+          "Your identity provider has not verified your email address, so it cannot sign you in here. Verify the address at your identity provider, then start again.",
+          `email_verified: ${JSON.stringify(claims.email_verified)}`,
+          401,
+        );
+      }
+      const email = emailFrom(claims.email);
       return {
         connection,
         email: email ?? "",

@@ -32,6 +32,11 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
   const secureCookie = new URL(app.config.publicOrigin).protocol === "https:";
   // Scoped to the callback path, so no other page of the origin sees it; __Host- needs Path=/.
   const stateCookie = secureCookie ? "__Secure-svc_sso_state" : "svc_sso_state";
+  // The SAML RelayState's twin, scoped to the ACS. The IdP's form posts cross-site, which a
+  // SameSite=Lax cookie would not follow: SameSite=None (with Secure) on https; on a plain-http
+  // origin (local development) no SameSite attribute, whose browser default lets a top-level POST
+  // carry it (SameSite=None without Secure would be dropped).
+  const samlStateCookie = secureCookie ? "__Secure-svc_saml_state" : "svc_saml_state";
   const oidc = createOidcSignIn(app.services.sso, urls.oidcRedirectUri);
   const saml = createSamlSignIn(app.services.sso, urls);
 
@@ -42,6 +47,19 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
         httpOnly: true,
         sameSite: "lax",
         path: SSO_PATHS.oidcCallback,
+        secure: secureCookie,
+        maxAge,
+      }),
+    );
+  }
+
+  function setSamlStateCookie(ctx: Context, value: string, maxAge: number) {
+    ctx.append(
+      "Set-Cookie",
+      stringifySetCookie(samlStateCookie, value, {
+        httpOnly: true,
+        sameSite: secureCookie ? "none" : undefined,
+        path: SSO_PATHS.samlAcs,
         secure: secureCookie,
         maxAge,
       }),
@@ -64,7 +82,9 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
         throw error;
       }
     } else {
-      redirectUrl = await saml.start(connection, crypto.randomBytes(24).toString("base64url"));
+      const state = crypto.randomBytes(24).toString("base64url");
+      redirectUrl = await saml.start(connection, state);
+      setSamlStateCookie(ctx, state, STATE_COOKIE_MAX_AGE_S);
     }
     ctx.set("Cache-Control", "no-store");
     ctx.body = { redirectUrl };
@@ -151,12 +171,14 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
           "The assertion consumer service expects a form post (HTTP-POST binding).",
         );
       }
+      const cookieState = parseCookie(ctx.get("cookie") || "")[samlStateCookie];
+      setSamlStateCookie(ctx, "", 0);
       const text = await getRawBody(ctx.req, { limit: ACS_BODY_LIMIT, encoding: "utf8" });
       const form = new URLSearchParams(text);
-      const identity = await saml.finish({
-        SAMLResponse: form.get("SAMLResponse") ?? undefined,
-        RelayState: form.get("RelayState") ?? undefined,
-      });
+      const identity = await saml.finish(
+        { SAMLResponse: form.get("SAMLResponse") ?? undefined, RelayState: form.get("RelayState") ?? undefined },
+        cookieState,
+      );
       await signIn(ctx, identity);
     });
   }

@@ -90,10 +90,16 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
       return url;
     },
 
-    async finish(form: {
-      SAMLResponse?: string;
-      RelayState?: string;
-    }): Promise<FederatedIdentity & { connection: SsoConnection }> {
+    /**
+     * `cookieState` is the RelayState this browser was given when it started the sign-in (a cookie):
+     * a response posted from another browser (an attacker's own assertion, to sign the victim in as
+     * the attacker) is refused. The RelayState is used up before any check, so whatever the outcome
+     * it cannot be posted again (no repeated verification of a large response).
+     */
+    async finish(
+      form: { SAMLResponse?: string; RelayState?: string },
+      cookieState: string | undefined,
+    ): Promise<FederatedIdentity & { connection: SsoConnection }> {
       if (!form.SAMLResponse) {
         throw new SignInFailure("assertion-invalid", "No SAML response", "The identity provider sent no SAMLResponse.");
       }
@@ -103,6 +109,18 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
           "sign-in-unknown",
           "This sign-in has expired",
           "The SAML response does not answer a sign-in started here recently (unknown or expired RelayState). Start again from the sign-in page.",
+        );
+      }
+      if (!(await sso.useSignIn(pending.state))) {
+        throw new SignInFailure("sign-in-used", "This sign-in was already used", "Start again from the sign-in page.");
+      }
+      if (!cookieState || cookieState !== pending.state) {
+        throw new SignInFailure(
+          "state-mismatch",
+          "This sign-in was started in another browser",
+          "The SAML response does not belong to a sign-in this browser started. Start again from the sign-in page.",
+          undefined,
+          401,
         );
       }
       const connection = await sso.connectionById(pending.connectionId);
@@ -117,6 +135,7 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
       await checkDestination(profile.getSamlResponseXml?.(), urls.samlAcsUrl);
       const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
       checkRecipient(assertion, urls.samlAcsUrl);
+      checkIssuer(assertion, connection);
 
       const assertionId = assertion?.$?.ID;
       if (!assertionId)
@@ -129,9 +148,6 @@ export function createSamlSignIn(sso: SsoService, urls: ServiceProviderUrls) {
           `assertion ${assertionId}`,
           401,
         );
-      }
-      if (!(await sso.useSignIn(pending.state))) {
-        throw new SignInFailure("sign-in-used", "This sign-in was already used", "Start again from the sign-in page.");
       }
       const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
       const given = textFrom(attributes.givenName, attributes["urn:oid:2.5.4.42"]);
@@ -208,6 +224,32 @@ function checkRecipient(assertion: XmlNode | undefined, acsUrl: string): void {
       "The SAML assertion was meant for another service",
       `The assertion's Recipient is not this service's assertion consumer URL (${acsUrl}).`,
       `recipients: ${recipients.join(", ") || "none"}`,
+      401,
+    );
+  }
+}
+
+/** An element's text: xml2js gives a string without attributes, an object with `_` with them. */
+function textOf(node: unknown): string | undefined {
+  if (typeof node === "string") return node.trim();
+  const text = (node as XmlNode | undefined)?._;
+  return typeof text === "string" ? text.trim() : undefined;
+}
+
+/**
+ * SAML Core 2.3.3: the assertion's Issuer is the IdP that made it. node-saml checks `idpIssuer`
+ * only on logout messages, so the connection's entity id is compared here: an assertion another
+ * IdP made, signed by a certificate this connection also trusts, is refused.
+ */
+function checkIssuer(assertion: XmlNode | undefined, connection: SsoConnection): void {
+  const issuers = Array.isArray(assertion?.Issuer) ? (assertion.Issuer as unknown[]) : [];
+  const issuer = issuers.length === 1 ? textOf(issuers[0]) : undefined;
+  if (issuer !== connection.samlEntityId) {
+    throw new SignInFailure(
+      "issuer-mismatch",
+      "The SAML assertion comes from another identity provider",
+      "The assertion's issuer is not the identity provider configured for your domain.",
+      `issuer: ${issuer ?? "none"}, expected ${connection.samlEntityId}`,
       401,
     );
   }
