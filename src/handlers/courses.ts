@@ -4,6 +4,7 @@ import { listResponse, pageParams } from "./paging.ts";
 import { ValidationError, type FieldError } from "../kernel/errors.ts";
 import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { OperationHandler, RequestCheck } from "./types.ts";
+import type { UpsertResult } from "../services/courses.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
@@ -27,16 +28,24 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
     query: { dryRun },
     body: request.body,
   };
-  return services.idempotency.withIdempotency(caller, idempotent, async () => {
-    const result = await services.courses.upsertCourses(caller, items, { dryRun, single });
-    return dryRun
+  const answer = (result: UpsertResult) =>
+    dryRun
       ? { status: 200 as const, body: { ...result, dryRun: true } }
       : {
           status: 201 as const,
           body: result,
           headers: result.data[0]?.id ? { Location: `${API_ROOT}/courses/${result.data[0].id}` } : undefined,
         };
-  });
+  // The answer to remember commits with the batch (services/idempotency.ts).
+  return services.idempotency.withIdempotency(caller, idempotent, async (remember) =>
+    answer(
+      await services.courses.upsertCourses(caller, items, {
+        dryRun,
+        single,
+        beforeCommit: (transaction, result) => remember(transaction, answer(result)),
+      }),
+    ),
+  );
 };
 
 /**

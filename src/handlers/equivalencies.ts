@@ -2,6 +2,7 @@
 import { listHeaders, listResponse, pageParams, pagination } from "./paging.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
+import type { CreatedEquivalency } from "../services/equivalencies.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
@@ -47,15 +48,20 @@ export const createEquivalency: OperationHandler<"createEquivalency"> = async (r
     query: { dryRun },
     body: request.body,
   };
-  return services.idempotency.withIdempotency(caller, idempotent, async () => {
-    const outcome = await services.equivalencies.createEquivalency(caller, request.body, { dryRun });
+  const answer = (created: CreatedEquivalency) => ({
+    status: 201 as const,
+    body: { data: created.view },
+    headers: { ETag: created.etag, Location: `${API_ROOT}/equivalencies/${created.view.id}` },
+  });
+  // The answer to remember commits with the record (services/idempotency.ts).
+  return services.idempotency.withIdempotency(caller, idempotent, async (remember) => {
+    const outcome = await services.equivalencies.createEquivalency(caller, request.body, {
+      dryRun,
+      beforeCommit: (transaction, created) => remember(transaction, answer(created)),
+    });
     if (outcome.kind === "preview")
       return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
-    return {
-      status: 201 as const,
-      body: { data: outcome.view },
-      headers: { ETag: outcome.etag, Location: `${API_ROOT}/equivalencies/${outcome.view.id}` },
-    };
+    return answer(outcome);
   });
 };
 

@@ -52,7 +52,7 @@ export interface Repositories {
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
 export type TransactionRepositories = Pick<
   Repositories,
-  "courses" | "equivalencies" | "equivalencyRequests" | "datasets" | "outbox" | "stewardship"
+  "courses" | "equivalencies" | "equivalencyRequests" | "datasets" | "outbox" | "stewardship" | "idempotency"
 >;
 
 /** `read` (Database.read), when given, serves the hot reads outside transactions. */
@@ -88,6 +88,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
           datasets: createDatasetsRepository(tx),
           outbox: createOutboxRepository(tx),
           stewardship: createStewardshipRepository(tx),
+          idempotency: createIdempotencyRepository(tx),
         }),
       ),
   };

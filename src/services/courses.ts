@@ -1,7 +1,7 @@
 // Courses: listing, reading, and the batch upsert. A batch is validated whole
 // before anything is written, and written in one transaction.
 import type { Credential } from "../auth/credential.ts";
-import type { Repositories } from "../repositories/index.ts";
+import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
 import { TRACKED_FIELDS, type CourseFilters, type ExistingCourse, type NewCourse } from "../repositories/courses.ts";
 import type { CourseLevel, CreditUnit, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
@@ -157,7 +157,12 @@ export function createCoursesService({
     async upsertCourses(
       caller: Credential,
       items: CourseUpsert[],
-      options: { dryRun?: boolean; single?: boolean } = {},
+      options: {
+        dryRun?: boolean;
+        single?: boolean;
+        /** Runs inside the batch's transaction with its result, before it commits (the idempotent answer). */
+        beforeCommit?: (transaction: TransactionRepositories, result: UpsertResult) => Promise<void>;
+      } = {},
     ): Promise<UpsertResult> {
       const environment = caller.environment;
       const institutionIds = [...new Set(items.map((item) => item.institutionId))];
@@ -214,38 +219,42 @@ export function createCoursesService({
         return { results, creates, updates };
       };
       const keys = items.map((item) => ({ institutionId: item.institutionId, codeKey: courseCodeKey(item.code) }));
-      const data = options.dryRun
-        ? plan(await courses.findByCodeKeys(environment, keys)).results
-        : await transaction(async ({ courses: inTransaction, outbox }) => {
-            const { results, creates, updates } = plan(await inTransaction.findByCodeKeys(environment, keys));
-            const now = new Date();
-            if (creates.length) await inTransaction.insertMany(environment, creates, now);
-            const versions = await inTransaction.updateMany(
-              updates.map(({ id, item }) => ({
-                id,
-                code: item.code,
-                title: item.title,
-                credits: item.credits,
-                creditUnit: item.creditUnit ?? DEFAULT_CREDIT_UNIT,
-                level: item.level,
-                description: item.description ?? null,
-                cipCode: item.cipCode ?? null,
-              })),
-              now,
-            );
-            for (const update of updates)
-              update.version = update.result.version = versions.get(update.id) ?? update.version;
-            await outbox.recordEvents(
-              environment,
-              updates.map((u) => ({
-                type: "course.updated" as const,
-                data: { courseId: u.id, version: u.version, changedFields: u.changed },
-              })),
-            );
-            return results;
-          });
-      const created = data.filter((r) => r.result === "created").length;
-      return { data, summary: { received: items.length, created, updated: items.length - created } };
+      const summarized = (data: UpsertResult["data"]): UpsertResult => {
+        const created = data.filter((r) => r.result === "created").length;
+        return { data, summary: { received: items.length, created, updated: items.length - created } };
+      };
+      if (options.dryRun) return summarized(plan(await courses.findByCodeKeys(environment, keys)).results);
+      return transaction(async (writes) => {
+        const { courses: inTransaction, outbox } = writes;
+        const { results, creates, updates } = plan(await inTransaction.findByCodeKeys(environment, keys));
+        const now = new Date();
+        if (creates.length) await inTransaction.insertMany(environment, creates, now);
+        const versions = await inTransaction.updateMany(
+          updates.map(({ id, item }) => ({
+            id,
+            code: item.code,
+            title: item.title,
+            credits: item.credits,
+            creditUnit: item.creditUnit ?? DEFAULT_CREDIT_UNIT,
+            level: item.level,
+            description: item.description ?? null,
+            cipCode: item.cipCode ?? null,
+          })),
+          now,
+        );
+        for (const update of updates)
+          update.version = update.result.version = versions.get(update.id) ?? update.version;
+        await outbox.recordEvents(
+          environment,
+          updates.map((u) => ({
+            type: "course.updated" as const,
+            data: { courseId: u.id, version: u.version, changedFields: u.changed },
+          })),
+        );
+        const result = summarized(results);
+        await options.beforeCommit?.(writes, result);
+        return result;
+      });
     },
   };
 }

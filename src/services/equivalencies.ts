@@ -105,6 +105,13 @@ export function expandedView(record: ExpandedEquivalency) {
   };
 }
 
+/** What createEquivalency answers for a record it created. */
+export interface CreatedEquivalency {
+  kind: "created";
+  view: ReturnType<typeof expandedView>;
+  etag: string;
+}
+
 export function etagOf(record: Pick<Equivalency, "id" | "version">): string {
   return `"${record.id}.v${record.version}"`;
 }
@@ -573,7 +580,15 @@ export function createEquivalenciesService(
     },
 
     /** A dry run checks everything a creation would, writes nothing and answers the record it would create. */
-    async createEquivalency(caller: Credential, input: EquivalencyCreate, options: { dryRun?: boolean } = {}) {
+    async createEquivalency(
+      caller: Credential,
+      input: EquivalencyCreate,
+      options: {
+        dryRun?: boolean;
+        /** Runs inside the creation's transaction with what it answers, before it commits (the idempotent answer). */
+        beforeCommit?: (transaction: TransactionRepositories, created: CreatedEquivalency) => Promise<void>;
+      } = {},
+    ) {
       const environment = caller.environment;
       const { draft, pointers } = createDraft(input);
       const decide = async (writes: Pick<Writes, "equivalencies" | "stewardship">, lock: boolean) => {
@@ -644,7 +659,9 @@ export function createEquivalenciesService(
           },
         ]);
         const written = await writes.equivalencies.findExpandedWritten(record.id);
-        return { kind: "created" as const, view: expandedView(written), etag: etagOf(written) };
+        const created: CreatedEquivalency = { kind: "created", view: expandedView(written), etag: etagOf(written) };
+        await options.beforeCommit?.(writes, created);
+        return created;
       });
       equivalencies.forgetTotals();
       return created;

@@ -3,6 +3,7 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { COURSES, loadInstitutions } from "../helpers/fixtures.ts";
 import { createUserWithToken } from "../helpers/people.ts";
+import { withRefusedWrite } from "../helpers/refused-writes.ts";
 
 const course = (overrides: Record<string, unknown> = {}) => ({ ...COURSES["MATH 7"], ...overrides });
 
@@ -214,6 +215,28 @@ describe("courses: upsertCourses (POST /courses)", () => {
     const reused = await post(course({ title: "Other" }), "/courses", { "Idempotency-Key": "batch-1" });
     await expectContract(reused, 409);
     expectProblem(reused, "idempotency-key-reused");
+  });
+
+  it("stores the Idempotency-Key's answer in the batch's transaction: when it cannot be stored, nothing is written and the retry runs once", async () => {
+    // The window between the change's commit and its answer: storing the answer fails.
+    const prisma = t.database.prisma;
+    const send = () => post(course(), "/courses", { "Idempotency-Key": "crash-window" });
+    const failed = await withRefusedWrite(
+      prisma,
+      { table: "idempotency_records", on: "UPDATE", when: "NEW.response_status <> 0" },
+      send,
+    );
+    expect(failed.status).to.equal(500);
+    // Before, the course was committed without its answer, and the retry wrote version 2 and course.updated.
+    expect(await prisma.course.count()).to.equal(0);
+    const retried = await send();
+    await expectContract(retried, 201);
+    expect(retried.headers["idempotent-replayed"]).to.equal(undefined);
+    const replayed = await send();
+    expect(replayed.headers["idempotent-replayed"]).to.equal("true");
+    expect(replayed.body).to.deep.equal(retried.body);
+    expect((await prisma.course.findMany()).map((c) => c.version)).to.deep.equal([1]);
+    expect(await events()).to.have.length(0);
   });
 
   it("scopes an Idempotency-Key by environment: a user's sandbox answer is not replayed to the same key in live", async () => {

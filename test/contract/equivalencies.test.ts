@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
+import { withRefusedWrite } from "../helpers/refused-writes.ts";
 import { COURSES, loadInstitutions, postCourses } from "../helpers/fixtures.ts";
 
 async function setup(t: TestApp) {
@@ -153,6 +154,22 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
     const reused = await post({ ...body, targetCode: "OTHER" }, "/equivalencies", { "Idempotency-Key": "k1" });
     await expectContract(reused, 409);
     expectProblem(reused, "idempotency-key-reused");
+  });
+
+  it("stores the Idempotency-Key's answer in the creation's transaction: when it cannot be stored, nothing is created and the retry creates once", async () => {
+    const body = { sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCode: "COMPSCI 2XX" };
+    const send = () => post(body, "/equivalencies", { "Idempotency-Key": "crash-window" });
+    const refused = { table: "idempotency_records", on: "UPDATE" as const, when: "NEW.response_status <> 0" };
+    expect((await withRefusedWrite(t.database.prisma, refused, send)).status).to.equal(500);
+    // Before, the equivalency was committed without its answer, and the retry was a 409 naming it.
+    expect(await t.database.prisma.equivalency.count()).to.equal(0);
+    expect(await t.database.prisma.outboxEvent.count()).to.equal(0);
+    const retried = await send();
+    await expectContract(retried, 201);
+    const replayed = await send();
+    expect(replayed.headers["idempotent-replayed"]).to.equal("true");
+    expect(replayed.body.data.id).to.equal(retried.body.data.id);
+    expect(await t.database.prisma.outboxEvent.count({ where: { type: "equivalency.created" } })).to.equal(1);
   });
 });
 

@@ -8,6 +8,7 @@ import { createUserWithToken, type TestUser } from "../helpers/people.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { withRefusedWrite } from "../helpers/refused-writes.ts";
 
 describe("people: members, roles, audit log, OAuth clients", () => {
   let t: TestApp;
@@ -98,22 +99,14 @@ describe("people: members, roles, audit log, OAuth clients", () => {
     });
 
     it("inviteMember writes the member and their link together: a link that cannot be stored leaves no member", async () => {
-      // The link's insert fails (a trigger refuses it): before, the member stayed without a link.
-      await t.database.prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_link() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'no links today'; END $$`);
-      await t.database.prisma.$executeRawUnsafe(
-        `CREATE TRIGGER refuse_link BEFORE INSERT ON sign_in_links FOR EACH ROW EXECUTE FUNCTION refuse_link()`,
-      );
-      try {
-        const response = await t.http
+      // The link's insert fails: before, the member stayed without a link.
+      const response = await withRefusedWrite(t.database.prisma, { table: "sign_in_links", on: "INSERT" }, () =>
+        t.http
           .post("/api/v1/members")
           .set(bearer(admin.token))
-          .send({ email: "half.invited@acme.edu", role: "viewer" });
-        expect(response.status).to.equal(500);
-      } finally {
-        await t.database.prisma.$executeRawUnsafe(`DROP TRIGGER refuse_link ON sign_in_links`);
-        await t.database.prisma.$executeRawUnsafe(`DROP FUNCTION refuse_link()`);
-      }
+          .send({ email: "half.invited@acme.edu", role: "viewer" }),
+      );
+      expect(response.status).to.equal(500);
       const stranded = await t.database.prisma.user.findFirst({ where: { email: "half.invited@acme.edu" } });
       expect(stranded).to.equal(null);
       const retried = await t.http
