@@ -112,6 +112,7 @@ export function buildProgram(
   openRaw: DatabaseOpener = openUnmigratedDatabase,
   openKeys: KeyringOpener = openConfiguredKeyring,
   cwd: string = process.cwd(),
+  besideServer = false,
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -322,7 +323,7 @@ export function buildProgram(
       }),
     );
 
-  addSecretsCommands(program, output, withServices, openKeys);
+  addSecretsCommands(program, output, withServices, openKeys, besideServer);
   addUsersCommands(program, output, withServices);
   addSsoCommands(program, output, withServices);
 
@@ -444,6 +445,8 @@ function addSecretsCommands(
   output: Output,
   withServices: WithServices,
   openKeys: KeyringOpener,
+  /** Inside a running server (its channel), which keeps the keys it started with. */
+  besideServer: boolean,
 ): void {
   const secrets = program
     .command("secrets")
@@ -490,6 +493,12 @@ function addSecretsCommands(
     .action(() =>
       withServices(async ({ storedSecrets }) => {
         const keyring = openKeys();
+        // The running server keeps the keys it started with: a new key file key would strand it (it
+        // could open nothing re-sealed, and would seal under a key removed from the file).
+        if (besideServer && keyring.keyFile)
+          throw new Error(
+            `secrets rotate cannot change the key file ${keyring.keyFile} beside the running server, which keeps the key it started with; nothing was changed: stop the server, run secrets rotate, then start the server again.`,
+          );
         await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
         const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
         const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
@@ -525,6 +534,8 @@ export interface CliOptions {
   openRaw?: DatabaseOpener;
   openKeys?: KeyringOpener;
   cwd?: string;
+  /** The command runs inside a running server (its administrative channel). */
+  besideServer?: boolean;
 }
 
 /**
@@ -542,6 +553,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     options.openRaw ?? openUnmigratedDatabase,
     options.openKeys ?? openConfiguredKeyring,
     options.cwd ?? process.cwd(),
+    options.besideServer ?? false,
   );
   const terminal = io.terminal;
   const configure = (command: Command) => {
@@ -595,7 +607,7 @@ export function serverCommandRunner(
     runCli(
       request.argv,
       { ...io, terminal: request.terminal },
-      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd },
+      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd, besideServer: true },
     );
 }
 
