@@ -106,13 +106,19 @@ export function readableFile(cwd: string, file: string): string {
   return resolved;
 }
 
+/** What a command run inside a server (its administrative channel) reaches of that server. */
+export interface RunningServer {
+  /** Drops a revoked credential from the server's cache, so the revocation holds at once. */
+  forgetCredential(credentialId: string): void;
+}
+
 export function buildProgram(
   output: Output = createOutput(),
   openDb: DatabaseOpener = openConfiguredDatabase,
   openRaw: DatabaseOpener = openUnmigratedDatabase,
   openKeys: KeyringOpener = openConfiguredKeyring,
   cwd: string = process.cwd(),
-  besideServer = false,
+  server: RunningServer | null = null,
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -130,7 +136,12 @@ export function buildProgram(
   function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
     return withDatabase((database) =>
       fn(
-        createServices({ repositories: repositoriesOf(database), config: loadConfig(), secrets: openKeys().box }),
+        createServices({
+          repositories: repositoriesOf(database),
+          config: loadConfig(),
+          secrets: openKeys().box,
+          forgetCredential: server?.forgetCredential,
+        }),
         database,
       ),
     );
@@ -323,7 +334,7 @@ export function buildProgram(
       }),
     );
 
-  addSecretsCommands(program, output, withServices, openKeys, besideServer);
+  addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
   addSsoCommands(program, output, withServices);
 
@@ -534,8 +545,8 @@ export interface CliOptions {
   openRaw?: DatabaseOpener;
   openKeys?: KeyringOpener;
   cwd?: string;
-  /** The command runs inside a running server (its administrative channel). */
-  besideServer?: boolean;
+  /** The server the command runs inside (its administrative channel), if any. */
+  server?: RunningServer;
 }
 
 /**
@@ -553,7 +564,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     options.openRaw ?? openUnmigratedDatabase,
     options.openKeys ?? openConfiguredKeyring,
     options.cwd ?? process.cwd(),
-    options.besideServer ?? false,
+    options.server ?? null,
   );
   const terminal = io.terminal;
   const configure = (command: Command) => {
@@ -601,13 +612,14 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
 export function serverCommandRunner(
   database: Database,
   openKeys: KeyringOpener = openConfiguredKeyring,
+  server: RunningServer = { forgetCredential: () => {} },
 ): CommandRunner {
   const shared: DatabaseOpener = async () => ({ ...database, close: async () => {} });
   return (request, io) =>
     runCli(
       request.argv,
       { ...io, terminal: request.terminal },
-      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd, besideServer: true },
+      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd, server },
     );
 }
 

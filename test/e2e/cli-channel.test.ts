@@ -382,6 +382,8 @@ describe("CLI beside a running server (processes)", function () {
         DATABASE_URL: "",
         SVC_LOG_LEVEL: "info",
         SVC_SEED_SANDBOX: "false",
+        // Remembered for an hour: a revocation must not wait for the cache to expire.
+        SVC_CREDENTIAL_CACHE_MS: "3600000",
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -420,6 +422,15 @@ describe("CLI beside a running server (processes)", function () {
 
     const refused = await cli(["keys", "create", "--org", "nobody", "--env", "live"]);
     expect(refused).to.deep.equal({ stdout: "", stderr: 'error: No organization has the slug "nobody".\n', code: 1 });
+  });
+
+  it("keys revoke beside the server takes effect at once, though the server had the key cached", async () => {
+    const created = await cli(["--json", "keys", "create", "--org", "acme", "--env", "live"]);
+    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    const read = () => fetch(`${listening.url}/institutions?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
+    expect((await read()).status).to.equal(200);
+    expect((await cli(["keys", "revoke", id])).code).to.equal(0);
+    expect((await read()).status).to.equal(401);
   });
 
   it("refuses secrets rotate with the key file beside the server in one line, changing nothing", async () => {
