@@ -73,12 +73,14 @@ async function main() {
   // on PostgreSQL every process opens the database itself).
   let channel: AdminChannel | null = null;
   if (database.kind === "embedded") {
-    channel = await openAdminChannel(adminSocketPath(config.dataDir), serverCommandRunner(database), log).catch(
-      (error: unknown) => {
-        log.warn({ err: error }, "the CLI's channel could not be opened: stop the server to run the CLI");
-        return null;
-      },
-    );
+    // The embedded database sends no revocation notices: a key revoked here leaves this cache at once.
+    const runner = serverCommandRunner(database, undefined, {
+      forgetCredential: (id) => app.context.authenticator.forget(id),
+    });
+    channel = await openAdminChannel(adminSocketPath(config.dataDir), runner, log).catch((error: unknown) => {
+      log.warn({ err: error }, "the CLI's channel could not be opened: stop the server to run the CLI");
+      return null;
+    });
   }
   dispatcher?.start();
   // A finished write may have committed events: deliver them without waiting for the next poll.

@@ -77,6 +77,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     routesOutsideContract({
       app: context,
       throttleTokenRequest: admission.throttleTokenRequest,
+      throttleSignIn: admission.throttleSignIn,
       redis: rateLimiter.sharedStore,
     }),
   );

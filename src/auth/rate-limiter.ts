@@ -4,6 +4,8 @@
 //     larger budget; the public sandbox key instead has a bucket per client
 //     address, so one heavy user cannot empty the shared demo key for everyone;
 //   - POST /oauth/token: a bucket per client address;
+//   - the dashboard's sign-in routes (start, the OIDC callback, the SAML ACS,
+//     one-time links), which need no credential: a bucket per client address;
 //   - a presented credential that fails authentication: a bucket per client
 //     address. Once it is empty, requests from the address without a valid
 //     credential are refused (429) until a token has refilled; a valid
@@ -26,6 +28,7 @@ export interface RateLimitRules {
   organization: BucketRule;
   authFailures: BucketRule;
   tokenEndpoint: BucketRule;
+  signIn: BucketRule;
 }
 
 /** A bucket and what it limits, for the refusal's message ("this credential"). */
@@ -120,6 +123,10 @@ export class RateLimiter {
     return this.take([
       { key: `token:${address}`, rule: this.rules.tokenEndpoint, subject: "for tokens from this address" },
     ]);
+  }
+
+  signInRequest(address: string): PendingDecision {
+    return this.take([{ key: `signin:${address}`, rule: this.rules.signIn, subject: "to sign in from this address" }]);
   }
 
   /** Counts a failed authentication; refused once the address has failed too often. */

@@ -126,6 +126,12 @@ export function readableFile(cwd: string, file: string): string {
   return resolved;
 }
 
+/** What a command run inside a server (its administrative channel) reaches of that server. */
+export interface RunningServer {
+  /** Drops a revoked credential from the server's cache, so the revocation holds at once. */
+  forgetCredential(credentialId: string): void;
+}
+
 export function buildProgram(
   output: Output = createOutput(),
   openDb: DatabaseOpener = openConfiguredDatabase,
@@ -134,6 +140,7 @@ export function buildProgram(
   cwd: string = process.cwd(),
   /** Stops a command that runs until stopped (over the server's channel); else Ctrl-C does. */
   signal?: AbortSignal,
+  server: RunningServer | null = null,
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -151,7 +158,12 @@ export function buildProgram(
   function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
     return withDatabase((database) =>
       fn(
-        createServices({ repositories: repositoriesOf(database), config: loadConfig(), secrets: openKeys().box }),
+        createServices({
+          repositories: repositoriesOf(database),
+          config: loadConfig(),
+          secrets: openKeys().box,
+          forgetCredential: server?.forgetCredential,
+        }),
         database,
       ),
     );
@@ -344,7 +356,7 @@ export function buildProgram(
       }),
     );
 
-  addSecretsCommands(program, output, withServices, openKeys);
+  addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
   addSsoCommands(program, output, withServices);
 
@@ -493,6 +505,8 @@ function addSecretsCommands(
   output: Output,
   withServices: WithServices,
   openKeys: KeyringOpener,
+  /** Inside a running server (its channel), which keeps the keys it started with. */
+  besideServer: boolean,
 ): void {
   const secrets = program
     .command("secrets")
@@ -539,6 +553,12 @@ function addSecretsCommands(
     .action(() =>
       withServices(async ({ storedSecrets }) => {
         const keyring = openKeys();
+        // The running server keeps the keys it started with: a new key file key would strand it (it
+        // could open nothing re-sealed, and would seal under a key removed from the file).
+        if (besideServer && keyring.keyFile)
+          throw new Error(
+            `secrets rotate cannot change the key file ${keyring.keyFile} beside the running server, which keeps the key it started with; nothing was changed: stop the server, run secrets rotate, then start the server again.`,
+          );
         await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
         const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
         const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
@@ -574,6 +594,8 @@ export interface CliOptions {
   openRaw?: DatabaseOpener;
   openKeys?: KeyringOpener;
   cwd?: string;
+  /** The server the command runs inside (its administrative channel), if any. */
+  server?: RunningServer;
 }
 
 /**
@@ -592,6 +614,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     options.openKeys ?? openConfiguredKeyring,
     options.cwd ?? process.cwd(),
     io.signal,
+    options.server ?? null,
   );
   const terminal = io.terminal;
   const configure = (command: Command) => {
@@ -639,13 +662,14 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
 export function serverCommandRunner(
   database: Database,
   openKeys: KeyringOpener = openConfiguredKeyring,
+  server: RunningServer = { forgetCredential: () => {} },
 ): CommandRunner {
   const shared: DatabaseOpener = async () => ({ ...database, close: async () => {} });
   return (request, io) =>
     runCli(
       request.argv,
       { ...io, terminal: request.terminal },
-      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd },
+      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd, server },
     );
 }
 

@@ -40,6 +40,8 @@ export interface Config {
     authFailures: BucketRule;
     /** Each client address's requests to POST /oauth/token. */
     tokenEndpoint: BucketRule;
+    /** Each client address's requests to the dashboard's sign-in routes (start, callbacks, links). */
+    signIn: BucketRule;
     /** Buckets shared by every process in this Redis; null keeps them in this process's memory. */
     redis: { url: string; keyPrefix: string; timeoutMs: number } | null;
   };
@@ -371,6 +373,7 @@ export function loadConfig(env: Env = process.env): Config {
       organization: readBucket(env, "SVC_RATE_LIMIT_ORG_BURST", 1200, "SVC_RATE_LIMIT_ORG_REFILL_PER_SECOND", 20),
       authFailures: readBucket(env, "SVC_AUTH_FAILURE_BURST", 20, "SVC_AUTH_FAILURE_REFILL_PER_SECOND", 0.1),
       tokenEndpoint: readBucket(env, "SVC_TOKEN_ENDPOINT_BURST", 20, "SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND", 0.2),
+      signIn: readBucket(env, "SVC_SIGN_IN_BURST", 20, "SVC_SIGN_IN_REFILL_PER_SECOND", 0.2),
       redis: readRedis(env),
     },
     trustProxy: readBoolean(env, "SVC_TRUST_PROXY", false),

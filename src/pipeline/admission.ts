@@ -18,6 +18,8 @@ export interface Admission {
   admit(ctx: Context): Promise<Credential>;
   /** Counts a token request against its client address (before its body is read): 429 when the bucket is empty. */
   throttleTokenRequest(ctx: Context): Promise<void>;
+  /** Counts a request to a dashboard sign-in route against its client address: 429 when the bucket is empty. */
+  throttleSignIn(ctx: Context): Promise<void>;
 }
 
 export function createAdmission(authenticator: Authenticator, rateLimiter: RateLimiter): Admission {
@@ -48,6 +50,9 @@ export function createAdmission(authenticator: Authenticator, rateLimiter: RateL
     },
     async throttleTokenRequest(ctx) {
       applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));
+    },
+    async throttleSignIn(ctx) {
+      applyRateLimit(ctx, await rateLimiter.signInRequest(clientAddressKey(ctx.ip)));
     },
   };
 }

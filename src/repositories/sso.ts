@@ -53,6 +53,11 @@ export function createSsoRepository(db: Db) {
       return db.ssoConnection.findUnique({ where: { domain } });
     },
 
+    /** The connections of any of these domains, in one query. */
+    findByDomains(domains: string[]): Promise<SsoConnection[]> {
+      return db.ssoConnection.findMany({ where: { domain: { in: domains } } });
+    },
+
     /** An organization's connections, oldest first (then by id). */
     listByOrganization(organizationId: string): Promise<SsoConnection[]> {
       return db.ssoConnection.findMany({ where: { organizationId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] });

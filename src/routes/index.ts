@@ -21,6 +21,8 @@ export interface OutsideRoutesDependencies {
   app: DashboardDependencies & { database: Database; accessTokens: AccessTokens };
   /** Counts a token request against its client address (the pipeline's admission). */
   throttleTokenRequest(ctx: Context): Promise<void>;
+  /** Counts a request to a dashboard sign-in route against its client address (the pipeline's admission). */
+  throttleSignIn(ctx: Context): Promise<void>;
   /** The shared rate-limit store (Redis) when configured, reported by /readyz. */
   redis?: SharedStore | null;
 }
@@ -38,8 +40,13 @@ export function routesOutsideContract(deps: OutsideRoutesDependencies): Middlewa
   operationalRoutes(router, { database: app.database, redis: deps.redis });
   oauthRoutes(router, { accessTokens: app.accessTokens, throttleTokenRequest: deps.throttleTokenRequest });
   dashboardPages(router);
-  sessionRoutes(router);
-  ssoRoutes(router, app);
+  // The sign-in routes need no credential: each request is counted against its client address first.
+  const throttleSignIn = async (ctx: Context, next: Next) => {
+    await deps.throttleSignIn(ctx);
+    await next();
+  };
+  sessionRoutes(router, throttleSignIn);
+  ssoRoutes(router, app, throttleSignIn);
 
   const routesUnderApiRoot = new Set(
     router.stack.map((layer) => layer.path).filter((path) => typeof path === "string" && path.startsWith(API_ROOT)),

@@ -23,6 +23,8 @@ export type SsoSignIn = SsoSignInRecord;
 /** How long a person has to come back from the identity provider. */
 export const SIGN_IN_TTL_MS = 10 * 60_000;
 
+/** RFC 1035: a domain name is at most 253 characters. */
+const MAX_DOMAIN_LENGTH = 253;
 const DOMAIN = /^(?=.{3,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 const CLAIM = /^[\x21-\x7e]{1,200}$/;
 
@@ -223,11 +225,13 @@ export function createSsoService({ sso }: Pick<Repositories, "sso">, secrets: Se
               .trim()
               .toLowerCase()
           : "";
-      const labels = host.split(".");
-      for (let i = 0; host && i < labels.length - 1; i++) {
-        const connection = await sso.findByDomain(labels.slice(i).join("."));
-        if (connection) return connection;
-      }
+      // The address's domain and its parents, looked up in one query: the work per address is
+      // bounded whatever its number of labels (the sign-in route is open to anyone).
+      const labels = host.length <= MAX_DOMAIN_LENGTH ? host.split(".") : [];
+      const candidates = labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
+      const found = candidates.length ? await sso.findByDomains(candidates) : [];
+      const closest = candidates.map((domain) => found.find((c) => c.domain === domain)).find(Boolean);
+      if (closest) return closest;
       throw new ProblemError(
         "no-sign-in-connection",
         `No single sign-on is set up for ${host ? `the domain ${host}` : "that address"}. ` +

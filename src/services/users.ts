@@ -111,6 +111,20 @@ export function createUsersService({
     return { user, signInUrl, expiresAt };
   }
 
+  async function usableSignInLink(token: string | undefined) {
+    if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) {
+      throw new SignInRefusedError("link-invalid", "This sign-in link is not valid.");
+    }
+    const link = await users.findSignInLink(hashApiKey(token));
+    if (!link) throw new SignInRefusedError("link-invalid", "This sign-in link is not valid.");
+    if (link.usedAt) throw new SignInRefusedError("link-used", "This sign-in link has already been used.");
+    if (link.expiresAt <= now()) throw new SignInRefusedError("link-expired", "This sign-in link has expired.");
+    if (link.user.disabledAt) {
+      throw new SignInRefusedError("user-disabled", `The account ${link.user.email} has been disabled.`);
+    }
+    return link;
+  }
+
   async function setMember(user: User, change: { role?: UserRole; disabled?: boolean }): Promise<User> {
     const demotesAdmin = user.role === "admin" && change.role !== undefined && change.role !== "admin";
     const disablesAdmin = user.role === "admin" && change.disabled === true && user.disabledAt === null;
@@ -190,20 +204,15 @@ export function createUsersService({
       return changed ? { ...user, role, updatedAt: at } : user;
     },
 
+    /** Whether a one-time link would sign someone in, without using it: its user, or a refusal saying why. */
+    checkSignInLink(token: string | undefined): Promise<User> {
+      return usableSignInLink(token).then((link) => link.user);
+    },
+
     /** Consumes a one-time link: the user it signs in, or a refusal saying why. */
     async consumeSignInLink(token: string | undefined): Promise<User> {
-      if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) {
-        throw new SignInRefusedError("link-invalid", "This sign-in link is not valid.");
-      }
-      const tokenHash = hashApiKey(token);
-      const link = await users.findSignInLink(tokenHash);
-      if (!link) throw new SignInRefusedError("link-invalid", "This sign-in link is not valid.");
-      if (link.usedAt) throw new SignInRefusedError("link-used", "This sign-in link has already been used.");
-      if (link.expiresAt <= now()) throw new SignInRefusedError("link-expired", "This sign-in link has expired.");
-      if (link.user.disabledAt) {
-        throw new SignInRefusedError("user-disabled", `The account ${link.user.email} has been disabled.`);
-      }
-      if (!(await users.consumeSignInLink(tokenHash, now()))) {
+      const link = await usableSignInLink(token);
+      if (!(await users.consumeSignInLink(link.tokenHash, now()))) {
         throw new SignInRefusedError("link-used", "This sign-in link has already been used.");
       }
       return link.user;

@@ -104,6 +104,7 @@ describe("dashboard in the browser", function () {
   it("signs in with a one-time link from the command line and lands on the overview", async () => {
     const link = await signInLink(t, origin, { email: "registrar@acme.example", role: "admin" });
     await page.goto(link);
+    await page.getByRole("button", { name: "Sign in" }).click();
     await heading("Overview").waitFor();
     expect(page.url()).to.equal(`${origin}/dashboard/`);
     await page.getByText("Your organization stewards every institution").waitFor();
@@ -378,6 +379,7 @@ describe("dashboard in the browser", function () {
     const viewer = await openPage(browser);
     try {
       await viewer.page.goto(await signInLink(t, origin, { email: "reader@acme.example", role: "viewer" }));
+      await viewer.page.getByRole("button", { name: "Sign in" }).click();
       await viewer.page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
       const links = viewer.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
       expect(await links.allTextContents()).to.deep.equal([

@@ -25,9 +25,15 @@ describe("dashboard sign-in: links, sessions, CSRF, tokens, sign-out", () => {
     return `${url.pathname}${url.search}`;
   }
 
+  /** What the link's page posts when its button is pressed (same-origin, as the browser sends it). */
+  function useLink(link: string) {
+    const token = new URL(link, "http://x").searchParams.get("token") ?? "";
+    return t.http.post("/dashboard/auth/link").set("Sec-Fetch-Site", "same-origin").type("form").send({ token });
+  }
+
   /** Signs in through a fresh link; answers the cookie pair to send and the CSRF token. */
   async function signIn(email: string, role = "admin") {
-    const response = await t.http.get(await linkFor(email, role));
+    const response = await useLink(await linkFor(email, role));
     const cookie = sessionCookie(response).split(";")[0];
     const session = await t.http.get("/dashboard/auth/session").set("Cookie", cookie);
     return { cookie, csrf: session.body.csrfToken as string, session };
@@ -38,8 +44,8 @@ describe("dashboard sign-in: links, sessions, CSRF, tokens, sign-out", () => {
   });
   after(() => t.close());
 
-  it("GET /dashboard/auth/link signs in: 303 to /dashboard/ with an HttpOnly, SameSite=Lax session cookie", async () => {
-    const response = await t.http.get(await linkFor("first@acme.edu"));
+  it("POST /dashboard/auth/link (the link page's button) signs in: 303 to /dashboard/ with an HttpOnly, SameSite=Lax session cookie", async () => {
+    const response = await useLink(await linkFor("first@acme.edu"));
     expect(response.status).to.equal(303);
     expect(response.headers.location).to.equal("/dashboard/");
     const cookie = sessionCookie(response);
@@ -69,7 +75,7 @@ describe("dashboard sign-in: links, sessions, CSRF, tokens, sign-out", () => {
 
   it("a link works once; a bad, used or expired link and a disabled user get a clear HTML page", async () => {
     const link = await linkFor("once@acme.edu");
-    expect((await t.http.get(link)).status).to.equal(303);
+    expect((await useLink(link)).status).to.equal(303);
     const cases: [string, number, string, string][] = [
       [link, 400, "link-used", "already been used"],
       ["/dashboard/auth/link?token=not-a-real-token-aaaaaaaaaaaaaaaa", 400, "link-invalid", "not valid"],
@@ -88,13 +94,42 @@ describe("dashboard sign-in: links, sessions, CSRF, tokens, sign-out", () => {
     await t.app.context.services.users.disableUser(user.id);
     cases.push([disabledLink, 403, "user-disabled", "disabled"]);
     for (const [path, status, reason, words] of cases) {
-      const response = await t.http.get(path);
-      expect(response.status, path).to.equal(status);
-      expect(response.headers["content-type"]).to.match(/^text\/html/);
-      expect(response.headers["set-cookie"]).to.equal(undefined);
-      expect(response.text).to.contain(`data-reason="${reason}"`).and.contain(words);
-      expect(response.text).to.contain('href="/dashboard/"');
+      for (const response of [await t.http.get(path), await useLink(path)]) {
+        expect(response.status, path).to.equal(status);
+        expect(response.headers["content-type"]).to.match(/^text\/html/);
+        expect(response.headers["set-cookie"]).to.equal(undefined);
+        expect(response.text).to.contain(`data-reason="${reason}"`).and.contain(words);
+        expect(response.text).to.contain('href="/dashboard/"');
+      }
     }
+  });
+
+  it("GET /dashboard/auth/link only shows a Sign in button (a mail scanner following it uses nothing); a post from another site is refused", async () => {
+    const link = await linkFor("scanned@acme.edu", "viewer");
+    const token = new URL(link, "http://x").searchParams.get("token")!;
+    for (let i = 0; i < 3; i++) {
+      const page = await t.http.get(link);
+      expect(page.status).to.equal(200);
+      expect(page.headers["set-cookie"]).to.equal(undefined);
+      expect(page.headers["referrer-policy"]).to.equal("same-origin");
+      expect(page.headers["content-security-policy"]).to.contain("form-action 'self'");
+      expect(page.text).to.contain('<form method="post" action="/dashboard/auth/link">');
+      expect(page.text).to.contain(`name="token" value="${token}"`).and.contain("scanned@acme.edu");
+    }
+    for (const crossSite of [
+      { Origin: "https://attacker.example" },
+      { Origin: "null" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site", Origin: "https://other.acme.example" },
+    ]) {
+      const refused = await t.http.post("/dashboard/auth/link").set(crossSite).type("form").send({ token });
+      expect(refused.status).to.equal(403);
+      expect(refused.text).to.contain('data-reason="cross-site"');
+      expect(refused.headers["set-cookie"]).to.equal(undefined);
+    }
+    const signedIn = await useLink(link);
+    expect(signedIn.status).to.equal(303);
+    expect(sessionCookie(signedIn)).to.match(/^svc_session=/);
   });
 
   it("POST /dashboard/auth/token needs the CSRF token (403 problem without it or with another)", async () => {
@@ -218,7 +253,12 @@ describe("dashboard sign-in behind https: the __Host- cookie", () => {
     });
     expect(invitation.signInUrl).to.match(/^https:\/\/equivalency\.example\.edu\/dashboard\/auth\/link\?token=/);
     const url = new URL(invitation.signInUrl);
-    const response = await t.http.get(`${url.pathname}${url.search}`);
+    // The page's own origin is the public one: its post is accepted.
+    const response = await t.http
+      .post(url.pathname)
+      .set("Origin", "https://equivalency.example.edu")
+      .type("form")
+      .send({ token: url.searchParams.get("token") });
     expect(response.status).to.equal(303);
     const cookie = sessionCookie(response, "__Host-svc_session");
     expect(cookie).to.contain("Secure").and.contain("HttpOnly").and.contain("SameSite=Lax").and.contain("Path=/");

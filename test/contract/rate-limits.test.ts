@@ -71,6 +71,46 @@ describe("rate limits: POST /oauth/token per client address", () => {
   });
 });
 
+describe("rate limits: the dashboard's sign-in routes per client address", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ SVC_SIGN_IN_BURST: "3", SVC_SIGN_IN_REFILL_PER_SECOND: SLOW, SVC_TRUST_PROXY: "true" });
+  });
+  after(() => t.close());
+
+  const start = (address: string) =>
+    t.http.post("/dashboard/auth/start").set("X-Forwarded-For", address).send({ email: "ada@nowhere.example.edu" });
+
+  it("answers 429 problems with Retry-After once an address has spent its bucket on start, links and callbacks alike", async () => {
+    expect((await start("192.0.2.1")).status).to.equal(404);
+    const link = await t.http
+      .get("/dashboard/auth/link?token=guessguessguessguessguess")
+      .set("X-Forwarded-For", "192.0.2.1");
+    expect(link.status).to.equal(400);
+    const acs = await t.http.post("/dashboard/auth/saml/acs").set("X-Forwarded-For", "192.0.2.1").type("form").send({});
+    expect(acs.status).to.equal(400);
+    for (const refused of [
+      await start("192.0.2.1"),
+      await t.http.get("/dashboard/auth/oidc/callback?state=x&code=y").set("X-Forwarded-For", "192.0.2.1"),
+    ]) {
+      expect(refused.status).to.equal(429);
+      expectRefused(refused, "3");
+      expect(refused.headers["content-type"]).to.match(/^application\/problem\+json/);
+      expect(refused.body.detail).to.equal("Too many requests to sign in from this address; retry in 1000 s.");
+    }
+    // Nothing was stored for the refused start.
+    expect(await t.database.prisma.ssoSignInState.count()).to.equal(0);
+  });
+
+  it("keeps a bucket per address, and leaves the API's buckets alone", async () => {
+    expect((await start("192.0.2.2")).status).to.equal(404);
+    await expectContract(
+      await t.http.get("/api/v1/institutions").set(bearer(t.keys.live)).set("X-Forwarded-For", "192.0.2.1"),
+      200,
+    );
+  });
+});
+
 describe("rate limits: failed authentications per client address", () => {
   let t: TestApp;
   let revoked: string;

@@ -209,7 +209,15 @@ describe("README and docs/: their commands, run", function () {
     const { stdout } = await run(invite);
     const link = new URL(stdout.trim().split("\n").at(-1)!);
     expect(link.pathname).to.equal("/dashboard/auth/link");
-    const signIn = await fetch(`${origin}${link.pathname}${link.search}`, { redirect: "manual" });
+    // Opening the link shows a Sign in button; pressing it posts the token back.
+    const page = await fetch(`${origin}${link.pathname}${link.search}`, { redirect: "manual" });
+    expect(page.status).to.equal(200);
+    expect(await page.text()).to.contain('<form method="post" action="/dashboard/auth/link">');
+    const signIn = await fetch(`${origin}${link.pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ token: link.searchParams.get("token")! }),
+    });
     expect(signIn.status).to.equal(303);
     expect(signIn.headers.get("set-cookie")).to.match(/svc_session=/);
   });

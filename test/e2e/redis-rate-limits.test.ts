@@ -150,6 +150,7 @@ describe("rate limits in Redis", () => {
       organization: rule(7, 0.7),
       authFailures: rule(3, 0.1),
       tokenEndpoint: rule(2, 7.5),
+      signIn: rule(3, 0.5),
     };
     let now = 1_780_000_000_000;
     const clock = () => now;

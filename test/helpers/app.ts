@@ -43,7 +43,11 @@ export interface TestAppOptions {
  * Every test request comes from one address, so the per-address abuse limits (token requests,
  * failed authentications) are lifted unless a test sets them; test/contract/rate-limits.test.ts does.
  */
-const PER_ADDRESS_LIMITS_LIFTED = { SVC_TOKEN_ENDPOINT_BURST: "100000", SVC_AUTH_FAILURE_BURST: "100000" };
+const PER_ADDRESS_LIMITS_LIFTED = {
+  SVC_TOKEN_ENDPOINT_BURST: "100000",
+  SVC_AUTH_FAILURE_BURST: "100000",
+  SVC_SIGN_IN_BURST: "100000",
+};
 
 /**
  * Tests register webhooks on names that do not resolve here (hooks.example.edu) and on receivers

@@ -213,6 +213,7 @@ describe("configuration: rate limits", () => {
       organization: { burst: 1200, refillPerSecond: 20 },
       authFailures: { burst: 20, refillPerSecond: 0.1 },
       tokenEndpoint: { burst: 20, refillPerSecond: 0.2 },
+      signIn: { burst: 20, refillPerSecond: 0.2 },
       redis: null,
     });
     expect(trustProxy).to.equal(false);
@@ -228,6 +229,8 @@ describe("configuration: rate limits", () => {
       SVC_AUTH_FAILURE_REFILL_PER_SECOND: "0.01",
       SVC_TOKEN_ENDPOINT_BURST: "4",
       SVC_TOKEN_ENDPOINT_REFILL_PER_SECOND: "0.02",
+      SVC_SIGN_IN_BURST: "6",
+      SVC_SIGN_IN_REFILL_PER_SECOND: "0.03",
       SVC_TRUST_PROXY: "true",
       SVC_RATE_LIMIT_REDIS_URL: "redis://cache:6380/2",
       SVC_RATE_LIMIT_REDIS_PREFIX: "staging:",
@@ -238,6 +241,7 @@ describe("configuration: rate limits", () => {
       organization: { burst: 50, refillPerSecond: 2 },
       authFailures: { burst: 3, refillPerSecond: 0.01 },
       tokenEndpoint: { burst: 4, refillPerSecond: 0.02 },
+      signIn: { burst: 6, refillPerSecond: 0.03 },
       redis: { url: "redis://cache:6380/2", keyPrefix: "staging:", timeoutMs: 50 },
     });
     expect(config.trustProxy).to.equal(true);

@@ -84,6 +84,7 @@ describe("rate limits: which buckets a request draws from", () => {
     organization: rule(8, 0.01),
     authFailures: rule(2, 0.1),
     tokenEndpoint: rule(3, 0.01),
+    signIn: rule(2, 0.01),
   };
   let now: number;
   let limiter: RateLimiter;

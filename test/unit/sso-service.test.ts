@@ -59,17 +59,27 @@ describe("sso service rules", () => {
   });
 
   it("finds the connection of an address's domain or of a parent domain, and says what to do without one", async () => {
-    const looked: string[] = [];
+    const looked: string[][] = [];
     const connection = { id: "sso_1", domain: "example.edu" };
+    const parent = { id: "sso_0", domain: "edu" };
     const sso = {
-      findByDomain: async (domain: string) => {
-        looked.push(domain);
-        return domain === "example.edu" ? connection : null;
+      findByDomains: async (domains: string[]) => {
+        looked.push(domains);
+        return [parent, connection].filter((c) => domains.includes(c.domain));
       },
     } as unknown as Repositories["sso"];
     const service = createSsoService({ sso }, new SecretBox(Buffer.alloc(32, 7)));
+    // The closest domain wins; one query whatever the number of labels.
     expect(await service.connectionForEmail("Ada@Student.Example.EDU")).to.equal(connection);
-    expect(looked).to.deep.equal(["student.example.edu", "example.edu"]);
+    // A top-level domain alone is never a sign-in domain.
+    expect(looked).to.deep.equal([["student.example.edu", "example.edu"]]);
+    const deep = `x@${"a.".repeat(120)}example.edu`;
+    looked.length = 0;
+    expect(await service.connectionForEmail(deep)).to.equal(connection);
+    expect(looked).to.have.length(1);
+    looked.length = 0;
+    await service.connectionForEmail(`x@${"a.".repeat(200)}edu`).catch(() => undefined);
+    expect(looked, "a name longer than 253 characters is no domain: no query").to.deep.equal([]);
     const refused = await service.connectionForEmail("bo@elsewhere.org").catch((e: unknown) => e);
     expect(refused).to.be.instanceOf(ProblemError);
     expect((refused as ProblemError).slug).to.equal("no-sign-in-connection");

@@ -20,14 +20,14 @@ function escapeHtml(text: string): string {
   );
 }
 
-export function authErrorHtml(page: AuthErrorPage): string {
-  const reason = page.reason ? ` data-reason="${escapeHtml(page.reason)}"` : "";
+/** The frame of every sign-in page: plain HTML, no script, no outside resource. */
+function pageHtml(title: string, main: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${escapeHtml(page.title)} · Course and Equivalency Repository</title>
+  <title>${escapeHtml(title)} · Course and Equivalency Repository</title>
   <style>
     body { font: 16px/1.5 system-ui, sans-serif; color: #1a1a1a; background: #f6f7f9; margin: 0; }
     main { max-width: 36rem; margin: 10vh auto; background: #fff; padding: 2rem; border-radius: 8px;
@@ -38,23 +38,60 @@ export function authErrorHtml(page: AuthErrorPage): string {
   </style>
 </head>
 <body>
-  <main id="auth-error"${reason}>
-    <h1>${escapeHtml(page.title)}</h1>
-    <p>${escapeHtml(page.message)}</p>
-    <p><a href="/dashboard/">Back to sign-in</a></p>
-    <p class="status">Error ${page.status}</p>
-  </main>
+  ${main}
 </body>
 </html>
 `;
 }
 
+export function authErrorHtml(page: AuthErrorPage): string {
+  const reason = page.reason ? ` data-reason="${escapeHtml(page.reason)}"` : "";
+  return pageHtml(
+    page.title,
+    `<main id="auth-error"${reason}>
+    <h1>${escapeHtml(page.title)}</h1>
+    <p>${escapeHtml(page.message)}</p>
+    <p><a href="/dashboard/">Back to sign-in</a></p>
+    <p class="status">Error ${page.status}</p>
+  </main>`,
+  );
+}
+
 /** Answers the request with the refusal page (never cached, never framed). */
 export function renderAuthError(ctx: Context, page: AuthErrorPage): void {
   ctx.status = page.status;
+  renderAuthPage(ctx, authErrorHtml(page));
+}
+
+/**
+ * The page a one-time sign-in link opens: a button that posts the token back. Opening the link
+ * (a mail scanner following it, a link preview) uses nothing; only the person's click signs in.
+ */
+export function signInConfirmationHtml(token: string, email: string): string {
+  return pageHtml(
+    "Sign in",
+    `<main id="sign-in-link">
+    <h1>Sign in</h1>
+    <p>Sign in to the Course and Equivalency Repository as ${escapeHtml(email)}.</p>
+    <form method="post" action="/dashboard/auth/link">
+      <input type="hidden" name="token" value="${escapeHtml(token)}">
+      <button type="submit">Sign in</button>
+    </form>
+  </main>`,
+  );
+}
+
+/** Any page of the sign-in routes: HTML, never cached, never framed, no script, forms only to this origin. */
+export function renderAuthPage(ctx: Context, html: string): void {
   ctx.type = "text/html; charset=utf-8";
   ctx.set("Cache-Control", "no-store");
-  ctx.set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'");
+  ctx.set(
+    "Content-Security-Policy",
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  );
   ctx.set("X-Content-Type-Options", "nosniff");
-  ctx.body = authErrorHtml(page);
+  // The link's token is in this page's URL: it is not sent to any other origin. (Not no-referrer:
+  // a browser then sends its form posts with Origin: null, which the link's post refuses.)
+  ctx.set("Referrer-Policy", "same-origin");
+  ctx.body = html;
 }

@@ -7,7 +7,7 @@
 // A sign-in that fails renders the refusal page (400/401) and provisions nobody: the user is created
 // or updated only after every check of the protocol has passed.
 import crypto from "node:crypto";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import type { Router } from "@koa/router";
 import getRawBody from "raw-body";
 import { stringifySetCookie, parseCookie } from "cookie";
@@ -26,8 +26,8 @@ import { requestLog } from "../../../pipeline/request-log.ts";
 const ACS_BODY_LIMIT = "512kb";
 const STATE_COOKIE_MAX_AGE_S = 600;
 
-/** Adds the routes to `router`. */
-export function ssoRoutes(router: Router, app: DashboardDependencies): void {
+/** Adds the routes to `router`; `throttle` counts each sign-in step (no credential needed) per client address. */
+export function ssoRoutes(router: Router, app: DashboardDependencies, throttle: Middleware): void {
   const urls = serviceProviderUrls(app.config.publicOrigin);
   const secureCookie = new URL(app.config.publicOrigin).protocol === "https:";
   // Scoped to the callback path, so no other page of the origin sees it; __Host- needs Path=/.
@@ -188,8 +188,8 @@ export function ssoRoutes(router: Router, app: DashboardDependencies): void {
     ctx.body = await serviceProviderMetadata(urls);
   }
 
-  router.post(SSO_PATHS.start, start);
-  router.get(SSO_PATHS.oidcCallback, oidcCallback);
+  router.post(SSO_PATHS.start, throttle, start);
+  router.get(SSO_PATHS.oidcCallback, throttle, oidcCallback);
   router.get(SSO_PATHS.samlMetadata, samlMetadata);
-  router.post(SSO_PATHS.samlAcs, samlAcs);
+  router.post(SSO_PATHS.samlAcs, throttle, samlAcs);
 }
