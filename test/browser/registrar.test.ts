@@ -159,6 +159,20 @@ describe("dashboard: a registrar's day", function () {
     await checkPage(page, "registrar-course");
   });
 
+  it("does not overwrite a course changed by someone else since the form opened", async () => {
+    await page.getByRole("button", { name: "Edit course" }).click();
+    await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.sandbox))
+      .send({ institutionId: SANTA_MONICA, code: "CS 55", title: "Java Programming I", credits: 4, level: "upper" })
+      .expect(201);
+    await page.getByLabel("Title").fill("Java I");
+    await page.getByRole("button", { name: "Save course" }).click();
+    await page.getByText(/Someone changed this course since you opened it \(now version 3\)/).waitFor();
+    const stored = await t.http.get(`/api/v1/courses/${course["CS 55"]}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(stored.body.data).to.include({ title: "Java Programming I", level: "upper", version: 3 });
+  });
+
   it("filters equivalencies by a course found by code and a target institution found by name", async () => {
     await go("/equivalencies");
     await heading("Equivalencies").waitFor();
