@@ -159,6 +159,20 @@ describe("dashboard: a registrar's day", function () {
     await checkPage(page, "registrar-course");
   });
 
+  it("does not overwrite a course changed by someone else since the form opened", async () => {
+    await page.getByRole("button", { name: "Edit course" }).click();
+    await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.sandbox))
+      .send({ institutionId: SANTA_MONICA, code: "CS 55", title: "Java Programming I", credits: 4, level: "upper" })
+      .expect(201);
+    await page.getByLabel("Title").fill("Java I");
+    await page.getByRole("button", { name: "Save course" }).click();
+    await page.getByText(/Someone changed this course since you opened it \(now version 3\)/).waitFor();
+    const stored = await t.http.get(`/api/v1/courses/${course["CS 55"]}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(stored.body.data).to.include({ title: "Java Programming I", level: "upper", version: 3 });
+  });
+
   it("filters equivalencies by a course found by code and a target institution found by name", async () => {
     await go("/equivalencies");
     await heading("Equivalencies").waitFor();
@@ -177,15 +191,56 @@ describe("dashboard: a registrar's day", function () {
     await checkPage(page, "registrar-equivalencies");
   });
 
+  it("creates a rule with the source course found by code and the target institution by name, then edits it", async () => {
+    await go("/equivalencies");
+    await page.getByRole("link", { name: "New rule" }).click();
+    await heading("New rule").waitFor();
+    await page.getByLabel("Source course").fill("CHEM 11");
+    await page.getByRole("button", { name: /^CHEM 11 — General Chemistry/ }).click();
+    await page.getByLabel("Target institution", { exact: true }).fill("Los Angeles");
+    await page.getByRole("button", { name: /^University of California-Los Angeles/ }).click();
+    await page.getByLabel("Or a target code (when the course has no record)").fill("CHEM 14A");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    // UCLA is not acme's to decide: refused, saying so.
+    await page
+      .getByRole("alert")
+      .getByText(/steward/i)
+      .waitFor();
+    await page.getByRole("button", { name: "Clear Target institution" }).click();
+    await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
+    await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
+    await page.getByLabel("Or a target code (when the course has no record)").fill("CHEM 1XX");
+    await page.getByLabel("Decided by").fill("Berkeley Office of Undergraduate Admissions");
+    await checkPage(page, "registrar-new-rule");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await heading("Equivalency: CHEM 11 → CHEM 1XX").waitFor();
+    rule.elective = page.url().split("/").pop() ?? "";
+    await page.getByRole("button", { name: "Edit rule" }).click();
+    await page.getByLabel("Policy basis (optional)").fill("Articulation agreement 2025-26");
+    await page.getByLabel("Change note").last().fill("Policy basis recorded");
+    await page.getByRole("button", { name: "Save rule" }).click();
+    await page.getByText("Rule saved (version 2).").waitFor();
+    const stored = await t.http.get(`/api/v1/equivalencies/${rule.elective}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(stored.body.data).to.include({
+      targetInstitutionId: BERKELEY,
+      targetCode: "CHEM 1XX",
+      decidedBy: "Berkeley Office of Undergraduate Admissions",
+      policyBasis: "Articulation agreement 2025-26",
+      status: "pending",
+      version: 2,
+    });
+  });
+
   it("reviews the pending rules of its institutions, oldest first: accepts one and marks one conflict, with notes", async () => {
     await go("/review");
     await heading("Review queue").waitFor();
     const rows = page.getByRole("row");
     await page.getByRole("link", { name: "CHEM 11 → CHEM 1A" }).waitFor();
-    // Berkeley's two rules, oldest first; UCLA's rule is not acme's to decide.
+    // Berkeley's rules, oldest first; UCLA's rule is not acme's to decide.
     expect((await rows.allTextContents()).slice(1).map((text) => text.split(" → ")[0])).to.deep.equal([
       "CHEM 11",
       "CS 55",
+      "CHEM 11",
     ]);
     await checkPage(page, "registrar-review");
     await page.getByLabel("Change note for CHEM 11 → CHEM 1A").fill("Syllabi match; lab hours equal");

@@ -33,6 +33,13 @@ function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: st
   const save = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
+      // An upsert takes no If-Match: the course is read again first, so a change made since the
+      // form opened is not overwritten unseen (a change in the moment between is still possible).
+      const now = ok(await api.raw.GET("/courses/{id}", { params: { path: { id: course.id } } })).data;
+      if (now.version !== course.version)
+        throw new Error(
+          `Someone changed this course since you opened it (now version ${now.version}): reload the page to see it, then edit again.`,
+        );
       // An upsert replaces the record: every field is sent, the unchanged ones as they are.
       const body: CourseUpsert = {
         institutionId: course.institutionId,

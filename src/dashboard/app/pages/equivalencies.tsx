@@ -5,6 +5,7 @@ import type { components } from "../../../../generated/api-types.ts";
 import { problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { CopyId, CourseName, CoursePicker, InstitutionName, InstitutionPicker } from "../names.tsx";
+import { EditRule } from "./rule-form.tsx";
 import {
   Badge,
   Empty,
@@ -50,7 +51,7 @@ export function RuleSummary({ rule }: { rule: Rule }) {
 }
 
 export function Equivalencies() {
-  const { api } = useDashboard();
+  const { api, canWrite } = useDashboard();
   const [query, setQuery] = useQuery();
   const offset = Number(query.get("offset") ?? 0) || 0;
   const filters = {
@@ -86,6 +87,13 @@ export function Equivalencies() {
   return (
     <>
       <PageTitle>Equivalencies</PageTitle>
+      {canWrite && (
+        <p>
+          <Link to="/equivalencies/new" class="button">
+            New rule
+          </Link>
+        </p>
+      )}
       <form class="filters" onSubmit={apply} aria-label="Filter equivalencies">
         <div>
           <label for="f-status">Status</label>
@@ -245,6 +253,7 @@ export function EquivalencyDetail({ id }: { id: string }) {
   const [saved, setSaved] = useState<string | null>(null);
   const [next, setNext] = useState<Status | "">("");
   const [note, setNote] = useState("");
+  const [editing, setEditing] = useState(false);
   const record = useLoad(async () => {
     const result = await api.raw.GET("/equivalencies/{id}", { params: { path: { id } } });
     return { equivalency: ok(result).data, etag: result.response.headers.get("ETag") ?? "" };
@@ -337,6 +346,25 @@ export function EquivalencyDetail({ id }: { id: string }) {
                 </button>
               </form>
             )}
+            {canWrite &&
+              (editing ? (
+                <EditRule
+                  rule={eq}
+                  etag={etag}
+                  onSaved={(message) => {
+                    setEditing(false);
+                    setSaved(message);
+                    record.reload();
+                    history.reload();
+                  }}
+                />
+              ) : (
+                <p>
+                  <button type="button" class="secondary" onClick={() => setEditing(true)}>
+                    Edit rule
+                  </button>
+                </p>
+              ))}
             {conflict && (
               <div class="error conflict" role="alert">
                 <p>
