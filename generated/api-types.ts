@@ -129,7 +129,9 @@ export interface paths {
          * List equivalencies
          * @description Lists the current version of the equivalencies of the caller's environment, ordered by
          *     `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course
-         *     id), `targetInstitution` (an institution id), `status` and `provenance`.
+         *     id: the rules it is one of the source courses of), `targetInstitution` (an institution id),
+         *     `status`, `provenance` and `kind`. `asOf` (a date) keeps the rules in force that day:
+         *     `effectiveFrom` null or on or before it, and `effectiveUntil` null or on or after it.
          *     With `expand=course` every item also embeds `sourceCourse` (with its institution),
          *     `targetInstitution` and `targetCourse`.
          *
@@ -157,8 +159,75 @@ export interface paths {
          *     institution, target course or code); a duplicate is a `409` carrying the `existingId`.
          *     With `dryRun=true` the request is validated and the would-be record previewed (`200`),
          *     but nothing is stored and no event is emitted.
+         *
+         *     A rule may name several source courses (`sourceCourseIds`, all required) and several
+         *     targets (`targets`), an outcome `kind`, a `minimumGrade`, effective dates, a `priority`
+         *     and `awardedCredits` (see `EquivalencyCreate`). A rule created `accepted` while another
+         *     accepted rule of the same target institution has the same set of source courses,
+         *     overlapping dates and the same priority is refused: `409` `ambiguous-rule` when the
+         *     outcomes differ, `duplicate-rule` when they are the same, both naming the other rules in
+         *     `conflictingEquivalencyIds`. Create it `conflict` (or `pending`) to keep it beside the
+         *     other while the stewards decide.
          */
         post: operations["createEquivalency"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/equivalencies/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import equivalencies from a CSV file
+         * @description Reads a CSV file of rules (RFC 4180, UTF-8, a header row, at most 10,000 data rows; the
+         *     layout is in the API guide, in the spirit of the TES import: up to ten source and ten target
+         *     course columns by institution and course code, then the rule's kind, minimum grade, dates,
+         *     status, deciding body and policy basis) and writes each row as `POST /equivalencies` and
+         *     `PATCH /equivalencies/{id}` would, each row in its own transaction, with versions and
+         *     events. A row whose rule already exists (same source courses, target institution and
+         *     targets) updates it, or leaves it unchanged. A row that names an unknown institution or
+         *     course, or breaks a rule of the layout, is not written and gets an issue
+         *     `{row, column, message}` (`row` 1 is the first data row). A row that would be ambiguous
+         *     with (or duplicate) an accepted rule is stored as `conflict`, never `accepted`, with an
+         *     issue naming the other rules. Only rows of target institutions the caller's organization
+         *     stewards are written (`403` `not-steward` for the first other one, nothing written).
+         *     With `dryRun=true` every row is checked and counted but nothing is stored.
+         */
+        post: operations["importEquivalencies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/equivalencies/overlaps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report overlapping rules
+         * @description Groups the `accepted` and `conflict` rules of the caller's environment that overlap: same
+         *     target institution, same set of source courses, same priority and overlapping effective
+         *     dates. Each group says whether its rules are `ambiguous` (their outcomes differ) or
+         *     duplicates, and lists its rules, so stewards can clean up what arrived before the
+         *     ambiguity check (imports, older data): mark all but one `conflict`, change dates or
+         *     priorities. Groups are ordered by target institution, then the sorted source course ids,
+         *     then priority; `targetInstitution` narrows the report to one institution.
+         */
+        get: operations["listEquivalencyOverlaps"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -190,7 +259,11 @@ export interface paths {
         /**
          * Update an equivalency
          * @description Changes an equivalency's `status`, `targetCourseId`, `targetCode`, `decidedBy` or
-         *     `policyBasis`, with an optional change `note`. Every effective change stores the prior state
+         *     `policyBasis`, or its rule (`targets`, `kind`, `generalEducationArea`, `minimumGrade`,
+         *     `effectiveFrom`, `effectiveUntil`, `priority`, `awardedCredits`; the source courses are the
+         *     rule's identity and do not change), with an optional change `note`. A change that leaves
+         *     the rule `accepted` (or makes it so) is checked for ambiguity as on creation (`409`
+         *     `ambiguous-rule` or `duplicate-rule`). Every effective change stores the prior state
          *     as an immutable snapshot (with the note, the actor and the changed fields), increments
          *     `version` by one and emits `equivalency.updated`. A PATCH that changes nothing returns `200`
          *     and records no version.
@@ -311,9 +384,35 @@ export interface paths {
         };
         /**
          * Get a dataset version
-         * @description Returns one dataset version of the caller's organization with its row-level validation issues. Another organization's dataset is answered `404`.
+         * @description Returns one dataset version of the caller's organization with its first 100 row-level validation issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them all). Another organization's dataset is answered `404`.
          */
         get: operations["getDataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/datasets/{id}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a dataset version's issues
+         * @description Lists the row-level validation issues of one dataset version of the caller's organization,
+         *     in row order (an issue of the dataset as a whole first), paged like every list. `GET
+         *     /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are,
+         *     and this list reads them all. Another organization's dataset is answered `404`.
+         */
+        get: operations["listDatasetIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -380,7 +479,8 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL
+         *     `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the
+         *     events that occurred meanwhile included (they wait as pending deliveries). A new URL
          *     is checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
          */
         patch: operations["updateWebhook"];
@@ -543,6 +643,93 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the change feed
+         * @description The events of the caller's environment (`course.updated`, `equivalency.created`,
+         *     `equivalency.updated`, `dataset.published`) in **commit order**: the order in which the
+         *     changes that caused them were committed, which is not always the order of their ids or
+         *     `created` times when writers commit concurrently. Each item is the envelope a webhook
+         *     delivery carries. Follow `pagination.nextCursor` as `after`: a consumer that does sees every
+         *     event exactly once, including events committed while it was reading. `nextCursor` is never
+         *     `null` once the feed has an event; on the last page it stands for the end of the feed (the
+         *     next call answers what was committed since), so store it and resume from it.
+         *     `pagination.hasMore` tells whether more events follow right now. Events are kept at least
+         *     30 days (`SVC_EVENTS_RETENTION_DAYS`); a cursor, or a `since`, from before events were
+         *     removed is answered `410` (`cursor-expired`): resynchronise from an export
+         *     (`GET /exports`) and read the feed from then on. A cursor of this feed is valid for
+         *     `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
+         *     environment it came from.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the change feed (Server-Sent Events)
+         * @description The change feed of `GET /events` as [Server-Sent Events](https://html.spec.whatwg.org/multipage/server-sent-events.html):
+         *     the same events, in the same commit order, with no gap. Each event is sent as
+         *     `id: <cursor>`, `event: <type>` and `data: <envelope JSON>`; the `id` is a cursor of the
+         *     feed, so a client that reconnects with `Last-Event-ID` (as browsers' `EventSource` do) or
+         *     `after` resumes right after the last event it received. Without either the stream starts
+         *     at the end of the feed (only events committed from now on), or at `since` when given. A
+         *     comment line (`: keep-alive`) is sent when nothing else was sent for 15 seconds
+         *     (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops (reconnect with
+         *     `Last-Event-ID`). Each organization may hold a limited number of streams at once per
+         *     API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
+         *     `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+         *     (`cursor-expired`).
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30 days).
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exports": {
         parameters: {
             query?: never;
@@ -564,6 +751,12 @@ export interface paths {
          *     `+`, `-`, `@`, a tab or a carriage return (or their full-width forms `＝ ＋ － ＠`) is
          *     written with a single quote in front (`'=SUM(A1)`), so a spreadsheet shows it as text.
          *     Numbers are never prefixed. JSON and CTDL carry every value exactly as stored.
+         *
+         *     An organization runs at most `SVC_EXPORTS_PER_ORGANIZATION` exports at once (2 by default,
+         *     per server process); one more is answered `429` (`too-many-exports`) with `Retry-After`.
+         *     However many organizations export, the exports' reads take at most
+         *     `SVC_EXPORT_DATABASE_CONNECTIONS` database connections at once (the other requests keep the
+         *     rest of the pool).
          */
         get: operations["exportData"];
         put?: never;
@@ -706,6 +899,34 @@ export interface paths {
          *     the role `admin`.
          */
         patch: operations["updateMember"];
+        trace?: never;
+    };
+    "/members/{id}/sign-in-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new sign-in link to a member
+         * @description Answers a new one-time sign-in link (`signInUrl`, valid for 15 minutes, usable once) for a
+         *     member of the caller's organization, to hand to them: when their invitation's link expired
+         *     or was lost, or when they have no identity provider to sign in with. Shown only in this
+         *     response; links issued earlier stay valid until they expire or are used. A disabled member
+         *     is `409` (enable them first); a member of another organization is `404`. **People only**:
+         *     needs a dashboard user's access token with the role `admin`.
+         */
+        post: operations["issueMemberSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/audit-events": {
@@ -947,6 +1168,94 @@ export interface components {
          */
         EventType: "equivalency.created" | "equivalency.updated" | "course.updated" | "dataset.published";
         /**
+         * @description Unit of a credit value. Quarter units × 2/3 = semester units and semester units × 1.5 =
+         *     quarter units (rounded to two decimals); clock hours and CEUs are not converted.
+         * @enum {string}
+         */
+        CreditUnit: "semester" | "quarter" | "clock_hour" | "ceu";
+        /**
+         * @description Outcome of a rule: `equivalent` (the targets are equivalent courses), `elective` (elective
+         *     credit, usually a code such as `MATH 1XX`), `general_education` (meets the area
+         *     `generalEducationArea`), `no_credit` (does not transfer; no targets).
+         * @enum {string}
+         */
+        RuleKind: "equivalent" | "elective" | "general_education" | "no_credit";
+        /**
+         * @description A minimum grade, highest first: `A+` (= `A`), `A`, `A-`, `B+`, `B`, `B-`, `C+`, `C`, `C-`,
+         *     `D+`, `D`, `D-`. `P` (pass) meets a minimum of `C` or lower; a minimum of `P` is met by
+         *     `P` and by any grade of `C` or better.
+         * @enum {string}
+         */
+        LetterGrade: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "P";
+        /** @description One thing a rule gives at the target institution. */
+        RuleTarget: {
+            /** @description Id of the target course record, or null. */
+            courseId: string | null;
+            /** @description Course or elective code at the target institution (the course's code when `courseId` is set), or null. */
+            code: string | null;
+            /** @description Credits this target gives, in the target institution's unit, or null. */
+            credits: number | null;
+        };
+        /** @description One target of a rule: a course of the target institution (`courseId`) or a code (`code`), or both; optionally its credits. */
+        RuleTargetInput: {
+            /** @description Id of an existing course of the target institution. */
+            courseId?: string;
+            /** @description Course or elective code at the target institution. */
+            code?: string;
+            /** @description Credits this target gives, in the target institution's unit. */
+            credits?: number;
+        };
+        /** @description A problem with one row of an import. */
+        EquivalencyImportIssue: {
+            /** @description Data row (1 is the row after the header; 0 is the header itself). */
+            row: number;
+            /** @description Header name of the column, or null for the row as a whole. */
+            column: string | null;
+            /** @description What is wrong, or what was done instead. */
+            message: string;
+        };
+        /** @description Counts of an import and its row-level issues. */
+        EquivalencyImportResult: {
+            /** @description Whether this was a dry run (nothing stored). */
+            dryRun: boolean;
+            /** @description Rows by outcome; `received` is the number of data rows. */
+            summary: {
+                /** @description Data rows read. */
+                received: number;
+                /** @description Rules created as the row asked. */
+                created: number;
+                /** @description Existing rules changed. */
+                updated: number;
+                /** @description Existing rules the row did not change. */
+                unchanged: number;
+                /** @description Rows stored as `conflict` because they would be ambiguous with (or duplicate) an accepted rule. */
+                conflict: number;
+                /** @description Rows not written (see `issues`). */
+                rejected: number;
+            };
+            /** @description Row-level issues, in row order. */
+            issues: components["schemas"]["EquivalencyImportIssue"][];
+        };
+        /** @description Accepted or conflict rules that overlap: same target institution, source courses and priority, overlapping dates. */
+        EquivalencyOverlapGroup: {
+            /** @description The target institution. */
+            targetInstitutionId: string;
+            /** @description The source course set, sorted. */
+            sourceCourseIds: string[];
+            /** @description The rules' priority. */
+            priority: number;
+            /** @description True when the outcomes differ (else the rules are duplicates). */
+            ambiguous: boolean;
+            /** @description The rules of the group, ordered by `createdAt`, then `id`. */
+            equivalencies: components["schemas"]["Equivalency"][];
+        };
+        /** @description A page of overlapping groups. */
+        EquivalencyOverlapList: {
+            /** @description The groups. */
+            data: components["schemas"]["EquivalencyOverlapGroup"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
          * @description Position of a page within a list.
          * @example {
          *       "total": 137,
@@ -1020,6 +1329,8 @@ export interface components {
             existingId?: string;
             /** @description For `not-steward`, the (first) institution the caller's organization does not steward. */
             institutionId?: string;
+            /** @description For `ambiguous-rule` and `duplicate-rule`, the ids of the accepted rules the write would contradict or repeat. */
+            conflictingEquivalencyIds?: string[];
             /** @description For `method-not-allowed`, the methods the path allows (also in the `Allow` header). */
             allowed?: string[];
         };
@@ -1062,6 +1373,7 @@ export interface components {
          *       "code": "CIS 22A",
          *       "title": "Beginning Programming Methodologies in C++",
          *       "credits": 4.5,
+         *       "creditUnit": "quarter",
          *       "level": "lower",
          *       "description": "Introduction to programming and problem solving in C++.",
          *       "cipCode": "11.0701",
@@ -1078,8 +1390,10 @@ export interface components {
             code: string;
             /** @description Course title. */
             title: string;
-            /** @description Credit value (semester or quarter units, as the institution counts them). */
+            /** @description Credit value, in `creditUnit`. */
             credits: number;
+            /** @description Unit of `credits`. */
+            creditUnit?: components["schemas"]["CreditUnit"];
             /** @description Lower or upper division. */
             level: components["schemas"]["CourseLevel"];
             /** @description Catalog description, or null. */
@@ -1119,13 +1433,18 @@ export interface components {
             code: string;
             /** @description Course title. */
             title: string;
-            /** @description Credit value. */
+            /** @description Credit value, in `creditUnit`. */
             credits: number;
+            /**
+             * @description Unit of `credits`; omitted stores `semester`.
+             * @default semester
+             */
+            creditUnit?: components["schemas"]["CreditUnit"];
             /** @description Lower or upper division. */
             level: components["schemas"]["CourseLevel"];
             /** @description Catalog description; omitted or null stores null. */
             description?: string | null;
-            /** @description CIP 2020 six-digit code (`NN.NNNN`); when a CIP catalog is imported it must be one of its codes. Omitted or null stores null. */
+            /** @description CIP 2020 six-digit code (`NN.NNNN`, like `27.0101`); when a CIP catalog is imported it must be one of its codes. Omitted or null stores null. */
             cipCode?: string | null;
         };
         /** @description One course, or an array of 1 to 500 courses. */
@@ -1207,7 +1526,25 @@ export interface components {
          *       "provenance": "channel_a",
          *       "datasetVersionId": "ds_01JD6C3D4E5F6G7H8J9K0M1N2P",
          *       "createdAt": "2025-01-20T16:30:00Z",
-         *       "updatedAt": "2025-02-10T17:05:00Z"
+         *       "updatedAt": "2025-02-10T17:05:00Z",
+         *       "sourceCourseIds": [
+         *         "crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W"
+         *       ],
+         *       "targets": [
+         *         {
+         *           "courseId": "crs_01JD4ZA3B4C5D6E7F8G9H0J1K2",
+         *           "code": "COMPSCI 61A",
+         *           "credits": null
+         *         }
+         *       ],
+         *       "kind": "equivalent",
+         *       "generalEducationArea": null,
+         *       "minimumGrade": "C",
+         *       "effectiveFrom": "2024-08-15",
+         *       "effectiveUntil": null,
+         *       "priority": 0,
+         *       "awardedCredits": 3,
+         *       "awardedCreditUnit": "semester"
          *     }
          */
         Equivalency: {
@@ -1251,8 +1588,36 @@ export interface components {
              * @description Time of the latest version.
              */
             updatedAt: string;
+            /** @description Ids of every course the rule requires, all of them (AND), in the order given; the first is `sourceCourseId`. */
+            sourceCourseIds?: string[];
+            /** @description What the rule gives at the target institution, in order; the first mirrors `targetCourseId` and `targetCode`. Empty for `no_credit`. */
+            targets?: components["schemas"]["RuleTarget"][];
+            /** @description Kind of outcome. */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description For `general_education`, the area code the rule meets (e.g. `IGETC 5A`), else null. */
+            generalEducationArea?: string | null;
+            /** @description The lowest grade that meets the rule, or null (any passing grade). */
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            /**
+             * Format: date
+             * @description First day the rule is in force (inclusive), or null (open).
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day the rule is in force (inclusive), or null (open).
+             */
+            effectiveUntil?: string | null;
+            /** @description Orders rules that deliberately overlap; rules of different priority never conflict. */
+            priority?: number;
+            /** @description Credits the rule awards at the target institution, in `awardedCreditUnit`, or null when unknown. */
+            awardedCredits?: number | null;
+            /** @description Unit of `awardedCredits`, or null when it is null. */
+            awardedCreditUnit?: components["schemas"]["CreditUnit"] | null;
             /** @description Expansion: the source course with its institution. */
             sourceCourse?: components["schemas"]["CourseWithInstitution"];
+            /** @description Expansion: every source course, with its institution, in the order of `sourceCourseIds`. */
+            sourceCourses?: components["schemas"]["CourseWithInstitution"][];
             /** @description Expansion: the target institution. */
             targetInstitution?: components["schemas"]["Institution"];
             /** @description The target course record, or null when `targetCourseId` is null. */
@@ -1269,8 +1634,20 @@ export interface components {
         };
         /**
          * @description A new equivalency. When `targetCourseId` is given and `targetCode` is not, `targetCode` is
-         *     the target course's code. There is at most one equivalency per (source course, target
-         *     institution, target course or code).
+         *     the target course's code. There is at most one equivalency per (source courses, target
+         *     institution, targets, kind, effective start).
+         *
+         *     A rule names its source courses with `sourceCourseIds` (or, as in 1.0, one
+         *     `sourceCourseId`; when both are given, `sourceCourseId` must be the first of
+         *     `sourceCourseIds`) and its outcome with `targets` (or, as in 1.0, `targetCourseId` and
+         *     `targetCode`, which then make its one target; they cannot be given with `targets`).
+         *     `no_credit` takes no targets; `general_education` needs `generalEducationArea`.
+         *     `awardedCredits`, in the target institution's unit, defaults to the sum of the targets'
+         *     `credits` when any is given, else to the source courses' credits converted to the unit
+         *     of the first target course (semester when there is none): quarter × 2/3 = semester,
+         *     semester × 1.5 = quarter, rounded to two decimals; clock hours and CEUs are not
+         *     converted (the unit stays the source's). `effectiveFrom` must not be after
+         *     `effectiveUntil`.
          * @example {
          *       "sourceCourseId": "crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W",
          *       "targetInstitutionId": "inst_110635",
@@ -1281,8 +1658,12 @@ export interface components {
          *     }
          */
         EquivalencyCreate: {
-            /** @description Id of an existing course of the caller's environment. */
-            sourceCourseId: string;
+            /** @description Id of an existing course of the caller's environment (one source course; or use `sourceCourseIds`). */
+            sourceCourseId?: string;
+            /** @description Ids of the 1 to 10 courses the rule requires, all of them (AND), each once. */
+            sourceCourseIds?: string[];
+            /** @description What the rule gives at the target institution (0 to 10 targets). */
+            targets?: components["schemas"]["RuleTargetInput"][];
             /** @description Id of an existing institution of the caller's environment. */
             targetInstitutionId: string;
             /** @description Id of an existing course of the target institution. */
@@ -1298,6 +1679,26 @@ export interface components {
             decidedBy?: string;
             /** @description The policy or agreement the decision rests on. */
             policyBasis?: string;
+            /** @description Kind of outcome; default `equivalent`. */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description The general education area code the rule meets (`kind=general_education` only), e.g. `IGETC 5A`. */
+            generalEducationArea?: string;
+            /** @description The lowest grade that meets the rule; null or omitted means any passing grade. */
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            /**
+             * Format: date
+             * @description First day in force (inclusive); null or omitted is open.
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day in force (inclusive); null or omitted is open.
+             */
+            effectiveUntil?: string | null;
+            /** @description Orders rules that deliberately overlap; default 0. */
+            priority?: number;
+            /** @description Credits awarded at the target institution, in its unit; omitted or null computes it (see above). */
+            awardedCredits?: number | null;
         };
         /**
          * @description Changes to an equivalency; at least one property. Status transitions allowed:
@@ -1321,6 +1722,28 @@ export interface components {
             decidedBy?: string | null;
             /** @description The policy or agreement the decision rests on, or null. */
             policyBasis?: string | null;
+            /** @description The rule's targets, replacing them all (the first becomes `targetCourseId` and `targetCode`); not with `targetCourseId` or `targetCode`. */
+            targets?: components["schemas"]["RuleTargetInput"][];
+            /** @description Kind of outcome. */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description The general education area code the rule meets (`kind=general_education` only), e.g. `IGETC 5A`. */
+            generalEducationArea?: string | null;
+            /** @description The lowest grade that meets the rule; null means any passing grade. */
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            /**
+             * Format: date
+             * @description First day in force (inclusive); null or omitted is open.
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day in force (inclusive); null or omitted is open.
+             */
+            effectiveUntil?: string | null;
+            /** @description Orders rules that deliberately overlap. */
+            priority?: number;
+            /** @description Credits awarded at the target institution, in its unit; null computes it as on creation. */
+            awardedCredits?: number | null;
             /** @description Change note, stored with the new version. */
             note?: string;
         };
@@ -1366,6 +1789,32 @@ export interface components {
              * @description Always null in a preview.
              */
             updatedAt: string | null;
+            /** @description Ids of every course the rule requires, all of them (AND), in the order given; the first is `sourceCourseId`. */
+            sourceCourseIds?: string[];
+            /** @description What the rule gives at the target institution, in order; the first mirrors `targetCourseId` and `targetCode`. Empty for `no_credit`. */
+            targets?: components["schemas"]["RuleTarget"][];
+            /** @description Kind of outcome. */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description For `general_education`, the area code the rule meets (e.g. `IGETC 5A`), else null. */
+            generalEducationArea?: string | null;
+            /** @description The lowest grade that meets the rule, or null (any passing grade). */
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            /**
+             * Format: date
+             * @description First day the rule is in force (inclusive), or null (open).
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day the rule is in force (inclusive), or null (open).
+             */
+            effectiveUntil?: string | null;
+            /** @description Orders rules that deliberately overlap; rules of different priority never conflict. */
+            priority?: number;
+            /** @description Credits the rule awards at the target institution, in `awardedCreditUnit`, or null when unknown. */
+            awardedCredits?: number | null;
+            /** @description Unit of `awardedCredits`, or null when it is null. */
+            awardedCreditUnit?: components["schemas"]["CreditUnit"] | null;
             /** @description Expansion: the source course with its institution. */
             sourceCourse?: components["schemas"]["CourseWithInstitution"];
             /** @description Expansion: the target institution. */
@@ -1378,7 +1827,8 @@ export interface components {
          * @example {
          *       "credentialId": "key_01JD3X7Y8Z9A0B1C2D3E4F5G6H",
          *       "organizationId": "org_01JD2W6X7Y8Z9A0B1C2D3E4F5G",
-         *       "kind": "api_key"
+         *       "kind": "api_key",
+         *       "displayName": "Registrar sync"
          *     }
          */
         Actor: {
@@ -1391,6 +1841,13 @@ export interface components {
              * @enum {string}
              */
             kind: "api_key" | "oauth_client" | "external_token" | "user" | "system";
+            /**
+             * @description How the actor is named, for an actor of the caller's own organization: a member's email,
+             *     an API key's or OAuth client's name (or its prefix or client id when it has none), an
+             *     external token's subject. Null for another organization's actors (their people and
+             *     credentials are not disclosed) and for system changes.
+             */
+            displayName?: string | null;
         };
         /** @description An equivalency's own fields at one version (immutable; no expansion). */
         EquivalencySnapshot: {
@@ -1434,6 +1891,32 @@ export interface components {
              * @description Time this version was recorded.
              */
             updatedAt: string;
+            /** @description Ids of every course the rule requires, all of them (AND), in the order given; the first is `sourceCourseId`. */
+            sourceCourseIds?: string[];
+            /** @description What the rule gives at the target institution, in order; the first mirrors `targetCourseId` and `targetCode`. Empty for `no_credit`. */
+            targets?: components["schemas"]["RuleTarget"][];
+            /** @description Kind of outcome. */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description For `general_education`, the area code the rule meets (e.g. `IGETC 5A`), else null. */
+            generalEducationArea?: string | null;
+            /** @description The lowest grade that meets the rule, or null (any passing grade). */
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            /**
+             * Format: date
+             * @description First day the rule is in force (inclusive), or null (open).
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day the rule is in force (inclusive), or null (open).
+             */
+            effectiveUntil?: string | null;
+            /** @description At this version; orders rules that deliberately overlap; rules of different priority never conflict. */
+            priority?: number;
+            /** @description Credits the rule awards at the target institution, in `awardedCreditUnit`, or null when unknown. */
+            awardedCredits?: number | null;
+            /** @description Unit of `awardedCredits`, or null when it is null. */
+            awardedCreditUnit?: components["schemas"]["CreditUnit"] | null;
         };
         /** @description One immutable version of an equivalency, with who changed what and why. */
         EquivalencyVersion: {
@@ -1559,7 +2042,7 @@ export interface components {
             /** @description Free-text description, or null. */
             description: string | null;
             /**
-             * @description `enabled` endpoints receive deliveries; `disabled` ones do not.
+             * @description `enabled` endpoints receive deliveries; `disabled` ones do not, and their deliveries (events that occur meanwhile included) wait until they are enabled again.
              * @enum {string}
              */
             status: "enabled" | "disabled";
@@ -1769,10 +2252,21 @@ export interface components {
         };
         /** @description A dataset version with its validation issues. */
         DatasetVersionDetail: components["schemas"]["DatasetVersion"] & {
-            /** @description Every validation issue, in row order. */
+            /** @description The first 100 validation issues, in row order; `issueCount` tells how many there are, `GET /datasets/{id}/issues` lists them all. */
             issues: components["schemas"]["DatasetIssue"][];
         };
-        /** @description The body of every webhook delivery. */
+        /** @description A page of the change feed. */
+        EventList: {
+            /** @description Events in commit order. */
+            data: components["schemas"]["EventEnvelope"][];
+            pagination: components["schemas"]["EventPagination"];
+        };
+        /** @description Position of a page within the feed. */
+        EventPagination: components["schemas"]["Pagination"] & {
+            /** @description Whether more events follow right now (`false` on the last page). */
+            hasMore: boolean;
+        };
+        /** @description The body of every webhook delivery, and each item of the change feed (`GET /events`). */
         EventEnvelope: {
             /** @description Identifier of the event (`evt_…`); the same on every delivery attempt. */
             id: string;
@@ -1810,6 +2304,32 @@ export interface components {
             };
             /** @description The policy basis; may be present. */
             policyBasis?: string;
+            /** @description Every source course id of the rule (from 1.1.0). */
+            sourceCourseIds?: string[];
+            /** @description The rule's targets (from 1.1.0). */
+            targets?: components["schemas"]["RuleTarget"][];
+            /** @description Kind of outcome (from 1.1.0). */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description General education area, or null. */
+            generalEducationArea?: string | null;
+            /** @description Minimum grade, or null. */
+            minimumGrade?: string | null;
+            /**
+             * Format: date
+             * @description First day in force, or null.
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day in force, or null.
+             */
+            effectiveUntil?: string | null;
+            /** @description Priority. */
+            priority?: number;
+            /** @description Credits awarded, or null. */
+            awardedCredits?: number | null;
+            /** @description Unit of `awardedCredits`, or null. */
+            awardedCreditUnit?: string | null;
         };
         /** @description The `equivalency.created` event. */
         EquivalencyCreatedEvent: components["schemas"]["EventEnvelope"] & {
@@ -1839,6 +2359,32 @@ export interface components {
             status: components["schemas"]["EquivalencyStatus"];
             /** @description Fields that differ from the previous version. */
             changedFields: string[];
+            /** @description Every source course id of the rule after the change (from 1.1.0). */
+            sourceCourseIds?: string[];
+            /** @description The rule's targets after the change (from 1.1.0). */
+            targets?: components["schemas"]["RuleTarget"][];
+            /** @description Kind of outcome after the change (from 1.1.0). */
+            kind?: components["schemas"]["RuleKind"];
+            /** @description General education area, or null. */
+            generalEducationArea?: string | null;
+            /** @description Minimum grade, or null. */
+            minimumGrade?: string | null;
+            /**
+             * Format: date
+             * @description First day in force, or null.
+             */
+            effectiveFrom?: string | null;
+            /**
+             * Format: date
+             * @description Last day in force, or null.
+             */
+            effectiveUntil?: string | null;
+            /** @description Priority. */
+            priority?: number;
+            /** @description Credits awarded, or null. */
+            awardedCredits?: number | null;
+            /** @description Unit of `awardedCredits`, or null. */
+            awardedCreditUnit?: string | null;
         };
         /** @description The `equivalency.updated` event. */
         EquivalencyUpdatedEvent: components["schemas"]["EventEnvelope"] & {
@@ -1942,6 +2488,13 @@ export interface components {
         DatasetList: {
             /** @description The dataset versions of this page. */
             data: components["schemas"]["DatasetVersion"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description A page of a dataset version's issues. */
+        DatasetIssueList: {
+            /** @description The issues of this page, in row order. */
+            data: components["schemas"]["DatasetIssue"][];
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
@@ -2127,7 +2680,7 @@ export interface components {
                 kind: "api_key" | "oauth_client" | "external_token" | "user";
                 /** @description The user's, API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
                 id: string;
-                /** @description The user's name (or email), the external token's subject, or null for keys and clients. */
+                /** @description The user's name (or email), the external token's subject, or the API key's or OAuth client's current name (its prefix or client id when it has none). */
                 displayName: string | null;
             };
             /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
@@ -2342,8 +2895,11 @@ export interface components {
         /**
          * @description The request conflicts with the current state: `conflict` (a duplicate equivalency, with
          *     `existingId`; or a request with the same `Idempotency-Key` still running),
-         *     `invalid-transition` (the status change is not allowed) or `idempotency-key-reused` (the
-         *     key was used with another request).
+         *     `invalid-transition` (the status change is not allowed), `idempotency-key-reused` (the
+         *     key was used with another request), or, when a rule would become `accepted`,
+         *     `ambiguous-rule` or `duplicate-rule` (another accepted rule of the same target
+         *     institution, source courses, priority and overlapping dates says something else, or the
+         *     same thing; `conflictingEquivalencyIds` names it).
          */
         Conflict: {
             headers: {
@@ -2399,9 +2955,41 @@ export interface components {
         /**
          * @description A rate-limit bucket is empty (`rate-limited`): the credential's, its organization's in this
          *     environment, or the client address's (the public sandbox key, or a request without a
-         *     valid credential from an address with too many failed authentications). Retry after `Retry-After` seconds.
+         *     valid credential from an address with too many failed authentications); or, for
+         *     `GET /exports`, the organization already has as many exports running as it may
+         *     (`too-many-exports`). Retry after `Retry-After` seconds.
          */
         TooManyRequests: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The cursor (or `since`) is older than the events kept (`cursor-expired`); resynchronise from an export, then read the feed from then on. */
+        CursorExpired: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description A rate-limit bucket is empty (`rate-limited`, with `Retry-After`), or the organization
+         *     already holds as many event streams in this API process as allowed (`too-many-streams`).
+         */
+        TooManyStreams: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2440,6 +3028,13 @@ export interface components {
          * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
          */
         After: string;
+        /**
+         * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+         *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+         *     change; to see every change in commit order, read the change feed (`GET /events`).
+         * @example 2025-02-01T00:00:00Z
+         */
+        UpdatedSince: string;
         /** @description Identifier of the record (opaque string). */
         Id: string;
         /** @description Identifier of the delivery (opaque string, `dlv_…`). */
@@ -2660,6 +3255,13 @@ export interface operations {
                  * @example calculus
                  */
                 q?: string;
+                /**
+                 * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+                 *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+                 *     change; to see every change in commit order, read the change feed (`GET /events`).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
@@ -2824,8 +3426,22 @@ export interface operations {
                 status?: components["schemas"]["EquivalencyStatus"];
                 /** @description Onboarding channel of the organization that published the equivalency. */
                 provenance?: components["schemas"]["Channel"];
+                /** @description Kind of outcome of the rule. */
+                kind?: components["schemas"]["RuleKind"];
+                /**
+                 * @description A calendar date (`YYYY-MM-DD`); only the rules in force that day (dates inclusive, null open).
+                 * @example 2025-09-01
+                 */
+                asOf?: string;
                 /** @description `course` embeds the source course (with its institution), the target institution and the target course in every item. */
                 expand?: "course";
+                /**
+                 * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
+                 *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
+                 *     change; to see every change in commit order, read the change feed (`GET /events`).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                updatedSince?: components["parameters"]["UpdatedSince"];
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
@@ -2941,6 +3557,86 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    importEquivalencies: {
+        parameters: {
+            query?: {
+                /** @description When `true`, validate the request and preview the result without writing anything or emitting events. */
+                dryRun?: components["parameters"]["DryRun"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The CSV file. */
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description What the import wrote (or, with `dryRun=true`, would write). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EquivalencyImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listEquivalencyOverlaps: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Target institution id.
+                 * @example inst_110635
+                 */
+                targetInstitution?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of overlapping groups. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EquivalencyOverlapList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };
@@ -3238,6 +3934,56 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listDatasetIssues: {
+        parameters: {
+            query?: {
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the dataset version's issues. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DatasetIssueList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -3679,6 +4425,165 @@ export interface operations {
             default: components["responses"]["Problem"];
         };
     };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several, `type=course.updated&type=equivalency.updated`).
+                 * @example [
+                 *       "equivalency.updated"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Only events created at or after this time (a first synchronisation after an export taken at that time).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events, in commit order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only events of these types (repeat the parameter for several).
+                 * @example [
+                 *       "course.updated"
+                 *     ]
+                 */
+                type?: components["schemas"]["EventType"][];
+                /**
+                 * @description Start with the events created at or after this time (ignored when a cursor is given).
+                 * @example 2025-02-01T00:00:00Z
+                 */
+                since?: string;
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: {
+                /**
+                 * @description The `id` of the last event received (sent by `EventSource` when it reconnects); it takes precedence over `after`.
+                 * @example eyJrIjpbNDJdfQ.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An endless stream of events, in commit order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     id: eyJrIjpbNDJdfQ.Qk3sV1i0aH9xY2p0bWx1Zw
+                     *     event: course.updated
+                     *     data: {"id":"evt_01JD7E8F9G0H1J2K3M4N5P6Q7R","type":"course.updated","created":"2025-01-15T18:24:10Z","data":{"courseId":"crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W","version":2,"changedFields":["title"]}}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            410: components["responses"]["CursorExpired"];
+            429: components["responses"]["TooManyStreams"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EventEnvelope"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
     exportData: {
         parameters: {
             query?: {
@@ -4015,6 +4920,41 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    issueMemberSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the record (opaque string). */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A new link was issued; it is shown only in this response. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberInvited"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };

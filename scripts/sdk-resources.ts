@@ -59,6 +59,8 @@ interface Exception {
   answer?: string;
   /** Query parameters the method does not offer. */
   omitQuery?: string[];
+  /** A Server-Sent Events stream: the method answers the events as they come (sdk/src/feed.ts, eventStream). */
+  stream?: true;
 }
 
 /** Where the SDK's method is not what the rules above give. */
@@ -67,6 +69,10 @@ const SDK_EXCEPTIONS: Record<string, Exception> = {
   exportData: { name: "download" },
   // The dry run answers a preview (200) of another shape than the created record (201).
   createEquivalency: { answer: "201", omitQuery: ["dryRun"] },
+  // Endless: events as they come, reconnecting with Last-Event-ID (sdk/src/feed.ts).
+  streamEvents: { stream: true },
+  // `import` reads badly as a method; the body is a CSV file's text.
+  importEquivalencies: { name: "importCsv" },
 };
 
 /** Hand-written option interfaces of sdk/src/resources.ts (they carry the documentation), by the header they set. */
@@ -163,6 +169,11 @@ function sdkMethod(operationId: string, method: string, path: string, item: Path
       ? [`ListRequest<${answer.type}, Query<${op}>>`, `page((q) => ${request}, query)`]
       : [`Promise<${answer.type}>`, `${answer.kind === "text" ? "body" : answer.kind}(${request})`];
   const name = exception.name ?? methodName(operationId, segments);
+  if (exception.stream) {
+    const open = `raw.${method}(${JSON.stringify(path)}, { params: { query: q, header: { "Last-Event-ID": lastEventId } }, parseAs: "stream", signal })`;
+    const source = `${comment(operation)}${name}: (query: Query<${op}> = {}, options: StreamOptions = {}): AsyncGenerator<StreamedEvent, void, undefined> => eventStream((q, lastEventId, signal) => ${open}, query, options)`;
+    return { operationId, group, tag: operation.tags?.[0], name, source };
+  }
   const source = `${comment(operation)}${name}: (${call.args.join(", ")}): ${signature} => ${implementation}${
     answer.narrowed ? ` as ${signature}` : ""
   }`;
@@ -173,6 +184,17 @@ function sdkMethod(operationId: string, method: string, path: string, item: Path
 function addBody(call: Call, operation: Operation, op: string, name: string, resolve: Resolve): void {
   const requestBody = resolve(operation.requestBody);
   if (!requestBody) return;
+  const mediaType = Object.keys(requestBody.content ?? {})[0];
+  if (mediaType && !/json$/.test(mediaType)) {
+    // A file's text (CSV), sent as it is with its media type.
+    call.args.push("text: string");
+    call.init.push(
+      "body: text",
+      "bodySerializer: (text: string) => text",
+      `headers: { "Content-Type": "${mediaType}" }`,
+    );
+    return;
+  }
   const schema = requestBody.content?.["application/json"]?.schema;
   const bodyType = `NonNullable<operations[${op}]["requestBody"]>["content"]["application/json"]`;
   const members = Object.entries(schema?.properties ?? {});

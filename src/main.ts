@@ -91,6 +91,10 @@ async function main() {
 
   const shutdown = (signal: string) => {
     log.info({ signal }, "shutting down");
+    // Open event streams would hold the server open: end them, and their clients reconnect elsewhere.
+    const streamsClosed = app
+      .closeStreams()
+      .catch((error) => log.error({ err: error }, "closing event streams failed"));
     const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
     const dispatcherStopped = Promise.resolve(dispatcher?.stop()).catch((error) =>
       log.error({ err: error }, "stopping the webhook dispatcher failed"),
@@ -98,7 +102,7 @@ async function main() {
     const channelClosed = Promise.resolve(channel?.close()).catch((error) =>
       log.error({ err: error }, "closing the CLI's channel failed"),
     );
-    Promise.all([serverClosed, dispatcherStopped, channelClosed])
+    Promise.all([streamsClosed, serverClosed, dispatcherStopped, channelClosed])
       .then(() => Promise.all([app.close(), database.close()]))
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();

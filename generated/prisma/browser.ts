@@ -81,6 +81,11 @@ export type EquivalencyVersion = Prisma.EquivalencyVersionModel
  */
 export type OutboxEvent = Prisma.OutboxEventModel
 /**
+ * Model EventFeed
+ * The change feed's single row (id 1): the last position given, and how far retention removed events.
+ */
+export type EventFeed = Prisma.EventFeedModel
+/**
  * Model IdempotencyRecord
  * Stripe-style idempotency: the first response to a key is replayed.
  */
@@ -147,3 +152,14 @@ export type SsoSignInState = Prisma.SsoSignInStateModel
  * SAML assertion ids already accepted, kept until the assertion expires, so none is accepted twice.
  */
 export type SamlAssertionSeen = Prisma.SamlAssertionSeenModel
+/**
+ * Model EquivalencyRequest
+ * Demand for a missing rule: evaluations that asked about a source course no accepted rule of
+ * the target institution covers (counts and last-asked time only; nothing about the person).
+ */
+export type EquivalencyRequest = Prisma.EquivalencyRequestModel
+/**
+ * Model EvaluationFingerprint
+ * An evaluation already counted today: an HMAC of (credential, UTC day, input), never the input.
+ */
+export type EvaluationFingerprint = Prisma.EvaluationFingerprintModel

@@ -275,6 +275,13 @@ export type FloatFilter<$PrismaModel = never> = {
   not?: Prisma.NestedFloatFilter<$PrismaModel> | number
 }
 
+export type EnumCreditUnitFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel> | $Enums.CreditUnit
+}
+
 export type EnumCourseLevelFilter<$PrismaModel = never> = {
   equals?: $Enums.CourseLevel | Prisma.EnumCourseLevelFieldRefInput<$PrismaModel>
   in?: $Enums.CourseLevel[] | Prisma.ListEnumCourseLevelFieldRefInput<$PrismaModel>
@@ -296,6 +303,16 @@ export type FloatWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedFloatFilter<$PrismaModel>
   _min?: Prisma.NestedFloatFilter<$PrismaModel>
   _max?: Prisma.NestedFloatFilter<$PrismaModel>
+}
+
+export type EnumCreditUnitWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
 }
 
 export type EnumCourseLevelWithAggregatesFilter<$PrismaModel = never> = {
@@ -322,6 +339,31 @@ export type EnumChannelNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel> | $Enums.Channel | null
 }
 
+export type EnumRuleKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindFilter<$PrismaModel> | $Enums.RuleKind
+}
+
+export type FloatNullableFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
+}
+
+export type EnumCreditUnitNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel> | $Enums.CreditUnit | null
+}
+
 export type EnumEquivalencyStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.EquivalencyStatus | Prisma.EnumEquivalencyStatusFieldRefInput<$PrismaModel>
   in?: $Enums.EquivalencyStatus[] | Prisma.ListEnumEquivalencyStatusFieldRefInput<$PrismaModel>
@@ -340,6 +382,42 @@ export type EnumChannelNullableWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
+}
+
+export type EnumRuleKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindWithAggregatesFilter<$PrismaModel> | $Enums.RuleKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+}
+
+export type FloatNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableWithAggregatesFilter<$PrismaModel> | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+}
+
+export type EnumCreditUnitNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
 }
 
 export type EnumCredentialKindNullableFilter<$PrismaModel = never> = {
@@ -370,6 +448,17 @@ export type BigIntFilter<$PrismaModel = never> = {
   not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
 }
 
+export type BigIntNullableFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableFilter<$PrismaModel> | bigint | number | null
+}
+
 export type BigIntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
   in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
@@ -384,6 +473,22 @@ export type BigIntWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedBigIntFilter<$PrismaModel>
   _min?: Prisma.NestedBigIntFilter<$PrismaModel>
   _max?: Prisma.NestedBigIntFilter<$PrismaModel>
+}
+
+export type BigIntNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableWithAggregatesFilter<$PrismaModel> | bigint | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
 }
 
 export type EnumWebhookStatusFilter<$PrismaModel = never> = {
@@ -802,6 +907,13 @@ export type NestedEnumInstitutionTypeWithAggregatesFilter<$PrismaModel = never> 
   _max?: Prisma.NestedEnumInstitutionTypeFilter<$PrismaModel>
 }
 
+export type NestedEnumCreditUnitFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel> | $Enums.CreditUnit
+}
+
 export type NestedEnumCourseLevelFilter<$PrismaModel = never> = {
   equals?: $Enums.CourseLevel | Prisma.EnumCourseLevelFieldRefInput<$PrismaModel>
   in?: $Enums.CourseLevel[] | Prisma.ListEnumCourseLevelFieldRefInput<$PrismaModel>
@@ -823,6 +935,16 @@ export type NestedFloatWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedFloatFilter<$PrismaModel>
   _min?: Prisma.NestedFloatFilter<$PrismaModel>
   _max?: Prisma.NestedFloatFilter<$PrismaModel>
+}
+
+export type NestedEnumCreditUnitWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel>
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumCreditUnitWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitFilter<$PrismaModel>
 }
 
 export type NestedEnumCourseLevelWithAggregatesFilter<$PrismaModel = never> = {
@@ -849,6 +971,31 @@ export type NestedEnumChannelNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel> | $Enums.Channel | null
 }
 
+export type NestedEnumRuleKindFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindFilter<$PrismaModel> | $Enums.RuleKind
+}
+
+export type NestedFloatNullableFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
+}
+
+export type NestedEnumCreditUnitNullableFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel> | $Enums.CreditUnit | null
+}
+
 export type NestedEnumEquivalencyStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.EquivalencyStatus | Prisma.EnumEquivalencyStatusFieldRefInput<$PrismaModel>
   in?: $Enums.EquivalencyStatus[] | Prisma.ListEnumEquivalencyStatusFieldRefInput<$PrismaModel>
@@ -867,6 +1014,42 @@ export type NestedEnumChannelNullableWithAggregatesFilter<$PrismaModel = never> 
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumRuleKindWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
+  in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  notIn?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumRuleKindWithAggregatesFilter<$PrismaModel> | $Enums.RuleKind
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumRuleKindFilter<$PrismaModel>
+}
+
+export type NestedFloatNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
+  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
+  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedFloatNullableWithAggregatesFilter<$PrismaModel> | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.CreditUnit | Prisma.EnumCreditUnitFieldRefInput<$PrismaModel> | null
+  in?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  notIn?: $Enums.CreditUnit[] | Prisma.ListEnumCreditUnitFieldRefInput<$PrismaModel> | null
+  not?: Prisma.NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel> | $Enums.CreditUnit | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
 }
 
 export type NestedEnumCredentialKindNullableFilter<$PrismaModel = never> = {
@@ -897,6 +1080,17 @@ export type NestedBigIntFilter<$PrismaModel = never> = {
   not?: Prisma.NestedBigIntFilter<$PrismaModel> | bigint | number
 }
 
+export type NestedBigIntNullableFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableFilter<$PrismaModel> | bigint | number | null
+}
+
 export type NestedBigIntWithAggregatesFilter<$PrismaModel = never> = {
   equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
   in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel>
@@ -911,6 +1105,22 @@ export type NestedBigIntWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedBigIntFilter<$PrismaModel>
   _min?: Prisma.NestedBigIntFilter<$PrismaModel>
   _max?: Prisma.NestedBigIntFilter<$PrismaModel>
+}
+
+export type NestedBigIntNullableWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel> | null
+  in?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  notIn?: bigint[] | number[] | Prisma.ListBigIntFieldRefInput<$PrismaModel> | null
+  lt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  lte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gt?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  gte?: bigint | number | Prisma.BigIntFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBigIntNullableWithAggregatesFilter<$PrismaModel> | bigint | number | null
+  _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
+  _avg?: Prisma.NestedFloatNullableFilter<$PrismaModel>
+  _sum?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _min?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
+  _max?: Prisma.NestedBigIntNullableFilter<$PrismaModel>
 }
 
 export type NestedEnumWebhookStatusFilter<$PrismaModel = never> = {
@@ -961,17 +1171,6 @@ export type NestedIntNullableWithAggregatesFilter<$PrismaModel = never> = {
   _sum?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _max?: Prisma.NestedIntNullableFilter<$PrismaModel>
-}
-
-export type NestedFloatNullableFilter<$PrismaModel = never> = {
-  equals?: number | Prisma.FloatFieldRefInput<$PrismaModel> | null
-  in?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
-  notIn?: number[] | Prisma.ListFloatFieldRefInput<$PrismaModel> | null
-  lt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  lte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  gt?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  gte?: number | Prisma.FloatFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedFloatNullableFilter<$PrismaModel> | number | null
 }
 
 export type NestedJsonNullableFilter<$PrismaModel = never> =

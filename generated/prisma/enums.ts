@@ -52,6 +52,26 @@ export const EquivalencyStatus = {
 export type EquivalencyStatus = (typeof EquivalencyStatus)[keyof typeof EquivalencyStatus]
 
 
+export const CreditUnit = {
+  semester: 'semester',
+  quarter: 'quarter',
+  clock_hour: 'clock_hour',
+  ceu: 'ceu'
+} as const
+
+export type CreditUnit = (typeof CreditUnit)[keyof typeof CreditUnit]
+
+
+export const RuleKind = {
+  equivalent: 'equivalent',
+  elective: 'elective',
+  general_education: 'general_education',
+  no_credit: 'no_credit'
+} as const
+
+export type RuleKind = (typeof RuleKind)[keyof typeof RuleKind]
+
+
 export const CredentialKind = {
   api_key: 'api_key',
   oauth_client: 'oauth_client',

@@ -237,6 +237,17 @@ export function fixed(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : "n/a";
 }
 
+/** Runs a benchmark's main and exits: 0 when it finished, 1 (with the error printed) when it failed. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}
+
 /** Runs cleanup on Ctrl-C too (scripts that keep their own list of disposers). */
 export function onInterrupt(cleanup: () => Promise<void>): void {
   const stop = () => {

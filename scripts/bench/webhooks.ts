@@ -2,17 +2,12 @@
 // the latency from an event's commit to its first attempt's arrival, beside the
 // receiver's own capacity under the same HTTP client (the baseline).
 // Usage: npm run -s bench:webhooks [-- --database-url postgresql://…]
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { createLogger } from "../../src/kernel/logger.ts";
-import { createOutboxRepository } from "../../src/repositories/outbox.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { repositoriesOf } from "../../src/repositories/index.ts";
 import { sendDelivery } from "../../src/webhooks/sender.ts";
-import { newId } from "../../src/kernel/ids.ts";
-import { newWebhookSecret, secretPrefix } from "../../src/webhooks/signing.ts";
 import { openKeyring } from "../../src/process/secrets-keyring.ts";
-import { webhookSecretContext } from "../../src/repositories/secrets.ts";
+import { emitCourseEvents, registerEndpoint, startReceiver } from "./webhook-fixtures.ts";
 import {
   createCredential,
   fixed,
@@ -29,32 +24,6 @@ const LATENCY_EVENTS = 200;
 const LATENCY_GAP_MS = 10;
 const CONCURRENCY = 16;
 const DEADLINE_MS = 120_000;
-
-interface Receiver {
-  url: string;
-  arrivals: Map<string, number>;
-  close(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const arrivals = new Map<string, number>();
-  const server = http.createServer((request, response) => {
-    const eventId = String(request.headers["x-svc-event-id"] ?? "");
-    if (eventId && !arrivals.has(eventId)) arrivals.set(eventId, performance.now());
-    request.resume();
-    request.on("end", () => response.writeHead(200).end());
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    arrivals,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** What the receiver takes, sent by the dispatcher's own client with the same concurrency. */
 async function baseline(url: string, count: number): Promise<number> {
@@ -105,29 +74,8 @@ async function main() {
   onInterrupt(cleanup);
   try {
     const { organizationId } = await createCredential(bench.database);
-    const id = newId("wh");
-    const secret = newWebhookSecret();
-    await bench.database.prisma.webhookEndpoint.create({
-      data: {
-        id,
-        environment: "live",
-        organizationId,
-        url: receiver.url,
-        events: ["course.updated"],
-        secret: secrets.seal(secret, webhookSecretContext(id)),
-        secretPrefix: secretPrefix(secret),
-      },
-    });
-    const emit = (count: number) =>
-      bench.database.prisma.$transaction((tx) =>
-        createOutboxRepository(tx).recordEvents(
-          "live",
-          Array.from({ length: count }, (_, i) => ({
-            type: "course.updated" as const,
-            data: { courseId: `crs_${i}`, version: 2, changedFields: ["title"] },
-          })),
-        ),
-      );
+    await registerEndpoint(bench.database, organizationId, receiver.url, secrets);
+    const emit = (count: number) => emitCourseEvents(bench.database, count);
 
     const capacity = await baseline(receiver.url, 3000);
     receiver.arrivals.clear();

@@ -4,6 +4,7 @@ import createFetchClient, { type Client } from "openapi-fetch";
 import type { paths } from "./api-types.js";
 import { apiKeyAuthenticator, oauthAuthenticator, type OAuthCredentials } from "./auth.js";
 import { resources, type Resources } from "./resources.js";
+import { followEvents, type FollowedPage, type FollowOptions } from "./feed.js";
 import { createTransport, DEFAULT_RETRY, systemClock, type Clock, type FetchFunction } from "./transport.js";
 
 interface CommonOptions {
@@ -26,9 +27,16 @@ interface CommonOptions {
 export type ClientOptions = CommonOptions &
   ({ apiKey: string; oauth?: undefined } | { oauth: OAuthCredentials; apiKey?: undefined });
 
-export interface CourseEquivalencyClient extends Resources {
+export interface CourseEquivalencyClient extends Omit<Resources, "events"> {
   /** The openapi-fetch client: `{ data, error, response }` results, never throws API errors. */
   raw: Client<paths>;
+  events: Resources["events"] & {
+    /**
+     * The change feed's pages from a stored cursor on, forever: apply each page's `data`, then
+     * store its `cursor`; once caught up it reads again every `pollIntervalMs` (see sdk/src/feed.ts).
+     */
+    follow(options?: FollowOptions): AsyncGenerator<FollowedPage, void, undefined>;
+  };
 }
 
 export function createClient(options: ClientOptions): CourseEquivalencyClient {
@@ -48,7 +56,10 @@ export function createClient(options: ClientOptions): CourseEquivalencyClient {
     },
   });
   const raw = createFetchClient<paths>({ baseUrl: options.baseUrl, fetch: transport, headers: options.headers });
-  return { raw, ...resources(raw) };
+  const generated = resources(raw);
+  const follow = (followOptions: FollowOptions = {}) =>
+    followEvents((query) => raw.GET("/events", { params: { query } }), followOptions);
+  return { raw, ...generated, events: { ...generated.events, follow } };
 }
 
 function requireApiKey(apiKey: string | undefined): string {

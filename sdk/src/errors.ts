@@ -123,11 +123,16 @@ export type ProblemCode =
   | "not-acceptable"
   | "conflict"
   | "invalid-transition"
+  | "ambiguous-rule"
+  | "duplicate-rule"
   | "idempotency-key-reused"
+  | "cursor-expired"
   | "precondition-failed"
   | "payload-too-large"
   | "unsupported-media-type"
   | "rate-limited"
+  | "too-many-exports"
+  | "too-many-streams"
   | "request-header-too-large"
   | "internal-error"
   | "identity-provider-unavailable"
@@ -148,11 +153,16 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "not-acceptable": ApiError,
   conflict: ConflictError,
   "invalid-transition": ConflictError,
+  "ambiguous-rule": ConflictError,
+  "duplicate-rule": ConflictError,
   "idempotency-key-reused": ConflictError,
+  "cursor-expired": ApiError,
   "precondition-failed": PreconditionFailedError,
   "payload-too-large": ApiError,
   "unsupported-media-type": ApiError,
   "rate-limited": RateLimitError,
+  "too-many-exports": RateLimitError,
+  "too-many-streams": RateLimitError,
   "request-header-too-large": ApiError,
   "internal-error": ApiError,
   "identity-provider-unavailable": ApiError,

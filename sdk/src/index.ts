@@ -15,6 +15,7 @@ export {
   type ProblemFieldError,
 } from "./errors.js";
 export { ListRequest, type Page, type PageQuery, type Pagination } from "./paging.js";
+export type { FeedEvent, FollowedPage, FollowOptions, StreamedEvent, StreamOptions } from "./feed.js";
 export type { IdempotencyOptions, Resources, UpdateOptions } from "./resources.js";
 export type { OAuthCredentials } from "./auth.js";
 export type { Clock, FetchFunction } from "./transport.js";

@@ -41,7 +41,9 @@ export interface App {
   context: AppContext;
   accessTokens: AccessTokens;
   rateLimiter: RateLimiter;
-  /** Releases what the app holds besides the database (the rate-limit store's connection). */
+  /** Ends the event streams (clients reconnect with Last-Event-ID): first, when the server stops. */
+  closeStreams(): Promise<void>;
+  /** Releases what the app holds besides the database (the event streams, the rate-limit store's connection). */
   close(): Promise<void>;
 }
 
@@ -65,6 +67,11 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   installDashboardContext(koa, context);
   installRequestLog(koa, log);
   koa.use(requestMetrics());
+  // A finished write may have committed events: this process's event streams look now.
+  koa.use(async (ctx, next) => {
+    await next();
+    if (ctx.method !== "GET" && ctx.method !== "HEAD") context.services.events.wake();
+  });
   koa.use(problemBoundary(log));
   koa.use(
     routesOutsideContract({
@@ -92,7 +99,9 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     context,
     accessTokens: context.accessTokens,
     rateLimiter,
+    closeStreams: () => context.services.events.closeStreams(),
     close: async () => {
+      await context.services.events.closeStreams();
       stopGauges();
       await stopListening();
       await rateLimiter.close();

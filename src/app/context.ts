@@ -52,6 +52,7 @@ export async function createAppContext(deps: {
     config,
     secrets,
     forgetCredential: (id) => authenticator.forget(id),
+    listen: (channel, onNotice, onGap) => database.listen(channel, onNotice, onGap),
   });
   return { config, log, database, secrets, authenticator, accessTokens, repositories, services };
 }

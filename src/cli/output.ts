@@ -5,6 +5,8 @@ import cliProgress from "cli-progress";
 export interface Output {
   setJson(json: boolean): void;
   result(data: unknown, text: string): void;
+  /** One record of a stream of them: a line of text, or with --json one line of JSON (JSON Lines). */
+  line(data: unknown, text: string): void;
   table(rows: object[], columns: string[]): void;
   /** One line on standard error (a command that fails after printing its result). */
   error(text: string): void;
@@ -42,6 +44,9 @@ export function createOutput(
     },
     result(data, text) {
       write(json ? `${JSON.stringify(data, null, 2)}\n` : `${text}\n`);
+    },
+    line(data, text) {
+      write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
     },
     table(rows, columns) {
       if (json) return write(`${JSON.stringify(rows, null, 2)}\n`);

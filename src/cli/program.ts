@@ -16,6 +16,7 @@ import { generateSecretsKey } from "../kernel/secret-box.ts";
 import { CLEAR } from "../services/stored-secrets.ts";
 import { countRecords, readInstitutionFile } from "../services/imports/institutions.ts";
 import { ProblemError } from "../kernel/errors.ts";
+import { EVENT_TYPES, type EventType } from "../kernel/events.ts";
 import { SCOPES } from "../auth/credential.ts";
 import type { Database } from "../db/database.ts";
 import { Channel, Environment } from "../../generated/prisma/enums.ts";
@@ -64,6 +65,25 @@ const envOption = () =>
 
 /** Opens the configured database, migrated. Tests pass their own. */
 export type DatabaseOpener = () => Promise<Database>;
+
+function feedPosition(value: string): bigint {
+  if (!/^\d{1,19}$/.test(value))
+    throw new InvalidArgumentError("a feed position is a whole number (the first column of a line)");
+  return BigInt(value);
+}
+
+function positiveCount(value: string): number {
+  if (!/^[1-9]\d{0,8}$/.test(value)) throw new InvalidArgumentError("a count is a whole number from 1");
+  return Number(value);
+}
+
+/** Ctrl-C stops a command run in this process; `release` restores Ctrl-C's usual effect. */
+function stopOnInterrupt(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once("SIGINT", interrupt);
+  return { signal: controller.signal, release: () => process.off("SIGINT", interrupt) };
+}
 
 const openConfiguredDatabase: DatabaseOpener = () => openMigratedDatabase(loadConfig(), createLogger("warn"));
 
@@ -118,6 +138,8 @@ export function buildProgram(
   openRaw: DatabaseOpener = openUnmigratedDatabase,
   openKeys: KeyringOpener = openConfiguredKeyring,
   cwd: string = process.cwd(),
+  /** Stops a command that runs until stopped (over the server's channel); else Ctrl-C does. */
+  signal?: AbortSignal,
   server: RunningServer | null = null,
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
@@ -415,6 +437,33 @@ export function buildProgram(
       }),
     );
 
+  const events = program.command("events").description("The change feed");
+  events
+    .command("tail")
+    .description("Print an environment's events as they are committed, in commit order, until stopped (Ctrl-C)")
+    .addOption(envOption())
+    .option("--from-start", "begin with the oldest event kept instead of the end of the feed")
+    .option("--after <position>", "begin after this feed position (the first column of a line)", feedPosition)
+    .addOption(new Option("--type <type...>", "only events of these types").choices(EVENT_TYPES))
+    .option("--count <n>", "stop after printing this many events", positiveCount)
+    .action((opts: { env: Environment; fromStart?: boolean; after?: bigint; type?: EventType[]; count?: number }) =>
+      withServices(async (services) => {
+        const stop = signal ? null : stopOnInterrupt();
+        const after = opts.after ?? (opts.fromStart ? 0n : undefined);
+        let printed = 0;
+        try {
+          const tail = services.events.tailEvents(opts.env, { after, types: opts.type }, signal ?? stop!.signal);
+          for await (const { position, envelope } of tail) {
+            const line = `${position}\t${envelope.created}\t${envelope.type}\t${envelope.id}\t${JSON.stringify(envelope.data)}`;
+            output.line({ position: position.toString(), ...envelope }, line);
+            if (opts.count !== undefined && ++printed >= opts.count) break;
+          }
+        } finally {
+          stop?.release();
+        }
+      }),
+    );
+
   const db = program.command("db").description("Database maintenance");
   db.command("migrate")
     .description("Apply pending migrations")
@@ -564,6 +613,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     options.openRaw ?? openUnmigratedDatabase,
     options.openKeys ?? openConfiguredKeyring,
     options.cwd ?? process.cwd(),
+    io.signal,
     options.server ?? null,
   );
   const terminal = io.terminal;

@@ -4,11 +4,13 @@ import { listResponse, pageParams } from "./paging.ts";
 import { ValidationError, type FieldError } from "../kernel/errors.ts";
 import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { OperationHandler, RequestCheck } from "./types.ts";
+import type { UpsertResult } from "../services/courses.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { institution, cip, q } = request.query;
-  return listResponse(request.url, page, await services.courses.listCourses(caller, { institution, cip, q }, page));
+  const { institution, cip, q, updatedSince } = request.query;
+  const filters = { institution, cip, q, updatedSince };
+  return listResponse(request.url, page, await services.courses.listCourses(caller, filters, page));
 };
 
 export const getCourse: OperationHandler<"getCourse"> = async (request, { caller, services }) => ({
@@ -26,16 +28,24 @@ export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, 
     query: { dryRun },
     body: request.body,
   };
-  return services.idempotency.withIdempotency(caller, idempotent, async () => {
-    const result = await services.courses.upsertCourses(caller, items, { dryRun, single });
-    return dryRun
+  const answer = (result: UpsertResult) =>
+    dryRun
       ? { status: 200 as const, body: { ...result, dryRun: true } }
       : {
           status: 201 as const,
           body: result,
           headers: result.data[0]?.id ? { Location: `${API_ROOT}/courses/${result.data[0].id}` } : undefined,
         };
-  });
+  // The answer to remember commits with the batch (services/idempotency.ts).
+  return services.idempotency.withIdempotency(caller, idempotent, async (remember) =>
+    answer(
+      await services.courses.upsertCourses(caller, items, {
+        dryRun,
+        single,
+        beforeCommit: (transaction, result) => remember(transaction, answer(result)),
+      }),
+    ),
+  );
 };
 
 /**

@@ -17,3 +17,8 @@ export const getDataset: OperationHandler<"getDataset"> = async (request, { call
   status: 200,
   body: { data: await services.datasets.getDataset(caller, request.params.id) },
 });
+
+export const listDatasetIssues: OperationHandler<"listDatasetIssues"> = async (request, { caller, services }) => {
+  const page = pageParams(request, { caller, services });
+  return listResponse(request.url, page, await services.datasets.listDatasetIssues(caller, request.params.id, page));
+};

@@ -2,17 +2,38 @@
 import { listHeaders, listResponse, pageParams, pagination } from "./paging.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
+import type { CreatedEquivalency } from "../services/equivalencies.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { sourceCourse, targetInstitution, status, provenance, expand } = request.query;
-  const filters = { sourceCourse, targetInstitution, status, provenance };
+  const { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince, expand } = request.query;
+  const filters = { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince };
   return listResponse(
     request.url,
     page,
     await services.equivalencies.listEquivalencies(caller, filters, page, expand === "course"),
   );
 };
+
+export const listEquivalencyOverlaps: OperationHandler<"listEquivalencyOverlaps"> = async (
+  request,
+  { caller, services },
+) => {
+  const page = pageParams(request, { caller, services });
+  const { targetInstitution } = request.query;
+  return listResponse(
+    request.url,
+    page,
+    await services.equivalencies.listEquivalencyOverlaps(caller, { targetInstitution }, page),
+  );
+};
+
+export const importEquivalencies: OperationHandler<"importEquivalencies"> = async (request, { caller, services }) => ({
+  status: 200,
+  body: await services.equivalencyImport.importEquivalencies(caller, request.body, {
+    dryRun: request.query.dryRun === true,
+  }),
+});
 
 export const getEquivalency: OperationHandler<"getEquivalency"> = async (request, { caller, services }) => {
   const { view, etag } = await services.equivalencies.getEquivalency(caller, request.params.id);
@@ -27,15 +48,20 @@ export const createEquivalency: OperationHandler<"createEquivalency"> = async (r
     query: { dryRun },
     body: request.body,
   };
-  return services.idempotency.withIdempotency(caller, idempotent, async () => {
-    const outcome = await services.equivalencies.createEquivalency(caller, request.body, { dryRun });
+  const answer = (created: CreatedEquivalency) => ({
+    status: 201 as const,
+    body: { data: created.view },
+    headers: { ETag: created.etag, Location: `${API_ROOT}/equivalencies/${created.view.id}` },
+  });
+  // The answer to remember commits with the record (services/idempotency.ts).
+  return services.idempotency.withIdempotency(caller, idempotent, async (remember) => {
+    const outcome = await services.equivalencies.createEquivalency(caller, request.body, {
+      dryRun,
+      beforeCommit: (transaction, created) => remember(transaction, answer(created)),
+    });
     if (outcome.kind === "preview")
       return { status: 200 as const, body: { data: outcome.preview, dryRun: true as const } };
-    return {
-      status: 201 as const,
-      body: { data: outcome.view },
-      headers: { ETag: outcome.etag, Location: `${API_ROOT}/equivalencies/${outcome.view.id}` },
-    };
+    return answer(outcome);
   });
 };
 

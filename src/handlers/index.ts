@@ -8,14 +8,17 @@ import {
   createEquivalency,
   getEquivalency,
   getEquivalencyVersion,
+  importEquivalencies,
   listEquivalencies,
+  listEquivalencyOverlaps,
   listEquivalencyVersions,
   updateEquivalency,
 } from "./equivalencies.ts";
 import { createKey, listKeys, revokeKey } from "./keys.ts";
 import { getCurrentOrganization } from "./organizations.ts";
 import { exportData } from "./exports.ts";
-import { getDataset, listDatasets, publishDataset } from "./datasets.ts";
+import { getDataset, listDatasetIssues, listDatasets, publishDataset } from "./datasets.ts";
+import { getEvent, listEvents, streamEvents } from "./events.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -31,12 +34,15 @@ import {
   testWebhook,
   redeliverFailedWebhookDeliveries,
 } from "./webhook-deliveries.ts";
-import { inviteMember, listMembers, updateMember } from "./members.ts";
+import { inviteMember, issueMemberSignInLink, listMembers, updateMember } from "./members.ts";
 import { listAuditEvents } from "./audit-events.ts";
 import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
 
 export const handlers: HandlerRegistry = {
+  listEvents,
+  getEvent,
+  streamEvents,
   listInstitutions,
   getInstitution,
   listCourses,
@@ -44,6 +50,8 @@ export const handlers: HandlerRegistry = {
   getCourse,
   listEquivalencies,
   createEquivalency,
+  importEquivalencies,
+  listEquivalencyOverlaps,
   getEquivalency,
   updateEquivalency,
   listEquivalencyVersions,
@@ -51,6 +59,7 @@ export const handlers: HandlerRegistry = {
   listDatasets,
   publishDataset,
   getDataset,
+  listDatasetIssues,
   listWebhooks,
   createWebhook,
   getWebhook,
@@ -69,6 +78,7 @@ export const handlers: HandlerRegistry = {
   redeliverFailedWebhookDeliveries,
   listMembers,
   inviteMember,
+  issueMemberSignInLink,
   updateMember,
   listAuditEvents,
   listSsoConnections,

@@ -16,7 +16,11 @@ type Member<T, Name extends string> = T extends { [P in Name]?: infer V } ? NonN
 export type PathParams<K extends OperationId> = Member<Op<K>["parameters"], "path">;
 export type QueryParams<K extends OperationId> = Member<Op<K>["parameters"], "query">;
 export type RequestBody<K extends OperationId> =
-  NonNullable<Op<K>["requestBody"]> extends { content: { "application/json": infer Body } } ? Body : undefined;
+  NonNullable<Op<K>["requestBody"]> extends { content: { "application/json": infer Body } }
+    ? Body
+    : NonNullable<Op<K>["requestBody"]> extends { content: { "text/csv": infer Text } }
+      ? Text
+      : undefined;
 
 type SuccessStatus = 200 | 201 | 202 | 204;
 type Responses<K extends OperationId> = Op<K>["responses"];

@@ -73,6 +73,23 @@ export interface Config {
     /** A pending equivalency older than this is reported as stale when published. */
     stalePendingDays: number;
   };
+  exports: {
+    /** Exports one organization may run at once in this process (one more is a 429). */
+    perOrganization: number;
+    /** Database connections the batch reads of all exports share at once in this process. */
+    databaseConnections: number;
+  };
+  /** The change feed (GET /events, GET /events/stream). */
+  events: {
+    /** Events are kept this many days (at least 30), then removed once fanned out to webhooks. */
+    retentionDays: number;
+    /** Streams an organization may hold at once in one API process. */
+    maxStreamsPerOrganization: number;
+    /** A comment line is sent on a stream that sent nothing for this long. */
+    keepAliveMs: number;
+    /** How often a process with open streams looks for new events (PostgreSQL also wakes it by NOTIFY). */
+    pollIntervalMs: number;
+  };
   oauth: {
     /** Issuer of the service's own access tokens; defaults to the service origin. */
     issuer: string | null;
@@ -377,6 +394,16 @@ export function loadConfig(env: Env = process.env): Config {
     },
     datasets: {
       stalePendingDays: readInteger(env, "SVC_DATASET_STALE_PENDING_DAYS", 90, 1, 36_500),
+    },
+    exports: {
+      perOrganization: readInteger(env, "SVC_EXPORTS_PER_ORGANIZATION", 2, 1, 1000),
+      databaseConnections: readInteger(env, "SVC_EXPORT_DATABASE_CONNECTIONS", 3, 1, 1000),
+    },
+    events: {
+      retentionDays: readInteger(env, "SVC_EVENTS_RETENTION_DAYS", 30, 30, 36_500),
+      maxStreamsPerOrganization: readInteger(env, "SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION", 5, 1, 10_000),
+      keepAliveMs: 1000 * readInteger(env, "SVC_EVENTS_KEEPALIVE_SECONDS", 15, 1, 3600),
+      pollIntervalMs: readInteger(env, "SVC_EVENTS_POLL_MS", 250, 10, 60_000),
     },
     oauth: {
       issuer: readUrl(env, "SVC_OAUTH_ISSUER", ["http:", "https:"]),

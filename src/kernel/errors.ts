@@ -24,6 +24,7 @@ export interface ProblemDocument {
   existingId?: string;
   allowed?: string[];
   institutionId?: string;
+  conflictingEquivalencyIds?: string[];
 }
 
 export { PROBLEM_TYPES, type ProblemSlug };
@@ -91,9 +92,12 @@ export class MalformedRequestError extends ProblemError {
 
 /** A list's `after` cursor that is malformed, altered or foreign (another list's, organization's, environment's or filters'). */
 export class InvalidCursorError extends ProblemError {
-  constructor(message: string) {
-    super("invalid-cursor", `/query/after: ${message}`, {
-      extensions: { errors: [{ pointer: "/query/after", message }] },
+  constructor(
+    message: string,
+    readonly pointer = "/query/after",
+  ) {
+    super("invalid-cursor", `${pointer}: ${message}`, {
+      extensions: { errors: [{ pointer, message }] },
     });
   }
 }
@@ -152,6 +156,29 @@ export class ConflictError extends ProblemError {
   }
 }
 
+/**
+ * An accepted rule beside another accepted one of the same target institution, source set,
+ * priority and overlapping dates: `ambiguous-rule` when the outcomes differ, `duplicate-rule`
+ * when they are the same.
+ */
+export class RuleOverlapError extends ProblemError {
+  constructor(
+    readonly ambiguous: boolean,
+    readonly conflictingEquivalencyIds: string[],
+    where: { targetInstitutionId: string; priority: number },
+  ) {
+    const ids = conflictingEquivalencyIds.join(", ");
+    const base = `Another accepted rule of ${where.targetInstitutionId} for the same source courses, priority ${where.priority} and overlapping dates`;
+    super(
+      ambiguous ? "ambiguous-rule" : "duplicate-rule",
+      ambiguous
+        ? `${base} gives a different outcome: ${ids}. Make one of them conflict, change its dates or give it another priority.`
+        : `${base} gives the same outcome: ${ids}.`,
+      { extensions: { conflictingEquivalencyIds } },
+    );
+  }
+}
+
 export class InvalidTransitionError extends ProblemError {
   constructor(from: string, to: string, allowed: readonly string[]) {
     const options = allowed.length
@@ -164,6 +191,27 @@ export class InvalidTransitionError extends ProblemError {
 export class PreconditionFailedError extends ProblemError {
   constructor(detail: string) {
     super("precondition-failed", detail);
+  }
+}
+
+/** A feed cursor (or `since`) from before the events that retention removed: resynchronise from an export. */
+export class CursorExpiredError extends ProblemError {
+  constructor(retentionDays: number) {
+    super(
+      "cursor-expired",
+      `Events after this position were removed (the feed keeps them ${retentionDays} days). Resynchronise from an export (GET /exports), then read the feed from then on.`,
+    );
+  }
+}
+
+/** The organization holds as many event streams in this process as allowed. */
+export class TooManyStreamsError extends ProblemError {
+  constructor(limit: number) {
+    super(
+      "too-many-streams",
+      `The organization already holds ${limit} event streams (the limit per API process); close one, or poll GET /events.`,
+      { headers: { "Retry-After": "5" } },
+    );
   }
 }
 
@@ -246,6 +294,8 @@ export const notFound = {
   organizationSlug: (slug: string) => new NotFoundError(`No organization has the slug "${slug}".`),
   oauthClient: (id: string) => new NotFoundError(`No OAuth client with id "${id}".`),
   webhook: (id: string) => new NotFoundError(`No webhook endpoint with id "${id}".`),
+  event: (id: string, environment: EnvironmentName) =>
+    new NotFoundError(`No event with id "${id}" in the ${environment} environment (events are kept at least 30 days).`),
   user: (id: string) => new NotFoundError(`No member with id "${id}".`),
   webhookDelivery: (id: string, webhookId: string) =>
     new NotFoundError(`No delivery with id "${id}" for webhook endpoint "${webhookId}".`),

@@ -22,17 +22,28 @@ export const REDACTED_PATHS = [
 const BLOCK_BYTES = 4096;
 const FLUSH_INTERVAL_MS = 250;
 
+/** Streams with lines held back, written out when the process exits (one listener for them all). */
+const heldBack = new Set<{ flushSync(): void }>();
+let flushAtExit = false;
+
 /**
  * A file descriptor (standard output by default) or a path, written in blocks: a line per
  * write(2) cost a system call per request, a measurable share of a single read's CPU. Lines
- * wait at most FLUSH_INTERVAL_MS; pino flushes what is left synchronously when the process
- * exits (a SIGKILL loses at most the last block, never a database change: the audit log is in
- * the database).
+ * wait at most FLUSH_INTERVAL_MS, and what is held back is written when the process exits. The
+ * writes stay synchronous (a block at a time): with asynchronous ones, a write still under way
+ * at exit landed after the lines written at exit, out of order. A SIGKILL loses at most the last
+ * block, never a database change (the audit log is in the database).
  */
 export function blockBufferedDestination(dest: number | string = 1): pino.DestinationStream {
-  // A path is opened now: a file still opening when the process exits could not be flushed.
   const fd = typeof dest === "number" ? dest : fs.openSync(dest, "a");
-  const stream = pino.destination({ dest: fd, sync: false, minLength: BLOCK_BYTES });
+  const stream = pino.destination({ dest: fd, sync: true, minLength: BLOCK_BYTES });
+  heldBack.add(stream);
+  if (!flushAtExit) {
+    flushAtExit = true;
+    process.once("exit", () => {
+      for (const held of heldBack) held.flushSync();
+    });
+  }
   let pending = false;
   setInterval(() => {
     if (!pending) return;

@@ -72,6 +72,26 @@ export const webhookAttempts = metric(
     }),
 );
 
+/** Event streams (GET /events/stream) open in this process; the cluster's primary sums them. */
+export const eventStreamsOpen = metric(
+  "svc_event_streams_open",
+  (name) => new client.Gauge({ name, help: "Event streams (GET /events/stream) open now", aggregator: "sum" }),
+);
+
+export const eventStreamEvents = metric(
+  "svc_event_stream_events_sent_total",
+  (name) => new client.Counter({ name, help: "Events sent on event streams (GET /events/stream)" }),
+);
+
+export const eventStreamsRefused = metric(
+  "svc_event_streams_refused_total",
+  (name) =>
+    new client.Counter({
+      name,
+      help: "Event streams refused because the organization held as many as allowed (429 too-many-streams)",
+    }),
+);
+
 /** What a process can report about its database; several apps may share a process (tests). */
 export interface DatabaseGaugeSource {
   poolStats(): { total: number; idle: number; waiting: number; max: number } | null;

@@ -14,20 +14,22 @@ export function hasBody(ctx: Context): boolean {
   return (length !== "" && length !== "0") || ctx.get("transfer-encoding") !== "";
 }
 
-export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
-  if (!hasBody(ctx)) return undefined;
+/** 415 unless the body's media type is the one the operation reads. */
+function assertMediaType(ctx: Context, accepted: RegExp, name: string): void {
   const mediaType = ctx.get("content-type").split(";")[0].trim();
-  if (!JSON_TYPE.test(mediaType)) {
-    throw new ProblemError(
-      "unsupported-media-type",
-      mediaType
-        ? `Request bodies must be application/json, not ${mediaType}.`
-        : "Request bodies must be sent with Content-Type: application/json.",
-    );
-  }
-  let text: string;
+  if (accepted.test(mediaType)) return;
+  throw new ProblemError(
+    "unsupported-media-type",
+    mediaType
+      ? `Request bodies must be ${name}, not ${mediaType}.`
+      : `Request bodies must be sent with Content-Type: ${name}.`,
+  );
+}
+
+/** The body as UTF-8 text, within the limit (413 beyond it). */
+async function readText(ctx: Context, limitBytes: number): Promise<string> {
   try {
-    text = await getRawBody(ctx.req, {
+    return await getRawBody(ctx.req, {
       limit: limitBytes,
       encoding: "utf8",
       length: ctx.get("content-length") || undefined,
@@ -38,6 +40,20 @@ export async function readJsonBody(ctx: Context, limitBytes: number): Promise<un
     }
     throw new MalformedRequestError(`The request body could not be read: ${(error as Error).message}.`);
   }
+}
+
+/** The text of a CSV body (an import file); undefined when there is none. */
+export async function readCsvBody(ctx: Context, limitBytes: number): Promise<string | undefined> {
+  if (!hasBody(ctx)) return undefined;
+  assertMediaType(ctx, /^text\/csv$/i, "text/csv");
+  const text = await readText(ctx, limitBytes);
+  return text.trim() === "" ? undefined : text;
+}
+
+export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {
+  if (!hasBody(ctx)) return undefined;
+  assertMediaType(ctx, JSON_TYPE, "application/json");
+  const text = await readText(ctx, limitBytes);
   if (text.trim() === "") return undefined;
   const tooDeep = tooDeepAt(text);
   if (tooDeep !== null)

@@ -20,7 +20,7 @@ import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { Services } from "../services/index.ts";
 import type { Admission } from "./admission.ts";
 import { recordChange } from "./audit.ts";
-import { readJsonBody } from "./body.ts";
+import { readCsvBody, readJsonBody } from "./body.ts";
 import { routeRequest } from "./contract.ts";
 import { rejectNonDecimalIntegers } from "./integer-parameters.ts";
 import { negotiate, responseTypes } from "./negotiation.ts";
@@ -29,6 +29,9 @@ import { decodesAsUri, rejectMalformedPathEncoding } from "./path-encoding.ts";
 import { requestFieldErrors, requestValidationError } from "./request-errors.ts";
 import { validateParameters } from "./request-parameters.ts";
 import { assertResponseOnContract, respond, type OperationResponse } from "./respond.ts";
+
+/** A 10,000-row import file is larger than a JSON write: its body may be this many times the body limit. */
+export const CSV_BODY_LIMIT_FACTOR = 4;
 
 export interface PipelineDependencies {
   contract: OpenAPIBackend;
@@ -62,7 +65,7 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     const context = requestContext(ctx, caller);
     authorize(operation, caller);
 
-    if (operation.requestBody) request.body = await readJsonBody(ctx, deps.bodyLimitBytes);
+    if (operation.requestBody) request.body = await readBody(ctx, operation, deps.bodyLimitBytes);
     rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
     const input = await validate(operation, request, ctx, context);
 
@@ -71,6 +74,12 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     if (deps.validateResponses) assertResponseOnContract(contract, operation, result);
     respond(ctx, result);
   };
+
+  /** An operation reads JSON, or the text of a CSV file (imports), which may be up to CSV_BODY_LIMIT_FACTOR times larger. */
+  function readBody(ctx: Context, operation: Operation, limitBytes: number): Promise<unknown> {
+    const content = (operation.requestBody as { content?: Record<string, unknown> }).content ?? {};
+    return "text/csv" in content ? readCsvBody(ctx, limitBytes * CSV_BODY_LIMIT_FACTOR) : readJsonBody(ctx, limitBytes);
+  }
 
   /** openapi-backend decodes path parameters as it matches: a malformed one is named before that. */
   function route(request: Request): Operation {

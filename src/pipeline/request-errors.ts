@@ -1,7 +1,29 @@
 // A request off the contract becomes one 400 problem with a JSON pointer per offending value:
 // Ajv's errors, as openapi-backend reports them, in the words a client reads.
+import fs from "node:fs";
 import type { ErrorObject } from "ajv";
+import { SPEC_PATH } from "../kernel/document.ts";
 import { ValidationError, escapePointer, type FieldError } from "../kernel/errors.ts";
+
+/**
+ * An example of a value that matches each pattern of the contract, where the schema gives one
+ * (`x-pattern-example`): a registrar reads `like 27.0101` more easily than the expression.
+ */
+export function patternExamples(document: unknown): Map<string, string> {
+  const examples = new Map<string, string>();
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) for (const item of node) visit(item);
+    else if (node && typeof node === "object") {
+      const { pattern, "x-pattern-example": example } = node as Record<string, unknown>;
+      if (typeof pattern === "string" && typeof example === "string") examples.set(pattern, example);
+      for (const value of Object.values(node)) visit(value);
+    }
+  };
+  visit(document);
+  return examples;
+}
+
+const PATTERN_EXAMPLES = patternExamples(JSON.parse(fs.readFileSync(SPEC_PATH, "utf8")));
 
 /** Ajv errors become one problem with a JSON pointer per offending value. */
 export function requestValidationError(errors: ErrorObject[], more: FieldError[] = []): ValidationError {
@@ -11,15 +33,18 @@ export function requestValidationError(errors: ErrorObject[], more: FieldError[]
 
 /** Ajv errors as one field error per offending value. */
 export function requestFieldErrors(errors: ErrorObject[]): FieldError[] {
-  const specific = errors.filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf");
+  const specific = errors
+    .filter((e) => e.keyword !== "oneOf" && e.keyword !== "anyOf")
+    .map((error) => ({ error, field: toFieldError(error) }));
   // A failed oneOf (one object or an array of them) also reports the branch of
-  // the wrong shape; keep the errors that point inside the value instead.
+  // the wrong shape; keep the errors that point inside the value instead. Compared
+  // by the pointers the client reads: a missing member points inside the object.
   const relevant = specific.filter(
-    (e) =>
-      e.keyword !== "type" ||
-      !specific.some((other) => other !== e && other.instancePath.startsWith(`${e.instancePath}/`)),
+    ({ error, field }) =>
+      error.keyword !== "type" ||
+      !specific.some(({ field: other }) => other !== field && other.pointer.startsWith(`${field.pointer}/`)),
   );
-  return dedupe(relevant.map(toFieldError));
+  return dedupe(relevant.map(({ field }) => field));
 }
 
 function toFieldError(error: ErrorObject): FieldError {
@@ -46,8 +71,11 @@ function describe(error: ErrorObject): string {
       return "is not a known field";
     case "enum":
       return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(", ")}`;
-    case "pattern":
-      return `must match the pattern ${(error.params as { pattern: string }).pattern}`;
+    case "pattern": {
+      const { pattern } = error.params as { pattern: string };
+      const example = PATTERN_EXAMPLES.get(pattern);
+      return `must match the pattern ${pattern}${example ? `, like ${example}` : ""}`;
+    }
     default:
       return error.message ?? "is not valid";
   }

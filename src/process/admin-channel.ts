@@ -38,6 +38,8 @@ export interface CommandRequest {
 export interface CommandIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Aborts when the person stops the command (Ctrl-C; over the channel, the CLI's socket closing). */
+  signal?: AbortSignal;
 }
 
 /** Runs one command to its end and returns its exit code; never throws for the command's own failures. */
@@ -104,7 +106,14 @@ export async function openAdminChannel(socketPath: string, run: CommandRunner, l
       const send = (message: object) => {
         if (!socket.destroyed) socket.write(`${JSON.stringify(message)}\n`);
       };
-      const io: CommandIo = { stdout: (text) => send({ out: text }), stderr: (text) => send({ err: text }) };
+      // A command that runs until stopped (events tail) stops when the CLI goes away.
+      const stopped = new AbortController();
+      socket.once("close", () => stopped.abort());
+      const io: CommandIo = {
+        stdout: (text) => send({ out: text }),
+        stderr: (text) => send({ err: text }),
+        signal: stopped.signal,
+      };
       queue = queue.then(async () => {
         const words = request.argv.filter((a) => /^[a-z][a-z-]*$/.test(a)).slice(0, 2);
         log.info({ command: words.join(" ") }, "administrative command");

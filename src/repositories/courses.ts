@@ -7,7 +7,7 @@
 // even array parameters cost several times more per row on both databases
 // (see scripts/bench/course-upsert.ts).
 import type { Course, Institution, Prisma } from "../../generated/prisma/client.ts";
-import type { CourseLevel, Environment } from "../../generated/prisma/client.ts";
+import type { CourseLevel, CreditUnit, Environment } from "../../generated/prisma/client.ts";
 import { containsInsensitive } from "./search.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
 
@@ -16,6 +16,8 @@ export interface CourseFilters {
   /** A six-digit code, or a family ("11") or series ("11.07") prefix. */
   cip?: string;
   q?: string;
+  /** Only courses changed at or after this time (date-time text). */
+  updatedSince?: string;
 }
 
 /** A course row to insert at version 1; codeKey is its upsert identity. */
@@ -26,6 +28,7 @@ export interface NewCourse {
   codeKey: string;
   title: string;
   credits: number;
+  creditUnit: CreditUnit;
   level: CourseLevel;
   description: string | null;
   cipCode: string | null;
@@ -33,7 +36,7 @@ export interface NewCourse {
 
 export type CourseChange = Omit<NewCourse, "institutionId" | "codeKey">;
 
-export const TRACKED_FIELDS = ["code", "title", "credits", "level", "description", "cipCode"] as const;
+export const TRACKED_FIELDS = ["code", "title", "credits", "creditUnit", "level", "description", "cipCode"] as const;
 export type ExistingCourse = Pick<
   Course,
   "id" | "institutionId" | "codeKey" | "version" | (typeof TRACKED_FIELDS)[number]
@@ -61,6 +64,7 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
         ...(filters.q
           ? { OR: [{ code: containsInsensitive(filters.q) }, { title: containsInsensitive(filters.q) }] }
           : {}),
+        ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
       };
       return pageOf(
         page,
@@ -111,7 +115,7 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
     ): Promise<Map<string, ExistingCourse>> {
       const rows = await db.$queryRawUnsafe<ExistingCourse[]>(
         `SELECT c.id, c.institution_id AS "institutionId", c.code_key AS "codeKey", c.code, c.title, c.credits,
-                c.level::text AS level, c.description, c.cip_code AS "cipCode", c.version
+                c.credit_unit::text AS "creditUnit", c.level::text AS level, c.description, c.cip_code AS "cipCode", c.version
          FROM courses AS c
          JOIN json_to_recordset($2::json) AS k ("institutionId" text, "codeKey" text)
            ON c.institution_id = k."institutionId" AND c.code_key = k."codeKey"
@@ -130,11 +134,11 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
     /** Inserts a batch of new courses at version 1 in one statement. */
     async insertMany(environment: Environment, creates: NewCourse[], now: Date): Promise<void> {
       await db.$executeRawUnsafe(
-        `INSERT INTO courses (id, environment, institution_id, code, code_key, title, credits, level, description, cip_code, version, created_at, updated_at)
-         SELECT v.id, $1::"Environment", v."institutionId", v.code, v."codeKey", v.title, v.credits, v.level::"CourseLevel", v.description, v."cipCode",
+        `INSERT INTO courses (id, environment, institution_id, code, code_key, title, credits, credit_unit, level, description, cip_code, version, created_at, updated_at)
+         SELECT v.id, $1::"Environment", v."institutionId", v.code, v."codeKey", v.title, v.credits, v."creditUnit"::"CreditUnit", v.level::"CourseLevel", v.description, v."cipCode",
                 1, $2::timestamp(3), $2::timestamp(3)
          FROM json_to_recordset($3::json)
-           AS v (id text, "institutionId" text, code text, "codeKey" text, title text, credits double precision, level text, description text, "cipCode" text)`,
+           AS v (id text, "institutionId" text, code text, "codeKey" text, title text, credits double precision, "creditUnit" text, level text, description text, "cipCode" text)`,
         environment,
         now,
         JSON.stringify(creates),
@@ -145,10 +149,10 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
     async updateMany(changes: CourseChange[], now: Date): Promise<Map<string, number>> {
       if (!changes.length) return new Map<string, number>();
       const updated = await db.$queryRawUnsafe<{ id: string; version: number }[]>(
-        `UPDATE courses AS c SET code = v.code, title = v.title, credits = v.credits, level = v.level::"CourseLevel",
+        `UPDATE courses AS c SET code = v.code, title = v.title, credits = v.credits, credit_unit = v."creditUnit"::"CreditUnit", level = v.level::"CourseLevel",
            description = v.description, cip_code = v."cipCode", version = c.version + 1, updated_at = $1::timestamp(3)
          FROM json_to_recordset($2::json)
-           AS v (id text, code text, title text, credits double precision, level text, description text, "cipCode" text)
+           AS v (id text, code text, title text, credits double precision, "creditUnit" text, level text, description text, "cipCode" text)
          WHERE c.id = v.id
          RETURNING c.id, c.version`,
         now,

@@ -95,8 +95,32 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
       );
     },
 
-    findWithIssues(owner: DatasetOwner, id: string): Promise<(DatasetVersion & { issues: DatasetIssue[] }) | null> {
-      return db.datasetVersion.findFirst({ where: { id, ...owner }, include: { issues: { orderBy: { id: "asc" } } } });
+    /** The version with its first `issueLimit` issues, in row order. */
+    findWithIssues(
+      owner: DatasetOwner,
+      id: string,
+      issueLimit: number,
+    ): Promise<(DatasetVersion & { issues: DatasetIssue[] }) | null> {
+      return db.datasetVersion.findFirst({
+        where: { id, ...owner },
+        include: { issues: { orderBy: { id: "asc" }, take: issueLimit } },
+      });
+    },
+
+    findVersion(owner: DatasetOwner, id: string): Promise<DatasetVersion | null> {
+      return db.datasetVersion.findFirst({ where: { id, ...owner } });
+    },
+
+    /** A page of one version's issues, in row order (the order they were stored in; index (dataset, id)). */
+    listIssuesPage(datasetVersionId: string, page: Page): Promise<PageResult<DatasetIssue>> {
+      const where = { datasetVersionId };
+      return pageOf(
+        page,
+        [["id", "asc"]],
+        ({ take, skip, orderBy, after }) =>
+          db.datasetIssue.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
+        () => db.datasetIssue.count({ where }),
+      );
     },
   };
 }

@@ -171,9 +171,10 @@ export function createDeliveriesRepository(db: Db) {
 
     /**
      * Claims up to `batchSize` undispatched outbox events (skipping those another
-     * fan-out holds), inserts the deliveries `plan` makes of them for the enabled
-     * endpoints subscribed to their types, and marks them dispatched: all of it or
-     * none of it, in one transaction.
+     * fan-out holds), inserts the deliveries `plan` makes of them for the endpoints
+     * subscribed to their types, and marks them dispatched: all of it or none of it,
+     * in one transaction. A disabled endpoint gets its deliveries too: they wait
+     * (claimDue skips them) until it is enabled again, so no event is lost to it.
      */
     fanOutEvents(
       now: Date,
@@ -190,7 +191,6 @@ export function createDeliveriesRepository(db: Db) {
         const endpoints = await tx.webhookEndpoint.findMany({
           where: {
             environment: { in: [...new Set(events.map((e) => e.environment))] },
-            status: "enabled",
             deletedAt: null,
             events: { hasSome: [...new Set(events.map((e) => e.type))] },
           },

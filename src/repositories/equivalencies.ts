@@ -4,7 +4,7 @@
 // service's transaction.
 import type { Course, Equivalency, EquivalencyVersion, Institution, Prisma } from "../../generated/prisma/client.ts";
 import type { Database, Db } from "../db/database.ts";
-import type { Channel, Environment, EquivalencyStatus } from "../../generated/prisma/client.ts";
+import type { Channel, Environment, EquivalencyStatus, RuleKind } from "../../generated/prisma/client.ts";
 import { InvalidCursorError } from "../kernel/errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
 import { checkKey, pageFromRows, pageOf, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
@@ -15,6 +15,11 @@ export interface EquivalencyFilters {
   targetInstitution?: string;
   status?: EquivalencyStatus;
   provenance?: Channel;
+  /** Only equivalencies changed at or after this time (date-time text). */
+  updatedSince?: string;
+  kind?: RuleKind;
+  /** A calendar date `YYYY-MM-DD`: the rules in force that day. */
+  asOf?: string;
 }
 
 const EXPANSION = {
@@ -23,15 +28,25 @@ const EXPANSION = {
   targetCourse: true,
 } as const satisfies Prisma.EquivalencyInclude;
 
-/** An equivalency with its source course (and that course's institution), target institution and target course. */
-export type ExpandedEquivalency = Prisma.EquivalencyGetPayload<{ include: typeof EXPANSION }>;
+type SourceCourse = Course & { institution: Institution };
 
-/** The records an equivalency write names, each null when it does not exist in the environment. */
-export interface EquivalencyReferences {
-  source: (Course & { institution: Institution }) | null;
+/** An equivalency with its source courses (each with its institution), target institution and target course. */
+export type ExpandedEquivalency = Prisma.EquivalencyGetPayload<{ include: typeof EXPANSION }> & {
+  sourceCourses: SourceCourse[];
+};
+
+/** The records a rule write names, by id; an id that is not in the environment is absent. */
+export interface RuleReferences {
+  sources: Map<string, SourceCourse>;
   institution: Institution | null;
-  targetCourse: Course | null;
+  targetCourses: Map<string, Course>;
 }
+
+/** The rule columns compared by the ambiguity check. */
+export type OverlappingRule = Pick<
+  Equivalency,
+  "id" | "kind" | "generalEducationArea" | "targets" | "minimumGrade" | "awardedCredits"
+>;
 
 /** The changeable columns of an equivalency, written together with its next version number. */
 export type EquivalencyChange = Pick<
@@ -45,6 +60,15 @@ export type EquivalencyChange = Pick<
   | "policyBasis"
   | "version"
   | "updatedAt"
+  | "targets"
+  | "kind"
+  | "generalEducationArea"
+  | "minimumGrade"
+  | "effectiveFrom"
+  | "effectiveUntil"
+  | "priority"
+  | "awardedCredits"
+  | "awardedCreditUnit"
 >;
 
 export type NewEquivalencyVersion = Omit<EquivalencyVersion, "state"> & { state: Prisma.InputJsonValue };
@@ -75,11 +99,36 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
   function whereOf(environment: Environment, filters: EquivalencyFilters): Prisma.EquivalencyWhereInput {
     return {
       environment,
-      ...(filters.sourceCourse ? { sourceCourseId: filters.sourceCourse } : {}),
+      ...(filters.sourceCourse ? { sourceCourseIds: { has: filters.sourceCourse } } : {}),
       ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
       ...(filters.status ? { status: filters.status } : {}),
       ...(filters.provenance ? { provenance: filters.provenance } : {}),
+      ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
+      ...(filters.kind ? { kind: filters.kind } : {}),
+      ...(filters.asOf
+        ? {
+            AND: [
+              { OR: [{ effectiveFrom: null }, { effectiveFrom: { lte: dayOf(filters.asOf) } }] },
+              { OR: [{ effectiveUntil: null }, { effectiveUntil: { gte: dayOf(filters.asOf) } }] },
+            ],
+          }
+        : {}),
     };
+  }
+
+  /** Every source course of the rows, each with its institution, in the order of its rule's sourceCourseIds. */
+  async function withSources<Row extends Equivalency>(
+    rows: Row[],
+  ): Promise<(Row & { sourceCourses: SourceCourse[] })[]> {
+    const ids = [...new Set(rows.flatMap((row) => row.sourceCourseIds))];
+    const courses = ids.length
+      ? await db.course.findMany({ where: { id: { in: ids } }, include: { institution: true } })
+      : [];
+    const byId = new Map(courses.map((course) => [course.id, course]));
+    return rows.map((row) => ({
+      ...row,
+      sourceCourses: row.sourceCourseIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+    }));
   }
 
   function totalOf(where: Prisma.EquivalencyWhereInput): Promise<number> {
@@ -100,10 +149,18 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       params.push(value);
       conditions.push(condition(`$${params.length}`));
     };
-    if (filters.sourceCourse) add((p) => `source_course_id = ${p}`, filters.sourceCourse);
+    if (filters.sourceCourse) add((p) => `source_course_ids @> ARRAY[${p}]::text[]`, filters.sourceCourse);
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
+    if (filters.updatedSince) add((p) => `updated_at >= ${p}::timestamp(3)`, new Date(filters.updatedSince));
+    if (filters.kind) add((p) => `kind = ${p}::"RuleKind"`, filters.kind);
+    if (filters.asOf)
+      add(
+        (p) =>
+          `(effective_from IS NULL OR effective_from <= ${p}::date) AND (effective_until IS NULL OR effective_until >= ${p}::date)`,
+        filters.asOf,
+      );
     if (page.after) {
       checkKey(LIST_ORDER, page.after);
       const [createdAt, id] = page.after;
@@ -149,7 +206,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
         db.equivalency.findMany({ where: { AND: [where, after] }, orderBy, take, skip, include: EXPANSION }),
         totalOf(where),
       ]);
-      return pageFromRows(page, LIST_ORDER, rows, total);
+      return pageFromRows(page, LIST_ORDER, await withSources(rows), total);
     },
 
     /** Called after every committed write that can change what a list counts. */
@@ -172,9 +229,9 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
         ? await read<{ record: string | null }>(EXPANDED_BY_ID, [id, environment])
         : await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
       if (!row?.record) return null;
-      const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse] = JSON.parse(
+      const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse, sources] = JSON.parse(
         row.record,
-      ) as RowJson[];
+      ) as [RowJson, RowJson, RowJson, RowJson, RowJson, [RowJson, RowJson][]];
       const [equivalencyColumns, courseColumns, institutionColumns] = [
         columnsOf(db, "Equivalency"),
         columnsOf(db, "Course"),
@@ -188,27 +245,89 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
         },
         targetInstitution: recordFromJson<Institution>(targetInstitution, institutionColumns)!,
         targetCourse: recordFromJson<Course>(targetCourse, courseColumns),
+        sourceCourses: sources.map(([course, institution]) => ({
+          ...recordFromJson<Course>(course, courseColumns)!,
+          institution: recordFromJson<Institution>(institution, institutionColumns)!,
+        })),
       };
     },
 
     /** The just-written equivalency with its related records, read in the writing transaction. */
-    findExpandedWritten(id: string): Promise<ExpandedEquivalency> {
-      return db.equivalency.findUniqueOrThrow({ where: { id }, include: EXPANSION });
+    async findExpandedWritten(id: string): Promise<ExpandedEquivalency> {
+      const [record] = await withSources([
+        await db.equivalency.findUniqueOrThrow({ where: { id }, include: EXPANSION }),
+      ]);
+      return record;
     },
 
-    /** The source course (with its institution), target institution and target course named; an absent id is not looked up. */
-    async findReferences(
+    /** The source courses (each with its institution), target institution and target courses named. */
+    async findRuleReferences(
       environment: Environment,
-      ids: { sourceCourseId?: string; targetInstitutionId: string; targetCourseId: string | null },
-    ): Promise<EquivalencyReferences> {
-      const [source, institution, targetCourse] = await Promise.all([
-        ids.sourceCourseId !== undefined
-          ? db.course.findFirst({ where: { id: ids.sourceCourseId, environment }, include: { institution: true } })
-          : null,
+      ids: { sourceCourseIds: string[]; targetInstitutionId: string; targetCourseIds: string[] },
+    ): Promise<RuleReferences> {
+      const [sources, institution, targetCourses] = await Promise.all([
+        db.course.findMany({ where: { environment, id: { in: ids.sourceCourseIds } }, include: { institution: true } }),
         db.institution.findUnique({ where: { environment_id: { environment, id: ids.targetInstitutionId } } }),
-        ids.targetCourseId !== null ? db.course.findFirst({ where: { id: ids.targetCourseId, environment } }) : null,
+        ids.targetCourseIds.length
+          ? db.course.findMany({ where: { environment, id: { in: ids.targetCourseIds } } })
+          : [],
       ]);
-      return { source, institution, targetCourse };
+      return {
+        sources: new Map(sources.map((course) => [course.id, course])),
+        institution,
+        targetCourses: new Map(targetCourses.map((course) => [course.id, course])),
+      };
+    },
+
+    /**
+     * Serialises the writers of one (environment, target institution, source set) until the
+     * transaction ends, so the ambiguity check and the write that follows it see every rule a
+     * concurrent writer committed (PGlite runs one transaction at a time anyway).
+     */
+    async lockRuleSet(environment: Environment, targetInstitutionId: string, sourceSetKey: string): Promise<void> {
+      const key = `rule:${environment}:${targetInstitutionId}:${sourceSetKey}`;
+      await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+    },
+
+    /** The other accepted rules of the same target institution, source set and priority whose dates overlap these. */
+    findAcceptedOverlapping(
+      environment: Environment,
+      rule: {
+        targetInstitutionId: string;
+        sourceSetKey: string;
+        priority: number;
+        effectiveFrom: Date | null;
+        effectiveUntil: Date | null;
+      },
+      exceptId: string | null,
+    ): Promise<OverlappingRule[]> {
+      return db.equivalency.findMany({
+        where: {
+          environment,
+          targetInstitutionId: rule.targetInstitutionId,
+          sourceSetKey: rule.sourceSetKey,
+          priority: rule.priority,
+          status: "accepted",
+          ...(exceptId ? { id: { not: exceptId } } : {}),
+          AND: [
+            rule.effectiveUntil
+              ? { OR: [{ effectiveFrom: null }, { effectiveFrom: { lte: rule.effectiveUntil } }] }
+              : {},
+            rule.effectiveFrom
+              ? { OR: [{ effectiveUntil: null }, { effectiveUntil: { gte: rule.effectiveFrom } }] }
+              : {},
+          ],
+        },
+        select: {
+          id: true,
+          kind: true,
+          generalEducationArea: true,
+          targets: true,
+          minimumGrade: true,
+          awardedCredits: true,
+        },
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      });
     },
 
     /** The id of the equivalency with this identity, if one exists. */
@@ -223,13 +342,58 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       return existing?.id ?? null;
     },
 
+    /**
+     * The (target institution, source set, priority) keys under which at least two accepted or
+     * conflict rules overlap in time, in that order, one page of them, and how many there are.
+     */
+    async findOverlapKeys(
+      environment: Environment,
+      targetInstitution: string | undefined,
+      page: { limit: number; offset: number },
+    ): Promise<{ keys: OverlapKey[]; total: number }> {
+      const [row] = await db.$queryRawUnsafe<{ keys: string }[]>(
+        `WITH rules AS (
+           SELECT id, target_institution_id, source_set_key, priority, effective_from, effective_until
+           FROM equivalencies
+           WHERE environment = $1::"Environment" AND status IN ('accepted', 'conflict')
+             AND ($2::text IS NULL OR target_institution_id = $2)),
+         keys AS (
+           SELECT DISTINCT a.target_institution_id AS "targetInstitutionId", a.source_set_key AS "sourceSetKey", a.priority
+           FROM rules AS a JOIN rules AS b
+             ON a.target_institution_id = b.target_institution_id AND a.source_set_key = b.source_set_key
+            AND a.priority = b.priority AND a.id < b.id
+            AND (a.effective_from IS NULL OR b.effective_until IS NULL OR a.effective_from <= b.effective_until)
+            AND (b.effective_from IS NULL OR a.effective_until IS NULL OR b.effective_from <= a.effective_until))
+         SELECT json_build_object(
+           'total', (SELECT count(*) FROM keys),
+           'keys', coalesce((SELECT json_agg(k) FROM (SELECT * FROM keys ORDER BY "targetInstitutionId", "sourceSetKey", priority
+                     LIMIT $3 OFFSET $4) AS k), '[]'))::text AS keys`,
+        environment,
+        targetInstitution ?? null,
+        page.limit,
+        page.offset,
+      );
+      const { keys, total } = JSON.parse(row.keys) as { keys: OverlapKey[]; total: number };
+      return { keys, total: Number(total) };
+    },
+
+    /** The accepted and conflict rules under these keys, ordered by creation time, then id. */
+    findRulesUnder(environment: Environment, keys: OverlapKey[]): Promise<Equivalency[]> {
+      if (!keys.length) return Promise.resolve([]);
+      return db.equivalency.findMany({
+        where: { environment, status: { in: ["accepted", "conflict"] }, OR: keys },
+        orderBy: LIST_ORDER.map(([field, direction]) => ({ [field]: direction })),
+      });
+    },
+
     async insert(record: Equivalency): Promise<void> {
-      await db.equivalency.create({ data: record });
+      await db.equivalency.create({ data: { ...record, targets: record.targets as Prisma.InputJsonValue } });
     },
 
     /** Writes the change only if the row is still at expectedVersion; false when another writer got there first. */
     async updateIfVersion(id: string, expectedVersion: number, change: EquivalencyChange): Promise<boolean> {
-      const { count } = await db.equivalency.updateMany({ where: { id, version: expectedVersion }, data: change });
+      const data = { ...change, targets: change.targets as Prisma.InputJsonValue };
+      const { count } = await db.equivalency.updateMany({ where: { id, version: expectedVersion }, data });
       return count > 0;
     },
 
@@ -256,3 +420,15 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
 }
 
 export type EquivalenciesRepository = ReturnType<typeof createEquivalenciesRepository>;
+
+/** Rules overlap only under one (target institution, source set, priority). */
+export interface OverlapKey {
+  targetInstitutionId: string;
+  sourceSetKey: string;
+  priority: number;
+}
+
+/** A calendar date `YYYY-MM-DD` as the value of a date column (midnight UTC). */
+export function dayOf(date: string): Date {
+  return new Date(`${date}T00:00:00.000Z`);
+}

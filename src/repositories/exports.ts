@@ -29,6 +29,20 @@ const EQUIVALENCY_ORDER = ["createdAt", "id"] as const;
 
 const ascending = (keys: readonly string[]) => keys.map((key) => ({ [key]: "asc" as const }));
 
+/** An equivalency row `e`'s source courses, in order: codes and titles joined by " | ", the first one's institution. */
+const SOURCE_NAMES = `SELECT string_agg(c.code, ' | ' ORDER BY s.position) AS codes,
+    string_agg(c.title, ' | ' ORDER BY s.position) AS titles,
+    (array_agg(i.name ORDER BY s.position))[1] AS institution
+  FROM unnest(e.source_course_ids) WITH ORDINALITY AS s(id, position)
+  JOIN courses AS c ON c.id = s.id
+  JOIN institutions AS i ON i.environment = c.environment AND i.id = c.institution_id`;
+
+/** An equivalency row `e`'s targets, in order: codes, and the titles of those that are course records (else empty). */
+const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' ORDER BY t.position) AS codes,
+    string_agg(coalesce(tc.title, ''), ' | ' ORDER BY t.position) AS titles
+  FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
+  LEFT JOIN courses AS tc ON tc.id = t.value->>'courseId'`;
+
 export function createExportsRepository(db: Db) {
   return {
     institutionBatches(environment: Environment) {
@@ -100,7 +114,17 @@ export function createExportsRepository(db: Db) {
                      coalesce(e.target_course_id, ''), csv_cell(e.target_code), e.status::text, csv_cell(e.decided_by),
                      coalesce(iso_timestamp(e.decided_at), ''), csv_cell(e.policy_basis), e.version::text,
                      coalesce(e.provenance::text, ''), coalesce(e.dataset_version_id, ''), iso_timestamp(e.created_at),
-                     iso_timestamp(e.updated_at)), E'\r\n' ORDER BY e.created_at, e.id) || E'\r\n' FROM batch AS e) AS csv,
+                     iso_timestamp(e.updated_at),
+                     csv_cell(array_to_json(e.source_course_ids)::text), csv_cell(src.codes), csv_cell(src.titles),
+                     csv_cell(src.institution), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
+                     e.kind::text, csv_cell(e.general_education_area), csv_cell(e.minimum_grade),
+                     coalesce(e.effective_from::text, ''), coalesce(e.effective_until::text, ''), e.priority::text,
+                     coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, '')),
+                   E'\r\n' ORDER BY e.created_at, e.id) || E'\r\n'
+                   FROM batch AS e
+                   LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
+                   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
+                   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id) AS csv,
                   (SELECT count(*)::int FROM batch) AS rows,
                   last.created_at AS last_created_at, last.id AS last_id
            FROM (SELECT 1) AS one
@@ -111,10 +135,10 @@ export function createExportsRepository(db: Db) {
       };
     },
 
-    /** Equivalencies with the courses and institutions a CTDL assertion names. */
+    /** Equivalencies with the courses and institutions a CTDL assertion names: every source and target course. */
     equivalencyWithCoursesBatches(environment: Environment) {
-      return (after: { createdAt: Date; id: string } | null, take: number) =>
-        db.equivalency.findMany({
+      return async (after: { createdAt: Date; id: string } | null, take: number) => {
+        const rows = await db.equivalency.findMany({
           where: {
             environment,
             ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}),
@@ -123,6 +147,26 @@ export function createExportsRepository(db: Db) {
           include: { sourceCourse: { include: { institution: true } }, targetInstitution: true, targetCourse: true },
           take,
         });
+        const targetIds = (row: Equivalency) =>
+          (row.targets as { courseId: string | null }[]).flatMap((t) => (t.courseId ? [t.courseId] : []));
+        const ids = [...new Set(rows.flatMap((row) => [...row.sourceCourseIds, ...targetIds(row)]))];
+        const courses = new Map(
+          (ids.length
+            ? await db.course.findMany({ where: { id: { in: ids } }, include: { institution: true } })
+            : []
+          ).map((course) => [course.id, course]),
+        );
+        const known = (id: string) => (courses.has(id) ? [courses.get(id)!] : []);
+        return rows.map((row) => ({
+          ...row,
+          sourceCourses: row.sourceCourseIds.flatMap(known),
+          targetCourses: new Map(
+            targetIds(row)
+              .flatMap(known)
+              .map((course) => [course.id, course]),
+          ),
+        }));
+      };
     },
   };
 }

@@ -1,7 +1,6 @@
 // Idempotency records: one per (organization, environment, credential, key), holding the stored
 // response (or IN_PROGRESS while the first request runs). See services/idempotency.ts.
 import type { IdempotencyRecord, Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 
 /** The response status of a record whose first request has not finished. */
 export const IN_PROGRESS = 0;
@@ -19,7 +18,7 @@ export interface IdempotencyClaim extends IdempotencyScope {
   fingerprint: string;
 }
 
-export function createIdempotencyRepository(db: Db) {
+export function createIdempotencyRepository(db: Prisma.TransactionClient) {
   return {
     /**
      * Inserts the in-progress record, or takes over one whose first request has

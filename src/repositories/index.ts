@@ -8,10 +8,12 @@ import { createExportsRepository, type ExportsRepository } from "./exports.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
 import { createDeliveriesRepository, type DeliveriesRepository } from "./deliveries.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
+import { createEquivalencyRequestsRepository, type EquivalencyRequestsRepository } from "./equivalency-requests.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
 import { createOrganizationsRepository, type OrganizationsRepository } from "./organizations.ts";
 import { createOutboxRepository, type OutboxRepository } from "./outbox.ts";
+import { createEventFeedRepository, type EventFeedRepository } from "./event-feed.ts";
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
 import { createSsoRepository, type SsoRepository } from "./sso.ts";
@@ -25,6 +27,7 @@ export interface Repositories {
   institutions: InstitutionsRepository;
   courses: CoursesRepository;
   equivalencies: EquivalenciesRepository;
+  equivalencyRequests: EquivalencyRequestsRepository;
   datasets: DatasetsRepository;
   exports: ExportsRepository;
   catalogImports: CatalogImportsRepository;
@@ -33,6 +36,7 @@ export interface Repositories {
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
   outbox: OutboxRepository;
+  eventFeed: EventFeedRepository;
   stewardship: StewardshipRepository;
   idempotency: IdempotencyRepository;
   deliveries: DeliveriesRepository;
@@ -48,7 +52,7 @@ export interface Repositories {
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
 export type TransactionRepositories = Pick<
   Repositories,
-  "courses" | "equivalencies" | "datasets" | "outbox" | "stewardship"
+  "courses" | "equivalencies" | "equivalencyRequests" | "datasets" | "outbox" | "stewardship" | "idempotency"
 >;
 
 /** `read` (Database.read), when given, serves the hot reads outside transactions. */
@@ -57,6 +61,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db, read),
+    equivalencyRequests: createEquivalencyRequestsRepository(db),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
     catalogImports: createCatalogImportsRepository(db),
@@ -65,6 +70,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),
     outbox: createOutboxRepository(db),
+    eventFeed: createEventFeedRepository(db),
     stewardship: createStewardshipRepository(db),
     idempotency: createIdempotencyRepository(db),
     deliveries: createDeliveriesRepository(db),
@@ -78,9 +84,11 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
         work({
           courses: createCoursesRepository(tx),
           equivalencies: createEquivalenciesRepository(tx),
+          equivalencyRequests: createEquivalencyRequestsRepository(tx),
           datasets: createDatasetsRepository(tx),
           outbox: createOutboxRepository(tx),
           stewardship: createStewardshipRepository(tx),
+          idempotency: createIdempotencyRepository(tx),
         }),
       ),
   };

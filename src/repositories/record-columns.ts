@@ -55,7 +55,11 @@ export function recordFromJson<T>(json: Record<string, unknown> | null, columns:
   const record: Record<string, unknown> = {};
   for (const { field, column, timestamp } of columns) {
     const value = json[column] ?? null;
-    record[field] = timestamp && typeof value === "string" ? new Date(`${value}Z`) : value;
+    // A date column (effective dates) is written `YYYY-MM-DD`: midnight UTC, as Prisma reads it.
+    record[field] =
+      timestamp && typeof value === "string"
+        ? new Date(value.length === 10 ? `${value}T00:00:00Z` : `${value}Z`)
+        : value;
   }
   return record as T;
 }

@@ -16,6 +16,12 @@ export interface NewUserRecord {
   role: UserRole;
 }
 
+export interface NewSignInLink {
+  tokenHash: string;
+  userId: string;
+  expiresAt: Date;
+}
+
 /** What the upsert of a federated sign-in answers: the user, and whether the row is disabled. */
 /** The audit entry of a role a sign-in changed (the repository fills in the rest). */
 export interface SignInRoleAudit {
@@ -164,8 +170,17 @@ export function createUsersRepository(db: Db) {
       await db.user.update({ where: { id }, data: { lastSignInAt: at } });
     },
 
-    async createSignInLink(record: { tokenHash: string; userId: string; expiresAt: Date }): Promise<void> {
+    async createSignInLink(record: NewSignInLink): Promise<void> {
       await db.signInLink.create({ data: record });
+    },
+
+    /** An invited user and their first sign-in link, in one transaction: never a user without a link. */
+    async createWithSignInLink(record: NewUserRecord, link: Omit<NewSignInLink, "userId">): Promise<User> {
+      const [user] = await db.$transaction([
+        db.user.create({ data: { ...record, emailKey: emailKey(record.email) } }),
+        db.signInLink.create({ data: { ...link, userId: record.id } }),
+      ]);
+      return user;
     },
 
     findSignInLink(tokenHash: string): Promise<(SignInLink & { user: User }) | null> {

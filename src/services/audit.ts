@@ -7,6 +7,7 @@ import type { Repositories } from "../repositories/index.ts";
 import type { Credential } from "../auth/credential.ts";
 import { newId } from "../kernel/ids.ts";
 import { requireAdminUser } from "./users.ts";
+import { actorKey, createActorNames } from "./actor-names.ts";
 
 export interface AuditEventView {
   id: string;
@@ -42,10 +43,9 @@ export interface AuditRecord {
   requestId: string | null;
 }
 
-export function createAuditService({
-  audit,
-  now = () => new Date(),
-}: Pick<Repositories, "audit"> & { now?: () => Date }) {
+export function createAuditService(deps: Pick<Repositories, "audit" | "users" | "credentials"> & { now?: () => Date }) {
+  const { audit, now = () => new Date() } = deps;
+  const actorNames = createActorNames(deps);
   return {
     /** Appends one entry for a change `caller` made. */
     async recordChange(caller: Credential, change: AuditRecord): Promise<void> {
@@ -80,7 +80,18 @@ export function createAuditService({
         },
         page,
       );
-      return { items: items.map(auditEventView), total, next };
+      // Keys and OAuth clients are recorded by id; their names (which may change) are read now.
+      const unnamed = items
+        .filter((entry) => entry.actorName === null)
+        .map((entry) => ({ kind: entry.actorKind, id: entry.actorId, organizationId: entry.organizationId }));
+      const names = await actorNames(caller.organizationId, unnamed);
+      const views = items.map((entry) =>
+        auditEventView({
+          ...entry,
+          actorName: entry.actorName ?? names.get(actorKey({ kind: entry.actorKind, id: entry.actorId })) ?? null,
+        }),
+      );
+      return { items: views, total, next };
     },
   };
 }

@@ -1,9 +1,9 @@
 // Courses: listing, reading, and the batch upsert. A batch is validated whole
 // before anything is written, and written in one transaction.
 import type { Credential } from "../auth/credential.ts";
-import type { Repositories } from "../repositories/index.ts";
+import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
 import { TRACKED_FIELDS, type CourseFilters, type ExistingCourse, type NewCourse } from "../repositories/courses.ts";
-import type { CourseLevel, Page, PageResult } from "./types.ts";
+import type { CourseLevel, CreditUnit, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
 import { notFound, ValidationError, type FieldError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
@@ -16,12 +16,16 @@ export interface CourseUpsert {
   code: string;
   title: string;
   credits: number;
+  creditUnit?: CreditUnit;
   level: CourseLevel;
   description?: string | null;
   cipCode?: string | null;
 }
 
 export type CourseView = ReturnType<typeof courseView>;
+
+/** What a course upserted without `creditUnit` counts in (the contract's default). */
+const DEFAULT_CREDIT_UNIT: CreditUnit = "semester";
 
 export interface UpsertResult {
   data: { id: string | null; institutionId: string; code: string; version: number; result: "created" | "updated" }[];
@@ -30,7 +34,12 @@ export interface UpsertResult {
 
 function changedFields(existing: Pick<ExistingCourse, (typeof TRACKED_FIELDS)[number]>, next: CourseUpsert): string[] {
   return TRACKED_FIELDS.filter((field) => {
-    const value = field === "code" ? next.code.trim().replace(/\s+/g, " ") : next[field];
+    const value =
+      field === "code"
+        ? next.code.trim().replace(/\s+/g, " ")
+        : field === "creditUnit"
+          ? (next.creditUnit ?? DEFAULT_CREDIT_UNIT)
+          : next[field];
     return (value ?? null) !== existing[field];
   });
 }
@@ -41,6 +50,7 @@ function createInput(id: string, item: CourseUpsert, code: string): NewCourse {
     id,
     code,
     codeKey: courseCodeKey(code),
+    creditUnit: item.creditUnit ?? DEFAULT_CREDIT_UNIT,
     description: item.description ?? null,
     cipCode: item.cipCode ?? null,
   };
@@ -147,7 +157,12 @@ export function createCoursesService({
     async upsertCourses(
       caller: Credential,
       items: CourseUpsert[],
-      options: { dryRun?: boolean; single?: boolean } = {},
+      options: {
+        dryRun?: boolean;
+        single?: boolean;
+        /** Runs inside the batch's transaction with its result, before it commits (the idempotent answer). */
+        beforeCommit?: (transaction: TransactionRepositories, result: UpsertResult) => Promise<void>;
+      } = {},
     ): Promise<UpsertResult> {
       const environment = caller.environment;
       const institutionIds = [...new Set(items.map((item) => item.institutionId))];
@@ -204,37 +219,42 @@ export function createCoursesService({
         return { results, creates, updates };
       };
       const keys = items.map((item) => ({ institutionId: item.institutionId, codeKey: courseCodeKey(item.code) }));
-      const data = options.dryRun
-        ? plan(await courses.findByCodeKeys(environment, keys)).results
-        : await transaction(async ({ courses: inTransaction, outbox }) => {
-            const { results, creates, updates } = plan(await inTransaction.findByCodeKeys(environment, keys));
-            const now = new Date();
-            if (creates.length) await inTransaction.insertMany(environment, creates, now);
-            const versions = await inTransaction.updateMany(
-              updates.map(({ id, item }) => ({
-                id,
-                code: item.code,
-                title: item.title,
-                credits: item.credits,
-                level: item.level,
-                description: item.description ?? null,
-                cipCode: item.cipCode ?? null,
-              })),
-              now,
-            );
-            for (const update of updates)
-              update.version = update.result.version = versions.get(update.id) ?? update.version;
-            await outbox.recordEvents(
-              environment,
-              updates.map((u) => ({
-                type: "course.updated" as const,
-                data: { courseId: u.id, version: u.version, changedFields: u.changed },
-              })),
-            );
-            return results;
-          });
-      const created = data.filter((r) => r.result === "created").length;
-      return { data, summary: { received: items.length, created, updated: items.length - created } };
+      const summarized = (data: UpsertResult["data"]): UpsertResult => {
+        const created = data.filter((r) => r.result === "created").length;
+        return { data, summary: { received: items.length, created, updated: items.length - created } };
+      };
+      if (options.dryRun) return summarized(plan(await courses.findByCodeKeys(environment, keys)).results);
+      return transaction(async (writes) => {
+        const { courses: inTransaction, outbox } = writes;
+        const { results, creates, updates } = plan(await inTransaction.findByCodeKeys(environment, keys));
+        const now = new Date();
+        if (creates.length) await inTransaction.insertMany(environment, creates, now);
+        const versions = await inTransaction.updateMany(
+          updates.map(({ id, item }) => ({
+            id,
+            code: item.code,
+            title: item.title,
+            credits: item.credits,
+            creditUnit: item.creditUnit ?? DEFAULT_CREDIT_UNIT,
+            level: item.level,
+            description: item.description ?? null,
+            cipCode: item.cipCode ?? null,
+          })),
+          now,
+        );
+        for (const update of updates)
+          update.version = update.result.version = versions.get(update.id) ?? update.version;
+        await outbox.recordEvents(
+          environment,
+          updates.map((u) => ({
+            type: "course.updated" as const,
+            data: { courseId: u.id, version: u.version, changedFields: u.changed },
+          })),
+        );
+        const result = summarized(results);
+        await options.beforeCommit?.(writes, result);
+        return result;
+      });
     },
   };
 }

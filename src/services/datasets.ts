@@ -9,7 +9,7 @@ import { MAX_INT4, type Page, type PageResult } from "./types.ts";
 import { notFound, ValidationError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
 import { courseView, equivalencyView } from "../views/catalog.ts";
-import { datasetDetailView, datasetView } from "../views/datasets.ts";
+import { datasetDetailView, datasetIssueView, datasetView } from "../views/datasets.ts";
 import { findIssues, type SnapshotRow } from "./dataset-issues.ts";
 
 export interface DatasetPublish {
@@ -20,6 +20,9 @@ export interface DatasetPublish {
 
 export type DatasetView = ReturnType<typeof datasetView>;
 export type DatasetDetailView = ReturnType<typeof datasetDetailView>;
+
+/** How many issues `GET /datasets/{id}` embeds; `GET /datasets/{id}/issues` pages through all of them. */
+export const EMBEDDED_ISSUES = 100;
 
 /** record_count is a 32-bit column; the limit is documented, not a schema maximum (see openapi.yaml). */
 export const MAX_RECORD_COUNT = MAX_INT4;
@@ -49,13 +52,25 @@ export function createDatasetsService(
 
   /** Another organization's or environment's dataset is not found, never forbidden. */
   async function getDataset(caller: Credential, id: string): Promise<DatasetDetailView> {
-    const record = await datasets.findWithIssues(ownedBy(caller), id);
+    const record = await datasets.findWithIssues(ownedBy(caller), id, EMBEDDED_ISSUES);
     if (!record) throw notFound.dataset(id, caller.environment);
     return datasetDetailView(record);
   }
 
   return {
     getDataset,
+
+    /** One version's issues, in row order. */
+    async listDatasetIssues(
+      caller: Credential,
+      id: string,
+      page: Page,
+    ): Promise<PageResult<ReturnType<typeof datasetIssueView>>> {
+      const version = await datasets.findVersion(ownedBy(caller), id);
+      if (!version) throw notFound.dataset(id, caller.environment);
+      const { items, total, next } = await datasets.listIssuesPage(version.id, page);
+      return { items: items.map(datasetIssueView), total, next };
+    },
 
     /** Newest first (by sequence, descending). */
     async listDatasets(caller: Credential, page: Page): Promise<PageResult<DatasetView>> {

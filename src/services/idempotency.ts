@@ -4,7 +4,7 @@
 // token and an external issuer's subject keep their id in both environments), kept at least 24 h.
 import crypto from "node:crypto";
 import type { Credential } from "../auth/credential.ts";
-import type { Repositories } from "../repositories/index.ts";
+import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
 import { IN_PROGRESS, type IdempotencyClaim, type IdempotencyScope } from "../repositories/idempotency.ts";
 import { ProblemError } from "../kernel/errors.ts";
 
@@ -18,6 +18,12 @@ export interface StoredResponse {
   body: unknown;
   headers?: Record<string, string>;
 }
+
+/** Stores the answer of an idempotent request inside the transaction of its change. */
+export type RememberAnswer = (
+  transaction: Pick<TransactionRepositories, "idempotency">,
+  response: StoredResponse,
+) => Promise<void>;
 
 /** What identifies a request: its operation, query and body (key order in objects does not matter). */
 export interface IdempotentRequest {
@@ -85,12 +91,18 @@ export function createIdempotencyService({
     await idempotency.deleteCreatedBefore(new Date(current - RETENTION_MS));
   }
 
+  /**
+   * Runs `run` once per key. `run` is given `remember`, to call inside the transaction of its
+   * change with the answer it will give: the answer then commits with the change, or neither
+   * does, so a retry after a crash either replays the answer or runs a change that never
+   * happened. An answer not remembered so (a dry run writes nothing) is stored after `run`.
+   */
   async function withIdempotency<R extends StoredResponse>(
     caller: Credential,
     request: IdempotentRequest,
-    run: () => Promise<R>,
+    run: (remember: RememberAnswer) => Promise<R>,
   ): Promise<R> {
-    if (!request.key) return run();
+    if (!request.key) return run(async () => undefined);
     const scope: IdempotencyScope = {
       organizationId: caller.organizationId,
       environment: caller.environment,
@@ -121,9 +133,14 @@ export function createIdempotencyService({
       const stored = replayed(existing.responseBody as unknown as StoredRecord);
       return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
     }
+    let remembered = false;
+    const remember: RememberAnswer = async (transaction, response) => {
+      await transaction.idempotency.storeResponse(scope, response.status, recorded(response));
+      remembered = true;
+    };
     try {
-      const response = await run();
-      await idempotency.storeResponse(scope, response.status, recorded(response));
+      const response = await run(remember);
+      if (!remembered) await idempotency.storeResponse(scope, response.status, recorded(response));
       return response;
     } catch (error) {
       // A failed request is not remembered: the client may fix it and retry.

@@ -6,6 +6,7 @@ import type { Repositories } from "../repositories/index.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
 import { createEquivalenciesService } from "./equivalencies.ts";
+import { createEquivalencyImportService } from "./equivalency-import.ts";
 import { createIdempotencyService } from "./idempotency.ts";
 import { createStewardshipService } from "./stewardship.ts";
 import { createDatasetsService } from "./datasets.ts";
@@ -23,11 +24,14 @@ import { createUsersService } from "./users.ts";
 import { createDashboardSessionsService } from "./dashboard-sessions.ts";
 import { createAuditService } from "./audit.ts";
 import { createCursors, type Cursors } from "../kernel/paging.ts";
+import { createEventsService } from "./events.ts";
+import type { FeedListen } from "./event-stream.ts";
 
 export interface Services {
   institutions: ReturnType<typeof createInstitutionsService>;
   courses: ReturnType<typeof createCoursesService>;
   equivalencies: ReturnType<typeof createEquivalenciesService>;
+  equivalencyImport: ReturnType<typeof createEquivalencyImportService>;
   datasets: ReturnType<typeof createDatasetsService>;
   exports: ReturnType<typeof createExportsService>;
   catalogImports: ReturnType<typeof createCatalogImportsService>;
@@ -44,6 +48,7 @@ export interface Services {
   users: ReturnType<typeof createUsersService>;
   dashboardSessions: ReturnType<typeof createDashboardSessionsService>;
   audit: ReturnType<typeof createAuditService>;
+  events: ReturnType<typeof createEventsService>;
   /** Seals and opens the `after` cursors of lists. */
   cursors: Cursors;
 }
@@ -55,16 +60,21 @@ export interface ServicesDependencies {
   secrets: SecretBox;
   /** Drops what this process remembers of a credential (the authenticator's cache), so a revocation takes effect at once. */
   forgetCredential?: (credentialId: string) => void;
+  /** The database's LISTEN: wakes this process's event streams when another process commits events. */
+  listen?: FeedListen;
 }
 
 export function createServices(deps: ServicesDependencies): Services {
   const { repositories, config } = deps;
+  const cursors = createCursors(deps.secrets);
+  const equivalencies = createEquivalenciesService(repositories);
   return {
     institutions: createInstitutionsService(repositories),
     courses: createCoursesService(repositories),
-    equivalencies: createEquivalenciesService(repositories),
+    equivalencies,
+    equivalencyImport: createEquivalencyImportService({ ...repositories, equivalenciesService: equivalencies }),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
-    exports: createExportsService(repositories),
+    exports: createExportsService({ ...repositories, limits: config.exports }),
     catalogImports: createCatalogImportsService(repositories),
     sandbox: createSandboxService(repositories),
     organizations: createOrganizationsService(repositories),
@@ -87,6 +97,12 @@ export function createServices(deps: ServicesDependencies): Services {
     users: createUsersService({ ...repositories, publicOrigin: config.publicOrigin }),
     dashboardSessions: createDashboardSessionsService({ ...repositories, settings: config.dashboard }),
     audit: createAuditService(repositories),
-    cursors: createCursors(deps.secrets),
+    events: createEventsService({
+      eventFeed: repositories.eventFeed,
+      cursors,
+      settings: config.events,
+      listen: deps.listen,
+    }),
+    cursors,
   };
 }

@@ -5,7 +5,9 @@ export type {
   Environment,
   InstitutionType,
   CourseLevel,
+  CreditUnit,
   EquivalencyStatus,
+  RuleKind,
 } from "../../generated/prisma/client.ts";
 
 export type { Page, PageResult } from "../repositories/paging.ts";

@@ -81,16 +81,23 @@ export function createUsersService({
   publicOrigin,
   now = () => new Date(),
 }: UsersServiceDependencies) {
-  /** A new one-time link for a user; only its hash is stored. */
-  async function issueSignInLink(user: User): Promise<Invitation> {
+  /** A one-time link: the token for the URL, and what is stored of it (only its hash). */
+  function newSignInLink() {
     const token = crypto.randomBytes(32).toString("base64url");
     const expiresAt = new Date(now().getTime() + SIGN_IN_LINK_TTL_MS);
-    await users.createSignInLink({ tokenHash: hashApiKey(token), userId: user.id, expiresAt });
     const url = new URL(SIGN_IN_LINK_PATH, publicOrigin);
     url.searchParams.set("token", token);
-    return { user, signInUrl: url.toString(), expiresAt };
+    return { stored: { tokenHash: hashApiKey(token), expiresAt }, signInUrl: url.toString(), expiresAt };
   }
 
+  /** A new one-time link for an existing user. */
+  async function issueSignInLink(user: User): Promise<Invitation> {
+    const { stored, signInUrl, expiresAt } = newSignInLink();
+    await users.createSignInLink({ ...stored, userId: user.id });
+    return { user, signInUrl, expiresAt };
+  }
+
+  /** A new user and their first link, written together. */
   async function invite(organizationId: string, input: { email: unknown; role: unknown; name?: string | null }) {
     const email = checkEmail(input.email);
     const role = checkRole(input.role);
@@ -98,8 +105,10 @@ export function createUsersService({
     if (existing) {
       throw new ConflictError(`The organization already has a member with the email ${existing.email}.`, existing.id);
     }
-    const user = await users.create({ id: newId("usr"), organizationId, email, name: input.name ?? null, role });
-    return issueSignInLink(user);
+    const { stored, signInUrl, expiresAt } = newSignInLink();
+    const record = { id: newId("usr"), organizationId, email, name: input.name ?? null, role };
+    const user = await users.createWithSignInLink(record, stored);
+    return { user, signInUrl, expiresAt };
   }
 
   async function usableSignInLink(token: string | undefined) {
@@ -222,6 +231,16 @@ export function createUsersService({
       requireAdminUser(caller);
       const invitation = await invite(caller.organizationId, input);
       return { member: memberView(invitation.user), signInUrl: invitation.signInUrl, expiresAt: invitation.expiresAt };
+    },
+
+    /** A new one-time sign-in link for a member of the caller's organization (an earlier link stays valid until it expires). */
+    async issueMemberSignInLink(caller: Credential, id: string) {
+      requireAdminUser(caller);
+      const user = await users.findById(id);
+      if (!user || user.organizationId !== caller.organizationId) throw notFound.user(id);
+      if (user.disabledAt) throw new ConflictError(`${user.email} is disabled; enable them first.`, user.id);
+      const link = await issueSignInLink(user);
+      return { member: memberView(link.user), signInUrl: link.signInUrl, expiresAt: link.expiresAt };
     },
 
     async updateMember(caller: Credential, id: string, change: { role?: string; disabled?: boolean }) {

@@ -21,6 +21,7 @@ export function courseView(record: Course) {
     code: record.code,
     title: record.title,
     credits: record.credits,
+    creditUnit: record.creditUnit,
     level: record.level,
     description: record.description,
     cipCode: record.cipCode,
@@ -47,8 +48,26 @@ export function equivalencyView(record: Equivalency) {
     datasetVersionId: record.datasetVersionId,
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
+    sourceCourseIds: record.sourceCourseIds,
+    targets: record.targets as { courseId: string | null; code: string | null; credits: number | null }[],
+    kind: record.kind,
+    generalEducationArea: record.generalEducationArea,
+    minimumGrade: record.minimumGrade as LetterGrade | null,
+    effectiveFrom: calendarDate(record.effectiveFrom),
+    effectiveUntil: calendarDate(record.effectiveUntil),
+    priority: record.priority,
+    awardedCredits: record.awardedCredits,
+    awardedCreditUnit: record.awardedCreditUnit,
   };
 }
+
+/** A date column (midnight UTC) as the calendar date `YYYY-MM-DD`. */
+export function calendarDate(value: Date | null): string | null {
+  return value ? value.toISOString().slice(0, 10) : null;
+}
+
+/** The contract's minimum grades, highest first, then P (pass). */
+export type LetterGrade = "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "P";
 
 /** Upsert identity of a course code: case-insensitive, white space collapsed. */
 export function courseCodeKey(code: string): string {

@@ -20,7 +20,10 @@ export function serializeEnvelope(envelope: EventEnvelope): string {
   return JSON.stringify({ id, type, created, ...(test ? { test: true } : {}), data });
 }
 
-/** One delivery per event and enabled endpoint of its environment subscribed to its type. */
+/**
+ * One delivery per event and endpoint of its environment subscribed to its type, enabled or not: a
+ * disabled endpoint's deliveries wait until it is enabled again (docs/webhooks.md).
+ */
 export function planDeliveries(events: UndispatchedEvent[], endpoints: SubscribedEndpoint[]): NewDelivery[] {
   return events.flatMap((event) =>
     endpoints

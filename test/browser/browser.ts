@@ -50,6 +50,13 @@ export async function openPage(browser: Browser): Promise<WatchedPage> {
     if (message.type() === "error" && !/Failed to load resource/.test(message.text()))
       problems.push(`console: ${message.text()}`);
   });
+  // What the page's script fetches (the API, the sign-in routes) is its to handle; anything the
+  // browser loads by itself must exist (it asks for /favicon.ico unless the page names an icon).
+  page.on("response", (response) => {
+    const { pathname } = new URL(response.url());
+    const fetched = ["fetch", "xhr"].includes(response.request().resourceType());
+    if (response.status() === 404 && !fetched) problems.push(`404: ${pathname}`);
+  });
   page.on("dialog", (dialog) => void dialog.accept());
   return { context, page, problems };
 }
@@ -76,6 +83,15 @@ export async function expectAccessible(page: Page, name: string): Promise<void> 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Fails each passed test of the file after which the page saw a console error, a CSP violation or a 404. */
+export function expectNoPageProblems(watched: () => WatchedPage | undefined): void {
+  afterEach(function () {
+    const current = watched();
+    if (this.currentTest?.state === "passed" && current)
+      expect(current.problems, "console and page errors").to.deep.equal([]);
+  });
 }
 
 /** The page's checks: accessible, then photographed. */

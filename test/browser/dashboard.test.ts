@@ -13,7 +13,7 @@ import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
-import { checkPage, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
+import { checkPage, expectNoPageProblems, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
 import { signInLink } from "./sign-in-link.ts";
 
 describe("dashboard in the browser", function () {
@@ -87,10 +87,8 @@ describe("dashboard in the browser", function () {
     await t?.close();
   });
 
-  afterEach(function () {
-    // Every step leaves the page free of script errors and CSP violations.
-    if (this.currentTest?.state === "passed") expect(watched.problems, "console and page errors").to.deep.equal([]);
-  });
+  // Every step leaves the page free of script errors, CSP violations and missing files.
+  expectNoPageProblems(() => watched);
 
   it("shows the sign-in page without a session, and says to ask an admin when the domain has no connection", async () => {
     await go("/");

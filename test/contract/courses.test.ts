@@ -3,6 +3,7 @@ import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { COURSES, loadInstitutions } from "../helpers/fixtures.ts";
 import { createUserWithToken } from "../helpers/people.ts";
+import { withRefusedWrite } from "../helpers/refused-writes.ts";
 
 const course = (overrides: Record<string, unknown> = {}) => ({ ...COURSES["MATH 7"], ...overrides });
 
@@ -153,6 +154,21 @@ describe("courses: upsertCourses (POST /courses)", () => {
     ]);
   });
 
+  it("reports a field missing from one course, and only that field (not the array branch of the one-or-many body)", async () => {
+    const { title: _title, ...untitled } = course({});
+    const response = await post(untitled);
+    await expectContract(response, 400);
+    expect(response.body.errors).to.deep.equal([{ pointer: "/title", message: "is required" }]);
+  });
+
+  it("gives an example with a pattern failure: cipCode like 27.0101", async () => {
+    const response = await post(course({ cipCode: "27-0101" }));
+    await expectContract(response, 400);
+    expect(response.body.errors).to.deep.equal([
+      { pointer: "/cipCode", message: "must match the pattern ^\\d{2}\\.\\d{4}$, like 27.0101" },
+    ]);
+  });
+
   it("refuses more than 500 items and an empty batch", async () => {
     const tooMany = await post(Array.from({ length: 501 }, (_, i) => course({ code: `C ${i}` })));
     await expectContract(tooMany, 400);
@@ -199,6 +215,28 @@ describe("courses: upsertCourses (POST /courses)", () => {
     const reused = await post(course({ title: "Other" }), "/courses", { "Idempotency-Key": "batch-1" });
     await expectContract(reused, 409);
     expectProblem(reused, "idempotency-key-reused");
+  });
+
+  it("stores the Idempotency-Key's answer in the batch's transaction: when it cannot be stored, nothing is written and the retry runs once", async () => {
+    // The window between the change's commit and its answer: storing the answer fails.
+    const prisma = t.database.prisma;
+    const send = () => post(course(), "/courses", { "Idempotency-Key": "crash-window" });
+    const failed = await withRefusedWrite(
+      prisma,
+      { table: "idempotency_records", on: "UPDATE", when: "NEW.response_status <> 0" },
+      send,
+    );
+    expect(failed.status).to.equal(500);
+    // Before, the course was committed without its answer, and the retry wrote version 2 and course.updated.
+    expect(await prisma.course.count()).to.equal(0);
+    const retried = await send();
+    await expectContract(retried, 201);
+    expect(retried.headers["idempotent-replayed"]).to.equal(undefined);
+    const replayed = await send();
+    expect(replayed.headers["idempotent-replayed"]).to.equal("true");
+    expect(replayed.body).to.deep.equal(retried.body);
+    expect((await prisma.course.findMany()).map((c) => c.version)).to.deep.equal([1]);
+    expect(await events()).to.have.length(0);
   });
 
   it("scopes an Idempotency-Key by environment: a user's sandbox answer is not replayed to the same key in live", async () => {

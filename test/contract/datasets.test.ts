@@ -379,3 +379,73 @@ describe("datasets: listDatasets (GET /datasets), getDataset (GET /datasets/{id}
     }
   });
 });
+
+describe("datasets: listDatasetIssues (GET /datasets/{id}/issues)", () => {
+  let t: TestApp;
+  let id: string;
+  const get = (path: string, key = t.keys.live) => t.http.get(`/api/v1${path}`).set(bearer(key));
+  const rows = (response: { body: { data: { row: number | null }[] } }) => response.body.data.map((i) => i.row);
+
+  before(async () => {
+    t = await createTestApp();
+    await loadInstitutions(t.database.prisma, "live");
+    const c = await postCourses(t, [
+      { institutionId: "inst_122977", code: "ART 1", title: "Drawing", credits: 3, level: "lower" },
+    ]);
+    // 101 records whose source course has no CIP code: 101 issues, and a record-count mismatch first.
+    for (let n = 1; n <= 101; n++) {
+      const created = await t.http
+        .post("/api/v1/equivalencies")
+        .set(bearer(t.keys.live))
+        .send({ sourceCourseId: c["ART 1"], targetInstitutionId: "inst_110635", targetCode: `ART ${n}X` });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    }
+    const published = await t.http
+      .post("/api/v1/datasets")
+      .set(bearer(t.keys.live))
+      .send({ label: "big", recordCount: 1 });
+    expect(published.status).to.equal(201);
+    id = published.body.data.id;
+  });
+  after(() => t.close());
+
+  it("getDataset embeds the first 100 issues only; issueCount tells how many there are", async () => {
+    const response = await get(`/datasets/${id}`);
+    await expectContract(response, 200);
+    expect(response.body.data.issueCount).to.equal(102);
+    expect(response.body.data.issues).to.have.length(100);
+    expect(response.body.data.issues[0]).to.include({ row: null, code: "record_count_mismatch" });
+  });
+
+  it("listDatasetIssues: 200 pages every issue in row order, by offset and by cursor", async () => {
+    const first = await get(`/datasets/${id}/issues?limit=100`, t.keys.liveReadOnly);
+    await expectContract(first, 200);
+    expect(rows(first)).to.deep.equal([null, ...Array.from({ length: 99 }, (_, i) => i + 1)]);
+    expect(first.body.pagination).to.include({ total: 102, limit: 100, returned: 100 });
+    expect(first.headers["x-total-count"]).to.equal("102");
+    const rest = await get(`/datasets/${id}/issues?limit=100&after=${first.body.pagination.nextCursor}`);
+    await expectContract(rest, 200);
+    expect(rows(rest)).to.deep.equal([100, 101]);
+    expect(rest.body.pagination.nextCursor).to.equal(null);
+    const byOffset = await get(`/datasets/${id}/issues?offset=101`);
+    expect(rows(byOffset)).to.deep.equal([101]);
+    expect(byOffset.body.data[0]).to.include({ code: "missing_cip_code", severity: "warning" });
+  });
+
+  it("listDatasetIssues: 400 for a limit out of range or another list's cursor", async () => {
+    await expectContract(await get(`/datasets/${id}/issues?limit=0`), 400);
+    const equivalencies = await get("/equivalencies?limit=1");
+    const foreign = await get(`/datasets/${id}/issues?after=${equivalencies.body.pagination.nextCursor}`);
+    await expectContract(foreign, 400);
+    expectProblem(foreign, "invalid-cursor");
+  });
+
+  it("listDatasetIssues: 404 for an unknown id, another organization's and another environment's dataset; 401 without a credential", async () => {
+    await expectContract(await get("/datasets/ds_nope/issues"), 404);
+    const other = await t.otherOrganization("gamma");
+    await expectContract(await get(`/datasets/${id}/issues`, other.key), 404);
+    await expectContract(await get(`/datasets/${id}/issues`, t.keys.sandbox), 404);
+    const anonymous = await t.http.get(`/api/v1/datasets/${id}/issues`);
+    await expectContract(anonymous, 401);
+  });
+});

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
+import { withRefusedWrite } from "../helpers/refused-writes.ts";
 import { COURSES, loadInstitutions, postCourses } from "../helpers/fixtures.ts";
 
 async function setup(t: TestApp) {
@@ -53,6 +54,17 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
       sourceCourse: { institution: "Santa Monica College", code: "CS 55" },
       target: { institution: "University of California-Berkeley", code: "CS 61B" },
       policyBasis: "ASSIST 2024-25",
+      // The rule's fields (1.1.0): a 1.0 request is one source and one target.
+      sourceCourseIds: [c["CS 55"]],
+      targets: [{ courseId: c["CS 61B"], code: "CS 61B", credits: null }],
+      kind: "equivalent",
+      generalEducationArea: null,
+      minimumGrade: null,
+      effectiveFrom: null,
+      effectiveUntil: null,
+      priority: 0,
+      awardedCredits: eq.awardedCredits,
+      awardedCreditUnit: "semester",
     });
     const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: eq.id } });
     expect(versions.map((v) => v.version)).to.deep.equal([1]);
@@ -143,6 +155,22 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
     await expectContract(reused, 409);
     expectProblem(reused, "idempotency-key-reused");
   });
+
+  it("stores the Idempotency-Key's answer in the creation's transaction: when it cannot be stored, nothing is created and the retry creates once", async () => {
+    const body = { sourceCourseId: c["CS 55"], targetInstitutionId: "inst_110635", targetCode: "COMPSCI 2XX" };
+    const send = () => post(body, "/equivalencies", { "Idempotency-Key": "crash-window" });
+    const refused = { table: "idempotency_records", on: "UPDATE" as const, when: "NEW.response_status <> 0" };
+    expect((await withRefusedWrite(t.database.prisma, refused, send)).status).to.equal(500);
+    // Before, the equivalency was committed without its answer, and the retry was a 409 naming it.
+    expect(await t.database.prisma.equivalency.count()).to.equal(0);
+    expect(await t.database.prisma.outboxEvent.count()).to.equal(0);
+    const retried = await send();
+    await expectContract(retried, 201);
+    const replayed = await send();
+    expect(replayed.headers["idempotent-replayed"]).to.equal("true");
+    expect(replayed.body.data.id).to.equal(retried.body.data.id);
+    expect(await t.database.prisma.outboxEvent.count({ where: { type: "equivalency.created" } })).to.equal(1);
+  });
 });
 
 describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, getEquivalencyVersion, getEquivalency, listEquivalencies", () => {
@@ -190,7 +218,16 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
       changeNote: "Faculty review done",
       changedFields: ["status", "decidedBy", "decidedAt"],
     });
-    expect(versions[2].actor).to.deep.include({ organizationId: t.organizationId, kind: "api_key" });
+    expect(versions[2].actor).to.deep.include({
+      organizationId: t.organizationId,
+      kind: "api_key",
+      displayName: "live test key",
+    });
+    // Another organization reads the same history without the names of acme's keys and people.
+    const outsider = await t.otherOrganization("history-reader");
+    const seenOutside = await t.http.get(`/api/v1/equivalencies/${id}/versions`).set(bearer(outsider.key));
+    await expectContract(seenOutside, 200);
+    expect(seenOutside.body.data.versions[2].actor).to.deep.include({ kind: "api_key", displayName: null });
     expect(versions[3].state).to.include({ status: "pending", version: 1 });
 
     const one = await get(`/equivalencies/${id}/versions/2`);
@@ -203,12 +240,14 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
       where: { type: "equivalency.updated" },
       orderBy: { sequence: "asc" },
     });
-    expect((events[0].payload as { data: unknown }).data).to.deep.equal({
+    expect((events[0].payload as { data: unknown }).data).to.deep.include({
       equivalencyId: id,
       version: 2,
       previousStatus: "pending",
       status: "accepted",
       changedFields: ["status", "decidedBy", "decidedAt"],
+      kind: "equivalent",
+      priority: 0,
     });
   });
 

@@ -5,7 +5,12 @@ import type { Readable } from "node:stream";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { COURSES, loadInstitutions, postCourses, SANDBOX_INSTITUTION } from "../helpers/fixtures.ts";
-import { CSV_COLUMNS, createExportsService, type ExportFormat } from "../../src/services/exports/index.ts";
+import {
+  CSV_COLUMNS,
+  EQUIVALENCY_NAME_COLUMNS,
+  createExportsService,
+  type ExportFormat,
+} from "../../src/services/exports/index.ts";
 import { createExportsRepository } from "../../src/repositories/exports.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { flatten } from "../../src/services/exports/tabular.ts";
@@ -81,6 +86,12 @@ describe("exports: exportData (GET /exports)", () => {
       version: "1",
       provenance: "channel_a",
       datasetVersionId: "",
+      sourceCourseIds: JSON.stringify([c["CS 55"]]),
+      sourceCourseCodes: "CS 55",
+      sourceInstitutionName: "Santa Monica College",
+      targetCodes: "CS 61B",
+      kind: "equivalent",
+      priority: "0",
     });
     expect(records[1]).to.include({ status: "pending", targetCourseId: "", decidedAt: "", decidedBy: "" });
   });
@@ -176,10 +187,14 @@ describe("exports: exportData (GET /exports)", () => {
     expect(unknown.body.errors.map((e: { pointer: string }) => e.pointer)).to.deep.equal(["/query/format"]);
   });
 
-  it("has one CSV column per field of each API representation", async () => {
+  it("has one CSV column per field of each API representation (an equivalency's targets as the names of its courses)", async () => {
+    const names = EQUIVALENCY_NAME_COLUMNS.filter((column) => column !== "sourceCourseIds");
     for (const resource of ["equivalencies", "courses", "institutions"] as const) {
       const [first] = await list(`/${resource}`);
-      expect(Object.keys(flatten(first)), resource).to.deep.equal([...CSV_COLUMNS[resource]]);
+      const fields = Object.keys(flatten(first)).flatMap((field) =>
+        resource === "equivalencies" && field === "targets" ? names : [field],
+      );
+      expect(fields, resource).to.deep.equal([...CSV_COLUMNS[resource]]);
     }
   });
 

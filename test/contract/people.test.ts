@@ -1,4 +1,4 @@
-// People through the API: listMembers, inviteMember, updateMember, listAuditEvents (admins' user
+// People through the API: listMembers, inviteMember, issueMemberSignInLink, updateMember, listAuditEvents (admins' user
 // tokens only), the role rules for user tokens on every other operation, listOAuthClients,
 // createOAuthClient, revokeOAuthClient, and redeliverFailedWebhookDeliveries.
 import { expect } from "chai";
@@ -7,6 +7,8 @@ import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { createUserWithToken, type TestUser } from "../helpers/people.ts";
 import { insertEndpoint } from "../helpers/webhooks.ts";
 import { newId } from "../../src/kernel/ids.ts";
+import { hashApiKey } from "../../src/auth/api-keys.ts";
+import { withRefusedWrite } from "../helpers/refused-writes.ts";
 
 describe("people: members, roles, audit log, OAuth clients", () => {
   let t: TestApp;
@@ -94,6 +96,62 @@ describe("people: members, roles, audit log, OAuth clients", () => {
         .send({ email: "nobody", role: "viewer" });
       await expectContract(bad, 400);
       expect(bad.body.errors[0].pointer).to.equal("/email");
+    });
+
+    it("inviteMember writes the member and their link together: a link that cannot be stored leaves no member", async () => {
+      // The link's insert fails: before, the member stayed without a link.
+      const response = await withRefusedWrite(t.database.prisma, { table: "sign_in_links", on: "INSERT" }, () =>
+        t.http
+          .post("/api/v1/members")
+          .set(bearer(admin.token))
+          .send({ email: "half.invited@acme.edu", role: "viewer" }),
+      );
+      expect(response.status).to.equal(500);
+      const stranded = await t.database.prisma.user.findFirst({ where: { email: "half.invited@acme.edu" } });
+      expect(stranded).to.equal(null);
+      const retried = await t.http
+        .post("/api/v1/members")
+        .set(bearer(admin.token))
+        .send({ email: "half.invited@acme.edu", role: "viewer" });
+      await expectContract(retried, 201);
+    });
+
+    it("issueMemberSignInLink answers a new one-time link for a member; earlier links stay valid", async () => {
+      const invited = await t.http
+        .post("/api/v1/members")
+        .set(bearer(admin.token))
+        .send({ email: "lost.link@acme.edu", role: "contributor" });
+      const id = invited.body.data.id as string;
+      const response = await t.http.post(`/api/v1/members/${id}/sign-in-link`).set(bearer(admin.token));
+      await expectContract(response, 201);
+      expect(response.body.data).to.include({ id, email: "lost.link@acme.edu", role: "contributor" });
+      const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
+      const fresh = tokenOf(response.body.data.signInUrl);
+      expect(fresh).to.not.equal(tokenOf(invited.body.data.signInUrl));
+      const links = await t.database.prisma.signInLink.findMany({ where: { userId: id } });
+      expect(links.map((link) => link.tokenHash).sort()).to.deep.equal(
+        [hashApiKey(fresh), hashApiKey(tokenOf(invited.body.data.signInUrl))].sort(),
+      );
+      expect(links.every((link) => link.usedAt === null && link.expiresAt > new Date())).to.equal(true);
+      expect(new Date(response.body.data.signInUrlExpiresAt).getTime()).to.equal(
+        links.find((link) => link.tokenHash === hashApiKey(fresh))!.expiresAt.getTime(),
+      );
+    });
+
+    it("issueMemberSignInLink: 409 for a disabled member, 404 for another organization's, 403 to API keys and contributors", async () => {
+      const member = await createUserWithToken(t, "viewer");
+      await t.http.patch(`/api/v1/members/${member.id}`).set(bearer(admin.token)).send({ disabled: true });
+      const disabled = await t.http.post(`/api/v1/members/${member.id}/sign-in-link`).set(bearer(admin.token));
+      await expectContract(disabled, 409);
+      expectProblem(disabled, "conflict");
+      const other = await t.otherOrganization("links-other");
+      const stranger = await createUserWithToken(t, "admin", { organizationId: other.id, email: "admin@links.edu" });
+      const foreign = await t.http.post(`/api/v1/members/${stranger.id}/sign-in-link`).set(bearer(admin.token));
+      await expectContract(foreign, 404);
+      for (const credential of [t.keys.live, contributor.token]) {
+        const refused = await t.http.post(`/api/v1/members/${viewer.id}/sign-in-link`).set(bearer(credential));
+        await expectContract(refused, 403);
+      }
     });
 
     it("updateMember changes a role at once: the member's token already issued gets the new role's scopes", async () => {
@@ -320,7 +378,8 @@ describe("people: members, roles, audit log, OAuth clients", () => {
         target: { type: "key", id: byKey.body.data.id },
         requestId: "req-audit-1",
       });
-      expect(previous.actor).to.include({ kind: "api_key", displayName: null });
+      // A key is named by its current name, read with the log.
+      expect(previous.actor).to.include({ kind: "api_key", displayName: "live test key" });
     });
 
     it("listAuditEvents filters by operationId, actorId and since; reads nothing of another organization", async () => {

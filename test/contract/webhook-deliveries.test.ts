@@ -32,7 +32,9 @@ describe("webhook deliveries: contract", () => {
   }
 
   beforeEach(async () => {
-    t = await createTestApp({ SVC_WEBHOOK_RETRY_SCHEDULE: "1s,2s", SVC_WEBHOOK_TIMEOUT_MS: "1000" });
+    // Retries an hour away: no retry falls due while a test runs, however slow the machine, so each
+    // dispatcher run sends exactly what the test queued.
+    t = await createTestApp({ SVC_WEBHOOK_RETRY_SCHEDULE: "1h,2h", SVC_WEBHOOK_TIMEOUT_MS: "1000" });
     receiver = await Receiver.start();
     endpoint = await insertEndpoint(t.database.prisma, t.secrets, {
       organizationId: t.organizationId,
@@ -190,6 +192,25 @@ describe("webhook deliveries: contract", () => {
       await expectContract(await post(`${base()}/deliveries/dlv_missing/redeliver`), 404);
       await expectContract(await t.http.post(`${base()}/deliveries/${delivery.id}/redeliver`), 401);
       await expectContract(await post(`${base()}/deliveries/${delivery.id}/redeliver`, t.keys.liveReadOnly), 403);
+    });
+  });
+
+  describe("events while an endpoint is disabled (updateWebhook)", () => {
+    it("queues them for the disabled endpoint and delivers them once it is enabled again", async () => {
+      const patch = (status: string) => t.http.patch(base()).set(bearer(t.keys.live)).send({ status });
+      await expectContract(await patch("disabled"), 200);
+      await emit("course.updated", "equivalency.created");
+      expect(receiver.to("/a")).to.have.length(0);
+      const waiting = await get(`${base()}/deliveries`);
+      await expectContract(waiting, 200);
+      expect(waiting.body.data.map((d: { status: string }) => d.status)).to.deep.equal(["pending", "pending"]);
+      expect((await dispatcher.runOnce()).attempted).to.equal(0);
+      await expectContract(await patch("enabled"), 200);
+      await dispatcher.runOnce();
+      const sent = receiver.to("/a").map((request) => JSON.parse(request.body).type);
+      expect(sent.sort()).to.deep.equal(["course.updated", "equivalency.created"]);
+      const delivered = await get(`${base()}/deliveries?status=succeeded`);
+      expect(delivered.body.pagination.total).to.equal(2);
     });
   });
 

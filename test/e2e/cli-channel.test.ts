@@ -72,6 +72,7 @@ const SCRIPT: ((seen: Transcript[]) => string[])[] = [
   () => ["secrets", "status"],
   () => ["secrets", "rotate"],
   () => ["--json", "secrets", "status"],
+  () => ["events", "tail", "--env", "live", "--after", "soon"],
   () => ["seed", "--env", "sandbox"],
   () => ["seed", "--env", "sandbox"],
   () => ["seed", "--env", "live"],

@@ -266,7 +266,7 @@ describe("webhooks end to end", () => {
     expect(after.verifiedWith).to.deep.equal([next]);
   });
 
-  it("disables an endpoint after failing for disableAfterMs, and resumes its pending attempt once re-enabled", async () => {
+  it("disables an endpoint after failing for disableAfterMs, and resumes its pending attempts, events that occurred meanwhile included, once re-enabled", async () => {
     const failing = await endpoint("/failing", ["course.updated"]);
     receiver.behave("/failing", "fail");
     const run = dispatcher();
@@ -286,7 +286,7 @@ describe("webhooks end to end", () => {
       "Deliveries failed for 10 seconds in a row; re-enable with PATCH status=enabled",
     );
     expect(state.disabledAt!.getTime()).to.equal(now.getTime());
-    // Disabled: new events are not queued, and a redelivery queued meanwhile waits.
+    // Disabled: a new event is queued for the endpoint and waits, as a redelivery queued meanwhile does.
     await emit(1);
     const [last] = (await deliveriesOf(failing.id)).slice(-1);
     const queued = await t.http
@@ -303,9 +303,14 @@ describe("webhooks end to end", () => {
       where: { id: failing.id },
       data: { status: "enabled", disabledReason: null, disabledAt: null, failingSince: null },
     });
-    expect((await run.runOnce()).succeeded).to.equal(1);
+    expect((await run.runOnce()).succeeded).to.equal(2);
     const resumed = await t.database.prisma.webhookDelivery.findUniqueOrThrow({ where: { id: queued.body.data.id } });
     expect(resumed.status).to.equal("succeeded");
+    // The event that occurred while the endpoint was disabled was delivered once it was enabled again.
+    const [missed] = (await deliveriesOf(failing.id))
+      .filter((d) => d.eventId !== last.eventId && d.attempt === 1)
+      .slice(-1);
+    expect(missed).to.include({ status: "succeeded", eventType: "course.updated" });
   });
 
   it("a success clears the endpoint's failing state", async () => {

@@ -295,8 +295,9 @@ export class SchemaArbitraries {
   private wrongTypeValues(types: string[], wire: Wire): unknown[] {
     if (wire === "header") return [];
     if (wire === "text") {
-      // On the wire everything is text: only text the server cannot coerce is of a wrong type.
-      if (types.includes("string")) return [];
+      // On the wire everything is text: only text the server cannot coerce is of a wrong type. A
+      // repeated parameter (an array, style form with explode) given once is a list of one value.
+      if (types.includes("string") || types.includes("array")) return [];
       // Integers are written in decimal digits and are safe integers: Number() would take the rest.
       return types.includes("integer") && !types.includes("number") ? ["abc", "1.5", ...NOT_DECIMAL_INTEGERS] : ["abc"];
     }

@@ -27,6 +27,8 @@ const document = loadSpec();
 const SEMANTIC_POINTERS = [
   // A cursor is a string to the document; only one this service issued opens (invalid-cursor otherwise).
   /^\/query\/after$/,
+  // Last-Event-ID is a cursor of the event feed too (GET /events/stream).
+  /^\/header\/last-event-id$/,
   /^(\/\d+)?\/(institutionId|code)$/,
   /^\/(sourceCourseId|targetInstitutionId|targetCourseId)$/,
   /^\/query\/format$/,

@@ -135,6 +135,7 @@ function knownPaths(records: Records, operation: OperationModel): Record<string,
         [1, 2, 3, 2_147_483_648, 99_999_999_999, Number.MAX_SAFE_INTEGER].map((version) => ({ id, version })),
       );
     case "getDataset":
+    case "listDatasetIssues":
       return ids(records.datasets);
     case "getWebhook":
     case "updateWebhook":

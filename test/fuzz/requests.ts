@@ -1,5 +1,6 @@
 // The operations of the document as requests to fuzz: valid ones, broken ones
 // with the pointer their 400 must name, and sending either through supertest.
+import { endingStreams } from "../helpers/sse.ts";
 import fc from "fast-check";
 import type { Response } from "supertest";
 import type { Document } from "openapi-backend";
@@ -222,7 +223,9 @@ function urlOf(operation: OperationModel, request: RequestParts): string {
     value instanceof RawPathSegment ? value.text : encodeURIComponent(String(value));
   const path = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => segment(request.path[name]));
   const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(request.query)) query.append(name, String(value));
+  // An array is a repeated parameter (style form, explode: the document's only array parameters).
+  for (const [name, value] of Object.entries(request.query))
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
   return `${API_ROOT}${path}${query.size ? `?${query}` : ""}`;
 }
 
@@ -236,5 +239,7 @@ export async function send(
   for (const [name, value] of Object.entries(request.header)) call = call.set(name, String(value));
   if (request.body !== undefined)
     call = call.set("Content-Type", "application/json").send(JSON.stringify(request.body));
+  // An event stream (GET /events/stream) never ends by itself: it is ended once it has begun.
+  if (operation.path === "/events/stream") call = call.buffer(true).parse(endingStreams(t.app));
   return await call;
 }

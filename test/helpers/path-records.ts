@@ -27,6 +27,8 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
   });
   if (equivalency.kind !== "created") throw new Error("the equivalency was not created");
   const dataset = await t.app.context.services.datasets.publishDataset(credential, { label: "Path records" });
+  // The equivalency's creation and the dataset's publication are events of the change feed.
+  const event = await db.outboxEvent.findFirstOrThrow({ where: { environment: "live" }, orderBy: { sequence: "asc" } });
   const key = await t.app.context.services.keys.issueKey({
     organizationId: t.organizationId,
     environment: "live",
@@ -62,6 +64,7 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
       keys: key.view.id,
       members: member.id,
       "oauth-clients": client.id,
+      events: event.id,
     };
     return (template) =>
       template.replace(/\{(\w+)\}/g, (_, name: string) => {

@@ -31,6 +31,8 @@ export interface SpecOperation {
   scopes: string[];
   parameters: SpecParameter[];
   hasBody: boolean;
+  /** The media type of its request body (`application/json`, or `text/csv` for a file's text). */
+  bodyMediaType?: string;
   exampleBody?: unknown;
   /** `x-credential-kinds`: the only credential kinds the operation serves (members, audit: users). */
   credentialKinds?: string[];
@@ -71,11 +73,12 @@ export function specOperations(document: Document = loadSpec() as Document): Spe
         const parameter = resolve<SpecParameter>(document, p);
         return { ...parameter, schema: resolve<Schema>(document, parameter.schema ?? {}) };
       });
-      const json = resolve<{ content?: Record<string, { examples?: Record<string, unknown> }> }>(
+      const content = resolve<{ content?: Record<string, { examples?: Record<string, unknown> }> }>(
         document,
         operation.requestBody ?? {},
-      ).content?.["application/json"];
-      const firstExample = Object.values(json?.examples ?? {})[0];
+      ).content;
+      const bodyMediaType = Object.keys(content ?? {})[0];
+      const firstExample = Object.values(content?.[bodyMediaType]?.examples ?? {})[0];
       operations.push({
         operationId: operation.operationId,
         method,
@@ -85,6 +88,7 @@ export function specOperations(document: Document = loadSpec() as Document): Spe
         scopes: operationRules(operation as never).scopes,
         parameters,
         hasBody: Boolean(operation.requestBody),
+        bodyMediaType,
         exampleBody:
           firstExample === undefined ? undefined : resolve<{ value?: unknown }>(document, firstExample).value,
         credentialKinds: operation["x-credential-kinds"] as string[] | undefined,

@@ -1,9 +1,18 @@
 // The catalog services' rules, against in-memory fakes of their repositories:
 // no database, so each rule is seen on its own.
 import { expect } from "chai";
-import type { Equivalency, EquivalencyVersion, Institution } from "../../generated/prisma/client.ts";
+import type {
+  ApiKey,
+  Equivalency,
+  EquivalencyVersion,
+  Institution,
+  OAuthClient,
+  User,
+} from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../src/kernel/errors.ts";
 import type { CoursesRepository } from "../../src/repositories/courses.ts";
+import type { CredentialsRepository } from "../../src/repositories/credentials.ts";
+import type { UsersRepository } from "../../src/repositories/users.ts";
 import type { EquivalenciesRepository } from "../../src/repositories/equivalencies.ts";
 import type { InstitutionsRepository } from "../../src/repositories/institutions.ts";
 import { createCoursesService } from "../../src/services/courses.ts";
@@ -88,11 +97,19 @@ describe("institutions service (getInstitution, listInstitutions)", () => {
 
 describe("equivalency history (listEquivalencyVersions, getEquivalencyVersion)", () => {
   const current = { id: "eqv_1", environment: "sandbox", version: 3 } as Equivalency;
+  /** The history service over `equivalencies`, with no member, key or client to name. */
+  const historyService = (
+    equivalencies: EquivalenciesRepository,
+    names: { users?: Partial<UsersRepository>; credentials?: Partial<CredentialsRepository> } = {},
+  ) =>
+    createEquivalencyVersionsService({
+      equivalencies,
+      users: only<UsersRepository>(names.users ?? {}),
+      credentials: only<CredentialsRepository>(names.credentials ?? {}),
+    });
 
   it("getEquivalencyVersion beyond a 32-bit integer is not found without asking the repository", async () => {
-    const service = createEquivalencyVersionsService({
-      equivalencies: only<EquivalenciesRepository>({ findById: async () => current }),
-    });
+    const service = historyService(only<EquivalenciesRepository>({ findById: async () => current }));
     const error = await service
       .getEquivalencyVersion(caller, "eqv_1", 2_147_483_648)
       .catch((thrown: unknown) => thrown);
@@ -103,9 +120,7 @@ describe("equivalency history (listEquivalencyVersions, getEquivalencyVersion)",
   });
 
   it("getEquivalencyVersion of an equivalency of another environment is not found before any version is read", async () => {
-    const service = createEquivalencyVersionsService({
-      equivalencies: only<EquivalenciesRepository>({ findById: async () => null }),
-    });
+    const service = historyService(only<EquivalenciesRepository>({ findById: async () => null }));
     const error = await service.getEquivalencyVersion(caller, "eqv_9", 1).catch((thrown: unknown) => thrown);
     expect((error as NotFoundError).message).to.equal('No equivalency with id "eqv_9" in the sandbox environment.');
   });
@@ -121,14 +136,68 @@ describe("equivalency history (listEquivalencyVersions, getEquivalencyVersion)",
         changedFields: [],
         recordedAt: new Date(0),
       }) as unknown as EquivalencyVersion;
-    const service = createEquivalencyVersionsService({
-      equivalencies: only<EquivalenciesRepository>({
+    const service = historyService(
+      only<EquivalenciesRepository>({
         findById: async () => current,
         findVersion: async (_id, n) => version(n),
       }),
-    });
+    );
     expect(await service.getEquivalencyVersion(caller, "eqv_1", 3)).to.include({ version: 3, current: true });
     expect(await service.getEquivalencyVersion(caller, "eqv_1", 2)).to.include({ version: 2, current: false });
+  });
+
+  it("getEquivalencyVersion names the caller's organization's members and keys, never another organization's", async () => {
+    const byActor = (n: number, actorKind: string, actorCredentialId: string, actorOrganizationId: string) =>
+      ({
+        equivalencyId: "eqv_1",
+        version: n,
+        state: {},
+        changeNote: null,
+        actorKind,
+        actorCredentialId,
+        actorOrganizationId,
+        changedFields: [],
+        recordedAt: new Date(0),
+      }) as unknown as EquivalencyVersion;
+    const users: Record<string, Partial<User>> = {
+      usr_own: { organizationId: "org_1", email: "registrar@acme.example" },
+      usr_other: { organizationId: "org_2", email: "someone@elsewhere.example" },
+    };
+    const keys: Record<string, Partial<ApiKey>> = {
+      key_named: { organizationId: "org_1", name: "Registrar sync", prefix: "svc_sandbox_ab" },
+      key_unnamed: { organizationId: "org_1", name: null, prefix: "svc_sandbox_cd" },
+    };
+    const service = historyService(
+      only<EquivalenciesRepository>({
+        findById: async () => current,
+        findVersion: async (_id, n) =>
+          [
+            byActor(1, "api_key", "key_named", "org_1"),
+            byActor(2, "user", "usr_own", "org_1"),
+            byActor(3, "user", "usr_other", "org_2"),
+            byActor(4, "api_key", "key_unnamed", "org_1"),
+            byActor(5, "oauth_client", "oac_1", "org_1"),
+          ][n - 1],
+      }),
+      {
+        users: { findById: async (id) => (users[id] as User) ?? null },
+        credentials: {
+          findApiKeyById: async (id) => (keys[id] as ApiKey) ?? null,
+          findOAuthClientById: async () =>
+            ({ organizationId: "org_1", name: null, clientId: "oac_client_1" }) as unknown as OAuthClient & {
+              organization: never;
+            },
+        },
+      },
+    );
+    const versions = await Promise.all([1, 2, 3, 4, 5].map((n) => service.getEquivalencyVersion(caller, "eqv_1", n)));
+    expect(versions.map((v) => v.actor?.displayName)).to.deep.equal([
+      "Registrar sync",
+      "registrar@acme.example",
+      null,
+      "key svc_sandbox_cd…",
+      "OAuth client oac_client_1",
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 // The equivalencies service's write rules (updateEquivalency: status
-// transitions, If-Match, lost races), against in-memory fakes of its
-// repositories: no database, so each rule is seen on its own.
+// transitions, If-Match, lost races, the ambiguity check), against in-memory
+// fakes of its repositories: no database, so each rule is seen on its own.
 import { expect } from "chai";
 import type { Equivalency } from "../../generated/prisma/client.ts";
 import {
@@ -8,6 +8,7 @@ import {
   InvalidTransitionError,
   NotStewardError,
   PreconditionFailedError,
+  RuleOverlapError,
   type ProblemError,
 } from "../../src/kernel/errors.ts";
 import type { Repositories, TransactionRepositories } from "../../src/repositories/index.ts";
@@ -15,6 +16,7 @@ import type {
   EquivalenciesRepository,
   EquivalencyChange,
   ExpandedEquivalency,
+  OverlappingRule,
 } from "../../src/repositories/equivalencies.ts";
 import type { OutboxRepository } from "../../src/repositories/outbox.ts";
 import type { StewardshipRepository } from "../../src/repositories/stewardship.ts";
@@ -26,6 +28,20 @@ const caller = SANDBOX_CALLER;
 
 const NOW = new Date("2026-01-02T03:04:05.000Z");
 const CREATED = new Date("2025-12-01T00:00:00.000Z");
+
+/** The rule fields every equivalency event carries, for the stored() record unchanged. */
+const RULE_FIELDS = {
+  sourceCourseIds: ["crs_1"],
+  targets: [{ courseId: null, code: "MATH 1", credits: null }],
+  kind: "equivalent" as const,
+  generalEducationArea: null,
+  minimumGrade: null,
+  effectiveFrom: null,
+  effectiveUntil: null,
+  priority: 0,
+  awardedCredits: 5,
+  awardedCreditUnit: "semester" as const,
+};
 
 function stored(fields: Partial<Equivalency> = {}): Equivalency {
   return {
@@ -46,12 +62,17 @@ function stored(fields: Partial<Equivalency> = {}): Equivalency {
     organizationId: "org_1",
     createdAt: CREATED,
     updatedAt: CREATED,
+    ...RULE_FIELDS,
+    sourceSetKey: "crs_1",
     ...fields,
   };
 }
 
 /** One equivalency in memory; what the service wrote is kept for the test to read. */
-function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesToLose?: number } = {}) {
+function fakeStore(
+  initial: Equivalency,
+  options: { stewarded?: boolean; racesToLose?: number; acceptedOverlapping?: OverlappingRule[] } = {},
+) {
   let current = initial;
   let racesToLose = options.racesToLose ?? 0;
   const written = {
@@ -60,17 +81,22 @@ function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesTo
     events: [] as PendingEvent[],
     transactions: 0,
     totalsForgotten: 0,
+    locks: [] as string[],
+  };
+  const sourceCourse = {
+    id: "crs_1",
+    code: "MATH 1A",
+    institutionId: "inst_1",
+    credits: 5,
+    creditUnit: "quarter",
+    updatedAt: CREATED,
+    institution: { id: "inst_1" },
   };
   const expanded = (): ExpandedEquivalency =>
     ({
       ...current,
-      sourceCourse: {
-        id: "crs_1",
-        code: "MATH 1A",
-        institutionId: "inst_1",
-        updatedAt: CREATED,
-        institution: { id: "inst_1" },
-      },
+      sourceCourse,
+      sourceCourses: [sourceCourse],
       targetInstitution: { id: "inst_2" },
       targetCourse: null,
     }) as unknown as ExpandedEquivalency;
@@ -79,6 +105,14 @@ function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesTo
       environment === current.environment && id === current.id ? current : null,
     findExpandedWritten: async () => expanded(),
     findIdByTarget: async () => null,
+    findRuleReferences: async () => ({
+      sources: new Map([["crs_1", sourceCourse]]),
+      institution: { id: "inst_2" },
+      targetCourses: new Map(),
+    }),
+    lockRuleSet: async (environment: string, institutionId: string, sourceSetKey: string) =>
+      void written.locks.push(`${environment}:${institutionId}:${sourceSetKey}`),
+    findAcceptedOverlapping: async () => options.acceptedOverlapping ?? [],
     async updateIfVersion(_id: string, expectedVersion: number, change: EquivalencyChange) {
       if (racesToLose > 0) {
         racesToLose -= 1;
@@ -108,7 +142,7 @@ function fakeStore(initial: Equivalency, options: { stewarded?: boolean; racesTo
       written.transactions += 1;
       return work(inTransaction);
     },
-  } as unknown as Pick<Repositories, "equivalencies" | "stewardship" | "transaction">;
+  } as unknown as Pick<Repositories, "equivalencies" | "stewardship" | "transaction" | "users" | "credentials">;
   return { service: createEquivalenciesService({ ...repositories, now: () => NOW }), written };
 }
 
@@ -137,6 +171,7 @@ describe("equivalencies service (updateEquivalency)", () => {
           previousStatus: "pending",
           status: "accepted",
           changedFields: ["status", "decidedAt"],
+          ...RULE_FIELDS,
         },
       },
     ]);
@@ -212,6 +247,54 @@ describe("equivalencies service (updateEquivalency)", () => {
     const error = await problemOf(service.updateEquivalency(caller, "eq_1", { status: "accepted" }, '"eq_1.v1"'));
     expect(error).to.be.instanceOf(NotStewardError);
     expect(written.changes).to.deep.equal([]);
+  });
+});
+
+describe("equivalencies service (the ambiguity check on accepting a rule)", () => {
+  const other = (fields: Partial<OverlappingRule> = {}): OverlappingRule => ({
+    id: "eq_other",
+    kind: "equivalent",
+    generalEducationArea: null,
+    targets: [{ courseId: null, code: "MATH 1", credits: null }],
+    minimumGrade: null,
+    awardedCredits: 5,
+    ...fields,
+  });
+
+  it("accepting beside an accepted rule with another outcome is ambiguous-rule naming it, after taking the set's lock", async () => {
+    const { service, written } = fakeStore(stored(), { acceptedOverlapping: [other({ minimumGrade: "C" })] });
+    const error = await problemOf(service.updateEquivalency(caller, "eq_1", { status: "accepted" }));
+    expect(error).to.be.instanceOf(RuleOverlapError);
+    expect(error.slug).to.equal("ambiguous-rule");
+    expect(error.extensions.conflictingEquivalencyIds).to.deep.equal(["eq_other"]);
+    expect(written.locks).to.deep.equal(["sandbox:inst_2:crs_1"]);
+    expect(written.changes).to.deep.equal([]);
+  });
+
+  it("accepting beside an accepted rule with the same outcome is duplicate-rule", async () => {
+    const { service, written } = fakeStore(stored(), { acceptedOverlapping: [other()] });
+    const error = await problemOf(service.updateEquivalency(caller, "eq_1", { status: "accepted" }));
+    expect(error.slug).to.equal("duplicate-rule");
+    expect(error.extensions.conflictingEquivalencyIds).to.deep.equal(["eq_other"]);
+    expect(written.changes).to.deep.equal([]);
+  });
+
+  it("marking a rule conflict, or changing only who decided, is not checked", async () => {
+    const conflicting = fakeStore(stored({ status: "accepted", decidedAt: CREATED }), {
+      acceptedOverlapping: [other({ kind: "elective" })],
+    });
+    await conflicting.service.updateEquivalency(caller, "eq_1", { status: "conflict" });
+    await conflicting.service.updateEquivalency(caller, "eq_1", { decidedBy: "Registrar" });
+    expect(conflicting.written.changes).to.have.length(2);
+    expect(conflicting.written.locks).to.deep.equal([]);
+  });
+
+  it("changing an accepted rule's minimum grade is checked against the others", async () => {
+    const { service } = fakeStore(stored({ status: "accepted", decidedAt: CREATED }), {
+      acceptedOverlapping: [other({ minimumGrade: "C" })],
+    });
+    const error = await problemOf(service.updateEquivalency(caller, "eq_1", { minimumGrade: "C" }));
+    expect(error.slug).to.equal("duplicate-rule");
   });
 });
 

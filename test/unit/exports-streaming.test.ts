@@ -12,11 +12,37 @@ import type { CsvBatch, ExportsRepository } from "../../src/repositories/exports
 import { CSV_COLUMNS } from "../../src/services/exports/index.ts";
 import { csvChunks } from "../../src/services/exports/tabular.ts";
 import { equivalencyView } from "../../src/views/catalog.ts";
+import type { RuleTarget } from "../../src/services/rules.ts";
 import { createExportsService } from "../../src/services/exports/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 
 const caller = { environment: "live" } as Credential;
+
+/** The equivalency CSV's columns of names (EQUIVALENCY_NAME_COLUMNS), computed here from the records. */
+async function nameColumns(t: TestApp) {
+  const courses = new Map(
+    (await t.database.prisma.course.findMany({ include: { institution: true } })).map((c) => [c.id, c]),
+  );
+  const institutions = new Map(
+    (await t.database.prisma.institution.findMany()).map((i) => [`${i.environment}:${i.id}`, i]),
+  );
+  const joined = (list: string[]) => (list.length ? list.join(" | ") : null);
+  return (row: Equivalency) => {
+    const sources = row.sourceCourseIds.flatMap((id) => (courses.has(id) ? [courses.get(id)!] : []));
+    const targets = row.targets as RuleTarget[];
+    return {
+      sourceCourseCodes: joined(sources.map((c) => c.code)),
+      sourceCourseTitles: joined(sources.map((c) => c.title)),
+      sourceInstitutionName: sources[0]?.institution.name ?? null,
+      targetInstitutionName: institutions.get(`${row.environment}:${row.targetInstitutionId}`)?.name ?? null,
+      targetCodes: joined(targets.map((target) => target.code ?? "")),
+      targetCourseTitles: joined(
+        targets.map((target) => (target.courseId && courses.get(target.courseId)?.title) || ""),
+      ),
+    };
+  };
+}
 const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, Math.floor(i / 3)));
 
 function equivalency(i: number): Equivalency {
@@ -135,6 +161,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
     await t.database.prisma.equivalency.createMany({
       data: Array.from({ length: ROWS }, (_, i) => ({
         ...equivalency((i * 5) % ROWS),
+        targets: [],
         sourceCourseId: "crs_x",
         targetInstitutionId: "inst_110662",
         createdAt: at(i),
@@ -210,6 +237,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
     await t.database.prisma.equivalency.createMany({
       data: awkward.map((text, i) => ({
         ...equivalency(100 + i),
+        targets: [],
         environment: "sandbox" as const,
         sourceCourseId: "crs_x",
         targetInstitutionId: "inst_110662",
@@ -234,11 +262,12 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
         where: { environment: "sandbox" },
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       });
+      const names = await nameColumns(t);
       let expected = "";
       for await (const chunk of csvChunks(
         CSV_COLUMNS.equivalencies,
         (async function* () {
-          yield rows.map(equivalencyView);
+          yield rows.map((row) => ({ ...equivalencyView(row), ...names(row) }));
         })(),
       ))
         expected += chunk;

@@ -126,6 +126,30 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     expect(replay.headers).to.deep.equal({ "Idempotent-Replayed": "true" });
   });
 
+  it("stores the answer in the change's transaction when run remembers it there, and not again after", async () => {
+    const { idempotency, records } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    const inTransaction: { status: number; response: unknown }[] = [];
+    const transaction = {
+      idempotency: {
+        ...idempotency,
+        storeResponse: async (_scope: IdempotencyScope, status: number, response: unknown) =>
+          void inTransaction.push({ status, response }),
+      },
+    };
+    const answer = { status: 201, body: { id: "crs_1" } };
+    const result = await service.withIdempotency(caller, request({ a: 1 }), async (remember) => {
+      await remember(transaction, answer);
+      return answer;
+    });
+    expect(result).to.deep.equal(answer);
+    expect(inTransaction).to.deep.equal([
+      { status: 201, response: { status: 201, headers: undefined, bodyText: '{"id":"crs_1"}' } },
+    ]);
+    // The record outside the transaction was not written a second time: still the claim.
+    expect([...records.values()][0].responseStatus).to.equal(IN_PROGRESS);
+  });
+
   it("forgets the key of a request that failed, so a corrected retry runs", async () => {
     const { idempotency, records } = fakeRepository();
     const service = createIdempotencyService({ idempotency });

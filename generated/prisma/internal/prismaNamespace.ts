@@ -409,6 +409,7 @@ export const ModelName = {
   Equivalency: 'Equivalency',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
+  EventFeed: 'EventFeed',
   IdempotencyRecord: 'IdempotencyRecord',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
@@ -421,7 +422,9 @@ export const ModelName = {
   AuditEntry: 'AuditEntry',
   SsoConnection: 'SsoConnection',
   SsoSignInState: 'SsoSignInState',
-  SamlAssertionSeen: 'SamlAssertionSeen'
+  SamlAssertionSeen: 'SamlAssertionSeen',
+  EquivalencyRequest: 'EquivalencyRequest',
+  EvaluationFingerprint: 'EvaluationFingerprint'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -437,7 +440,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen" | "equivalencyRequest" | "evaluationFingerprint"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1326,6 +1329,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.OutboxEventCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.OutboxEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    EventFeed: {
+      payload: Prisma.$EventFeedPayload<ExtArgs>
+      fields: Prisma.EventFeedFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EventFeedFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EventFeedFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        findFirst: {
+          args: Prisma.EventFeedFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EventFeedFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        findMany: {
+          args: Prisma.EventFeedFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>[]
+        }
+        create: {
+          args: Prisma.EventFeedCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        createMany: {
+          args: Prisma.EventFeedCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EventFeedCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>[]
+        }
+        delete: {
+          args: Prisma.EventFeedDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        update: {
+          args: Prisma.EventFeedUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        deleteMany: {
+          args: Prisma.EventFeedDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EventFeedUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EventFeedUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>[]
+        }
+        upsert: {
+          args: Prisma.EventFeedUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EventFeedPayload>
+        }
+        aggregate: {
+          args: Prisma.EventFeedAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEventFeed>
+        }
+        groupBy: {
+          args: Prisma.EventFeedGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventFeedGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EventFeedCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EventFeedCountAggregateOutputType> | number
         }
       }
     }
@@ -2291,6 +2368,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    EquivalencyRequest: {
+      payload: Prisma.$EquivalencyRequestPayload<ExtArgs>
+      fields: Prisma.EquivalencyRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EquivalencyRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EquivalencyRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.EquivalencyRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EquivalencyRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        findMany: {
+          args: Prisma.EquivalencyRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>[]
+        }
+        create: {
+          args: Prisma.EquivalencyRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        createMany: {
+          args: Prisma.EquivalencyRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EquivalencyRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.EquivalencyRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        update: {
+          args: Prisma.EquivalencyRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.EquivalencyRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EquivalencyRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EquivalencyRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.EquivalencyRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.EquivalencyRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEquivalencyRequest>
+        }
+        groupBy: {
+          args: Prisma.EquivalencyRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EquivalencyRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EquivalencyRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EquivalencyRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    EvaluationFingerprint: {
+      payload: Prisma.$EvaluationFingerprintPayload<ExtArgs>
+      fields: Prisma.EvaluationFingerprintFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EvaluationFingerprintFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EvaluationFingerprintFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        findFirst: {
+          args: Prisma.EvaluationFingerprintFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EvaluationFingerprintFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        findMany: {
+          args: Prisma.EvaluationFingerprintFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>[]
+        }
+        create: {
+          args: Prisma.EvaluationFingerprintCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        createMany: {
+          args: Prisma.EvaluationFingerprintCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EvaluationFingerprintCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>[]
+        }
+        delete: {
+          args: Prisma.EvaluationFingerprintDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        update: {
+          args: Prisma.EvaluationFingerprintUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        deleteMany: {
+          args: Prisma.EvaluationFingerprintDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EvaluationFingerprintUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EvaluationFingerprintUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>[]
+        }
+        upsert: {
+          args: Prisma.EvaluationFingerprintUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EvaluationFingerprintPayload>
+        }
+        aggregate: {
+          args: Prisma.EvaluationFingerprintAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEvaluationFingerprint>
+        }
+        groupBy: {
+          args: Prisma.EvaluationFingerprintGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EvaluationFingerprintGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EvaluationFingerprintCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EvaluationFingerprintCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2436,6 +2661,7 @@ export const CourseScalarFieldEnum = {
   codeKey: 'codeKey',
   title: 'title',
   credits: 'credits',
+  creditUnit: 'creditUnit',
   level: 'level',
   description: 'description',
   cipCode: 'cipCode',
@@ -2464,7 +2690,18 @@ export const EquivalencyScalarFieldEnum = {
   datasetVersionId: 'datasetVersionId',
   organizationId: 'organizationId',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  sourceCourseIds: 'sourceCourseIds',
+  sourceSetKey: 'sourceSetKey',
+  targets: 'targets',
+  kind: 'kind',
+  generalEducationArea: 'generalEducationArea',
+  minimumGrade: 'minimumGrade',
+  effectiveFrom: 'effectiveFrom',
+  effectiveUntil: 'effectiveUntil',
+  priority: 'priority',
+  awardedCredits: 'awardedCredits',
+  awardedCreditUnit: 'awardedCreditUnit'
 } as const
 
 export type EquivalencyScalarFieldEnum = (typeof EquivalencyScalarFieldEnum)[keyof typeof EquivalencyScalarFieldEnum]
@@ -2493,10 +2730,21 @@ export const OutboxEventScalarFieldEnum = {
   type: 'type',
   payload: 'payload',
   createdAt: 'createdAt',
-  dispatchedAt: 'dispatchedAt'
+  dispatchedAt: 'dispatchedAt',
+  feedPosition: 'feedPosition'
 } as const
 
 export type OutboxEventScalarFieldEnum = (typeof OutboxEventScalarFieldEnum)[keyof typeof OutboxEventScalarFieldEnum]
+
+
+export const EventFeedScalarFieldEnum = {
+  id: 'id',
+  lastPosition: 'lastPosition',
+  prunedThrough: 'prunedThrough',
+  prunedBefore: 'prunedBefore'
+} as const
+
+export type EventFeedScalarFieldEnum = (typeof EventFeedScalarFieldEnum)[keyof typeof EventFeedScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {
@@ -2700,6 +2948,25 @@ export const SamlAssertionSeenScalarFieldEnum = {
 export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
 
 
+export const EquivalencyRequestScalarFieldEnum = {
+  environment: 'environment',
+  targetInstitutionId: 'targetInstitutionId',
+  sourceCourseId: 'sourceCourseId',
+  requests: 'requests',
+  lastRequestedAt: 'lastRequestedAt'
+} as const
+
+export type EquivalencyRequestScalarFieldEnum = (typeof EquivalencyRequestScalarFieldEnum)[keyof typeof EquivalencyRequestScalarFieldEnum]
+
+
+export const EvaluationFingerprintScalarFieldEnum = {
+  fingerprint: 'fingerprint',
+  day: 'day'
+} as const
+
+export type EvaluationFingerprintScalarFieldEnum = (typeof EvaluationFingerprintScalarFieldEnum)[keyof typeof EvaluationFingerprintScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -2867,6 +3134,20 @@ export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaMode
 
 
 /**
+ * Reference to a field of type 'CreditUnit'
+ */
+export type EnumCreditUnitFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CreditUnit'>
+    
+
+
+/**
+ * Reference to a field of type 'CreditUnit[]'
+ */
+export type ListEnumCreditUnitFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CreditUnit[]'>
+    
+
+
+/**
  * Reference to a field of type 'CourseLevel'
  */
 export type EnumCourseLevelFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'CourseLevel'>
@@ -2891,6 +3172,20 @@ export type EnumEquivalencyStatusFieldRefInput<$PrismaModel> = FieldRefInputType
  * Reference to a field of type 'EquivalencyStatus[]'
  */
 export type ListEnumEquivalencyStatusFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'EquivalencyStatus[]'>
+    
+
+
+/**
+ * Reference to a field of type 'RuleKind'
+ */
+export type EnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RuleKind'>
+    
+
+
+/**
+ * Reference to a field of type 'RuleKind[]'
+ */
+export type ListEnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RuleKind[]'>
     
 
 
@@ -3140,6 +3435,7 @@ export type GlobalOmitConfig = {
   equivalency?: Prisma.EquivalencyOmit
   equivalencyVersion?: Prisma.EquivalencyVersionOmit
   outboxEvent?: Prisma.OutboxEventOmit
+  eventFeed?: Prisma.EventFeedOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   webhookEndpoint?: Prisma.WebhookEndpointOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit
@@ -3153,6 +3449,8 @@ export type GlobalOmitConfig = {
   ssoConnection?: Prisma.SsoConnectionOmit
   ssoSignInState?: Prisma.SsoSignInStateOmit
   samlAssertionSeen?: Prisma.SamlAssertionSeenOmit
+  equivalencyRequest?: Prisma.EquivalencyRequestOmit
+  evaluationFingerprint?: Prisma.EvaluationFingerprintOmit
 }
 
 /* Types for Logging */

@@ -63,6 +63,7 @@ export const ModelName = {
   Equivalency: 'Equivalency',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
+  EventFeed: 'EventFeed',
   IdempotencyRecord: 'IdempotencyRecord',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
@@ -75,7 +76,9 @@ export const ModelName = {
   AuditEntry: 'AuditEntry',
   SsoConnection: 'SsoConnection',
   SsoSignInState: 'SsoSignInState',
-  SamlAssertionSeen: 'SamlAssertionSeen'
+  SamlAssertionSeen: 'SamlAssertionSeen',
+  EquivalencyRequest: 'EquivalencyRequest',
+  EvaluationFingerprint: 'EvaluationFingerprint'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -200,6 +203,7 @@ export const CourseScalarFieldEnum = {
   codeKey: 'codeKey',
   title: 'title',
   credits: 'credits',
+  creditUnit: 'creditUnit',
   level: 'level',
   description: 'description',
   cipCode: 'cipCode',
@@ -228,7 +232,18 @@ export const EquivalencyScalarFieldEnum = {
   datasetVersionId: 'datasetVersionId',
   organizationId: 'organizationId',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  sourceCourseIds: 'sourceCourseIds',
+  sourceSetKey: 'sourceSetKey',
+  targets: 'targets',
+  kind: 'kind',
+  generalEducationArea: 'generalEducationArea',
+  minimumGrade: 'minimumGrade',
+  effectiveFrom: 'effectiveFrom',
+  effectiveUntil: 'effectiveUntil',
+  priority: 'priority',
+  awardedCredits: 'awardedCredits',
+  awardedCreditUnit: 'awardedCreditUnit'
 } as const
 
 export type EquivalencyScalarFieldEnum = (typeof EquivalencyScalarFieldEnum)[keyof typeof EquivalencyScalarFieldEnum]
@@ -257,10 +272,21 @@ export const OutboxEventScalarFieldEnum = {
   type: 'type',
   payload: 'payload',
   createdAt: 'createdAt',
-  dispatchedAt: 'dispatchedAt'
+  dispatchedAt: 'dispatchedAt',
+  feedPosition: 'feedPosition'
 } as const
 
 export type OutboxEventScalarFieldEnum = (typeof OutboxEventScalarFieldEnum)[keyof typeof OutboxEventScalarFieldEnum]
+
+
+export const EventFeedScalarFieldEnum = {
+  id: 'id',
+  lastPosition: 'lastPosition',
+  prunedThrough: 'prunedThrough',
+  prunedBefore: 'prunedBefore'
+} as const
+
+export type EventFeedScalarFieldEnum = (typeof EventFeedScalarFieldEnum)[keyof typeof EventFeedScalarFieldEnum]
 
 
 export const IdempotencyRecordScalarFieldEnum = {
@@ -462,6 +488,25 @@ export const SamlAssertionSeenScalarFieldEnum = {
 } as const
 
 export type SamlAssertionSeenScalarFieldEnum = (typeof SamlAssertionSeenScalarFieldEnum)[keyof typeof SamlAssertionSeenScalarFieldEnum]
+
+
+export const EquivalencyRequestScalarFieldEnum = {
+  environment: 'environment',
+  targetInstitutionId: 'targetInstitutionId',
+  sourceCourseId: 'sourceCourseId',
+  requests: 'requests',
+  lastRequestedAt: 'lastRequestedAt'
+} as const
+
+export type EquivalencyRequestScalarFieldEnum = (typeof EquivalencyRequestScalarFieldEnum)[keyof typeof EquivalencyRequestScalarFieldEnum]
+
+
+export const EvaluationFingerprintScalarFieldEnum = {
+  fingerprint: 'fingerprint',
+  day: 'day'
+} as const
+
+export type EvaluationFingerprintScalarFieldEnum = (typeof EvaluationFingerprintScalarFieldEnum)[keyof typeof EvaluationFingerprintScalarFieldEnum]
 
 
 export const SortOrder = {

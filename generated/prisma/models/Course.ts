@@ -44,6 +44,7 @@ export type CourseMinAggregateOutputType = {
   codeKey: string | null
   title: string | null
   credits: number | null
+  creditUnit: $Enums.CreditUnit | null
   level: $Enums.CourseLevel | null
   description: string | null
   cipCode: string | null
@@ -60,6 +61,7 @@ export type CourseMaxAggregateOutputType = {
   codeKey: string | null
   title: string | null
   credits: number | null
+  creditUnit: $Enums.CreditUnit | null
   level: $Enums.CourseLevel | null
   description: string | null
   cipCode: string | null
@@ -76,6 +78,7 @@ export type CourseCountAggregateOutputType = {
   codeKey: number
   title: number
   credits: number
+  creditUnit: number
   level: number
   description: number
   cipCode: number
@@ -104,6 +107,7 @@ export type CourseMinAggregateInputType = {
   codeKey?: true
   title?: true
   credits?: true
+  creditUnit?: true
   level?: true
   description?: true
   cipCode?: true
@@ -120,6 +124,7 @@ export type CourseMaxAggregateInputType = {
   codeKey?: true
   title?: true
   credits?: true
+  creditUnit?: true
   level?: true
   description?: true
   cipCode?: true
@@ -136,6 +141,7 @@ export type CourseCountAggregateInputType = {
   codeKey?: true
   title?: true
   credits?: true
+  creditUnit?: true
   level?: true
   description?: true
   cipCode?: true
@@ -239,6 +245,7 @@ export type CourseGroupByOutputType = {
   codeKey: string
   title: string
   credits: number
+  creditUnit: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description: string | null
   cipCode: string | null
@@ -278,6 +285,7 @@ export type CourseWhereInput = {
   codeKey?: Prisma.StringFilter<"Course"> | string
   title?: Prisma.StringFilter<"Course"> | string
   credits?: Prisma.FloatFilter<"Course"> | number
+  creditUnit?: Prisma.EnumCreditUnitFilter<"Course"> | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFilter<"Course"> | $Enums.CourseLevel
   description?: Prisma.StringNullableFilter<"Course"> | string | null
   cipCode?: Prisma.StringNullableFilter<"Course"> | string | null
@@ -297,6 +305,7 @@ export type CourseOrderByWithRelationInput = {
   codeKey?: Prisma.SortOrder
   title?: Prisma.SortOrder
   credits?: Prisma.SortOrder
+  creditUnit?: Prisma.SortOrder
   level?: Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
   cipCode?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -320,6 +329,7 @@ export type CourseWhereUniqueInput = Prisma.AtLeast<{
   codeKey?: Prisma.StringFilter<"Course"> | string
   title?: Prisma.StringFilter<"Course"> | string
   credits?: Prisma.FloatFilter<"Course"> | number
+  creditUnit?: Prisma.EnumCreditUnitFilter<"Course"> | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFilter<"Course"> | $Enums.CourseLevel
   description?: Prisma.StringNullableFilter<"Course"> | string | null
   cipCode?: Prisma.StringNullableFilter<"Course"> | string | null
@@ -339,6 +349,7 @@ export type CourseOrderByWithAggregationInput = {
   codeKey?: Prisma.SortOrder
   title?: Prisma.SortOrder
   credits?: Prisma.SortOrder
+  creditUnit?: Prisma.SortOrder
   level?: Prisma.SortOrder
   description?: Prisma.SortOrderInput | Prisma.SortOrder
   cipCode?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -363,6 +374,7 @@ export type CourseScalarWhereWithAggregatesInput = {
   codeKey?: Prisma.StringWithAggregatesFilter<"Course"> | string
   title?: Prisma.StringWithAggregatesFilter<"Course"> | string
   credits?: Prisma.FloatWithAggregatesFilter<"Course"> | number
+  creditUnit?: Prisma.EnumCreditUnitWithAggregatesFilter<"Course"> | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelWithAggregatesFilter<"Course"> | $Enums.CourseLevel
   description?: Prisma.StringNullableWithAggregatesFilter<"Course"> | string | null
   cipCode?: Prisma.StringNullableWithAggregatesFilter<"Course"> | string | null
@@ -377,6 +389,7 @@ export type CourseCreateInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -396,6 +409,7 @@ export type CourseUncheckedCreateInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -412,6 +426,7 @@ export type CourseUpdateInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -431,6 +446,7 @@ export type CourseUncheckedUpdateInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -449,6 +465,7 @@ export type CourseCreateManyInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -463,6 +480,7 @@ export type CourseUpdateManyMutationInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -479,6 +497,7 @@ export type CourseUncheckedUpdateManyInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -511,6 +530,7 @@ export type CourseCountOrderByAggregateInput = {
   codeKey?: Prisma.SortOrder
   title?: Prisma.SortOrder
   credits?: Prisma.SortOrder
+  creditUnit?: Prisma.SortOrder
   level?: Prisma.SortOrder
   description?: Prisma.SortOrder
   cipCode?: Prisma.SortOrder
@@ -532,6 +552,7 @@ export type CourseMaxOrderByAggregateInput = {
   codeKey?: Prisma.SortOrder
   title?: Prisma.SortOrder
   credits?: Prisma.SortOrder
+  creditUnit?: Prisma.SortOrder
   level?: Prisma.SortOrder
   description?: Prisma.SortOrder
   cipCode?: Prisma.SortOrder
@@ -548,6 +569,7 @@ export type CourseMinOrderByAggregateInput = {
   codeKey?: Prisma.SortOrder
   title?: Prisma.SortOrder
   credits?: Prisma.SortOrder
+  creditUnit?: Prisma.SortOrder
   level?: Prisma.SortOrder
   description?: Prisma.SortOrder
   cipCode?: Prisma.SortOrder
@@ -621,6 +643,10 @@ export type FloatFieldUpdateOperationsInput = {
   divide?: number
 }
 
+export type EnumCreditUnitFieldUpdateOperationsInput = {
+  set?: $Enums.CreditUnit
+}
+
 export type EnumCourseLevelFieldUpdateOperationsInput = {
   set?: $Enums.CourseLevel
 }
@@ -661,6 +687,7 @@ export type CourseCreateWithoutInstitutionInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -677,6 +704,7 @@ export type CourseUncheckedCreateWithoutInstitutionInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -724,6 +752,7 @@ export type CourseScalarWhereInput = {
   codeKey?: Prisma.StringFilter<"Course"> | string
   title?: Prisma.StringFilter<"Course"> | string
   credits?: Prisma.FloatFilter<"Course"> | number
+  creditUnit?: Prisma.EnumCreditUnitFilter<"Course"> | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFilter<"Course"> | $Enums.CourseLevel
   description?: Prisma.StringNullableFilter<"Course"> | string | null
   cipCode?: Prisma.StringNullableFilter<"Course"> | string | null
@@ -738,6 +767,7 @@ export type CourseCreateWithoutSourceOfInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -756,6 +786,7 @@ export type CourseUncheckedCreateWithoutSourceOfInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -776,6 +807,7 @@ export type CourseCreateWithoutTargetOfInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -794,6 +826,7 @@ export type CourseUncheckedCreateWithoutTargetOfInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -825,6 +858,7 @@ export type CourseUpdateWithoutSourceOfInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -843,6 +877,7 @@ export type CourseUncheckedUpdateWithoutSourceOfInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -869,6 +904,7 @@ export type CourseUpdateWithoutTargetOfInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -887,6 +923,7 @@ export type CourseUncheckedUpdateWithoutTargetOfInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -902,6 +939,7 @@ export type CourseCreateManyInstitutionInput = {
   codeKey: string
   title: string
   credits: number
+  creditUnit?: $Enums.CreditUnit
   level: $Enums.CourseLevel
   description?: string | null
   cipCode?: string | null
@@ -916,6 +954,7 @@ export type CourseUpdateWithoutInstitutionInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -932,6 +971,7 @@ export type CourseUncheckedUpdateWithoutInstitutionInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -948,6 +988,7 @@ export type CourseUncheckedUpdateManyWithoutInstitutionInput = {
   codeKey?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
   credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
   level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1004,6 +1045,7 @@ export type CourseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   codeKey?: boolean
   title?: boolean
   credits?: boolean
+  creditUnit?: boolean
   level?: boolean
   description?: boolean
   cipCode?: boolean
@@ -1024,6 +1066,7 @@ export type CourseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   codeKey?: boolean
   title?: boolean
   credits?: boolean
+  creditUnit?: boolean
   level?: boolean
   description?: boolean
   cipCode?: boolean
@@ -1041,6 +1084,7 @@ export type CourseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   codeKey?: boolean
   title?: boolean
   credits?: boolean
+  creditUnit?: boolean
   level?: boolean
   description?: boolean
   cipCode?: boolean
@@ -1058,6 +1102,7 @@ export type CourseSelectScalar = {
   codeKey?: boolean
   title?: boolean
   credits?: boolean
+  creditUnit?: boolean
   level?: boolean
   description?: boolean
   cipCode?: boolean
@@ -1066,7 +1111,7 @@ export type CourseSelectScalar = {
   updatedAt?: boolean
 }
 
-export type CourseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "institutionId" | "code" | "codeKey" | "title" | "credits" | "level" | "description" | "cipCode" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["course"]>
+export type CourseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "institutionId" | "code" | "codeKey" | "title" | "credits" | "creditUnit" | "level" | "description" | "cipCode" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["course"]>
 export type CourseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   institution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   sourceOf?: boolean | Prisma.Course$sourceOfArgs<ExtArgs>
@@ -1098,6 +1143,7 @@ export type $CoursePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     codeKey: string
     title: string
     credits: number
+    creditUnit: $Enums.CreditUnit
     level: $Enums.CourseLevel
     description: string | null
     cipCode: string | null
@@ -1537,6 +1583,7 @@ export interface CourseFieldRefs {
   readonly codeKey: Prisma.FieldRef<"Course", 'String'>
   readonly title: Prisma.FieldRef<"Course", 'String'>
   readonly credits: Prisma.FieldRef<"Course", 'Float'>
+  readonly creditUnit: Prisma.FieldRef<"Course", 'CreditUnit'>
   readonly level: Prisma.FieldRef<"Course", 'CourseLevel'>
   readonly description: Prisma.FieldRef<"Course", 'String'>
   readonly cipCode: Prisma.FieldRef<"Course", 'String'>

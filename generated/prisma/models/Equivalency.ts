@@ -28,10 +28,14 @@ export type AggregateEquivalency = {
 
 export type EquivalencyAvgAggregateOutputType = {
   version: number | null
+  priority: number | null
+  awardedCredits: number | null
 }
 
 export type EquivalencySumAggregateOutputType = {
   version: number | null
+  priority: number | null
+  awardedCredits: number | null
 }
 
 export type EquivalencyMinAggregateOutputType = {
@@ -52,6 +56,15 @@ export type EquivalencyMinAggregateOutputType = {
   organizationId: string | null
   createdAt: Date | null
   updatedAt: Date | null
+  sourceSetKey: string | null
+  kind: $Enums.RuleKind | null
+  generalEducationArea: string | null
+  minimumGrade: string | null
+  effectiveFrom: Date | null
+  effectiveUntil: Date | null
+  priority: number | null
+  awardedCredits: number | null
+  awardedCreditUnit: $Enums.CreditUnit | null
 }
 
 export type EquivalencyMaxAggregateOutputType = {
@@ -72,6 +85,15 @@ export type EquivalencyMaxAggregateOutputType = {
   organizationId: string | null
   createdAt: Date | null
   updatedAt: Date | null
+  sourceSetKey: string | null
+  kind: $Enums.RuleKind | null
+  generalEducationArea: string | null
+  minimumGrade: string | null
+  effectiveFrom: Date | null
+  effectiveUntil: Date | null
+  priority: number | null
+  awardedCredits: number | null
+  awardedCreditUnit: $Enums.CreditUnit | null
 }
 
 export type EquivalencyCountAggregateOutputType = {
@@ -92,16 +114,31 @@ export type EquivalencyCountAggregateOutputType = {
   organizationId: number
   createdAt: number
   updatedAt: number
+  sourceCourseIds: number
+  sourceSetKey: number
+  targets: number
+  kind: number
+  generalEducationArea: number
+  minimumGrade: number
+  effectiveFrom: number
+  effectiveUntil: number
+  priority: number
+  awardedCredits: number
+  awardedCreditUnit: number
   _all: number
 }
 
 
 export type EquivalencyAvgAggregateInputType = {
   version?: true
+  priority?: true
+  awardedCredits?: true
 }
 
 export type EquivalencySumAggregateInputType = {
   version?: true
+  priority?: true
+  awardedCredits?: true
 }
 
 export type EquivalencyMinAggregateInputType = {
@@ -122,6 +159,15 @@ export type EquivalencyMinAggregateInputType = {
   organizationId?: true
   createdAt?: true
   updatedAt?: true
+  sourceSetKey?: true
+  kind?: true
+  generalEducationArea?: true
+  minimumGrade?: true
+  effectiveFrom?: true
+  effectiveUntil?: true
+  priority?: true
+  awardedCredits?: true
+  awardedCreditUnit?: true
 }
 
 export type EquivalencyMaxAggregateInputType = {
@@ -142,6 +188,15 @@ export type EquivalencyMaxAggregateInputType = {
   organizationId?: true
   createdAt?: true
   updatedAt?: true
+  sourceSetKey?: true
+  kind?: true
+  generalEducationArea?: true
+  minimumGrade?: true
+  effectiveFrom?: true
+  effectiveUntil?: true
+  priority?: true
+  awardedCredits?: true
+  awardedCreditUnit?: true
 }
 
 export type EquivalencyCountAggregateInputType = {
@@ -162,6 +217,17 @@ export type EquivalencyCountAggregateInputType = {
   organizationId?: true
   createdAt?: true
   updatedAt?: true
+  sourceCourseIds?: true
+  sourceSetKey?: true
+  targets?: true
+  kind?: true
+  generalEducationArea?: true
+  minimumGrade?: true
+  effectiveFrom?: true
+  effectiveUntil?: true
+  priority?: true
+  awardedCredits?: true
+  awardedCreditUnit?: true
   _all?: true
 }
 
@@ -269,6 +335,17 @@ export type EquivalencyGroupByOutputType = {
   organizationId: string | null
   createdAt: Date
   updatedAt: Date
+  sourceCourseIds: string[]
+  sourceSetKey: string
+  targets: runtime.JsonValue
+  kind: $Enums.RuleKind
+  generalEducationArea: string | null
+  minimumGrade: string | null
+  effectiveFrom: Date | null
+  effectiveUntil: Date | null
+  priority: number
+  awardedCredits: number | null
+  awardedCreditUnit: $Enums.CreditUnit | null
   _count: EquivalencyCountAggregateOutputType | null
   _avg: EquivalencyAvgAggregateOutputType | null
   _sum: EquivalencySumAggregateOutputType | null
@@ -312,6 +389,17 @@ export type EquivalencyWhereInput = {
   organizationId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
+  sourceCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  sourceSetKey?: Prisma.StringFilter<"Equivalency"> | string
+  targets?: Prisma.JsonFilter<"Equivalency">
+  kind?: Prisma.EnumRuleKindFilter<"Equivalency"> | $Enums.RuleKind
+  generalEducationArea?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  minimumGrade?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  effectiveFrom?: Prisma.DateTimeNullableFilter<"Equivalency"> | Date | string | null
+  effectiveUntil?: Prisma.DateTimeNullableFilter<"Equivalency"> | Date | string | null
+  priority?: Prisma.IntFilter<"Equivalency"> | number
+  awardedCredits?: Prisma.FloatNullableFilter<"Equivalency"> | number | null
+  awardedCreditUnit?: Prisma.EnumCreditUnitNullableFilter<"Equivalency"> | $Enums.CreditUnit | null
   sourceCourse?: Prisma.XOR<Prisma.CourseScalarRelationFilter, Prisma.CourseWhereInput>
   targetInstitution?: Prisma.XOR<Prisma.InstitutionScalarRelationFilter, Prisma.InstitutionWhereInput>
   targetCourse?: Prisma.XOR<Prisma.CourseNullableScalarRelationFilter, Prisma.CourseWhereInput> | null
@@ -336,6 +424,17 @@ export type EquivalencyOrderByWithRelationInput = {
   organizationId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  sourceCourseIds?: Prisma.SortOrder
+  sourceSetKey?: Prisma.SortOrder
+  targets?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  generalEducationArea?: Prisma.SortOrderInput | Prisma.SortOrder
+  minimumGrade?: Prisma.SortOrderInput | Prisma.SortOrder
+  effectiveFrom?: Prisma.SortOrderInput | Prisma.SortOrder
+  effectiveUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrderInput | Prisma.SortOrder
+  awardedCreditUnit?: Prisma.SortOrderInput | Prisma.SortOrder
   sourceCourse?: Prisma.CourseOrderByWithRelationInput
   targetInstitution?: Prisma.InstitutionOrderByWithRelationInput
   targetCourse?: Prisma.CourseOrderByWithRelationInput
@@ -364,6 +463,17 @@ export type EquivalencyWhereUniqueInput = Prisma.AtLeast<{
   organizationId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
+  sourceCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  sourceSetKey?: Prisma.StringFilter<"Equivalency"> | string
+  targets?: Prisma.JsonFilter<"Equivalency">
+  kind?: Prisma.EnumRuleKindFilter<"Equivalency"> | $Enums.RuleKind
+  generalEducationArea?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  minimumGrade?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  effectiveFrom?: Prisma.DateTimeNullableFilter<"Equivalency"> | Date | string | null
+  effectiveUntil?: Prisma.DateTimeNullableFilter<"Equivalency"> | Date | string | null
+  priority?: Prisma.IntFilter<"Equivalency"> | number
+  awardedCredits?: Prisma.FloatNullableFilter<"Equivalency"> | number | null
+  awardedCreditUnit?: Prisma.EnumCreditUnitNullableFilter<"Equivalency"> | $Enums.CreditUnit | null
   sourceCourse?: Prisma.XOR<Prisma.CourseScalarRelationFilter, Prisma.CourseWhereInput>
   targetInstitution?: Prisma.XOR<Prisma.InstitutionScalarRelationFilter, Prisma.InstitutionWhereInput>
   targetCourse?: Prisma.XOR<Prisma.CourseNullableScalarRelationFilter, Prisma.CourseWhereInput> | null
@@ -388,6 +498,17 @@ export type EquivalencyOrderByWithAggregationInput = {
   organizationId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  sourceCourseIds?: Prisma.SortOrder
+  sourceSetKey?: Prisma.SortOrder
+  targets?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  generalEducationArea?: Prisma.SortOrderInput | Prisma.SortOrder
+  minimumGrade?: Prisma.SortOrderInput | Prisma.SortOrder
+  effectiveFrom?: Prisma.SortOrderInput | Prisma.SortOrder
+  effectiveUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrderInput | Prisma.SortOrder
+  awardedCreditUnit?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.EquivalencyCountOrderByAggregateInput
   _avg?: Prisma.EquivalencyAvgOrderByAggregateInput
   _max?: Prisma.EquivalencyMaxOrderByAggregateInput
@@ -416,6 +537,17 @@ export type EquivalencyScalarWhereWithAggregatesInput = {
   organizationId?: Prisma.StringNullableWithAggregatesFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Equivalency"> | Date | string
+  sourceCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  sourceSetKey?: Prisma.StringWithAggregatesFilter<"Equivalency"> | string
+  targets?: Prisma.JsonWithAggregatesFilter<"Equivalency">
+  kind?: Prisma.EnumRuleKindWithAggregatesFilter<"Equivalency"> | $Enums.RuleKind
+  generalEducationArea?: Prisma.StringNullableWithAggregatesFilter<"Equivalency"> | string | null
+  minimumGrade?: Prisma.StringNullableWithAggregatesFilter<"Equivalency"> | string | null
+  effectiveFrom?: Prisma.DateTimeNullableWithAggregatesFilter<"Equivalency"> | Date | string | null
+  effectiveUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"Equivalency"> | Date | string | null
+  priority?: Prisma.IntWithAggregatesFilter<"Equivalency"> | number
+  awardedCredits?: Prisma.FloatNullableWithAggregatesFilter<"Equivalency"> | number | null
+  awardedCreditUnit?: Prisma.EnumCreditUnitNullableWithAggregatesFilter<"Equivalency"> | $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateInput = {
@@ -432,6 +564,17 @@ export type EquivalencyCreateInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
@@ -456,6 +599,17 @@ export type EquivalencyUncheckedCreateInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -473,6 +627,17 @@ export type EquivalencyUpdateInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
@@ -497,6 +662,17 @@ export type EquivalencyUncheckedUpdateInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -518,6 +694,17 @@ export type EquivalencyCreateManyInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
 }
 
 export type EquivalencyUpdateManyMutationInput = {
@@ -534,6 +721,17 @@ export type EquivalencyUpdateManyMutationInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
 }
 
 export type EquivalencyUncheckedUpdateManyInput = {
@@ -554,6 +752,17 @@ export type EquivalencyUncheckedUpdateManyInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
 }
 
 export type EquivalencyListRelationFilter = {
@@ -591,10 +800,23 @@ export type EquivalencyCountOrderByAggregateInput = {
   organizationId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  sourceCourseIds?: Prisma.SortOrder
+  sourceSetKey?: Prisma.SortOrder
+  targets?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  generalEducationArea?: Prisma.SortOrder
+  minimumGrade?: Prisma.SortOrder
+  effectiveFrom?: Prisma.SortOrder
+  effectiveUntil?: Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrder
+  awardedCreditUnit?: Prisma.SortOrder
 }
 
 export type EquivalencyAvgOrderByAggregateInput = {
   version?: Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrder
 }
 
 export type EquivalencyMaxOrderByAggregateInput = {
@@ -615,6 +837,15 @@ export type EquivalencyMaxOrderByAggregateInput = {
   organizationId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  sourceSetKey?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  generalEducationArea?: Prisma.SortOrder
+  minimumGrade?: Prisma.SortOrder
+  effectiveFrom?: Prisma.SortOrder
+  effectiveUntil?: Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrder
+  awardedCreditUnit?: Prisma.SortOrder
 }
 
 export type EquivalencyMinOrderByAggregateInput = {
@@ -635,10 +866,21 @@ export type EquivalencyMinOrderByAggregateInput = {
   organizationId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  sourceSetKey?: Prisma.SortOrder
+  kind?: Prisma.SortOrder
+  generalEducationArea?: Prisma.SortOrder
+  minimumGrade?: Prisma.SortOrder
+  effectiveFrom?: Prisma.SortOrder
+  effectiveUntil?: Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrder
+  awardedCreditUnit?: Prisma.SortOrder
 }
 
 export type EquivalencySumOrderByAggregateInput = {
   version?: Prisma.SortOrder
+  priority?: Prisma.SortOrder
+  awardedCredits?: Prisma.SortOrder
 }
 
 export type EquivalencyScalarRelationFilter = {
@@ -772,12 +1014,37 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetCourseNestedInput = {
   deleteMany?: Prisma.EquivalencyScalarWhereInput | Prisma.EquivalencyScalarWhereInput[]
 }
 
+export type EquivalencyCreatesourceCourseIdsInput = {
+  set: string[]
+}
+
 export type EnumEquivalencyStatusFieldUpdateOperationsInput = {
   set?: $Enums.EquivalencyStatus
 }
 
 export type NullableEnumChannelFieldUpdateOperationsInput = {
   set?: $Enums.Channel | null
+}
+
+export type EquivalencyUpdatesourceCourseIdsInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type EnumRuleKindFieldUpdateOperationsInput = {
+  set?: $Enums.RuleKind
+}
+
+export type NullableFloatFieldUpdateOperationsInput = {
+  set?: number | null
+  increment?: number
+  decrement?: number
+  multiply?: number
+  divide?: number
+}
+
+export type NullableEnumCreditUnitFieldUpdateOperationsInput = {
+  set?: $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateNestedOneWithoutVersionsInput = {
@@ -808,6 +1075,17 @@ export type EquivalencyCreateWithoutTargetInstitutionInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
   versions?: Prisma.EquivalencyVersionCreateNestedManyWithoutEquivalencyInput
@@ -829,6 +1107,17 @@ export type EquivalencyUncheckedCreateWithoutTargetInstitutionInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -879,6 +1168,17 @@ export type EquivalencyScalarWhereInput = {
   organizationId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
+  sourceCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  sourceSetKey?: Prisma.StringFilter<"Equivalency"> | string
+  targets?: Prisma.JsonFilter<"Equivalency">
+  kind?: Prisma.EnumRuleKindFilter<"Equivalency"> | $Enums.RuleKind
+  generalEducationArea?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  minimumGrade?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  effectiveFrom?: Prisma.DateTimeNullableFilter<"Equivalency"> | Date | string | null
+  effectiveUntil?: Prisma.DateTimeNullableFilter<"Equivalency"> | Date | string | null
+  priority?: Prisma.IntFilter<"Equivalency"> | number
+  awardedCredits?: Prisma.FloatNullableFilter<"Equivalency"> | number | null
+  awardedCreditUnit?: Prisma.EnumCreditUnitNullableFilter<"Equivalency"> | $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateWithoutSourceCourseInput = {
@@ -895,6 +1195,17 @@ export type EquivalencyCreateWithoutSourceCourseInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
   versions?: Prisma.EquivalencyVersionCreateNestedManyWithoutEquivalencyInput
@@ -917,6 +1228,17 @@ export type EquivalencyUncheckedCreateWithoutSourceCourseInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -944,6 +1266,17 @@ export type EquivalencyCreateWithoutTargetCourseInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   versions?: Prisma.EquivalencyVersionCreateNestedManyWithoutEquivalencyInput
@@ -966,6 +1299,17 @@ export type EquivalencyUncheckedCreateWithoutTargetCourseInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -1025,6 +1369,17 @@ export type EquivalencyCreateWithoutVersionsInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
@@ -1048,6 +1403,17 @@ export type EquivalencyUncheckedCreateWithoutVersionsInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateOrConnectWithoutVersionsInput = {
@@ -1080,6 +1446,17 @@ export type EquivalencyUpdateWithoutVersionsInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
@@ -1103,6 +1480,17 @@ export type EquivalencyUncheckedUpdateWithoutVersionsInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateManyTargetInstitutionInput = {
@@ -1121,6 +1509,17 @@ export type EquivalencyCreateManyTargetInstitutionInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
 }
 
 export type EquivalencyUpdateWithoutTargetInstitutionInput = {
@@ -1137,6 +1536,17 @@ export type EquivalencyUpdateWithoutTargetInstitutionInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
   versions?: Prisma.EquivalencyVersionUpdateManyWithoutEquivalencyNestedInput
@@ -1158,6 +1568,17 @@ export type EquivalencyUncheckedUpdateWithoutTargetInstitutionInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -1177,6 +1598,17 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetInstitutionInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateManySourceCourseInput = {
@@ -1196,6 +1628,17 @@ export type EquivalencyCreateManySourceCourseInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
 }
 
 export type EquivalencyCreateManyTargetCourseInput = {
@@ -1215,6 +1658,17 @@ export type EquivalencyCreateManyTargetCourseInput = {
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
+  sourceCourseIds?: Prisma.EquivalencyCreatesourceCourseIdsInput | string[]
+  sourceSetKey?: string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: $Enums.RuleKind
+  generalEducationArea?: string | null
+  minimumGrade?: string | null
+  effectiveFrom?: Date | string | null
+  effectiveUntil?: Date | string | null
+  priority?: number
+  awardedCredits?: number | null
+  awardedCreditUnit?: $Enums.CreditUnit | null
 }
 
 export type EquivalencyUpdateWithoutSourceCourseInput = {
@@ -1231,6 +1685,17 @@ export type EquivalencyUpdateWithoutSourceCourseInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
   versions?: Prisma.EquivalencyVersionUpdateManyWithoutEquivalencyNestedInput
@@ -1253,6 +1718,17 @@ export type EquivalencyUncheckedUpdateWithoutSourceCourseInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -1273,6 +1749,17 @@ export type EquivalencyUncheckedUpdateManyWithoutSourceCourseInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
 }
 
 export type EquivalencyUpdateWithoutTargetCourseInput = {
@@ -1289,6 +1776,17 @@ export type EquivalencyUpdateWithoutTargetCourseInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   versions?: Prisma.EquivalencyVersionUpdateManyWithoutEquivalencyNestedInput
@@ -1311,6 +1809,17 @@ export type EquivalencyUncheckedUpdateWithoutTargetCourseInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -1331,6 +1840,17 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetCourseInput = {
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sourceCourseIds?: Prisma.EquivalencyUpdatesourceCourseIdsInput | string[]
+  sourceSetKey?: Prisma.StringFieldUpdateOperationsInput | string
+  targets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  kind?: Prisma.EnumRuleKindFieldUpdateOperationsInput | $Enums.RuleKind
+  generalEducationArea?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  minimumGrade?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  effectiveFrom?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  effectiveUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  priority?: Prisma.IntFieldUpdateOperationsInput | number
+  awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
+  awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
 }
 
 
@@ -1382,6 +1902,17 @@ export type EquivalencySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  sourceCourseIds?: boolean
+  sourceSetKey?: boolean
+  targets?: boolean
+  kind?: boolean
+  generalEducationArea?: boolean
+  minimumGrade?: boolean
+  effectiveFrom?: boolean
+  effectiveUntil?: boolean
+  priority?: boolean
+  awardedCredits?: boolean
+  awardedCreditUnit?: boolean
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   targetCourse?: boolean | Prisma.Equivalency$targetCourseArgs<ExtArgs>
@@ -1407,6 +1938,17 @@ export type EquivalencySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  sourceCourseIds?: boolean
+  sourceSetKey?: boolean
+  targets?: boolean
+  kind?: boolean
+  generalEducationArea?: boolean
+  minimumGrade?: boolean
+  effectiveFrom?: boolean
+  effectiveUntil?: boolean
+  priority?: boolean
+  awardedCredits?: boolean
+  awardedCreditUnit?: boolean
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   targetCourse?: boolean | Prisma.Equivalency$targetCourseArgs<ExtArgs>
@@ -1430,6 +1972,17 @@ export type EquivalencySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  sourceCourseIds?: boolean
+  sourceSetKey?: boolean
+  targets?: boolean
+  kind?: boolean
+  generalEducationArea?: boolean
+  minimumGrade?: boolean
+  effectiveFrom?: boolean
+  effectiveUntil?: boolean
+  priority?: boolean
+  awardedCredits?: boolean
+  awardedCreditUnit?: boolean
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   targetCourse?: boolean | Prisma.Equivalency$targetCourseArgs<ExtArgs>
@@ -1453,9 +2006,20 @@ export type EquivalencySelectScalar = {
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  sourceCourseIds?: boolean
+  sourceSetKey?: boolean
+  targets?: boolean
+  kind?: boolean
+  generalEducationArea?: boolean
+  minimumGrade?: boolean
+  effectiveFrom?: boolean
+  effectiveUntil?: boolean
+  priority?: boolean
+  awardedCredits?: boolean
+  awardedCreditUnit?: boolean
 }
 
-export type EquivalencyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "sourceCourseId" | "targetInstitutionId" | "targetCourseId" | "targetCode" | "targetKey" | "status" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "provenance" | "datasetVersionId" | "organizationId" | "createdAt" | "updatedAt", ExtArgs["result"]["equivalency"]>
+export type EquivalencyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "sourceCourseId" | "targetInstitutionId" | "targetCourseId" | "targetCode" | "targetKey" | "status" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "provenance" | "datasetVersionId" | "organizationId" | "createdAt" | "updatedAt" | "sourceCourseIds" | "sourceSetKey" | "targets" | "kind" | "generalEducationArea" | "minimumGrade" | "effectiveFrom" | "effectiveUntil" | "priority" | "awardedCredits" | "awardedCreditUnit", ExtArgs["result"]["equivalency"]>
 export type EquivalencyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
@@ -1503,6 +2067,30 @@ export type $EquivalencyPayload<ExtArgs extends runtime.Types.Extensions.Interna
     organizationId: string | null
     createdAt: Date
     updatedAt: Date
+    /**
+     * Every source course (AND), in the order given; the first is sourceCourseId. An insert that
+     * names only the 1.0 columns gets them filled from sourceCourseId and the target (migration trigger).
+     */
+    sourceCourseIds: string[]
+    /**
+     * The sorted source course ids joined by a space: the rule's source set, for the ambiguity check.
+     */
+    sourceSetKey: string
+    /**
+     * [{courseId, code, credits}], in order; the first mirrors targetCourseId and targetCode.
+     */
+    targets: runtime.JsonValue
+    kind: $Enums.RuleKind
+    generalEducationArea: string | null
+    /**
+     * A letter grade of the documented scale (A+ … D-, P), or null: any passing grade.
+     */
+    minimumGrade: string | null
+    effectiveFrom: Date | null
+    effectiveUntil: Date | null
+    priority: number
+    awardedCredits: number | null
+    awardedCreditUnit: $Enums.CreditUnit | null
   }, ExtArgs["result"]["equivalency"]>
   composites: {}
 }
@@ -1947,6 +2535,17 @@ export interface EquivalencyFieldRefs {
   readonly organizationId: Prisma.FieldRef<"Equivalency", 'String'>
   readonly createdAt: Prisma.FieldRef<"Equivalency", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Equivalency", 'DateTime'>
+  readonly sourceCourseIds: Prisma.FieldRef<"Equivalency", 'String[]'>
+  readonly sourceSetKey: Prisma.FieldRef<"Equivalency", 'String'>
+  readonly targets: Prisma.FieldRef<"Equivalency", 'Json'>
+  readonly kind: Prisma.FieldRef<"Equivalency", 'RuleKind'>
+  readonly generalEducationArea: Prisma.FieldRef<"Equivalency", 'String'>
+  readonly minimumGrade: Prisma.FieldRef<"Equivalency", 'String'>
+  readonly effectiveFrom: Prisma.FieldRef<"Equivalency", 'DateTime'>
+  readonly effectiveUntil: Prisma.FieldRef<"Equivalency", 'DateTime'>
+  readonly priority: Prisma.FieldRef<"Equivalency", 'Int'>
+  readonly awardedCredits: Prisma.FieldRef<"Equivalency", 'Float'>
+  readonly awardedCreditUnit: Prisma.FieldRef<"Equivalency", 'CreditUnit'>
 }
     
 

@@ -28,10 +28,12 @@ export type AggregateOutboxEvent = {
 
 export type OutboxEventAvgAggregateOutputType = {
   sequence: number | null
+  feedPosition: number | null
 }
 
 export type OutboxEventSumAggregateOutputType = {
   sequence: bigint | null
+  feedPosition: bigint | null
 }
 
 export type OutboxEventMinAggregateOutputType = {
@@ -41,6 +43,7 @@ export type OutboxEventMinAggregateOutputType = {
   type: string | null
   createdAt: Date | null
   dispatchedAt: Date | null
+  feedPosition: bigint | null
 }
 
 export type OutboxEventMaxAggregateOutputType = {
@@ -50,6 +53,7 @@ export type OutboxEventMaxAggregateOutputType = {
   type: string | null
   createdAt: Date | null
   dispatchedAt: Date | null
+  feedPosition: bigint | null
 }
 
 export type OutboxEventCountAggregateOutputType = {
@@ -60,16 +64,19 @@ export type OutboxEventCountAggregateOutputType = {
   payload: number
   createdAt: number
   dispatchedAt: number
+  feedPosition: number
   _all: number
 }
 
 
 export type OutboxEventAvgAggregateInputType = {
   sequence?: true
+  feedPosition?: true
 }
 
 export type OutboxEventSumAggregateInputType = {
   sequence?: true
+  feedPosition?: true
 }
 
 export type OutboxEventMinAggregateInputType = {
@@ -79,6 +86,7 @@ export type OutboxEventMinAggregateInputType = {
   type?: true
   createdAt?: true
   dispatchedAt?: true
+  feedPosition?: true
 }
 
 export type OutboxEventMaxAggregateInputType = {
@@ -88,6 +96,7 @@ export type OutboxEventMaxAggregateInputType = {
   type?: true
   createdAt?: true
   dispatchedAt?: true
+  feedPosition?: true
 }
 
 export type OutboxEventCountAggregateInputType = {
@@ -98,6 +107,7 @@ export type OutboxEventCountAggregateInputType = {
   payload?: true
   createdAt?: true
   dispatchedAt?: true
+  feedPosition?: true
   _all?: true
 }
 
@@ -195,6 +205,7 @@ export type OutboxEventGroupByOutputType = {
   payload: runtime.JsonValue
   createdAt: Date
   dispatchedAt: Date | null
+  feedPosition: bigint | null
   _count: OutboxEventCountAggregateOutputType | null
   _avg: OutboxEventAvgAggregateOutputType | null
   _sum: OutboxEventSumAggregateOutputType | null
@@ -228,6 +239,7 @@ export type OutboxEventWhereInput = {
   payload?: Prisma.JsonFilter<"OutboxEvent">
   createdAt?: Prisma.DateTimeFilter<"OutboxEvent"> | Date | string
   dispatchedAt?: Prisma.DateTimeNullableFilter<"OutboxEvent"> | Date | string | null
+  feedPosition?: Prisma.BigIntNullableFilter<"OutboxEvent"> | bigint | number | null
 }
 
 export type OutboxEventOrderByWithRelationInput = {
@@ -238,11 +250,13 @@ export type OutboxEventOrderByWithRelationInput = {
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   dispatchedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  feedPosition?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type OutboxEventWhereUniqueInput = Prisma.AtLeast<{
   sequence?: bigint | number
   id?: string
+  feedPosition?: bigint | number
   AND?: Prisma.OutboxEventWhereInput | Prisma.OutboxEventWhereInput[]
   OR?: Prisma.OutboxEventWhereInput[]
   NOT?: Prisma.OutboxEventWhereInput | Prisma.OutboxEventWhereInput[]
@@ -251,7 +265,7 @@ export type OutboxEventWhereUniqueInput = Prisma.AtLeast<{
   payload?: Prisma.JsonFilter<"OutboxEvent">
   createdAt?: Prisma.DateTimeFilter<"OutboxEvent"> | Date | string
   dispatchedAt?: Prisma.DateTimeNullableFilter<"OutboxEvent"> | Date | string | null
-}, "sequence" | "id">
+}, "sequence" | "id" | "feedPosition">
 
 export type OutboxEventOrderByWithAggregationInput = {
   sequence?: Prisma.SortOrder
@@ -261,6 +275,7 @@ export type OutboxEventOrderByWithAggregationInput = {
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   dispatchedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  feedPosition?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.OutboxEventCountOrderByAggregateInput
   _avg?: Prisma.OutboxEventAvgOrderByAggregateInput
   _max?: Prisma.OutboxEventMaxOrderByAggregateInput
@@ -279,6 +294,7 @@ export type OutboxEventScalarWhereWithAggregatesInput = {
   payload?: Prisma.JsonWithAggregatesFilter<"OutboxEvent">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"OutboxEvent"> | Date | string
   dispatchedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"OutboxEvent"> | Date | string | null
+  feedPosition?: Prisma.BigIntNullableWithAggregatesFilter<"OutboxEvent"> | bigint | number | null
 }
 
 export type OutboxEventCreateInput = {
@@ -289,6 +305,7 @@ export type OutboxEventCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   dispatchedAt?: Date | string | null
+  feedPosition?: bigint | number | null
 }
 
 export type OutboxEventUncheckedCreateInput = {
@@ -299,6 +316,7 @@ export type OutboxEventUncheckedCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   dispatchedAt?: Date | string | null
+  feedPosition?: bigint | number | null
 }
 
 export type OutboxEventUpdateInput = {
@@ -309,6 +327,7 @@ export type OutboxEventUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   dispatchedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  feedPosition?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
 }
 
 export type OutboxEventUncheckedUpdateInput = {
@@ -319,6 +338,7 @@ export type OutboxEventUncheckedUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   dispatchedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  feedPosition?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
 }
 
 export type OutboxEventCreateManyInput = {
@@ -329,6 +349,7 @@ export type OutboxEventCreateManyInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   dispatchedAt?: Date | string | null
+  feedPosition?: bigint | number | null
 }
 
 export type OutboxEventUpdateManyMutationInput = {
@@ -339,6 +360,7 @@ export type OutboxEventUpdateManyMutationInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   dispatchedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  feedPosition?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
 }
 
 export type OutboxEventUncheckedUpdateManyInput = {
@@ -349,6 +371,7 @@ export type OutboxEventUncheckedUpdateManyInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   dispatchedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  feedPosition?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
 }
 
 export type OutboxEventCountOrderByAggregateInput = {
@@ -359,10 +382,12 @@ export type OutboxEventCountOrderByAggregateInput = {
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   dispatchedAt?: Prisma.SortOrder
+  feedPosition?: Prisma.SortOrder
 }
 
 export type OutboxEventAvgOrderByAggregateInput = {
   sequence?: Prisma.SortOrder
+  feedPosition?: Prisma.SortOrder
 }
 
 export type OutboxEventMaxOrderByAggregateInput = {
@@ -372,6 +397,7 @@ export type OutboxEventMaxOrderByAggregateInput = {
   type?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   dispatchedAt?: Prisma.SortOrder
+  feedPosition?: Prisma.SortOrder
 }
 
 export type OutboxEventMinOrderByAggregateInput = {
@@ -381,14 +407,24 @@ export type OutboxEventMinOrderByAggregateInput = {
   type?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   dispatchedAt?: Prisma.SortOrder
+  feedPosition?: Prisma.SortOrder
 }
 
 export type OutboxEventSumOrderByAggregateInput = {
   sequence?: Prisma.SortOrder
+  feedPosition?: Prisma.SortOrder
 }
 
 export type BigIntFieldUpdateOperationsInput = {
   set?: bigint | number
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
+}
+
+export type NullableBigIntFieldUpdateOperationsInput = {
+  set?: bigint | number | null
   increment?: bigint | number
   decrement?: bigint | number
   multiply?: bigint | number
@@ -405,6 +441,7 @@ export type OutboxEventSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   payload?: boolean
   createdAt?: boolean
   dispatchedAt?: boolean
+  feedPosition?: boolean
 }, ExtArgs["result"]["outboxEvent"]>
 
 export type OutboxEventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -415,6 +452,7 @@ export type OutboxEventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   payload?: boolean
   createdAt?: boolean
   dispatchedAt?: boolean
+  feedPosition?: boolean
 }, ExtArgs["result"]["outboxEvent"]>
 
 export type OutboxEventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -425,6 +463,7 @@ export type OutboxEventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   payload?: boolean
   createdAt?: boolean
   dispatchedAt?: boolean
+  feedPosition?: boolean
 }, ExtArgs["result"]["outboxEvent"]>
 
 export type OutboxEventSelectScalar = {
@@ -435,9 +474,10 @@ export type OutboxEventSelectScalar = {
   payload?: boolean
   createdAt?: boolean
   dispatchedAt?: boolean
+  feedPosition?: boolean
 }
 
-export type OutboxEventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"sequence" | "id" | "environment" | "type" | "payload" | "createdAt" | "dispatchedAt", ExtArgs["result"]["outboxEvent"]>
+export type OutboxEventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"sequence" | "id" | "environment" | "type" | "payload" | "createdAt" | "dispatchedAt" | "feedPosition", ExtArgs["result"]["outboxEvent"]>
 
 export type $OutboxEventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "OutboxEvent"
@@ -453,6 +493,11 @@ export type $OutboxEventPayload<ExtArgs extends runtime.Types.Extensions.Interna
      * Set once the dispatcher has fanned the event out to subscribed endpoints.
      */
     dispatchedAt: Date | null
+    /**
+     * Position in the change feed, in commit order; null until the feed's serialized step numbers it
+     * (migration 20261129000000_event_feed, which also adds a partial index of the unnumbered events).
+     */
+    feedPosition: bigint | null
   }, ExtArgs["result"]["outboxEvent"]>
   composites: {}
 }
@@ -883,6 +928,7 @@ export interface OutboxEventFieldRefs {
   readonly payload: Prisma.FieldRef<"OutboxEvent", 'Json'>
   readonly createdAt: Prisma.FieldRef<"OutboxEvent", 'DateTime'>
   readonly dispatchedAt: Prisma.FieldRef<"OutboxEvent", 'DateTime'>
+  readonly feedPosition: Prisma.FieldRef<"OutboxEvent", 'BigInt'>
 }
     
 

@@ -2,11 +2,12 @@
 import "./styles.css";
 import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { createApi } from "./api.ts";
+import { type Api, createApi } from "./api.ts";
 import { DashboardContext, type Dashboard } from "./context.ts";
 import { match, navigate, onLinkClick, usePath } from "./router.ts";
 import { type Environment, loadSession, type Session, signOut, TokenSource } from "./session.ts";
 import { ErrorMessage, Link, Loading } from "./ui.tsx";
+import { hasStewardship, loadStewardship } from "./stewardship.tsx";
 import { SignIn } from "./pages/sign-in.tsx";
 import { Overview } from "./pages/overview.tsx";
 import { Keys } from "./pages/keys.tsx";
@@ -14,6 +15,8 @@ import { OAuthClients } from "./pages/oauth-clients.tsx";
 import { Webhooks, WebhookDetail } from "./pages/webhooks.tsx";
 import { Equivalencies, EquivalencyDetail } from "./pages/equivalencies.tsx";
 import { Courses, Institutions } from "./pages/catalog.tsx";
+import { CourseDetail } from "./pages/course.tsx";
+import { ReviewQueue } from "./pages/review.tsx";
 import { Datasets, DatasetDetail } from "./pages/datasets.tsx";
 import { Members } from "./pages/members.tsx";
 import { AuditLog } from "./pages/audit.tsx";
@@ -23,15 +26,19 @@ interface Route {
   path: string;
   title: string;
   admin?: boolean;
+  /** Only for roles that write (contributor, admin). */
+  writer?: boolean;
   nav?: boolean;
   render: (params: Record<string, string>) => preact.JSX.Element;
 }
 
 const ROUTES: Route[] = [
   { path: "/", title: "Overview", render: () => <Overview /> },
+  { path: "/review", title: "Review queue", writer: true, render: () => <ReviewQueue /> },
   { path: "/equivalencies", title: "Equivalencies", render: () => <Equivalencies /> },
   { path: "/equivalencies/:id", title: "Equivalency", nav: false, render: (p) => <EquivalencyDetail id={p.id} /> },
   { path: "/courses", title: "Courses", render: () => <Courses /> },
+  { path: "/courses/:id", title: "Course", nav: false, render: (p) => <CourseDetail id={p.id} /> },
   { path: "/institutions", title: "Institutions", render: () => <Institutions /> },
   { path: "/datasets", title: "Datasets", render: () => <Datasets /> },
   { path: "/datasets/:id", title: "Dataset", nav: false, render: (p) => <DatasetDetail id={p.id} /> },
@@ -45,24 +52,82 @@ const ROUTES: Route[] = [
 ];
 
 const ENVIRONMENT_KEY = "dashboard.environment";
+const ENVIRONMENTS: Environment[] = ["live", "sandbox"];
+const ENVIRONMENT_NAMES: Record<Environment, string> = { live: "Live", sandbox: "Sandbox" };
 
-function storedEnvironment(): Environment {
-  return localStorage.getItem(ENVIRONMENT_KEY) === "sandbox" ? "sandbox" : "live";
+/** The environment chosen last time in this browser, or null when none was. */
+function storedEnvironment(): Environment | null {
+  const stored = localStorage.getItem(ENVIRONMENT_KEY);
+  return stored === "live" || stored === "sandbox" ? stored : null;
+}
+
+/** The environments where the organization stewards institutions (where its work is). */
+async function environmentsWithData(apis: Record<Environment, Api>): Promise<Environment[]> {
+  const found = await Promise.all(
+    ENVIRONMENTS.map(async (environment) => hasStewardship(await loadStewardship(apis[environment]))),
+  );
+  return ENVIRONMENTS.filter((_, index) => found[index]);
+}
+
+/** Says where the organization's institutions are when the current environment has none of them. */
+function DataElsewhere({
+  environment,
+  dataIn,
+  onSwitch,
+}: {
+  environment: Environment;
+  dataIn: Environment[];
+  onSwitch: (environment: Environment) => void;
+}) {
+  if (dataIn.includes(environment)) return null;
+  const other = dataIn[0];
+  return (
+    <div class="notice elsewhere" role="status">
+      {other ? (
+        <p>
+          Your organization stewards no institution in {ENVIRONMENT_NAMES[environment]}; its institutions are in{" "}
+          {ENVIRONMENT_NAMES[other]}.{" "}
+          <button type="button" class="secondary" onClick={() => onSwitch(other)}>
+            Switch to {ENVIRONMENT_NAMES[other]}
+          </button>
+        </p>
+      ) : (
+        <p>
+          Your organization stewards no institution yet, in Live or Sandbox: you can read every record, and an
+          administrator of the service grants stewardship with the command-line tool (<code>orgs grant</code>).
+        </p>
+      )}
+    </div>
+  );
 }
 
 function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => void }) {
   const path = usePath();
-  const [environment, setEnvironment] = useState<Environment>(storedEnvironment);
-  const dashboard = useMemo<Dashboard>(() => {
-    const api = createApi(new TokenSource(session, environment));
+  const apis = useMemo<Record<Environment, Api>>(
+    () => ({
+      live: createApi(new TokenSource(session, "live")),
+      sandbox: createApi(new TokenSource(session, "sandbox")),
+    }),
+    [session],
+  );
+  const [chosen, setChosen] = useState<Environment | null>(storedEnvironment);
+  const [dataIn, setDataIn] = useState<Environment[] | null>(null);
+  useEffect(() => {
+    environmentsWithData(apis).then(setDataIn, () => setDataIn(ENVIRONMENTS));
+  }, [apis]);
+  // Without a choice made in this browser, the dashboard opens where the organization's data is.
+  const environment: Environment | null = chosen ?? (dataIn ? (dataIn[0] ?? "live") : null);
+  const dashboard = useMemo<Dashboard | null>(() => {
+    if (!environment) return null;
     const role = session.user.role;
-    return { session, environment, api, isAdmin: role === "admin", canWrite: role !== "viewer" };
-  }, [session, environment]);
+    return { session, environment, api: apis[environment], isAdmin: role === "admin", canWrite: role !== "viewer" };
+  }, [session, environment, apis]);
   const switchEnvironment = (next: Environment) => {
     localStorage.setItem(ENVIRONMENT_KEY, next);
-    setEnvironment(next);
+    setChosen(next);
   };
-  const routes = ROUTES.filter((route) => !route.admin || dashboard.isAdmin);
+  if (!dashboard || !environment) return <Loading what="Opening the dashboard" />;
+  const routes = ROUTES.filter((route) => (!route.admin || dashboard.isAdmin) && (!route.writer || dashboard.canWrite));
   let page: preact.JSX.Element | null = null;
   for (const route of routes) {
     const params = match(route.path, path);
@@ -81,7 +146,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
         <span class="brand">{session.organization.name}</span>
         <fieldset class="environment">
           <legend class="sr-only">Environment</legend>
-          {(["live", "sandbox"] as const).map((value) => (
+          {ENVIRONMENTS.map((value) => (
             <label key={value} class={environment === value ? "on" : ""}>
               <input
                 type="radio"
@@ -90,7 +155,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
                 checked={environment === value}
                 onChange={() => switchEnvironment(value)}
               />
-              {value === "live" ? "Live" : "Sandbox"}
+              {ENVIRONMENT_NAMES[value]}
             </label>
           ))}
         </fieldset>
@@ -124,6 +189,7 @@ function Shell({ session, onSignedOut }: { session: Session; onSignedOut: () => 
           </ul>
         </nav>
         <main id="main" tabIndex={-1} key={`${environment}${path}`}>
+          {dataIn && <DataElsewhere environment={environment} dataIn={dataIn} onSwitch={switchEnvironment} />}
           {page ?? (
             <>
               <h1>Not found</h1>

@@ -253,7 +253,16 @@ export function When({ at }: { at: string | null | undefined }) {
   );
 }
 
-export function Link({ to, children, ...rest }: { to: string; children: ComponentChildren; class?: string }) {
+export function Link({
+  to,
+  children,
+  ...rest
+}: {
+  to: string;
+  children: ComponentChildren;
+  class?: string;
+  title?: string;
+}) {
   return (
     <a href={`${BASE}${to}`} {...rest}>
       {children}

@@ -15,6 +15,8 @@ import { courseView, equivalencyView, institutionView } from "../../views/catalo
 import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts";
 import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
+import { createExportSlots, createGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "./limits.ts";
+import { RULE_SCALAR_FIELDS } from "../rules.ts";
 import type { CsvBatch } from "../../repositories/exports.ts";
 
 export { LICENSE_URL } from "./ctdl.ts";
@@ -39,6 +41,20 @@ export interface Export {
   extension: string;
 }
 
+/**
+ * Equivalency CSV columns that are not fields of the API representation: the source course ids
+ * (a JSON array) and what a registrar reads beside the ids. Lists are joined by " | ", in order.
+ */
+export const EQUIVALENCY_NAME_COLUMNS = [
+  "sourceCourseIds",
+  "sourceCourseCodes",
+  "sourceCourseTitles",
+  "sourceInstitutionName",
+  "targetInstitutionName",
+  "targetCodes",
+  "targetCourseTitles",
+] as const;
+
 /** CSV columns: the fields of each resource's API representation (src/views/catalog.ts), in order. */
 export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
   institutions: ["id", "ipedsId", "name", "city", "state", "type", "system", "source"],
@@ -48,6 +64,7 @@ export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
     "code",
     "title",
     "credits",
+    "creditUnit",
     "level",
     "description",
     "cipCode",
@@ -69,6 +86,9 @@ export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
     "datasetVersionId",
     "createdAt",
     "updatedAt",
+    // 1.1.0: the rule, with names beside the ids (docs/exports.md).
+    ...EQUIVALENCY_NAME_COLUMNS,
+    ...RULE_SCALAR_FIELDS,
   ],
 };
 
@@ -82,23 +102,61 @@ export function createExportsService({
   exports,
   batchSize = DEFAULT_BATCH_SIZE,
   renderedBatchSize = DEFAULT_RENDERED_BATCH_SIZE,
-}: Pick<Repositories, "exports"> & ExportOptions) {
+  limits = DEFAULT_EXPORT_LIMITS,
+}: Pick<Repositories, "exports"> & ExportOptions & { limits?: ExportLimits }) {
+  const slots = createExportSlots(limits.perOrganization);
+  const gated = gatedReads(exports, createGate(limits.databaseConnections));
   return {
-    /** A whole resource of the caller's environment, as a stream in the format asked for. */
+    /**
+     * A whole resource of the caller's environment, as a stream in the format asked for. The
+     * organization's slot is held until the stream closes (read to the end, failed or abandoned).
+     */
     async exportData(caller: Credential, resource: ExportResource, format: ExportFormat): Promise<Export> {
-      const chunks = await renderedChunks(exports, caller.environment, resource, format, {
-        batchSize,
-        renderedBatchSize,
-      });
-      return { stream: Readable.from(chunks, { objectMode: false }), ...MEDIA_TYPES[format] };
+      const release = slots.claim(caller.organizationId);
+      try {
+        const chunks = await renderedChunks(gated, caller.environment, resource, format, {
+          batchSize,
+          renderedBatchSize,
+        });
+        const stream = Readable.from(chunks, { objectMode: false });
+        stream.once("close", release);
+        return { stream, ...MEDIA_TYPES[format] };
+      } catch (error) {
+        release();
+        throw error;
+      }
     },
+  };
+}
+
+/** The repository's batch readers, each answering a plain promise. */
+type ExportReads = {
+  [K in keyof ExportsRepository]: (
+    environment: Environment,
+  ) => (
+    ...args: Parameters<ReturnType<ExportsRepository[K]>>
+  ) => Promise<Awaited<ReturnType<ReturnType<ExportsRepository[K]>>>>;
+};
+
+/** The batch readers of the repository, each read passed through the gate that bounds the connections exports hold. */
+function gatedReads(exports: ExportsRepository, through: <T>(task: () => Promise<T>) => Promise<T>): ExportReads {
+  const gate =
+    <A extends unknown[], T>(read: (...args: A) => Promise<T>) =>
+    (...args: A) =>
+      through(() => read(...args));
+  return {
+    institutionBatches: (environment) => gate(exports.institutionBatches(environment)),
+    courseBatches: (environment) => gate(exports.courseBatches(environment)),
+    equivalencyBatches: (environment) => gate(exports.equivalencyBatches(environment)),
+    equivalencyWithCoursesBatches: (environment) => gate(exports.equivalencyWithCoursesBatches(environment)),
+    equivalencyCsvBatches: (environment) => gate(exports.equivalencyCsvBatches(environment)),
   };
 }
 
 export type ExportsService = ReturnType<typeof createExportsService>;
 
 async function renderedChunks(
-  exports: ExportsRepository,
+  exports: ExportReads,
   environment: Environment,
   resource: ExportResource,
   format: ExportFormat,
@@ -121,7 +179,7 @@ async function renderedChunks(
 }
 
 async function viewBatches(
-  exports: ExportsRepository,
+  exports: ExportReads,
   environment: Environment,
   resource: ExportResource,
   batchSize: number,

@@ -10,6 +10,7 @@ exports.createClient = createClient;
 const openapi_fetch_1 = __importDefault(require("openapi-fetch"));
 const auth_js_1 = require("./auth.js");
 const resources_js_1 = require("./resources.js");
+const feed_js_1 = require("./feed.js");
 const transport_js_1 = require("./transport.js");
 function createClient(options) {
     const baseFetch = options.fetch ?? ((request) => globalThis.fetch(request));
@@ -28,7 +29,9 @@ function createClient(options) {
         },
     });
     const raw = (0, openapi_fetch_1.default)({ baseUrl: options.baseUrl, fetch: transport, headers: options.headers });
-    return { raw, ...(0, resources_js_1.resources)(raw) };
+    const generated = (0, resources_js_1.resources)(raw);
+    const follow = (followOptions = {}) => (0, feed_js_1.followEvents)((query) => raw.GET("/events", { params: { query } }), followOptions);
+    return { raw, ...generated, events: { ...generated.events, follow } };
 }
 function requireApiKey(apiKey) {
     if (!apiKey)

@@ -2,6 +2,7 @@
 export { createClient, type ClientOptions, type CourseEquivalencyClient } from "./client.js";
 export { ApiError, AuthenticationError, ConflictError, NotFoundError, NotStewardError, PermissionError, PreconditionFailedError, RateLimitError, ValidationError, type Problem, type ProblemCode, type ProblemFieldError, } from "./errors.js";
 export { ListRequest, type Page, type PageQuery, type Pagination } from "./paging.js";
+export type { FeedEvent, FollowedPage, FollowOptions, StreamedEvent, StreamOptions } from "./feed.js";
 export type { IdempotencyOptions, Resources, UpdateOptions } from "./resources.js";
 export type { OAuthCredentials } from "./auth.js";
 export type { Clock, FetchFunction } from "./transport.js";

@@ -4,6 +4,7 @@ Object.defineProperty(exports, "__esModule", { value: true });
 exports.resources = resources;
 const errors_js_1 = require("./errors.js");
 const paging_js_1 = require("./paging.js");
+const feed_js_1 = require("./feed.js");
 async function body(request) {
     const { data, error, response } = await request;
     if (!response.ok)
@@ -78,10 +79,12 @@ function resources(raw) {
              * List equivalencies.
              *
              * Lists the current version of the equivalencies of the caller's environment, ordered by
-             * `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course
-             * id), `targetInstitution` (an institution id), `status` and `provenance`. With `expand=course`
-             * every item also embeds `sourceCourse` (with its institution), `targetInstitution` and
-             * `targetCourse`.
+             * `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course id:
+             * the rules it is one of the source courses of), `targetInstitution` (an institution id),
+             * `status`, `provenance` and `kind`. `asOf` (a date) keeps the rules in force that day:
+             * `effectiveFrom` null or on or before it, and `effectiveUntil` null or on or after it. With
+             * `expand=course` every item also embeds `sourceCourse` (with its institution),
+             * `targetInstitution` and `targetCourse`.
              */
             list: (query = {}) => page((q) => raw.GET("/equivalencies", { params: { query: q } }), query),
             /**
@@ -97,6 +100,41 @@ function resources(raw) {
                 body: equivalency,
             })),
             /**
+             * Import equivalencies from a CSV file.
+             *
+             * Reads a CSV file of rules (RFC 4180, UTF-8, a header row, at most 10,000 data rows; the layout
+             * is in the API guide, in the spirit of the TES import: up to ten source and ten target course
+             * columns by institution and course code, then the rule's kind, minimum grade, dates, status,
+             * deciding body and policy basis) and writes each row as `POST /equivalencies` and `PATCH
+             * /equivalencies/{id}` would, each row in its own transaction, with versions and events. A row
+             * whose rule already exists (same source courses, target institution and targets) updates it, or
+             * leaves it unchanged. A row that names an unknown institution or course, or breaks a rule of the
+             * layout, is not written and gets an issue `{row, column, message}` (`row` 1 is the first data
+             * row). A row that would be ambiguous with (or duplicate) an accepted rule is stored as
+             * `conflict`, never `accepted`, with an issue naming the other rules. Only rows of target
+             * institutions the caller's organization stewards are written (`403` `not-steward` for the first
+             * other one, nothing written). With `dryRun=true` every row is checked and counted but nothing is
+             * stored.
+             */
+            importCsv: (text, options = {}) => body(raw.POST("/equivalencies/imports", {
+                params: { query: { dryRun: options.dryRun || undefined } },
+                body: text,
+                bodySerializer: (text) => text,
+                headers: { "Content-Type": "text/csv" },
+            })),
+            /**
+             * Report overlapping rules.
+             *
+             * Groups the `accepted` and `conflict` rules of the caller's environment that overlap: same target
+             * institution, same set of source courses, same priority and overlapping effective dates. Each
+             * group says whether its rules are `ambiguous` (their outcomes differ) or duplicates, and lists
+             * its rules, so stewards can clean up what arrived before the ambiguity check (imports, older
+             * data): mark all but one `conflict`, change dates or priorities. Groups are ordered by target
+             * institution, then the sorted source course ids, then priority; `targetInstitution` narrows the
+             * report to one institution.
+             */
+            overlaps: (query = {}) => page((q) => raw.GET("/equivalencies/overlaps", { params: { query: q } }), query),
+            /**
              * Get an equivalency.
              *
              * Returns the current version of one equivalency with its source course (and that course's
@@ -108,9 +146,13 @@ function resources(raw) {
              * Update an equivalency.
              *
              * Changes an equivalency's `status`, `targetCourseId`, `targetCode`, `decidedBy` or `policyBasis`,
-             * with an optional change `note`. Every effective change stores the prior state as an immutable
-             * snapshot (with the note, the actor and the changed fields), increments `version` by one and
-             * emits `equivalency.updated`. A PATCH that changes nothing returns `200` and records no version.
+             * or its rule (`targets`, `kind`, `generalEducationArea`, `minimumGrade`, `effectiveFrom`,
+             * `effectiveUntil`, `priority`, `awardedCredits`; the source courses are the rule's identity and
+             * do not change), with an optional change `note`. A change that leaves the rule `accepted` (or
+             * makes it so) is checked for ambiguity as on creation (`409` `ambiguous-rule` or
+             * `duplicate-rule`). Every effective change stores the prior state as an immutable snapshot (with
+             * the note, the actor and the changed fields), increments `version` by one and emits
+             * `equivalency.updated`. A PATCH that changes nothing returns `200` and records no version.
              */
             update: (id, changes, options = {}) => record(raw.PATCH("/equivalencies/{id}", {
                 params: { path: { id }, header: { "If-Match": options.ifMatch } },
@@ -159,10 +201,20 @@ function resources(raw) {
             /**
              * Get a dataset version.
              *
-             * Returns one dataset version of the caller's organization with its row-level validation issues.
-             * Another organization's dataset is answered `404`.
+             * Returns one dataset version of the caller's organization with its first 100 row-level validation
+             * issues (`issueCount` tells how many there are; `GET /datasets/{id}/issues` pages through them
+             * all). Another organization's dataset is answered `404`.
              */
             get: (id) => record(raw.GET("/datasets/{id}", { params: { path: { id } } })),
+            /**
+             * List a dataset version's issues.
+             *
+             * Lists the row-level validation issues of one dataset version of the caller's organization, in
+             * row order (an issue of the dataset as a whole first), paged like every list. `GET
+             * /datasets/{id}` embeds only the first 100 issues; `issueCount` tells how many there are, and
+             * this list reads them all. Another organization's dataset is answered `404`.
+             */
+            issues: (id, query = {}) => page((q) => raw.GET("/datasets/{id}/issues", { params: { path: { id }, query: q } }), query),
         },
         /** Signed event deliveries to registered endpoints, their delivery log, redelivery and tests. */
         webhooks: {
@@ -203,8 +255,9 @@ function resources(raw) {
              * Update a webhook endpoint.
              *
              * Changes an endpoint's URL, subscribed events, description or status. Setting `status` to
-             * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them. A new URL is
-             * checked like at registration. The secret is unchanged; use `rotate-secret` to replace it.
+             * `disabled` stops deliveries to the endpoint; setting it to `enabled` resumes them, the events
+             * that occurred meanwhile included (they wait as pending deliveries). A new URL is checked like at
+             * registration. The secret is unchanged; use `rotate-secret` to replace it.
              */
             update: (id, changes) => record(raw.PATCH("/webhooks/{id}", { params: { path: { id } }, body: changes })),
             /**
@@ -259,6 +312,55 @@ function resources(raw) {
              * envelope, and is signed like any other delivery. Takes no request body.
              */
             test: (id) => record(raw.POST("/webhooks/{id}/test", { params: { path: { id } } })),
+        },
+        /** The change feed of every catalog event in commit order, paged or streamed as Server-Sent Events. */
+        events: {
+            /**
+             * Read the change feed.
+             *
+             * The events of the caller's environment (`course.updated`, `equivalency.created`,
+             * `equivalency.updated`, `dataset.published`) in **commit order**: the order in which the changes
+             * that caused them were committed, which is not always the order of their ids or `created` times
+             * when writers commit concurrently. Each item is the envelope a webhook delivery carries. Follow
+             * `pagination.nextCursor` as `after`: a consumer that does sees every event exactly once,
+             * including events committed while it was reading. `nextCursor` is never `null` once the feed has
+             * an event; on the last page it stands for the end of the feed (the next call answers what was
+             * committed since), so store it and resume from it. `pagination.hasMore` tells whether more events
+             * follow right now. Events are kept at least 30 days (`SVC_EVENTS_RETENTION_DAYS`); a cursor, or a
+             * `since`, from before events were removed is answered `410` (`cursor-expired`): resynchronise
+             * from an export (`GET /exports`) and read the feed from then on. A cursor of this feed is valid
+             * for `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
+             * environment it came from.
+             */
+            list: (query = {}) => page((q) => raw.GET("/events", { params: { query: q } }), query),
+            /**
+             * Stream the change feed (Server-Sent Events).
+             *
+             * The change feed of `GET /events` as [Server-Sent
+             * Events](https://html.spec.whatwg.org/multipage/server-sent-events.html): the same events, in the
+             * same commit order, with no gap. Each event is sent as `id: <cursor>`, `event: <type>` and `data:
+             * <envelope JSON>`; the `id` is a cursor of the feed, so a client that reconnects with
+             * `Last-Event-ID` (as browsers' `EventSource` do) or `after` resumes right after the last event it
+             * received. Without either the stream starts at the end of the feed (only events committed from
+             * now on), or at `since` when given. A comment line (`: keep-alive`) is sent when nothing else was
+             * sent for 15 seconds (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops
+             * (reconnect with `Last-Event-ID`). Each organization may hold a limited number of streams at once
+             * per API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
+             * `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+             * (`cursor-expired`).
+             */
+            stream: (query = {}, options = {}) => (0, feed_js_1.eventStream)((q, lastEventId, signal) => raw.GET("/events/stream", {
+                params: { query: q, header: { "Last-Event-ID": lastEventId } },
+                parseAs: "stream",
+                signal,
+            }), query, options),
+            /**
+             * Get an event.
+             *
+             * One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30
+             * days).
+             */
+            get: (id) => record(raw.GET("/events/{id}", { params: { path: { id } } })),
         },
         /** Bulk export of courses, institutions and equivalencies as CSV, JSON or CTDL JSON-LD. */
         exports: {
@@ -346,6 +448,17 @@ function resources(raw) {
              * `404`. **People only**: needs a dashboard user's access token with the role `admin`.
              */
             update: (id, changes) => record(raw.PATCH("/members/{id}", { params: { path: { id } }, body: changes })),
+            /**
+             * Issue a new sign-in link to a member.
+             *
+             * Answers a new one-time sign-in link (`signInUrl`, valid for 15 minutes, usable once) for a
+             * member of the caller's organization, to hand to them: when their invitation's link expired or
+             * was lost, or when they have no identity provider to sign in with. Shown only in this response;
+             * links issued earlier stay valid until they expire or are used. A disabled member is `409`
+             * (enable them first); a member of another organization is `404`. **People only**: needs a
+             * dashboard user's access token with the role `admin`.
+             */
+            signInLink: (id) => record(raw.POST("/members/{id}/sign-in-link", { params: { path: { id } } })),
         },
         /** The append-only log of every change made through the API or the dashboard; admins only. */
         auditEvents: {

@@ -3,6 +3,7 @@ import { type Client } from "openapi-fetch";
 import type { paths } from "./api-types.js";
 import { type OAuthCredentials } from "./auth.js";
 import { type Resources } from "./resources.js";
+import { type FollowedPage, type FollowOptions } from "./feed.js";
 import { type Clock, type FetchFunction } from "./transport.js";
 interface CommonOptions {
     /** The API's base URL, with its prefix: `https://example.org/api/v1`. */
@@ -27,9 +28,16 @@ export type ClientOptions = CommonOptions & ({
     oauth: OAuthCredentials;
     apiKey?: undefined;
 });
-export interface CourseEquivalencyClient extends Resources {
+export interface CourseEquivalencyClient extends Omit<Resources, "events"> {
     /** The openapi-fetch client: `{ data, error, response }` results, never throws API errors. */
     raw: Client<paths>;
+    events: Resources["events"] & {
+        /**
+         * The change feed's pages from a stored cursor on, forever: apply each page's `data`, then
+         * store its `cursor`; once caught up it reads again every `pollIntervalMs` (see sdk/src/feed.ts).
+         */
+        follow(options?: FollowOptions): AsyncGenerator<FollowedPage, void, undefined>;
+    };
 }
 export declare function createClient(options: ClientOptions): CourseEquivalencyClient;
 export {};

@@ -4,6 +4,7 @@
 import createFetchClient from "openapi-fetch";
 import { apiKeyAuthenticator, oauthAuthenticator } from "./auth.js";
 import { resources } from "./resources.js";
+import { followEvents } from "./feed.js";
 import { createTransport, DEFAULT_RETRY, systemClock } from "./transport.js";
 export function createClient(options) {
     const baseFetch = options.fetch ?? ((request) => globalThis.fetch(request));
@@ -22,7 +23,9 @@ export function createClient(options) {
         },
     });
     const raw = createFetchClient({ baseUrl: options.baseUrl, fetch: transport, headers: options.headers });
-    return { raw, ...resources(raw) };
+    const generated = resources(raw);
+    const follow = (followOptions = {}) => followEvents((query) => raw.GET("/events", { params: { query } }), followOptions);
+    return { raw, ...generated, events: { ...generated.events, follow } };
 }
 function requireApiKey(apiKey) {
     if (!apiKey)

@@ -1,19 +1,59 @@
 // Audit log (admin): every change by any credential or user of the organization, paged.
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
+import type { Api } from "../api.ts";
 import { useDashboard } from "../context.ts";
-import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable, pageInQuery } from "../ui.tsx";
+import { CourseName } from "../names.tsx";
+import { DataTable, Empty, Link, ok, PageTitle, pageInQuery, Show, useLoad, useQuery, When } from "../ui.tsx";
 
 type AuditEvent = components["schemas"]["AuditEvent"];
 
 const LIMIT = 50;
 
 function who(event: AuditEvent) {
+  const kind = event.actor.kind === "user" ? "member" : event.actor.kind.replace("_", " ");
   return (
-    <>
-      {event.actor.displayName ?? event.actor.id} <span class="muted">({event.actor.kind.replace("_", " ")})</span>
-    </>
+    <span title={event.actor.id}>
+      {event.actor.displayName ?? event.actor.id} <span class="muted">({kind})</span>
+    </span>
   );
+}
+
+/** What a change was made to: courses and equivalencies by name and linked, the rest by kind (id on hover). */
+function Target({ target }: { target: AuditEvent["target"] }) {
+  if (!target.id) return <span class="muted">{target.type ?? "–"}</span>;
+  if (target.type === "course") return <CourseName id={target.id} />;
+  if (target.type === "equivalency")
+    return (
+      <Link to={`/equivalencies/${target.id}`} title={target.id}>
+        equivalency {target.id.slice(-6)}
+      </Link>
+    );
+  if (target.type === "dataset")
+    return (
+      <Link to={`/datasets/${target.id}`} title={target.id}>
+        dataset {target.id.slice(-6)}
+      </Link>
+    );
+  return (
+    <span title={target.id}>
+      {target.type ?? ""} <span class="mono">{target.id.slice(-6)}</span>
+    </span>
+  );
+}
+
+/** Who can be an actor of the organization: its members, keys and OAuth clients, by name. */
+async function actorChoices(api: Api): Promise<{ id: string; label: string }[]> {
+  const [members, keys, clients] = await Promise.all([
+    api.raw.GET("/members", { params: { query: { limit: 100 } } }),
+    api.raw.GET("/keys", { params: { query: { limit: 100 } } }),
+    api.raw.GET("/oauth-clients", { params: { query: { limit: 100 } } }),
+  ]);
+  return [
+    ...(ok(members).data ?? []).map((m) => ({ id: m.id, label: `${m.email} (member)` })),
+    ...(ok(keys).data ?? []).map((k) => ({ id: k.id, label: `${k.name ?? k.prefix} (API key)` })),
+    ...(ok(clients).data ?? []).map((c) => ({ id: c.id, label: `${c.name ?? c.clientId} (OAuth client)` })),
+  ];
 }
 
 export function AuditLog() {
@@ -26,6 +66,7 @@ export function AuditLog() {
     since: query.get("since") ?? "",
   };
   const [draft, setDraft] = useState(filters);
+  const actors = useLoad(() => actorChoices(api), [api]);
   const list = useLoad(async () => {
     const since = filters.since ? new Date(filters.since).toISOString() : undefined;
     const query = {
@@ -59,12 +100,22 @@ export function AuditLog() {
           />
         </div>
         <div>
-          <label for="a-actor">Actor id</label>
-          <input
+          <label for="a-actor">Who</label>
+          <select
             id="a-actor"
             value={draft.actorId}
-            onInput={(e) => setDraft({ ...draft, actorId: e.currentTarget.value })}
-          />
+            onChange={(e) => setDraft({ ...draft, actorId: e.currentTarget.value })}
+          >
+            <option value="">anyone</option>
+            {draft.actorId && !actors.data?.some((actor) => actor.id === draft.actorId) && (
+              <option value={draft.actorId}>{draft.actorId}</option>
+            )}
+            {(actors.data ?? []).map((actor) => (
+              <option key={actor.id} value={actor.id}>
+                {actor.label}
+              </option>
+            ))}
+          </select>
         </div>
         <div>
           <label for="a-since">Since</label>
@@ -96,8 +147,8 @@ export function AuditLog() {
                   </td>
                   <td>{who(event)}</td>
                   <td class="mono">{event.operationId}</td>
-                  <td class="mono">
-                    {event.target.type ?? ""} {event.target.id ?? ""}
+                  <td>
+                    <Target target={event.target} />
                   </td>
                   <td>{event.environment ?? "–"}</td>
                   <td class="mono">{event.requestId ?? "–"}</td>

@@ -1,7 +1,9 @@
-// Courses and institutions: browse and search with the API's filters.
+// Courses and institutions: browse and search with the API's filters (an institution found by
+// name); a course's code opens its page.
 import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
-import { Empty, ok, PageTitle, Show, useLoad, useQuery, When, DataTable, pageInQuery } from "../ui.tsx";
+import { CopyId, InstitutionName, InstitutionPicker, rememberCourse } from "../names.tsx";
+import { DataTable, Empty, Link, ok, PageTitle, pageInQuery, Show, useLoad, useQuery, When } from "../ui.tsx";
 
 const LIMIT = 25;
 
@@ -76,15 +78,17 @@ export function Institutions() {
           ) : (
             <DataTable
               caption="Institutions"
-              columns={["Name", "Id", "City", "State", "Type"]}
+              columns={["Name", "City", "State", "Type", { label: "Id", hidden: true }]}
               rows={data}
               row={(inst) => (
                 <tr key={inst.id}>
-                  <td>{inst.name}</td>
-                  <td class="mono">{inst.id}</td>
+                  <td title={inst.id}>{inst.name}</td>
                   <td>{inst.city}</td>
                   <td>{inst.state}</td>
                   <td>{inst.type.replaceAll("_", " ")}</td>
+                  <td>
+                    <CopyId id={inst.id} />
+                  </td>
                 </tr>
               )}
               page={pageInQuery(pagination.total, LIMIT, offset, setQuery)}
@@ -103,36 +107,56 @@ export function Courses() {
   const q = query.get("q") ?? "";
   const institution = query.get("institution") ?? "";
   const cip = query.get("cip") ?? "";
-  const list = useLoad(
-    async () =>
-      ok(
-        await api.raw.GET("/courses", {
-          params: {
-            query: {
-              limit: LIMIT,
-              offset,
-              ...(q ? { q } : {}),
-              ...(institution ? { institution } : {}),
-              ...(cip ? { cip } : {}),
-            },
+  const [draft, setDraft] = useState({ q, institution, cip });
+  const list = useLoad(async () => {
+    const page = ok(
+      await api.raw.GET("/courses", {
+        params: {
+          query: {
+            limit: LIMIT,
+            offset,
+            ...(q ? { q } : {}),
+            ...(institution ? { institution } : {}),
+            ...(cip ? { cip } : {}),
           },
-        }),
-      ),
-    [api, query.toString()],
-  );
+        },
+      }),
+    );
+    for (const course of page.data) rememberCourse(api, course);
+    return page;
+  }, [api, query.toString()]);
   return (
     <>
       <PageTitle>Courses</PageTitle>
-      <SearchForm
-        label="Search courses"
-        fields={[
-          { name: "q", label: "Code or title contains" },
-          { name: "institution", label: "Institution id", placeholder: "inst_110635" },
-          { name: "cip", label: "CIP code", placeholder: "11.0701" },
-        ]}
-        values={{ q, institution, cip }}
-        onApply={(values) => setQuery({ ...values, offset: undefined })}
-      />
+      <form
+        class="filters"
+        aria-label="Search courses"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setQuery({ ...draft, offset: undefined });
+        }}
+      >
+        <div>
+          <label for="s-q">Code or title contains</label>
+          <input id="s-q" value={draft.q} onInput={(e) => setDraft({ ...draft, q: e.currentTarget.value })} />
+        </div>
+        <InstitutionPicker
+          id="s-institution"
+          label="Institution"
+          value={draft.institution}
+          onChange={(id) => setDraft((current) => ({ ...current, institution: id }))}
+        />
+        <div>
+          <label for="s-cip">CIP code</label>
+          <input
+            id="s-cip"
+            placeholder="11.0701"
+            value={draft.cip}
+            onInput={(e) => setDraft({ ...draft, cip: e.currentTarget.value })}
+          />
+        </div>
+        <button type="submit">Search</button>
+      </form>
       <Show value={list}>
         {({ data, pagination }) =>
           data.length === 0 ? (
@@ -144,9 +168,15 @@ export function Courses() {
               rows={data}
               row={(course) => (
                 <tr key={course.id}>
-                  <td class="mono">{course.code}</td>
+                  <td class="mono">
+                    <Link to={`/courses/${course.id}`} title={course.id}>
+                      {course.code}
+                    </Link>
+                  </td>
                   <td>{course.title}</td>
-                  <td class="mono">{course.institutionId}</td>
+                  <td>
+                    <InstitutionName id={course.institutionId} />
+                  </td>
                   <td>{course.credits}</td>
                   <td>{course.level}</td>
                   <td>

@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
+import { CopyId, CourseName, CoursePicker, InstitutionName, InstitutionPicker } from "../names.tsx";
 import {
   Badge,
   Empty,
@@ -21,6 +22,7 @@ import {
 } from "../ui.tsx";
 
 type Status = components["schemas"]["EquivalencyStatus"];
+type Rule = components["schemas"]["Equivalency"];
 type Version = components["schemas"]["EquivalencyVersion"];
 type Snapshot = components["schemas"]["EquivalencySnapshot"];
 const LIMIT = 25;
@@ -32,8 +34,19 @@ const NEXT: Record<Status, Status[]> = {
   accepted: ["conflict"],
 };
 
-function statusTone(status: Status) {
+export function statusTone(status: Status) {
   return status === "accepted" ? "good" : status === "conflict" ? "bad" : "warn";
+}
+
+/** A rule in a line: its source course's code, an arrow, what it gives (by code). */
+export function RuleSummary({ rule }: { rule: Rule }) {
+  const source = rule.sourceCourse?.code ?? rule.sourceCourseId;
+  const target = rule.targetCourse?.code ?? rule.targetCode ?? "no course";
+  return (
+    <>
+      {source} → {target}
+    </>
+  );
 }
 
 export function Equivalencies() {
@@ -102,22 +115,18 @@ export function Equivalencies() {
             <option value="direct">direct</option>
           </select>
         </div>
-        <div>
-          <label for="f-source">Source course id</label>
-          <input
-            id="f-source"
-            value={draft.sourceCourse}
-            onInput={(e) => setDraft({ ...draft, sourceCourse: e.currentTarget.value })}
-          />
-        </div>
-        <div>
-          <label for="f-target">Target institution id</label>
-          <input
-            id="f-target"
-            value={draft.targetInstitution}
-            onInput={(e) => setDraft({ ...draft, targetInstitution: e.currentTarget.value })}
-          />
-        </div>
+        <CoursePicker
+          id="f-source"
+          label="Source course"
+          value={draft.sourceCourse}
+          onChange={(id) => setDraft((current) => ({ ...current, sourceCourse: id }))}
+        />
+        <InstitutionPicker
+          id="f-target"
+          label="Target institution"
+          value={draft.targetInstitution}
+          onChange={(id) => setDraft((current) => ({ ...current, targetInstitution: id }))}
+        />
         <button type="submit">Apply filters</button>
       </form>
       <Show value={list}>
@@ -132,13 +141,16 @@ export function Equivalencies() {
               row={(eq) => (
                 <tr key={eq.id}>
                   <td>
-                    <Link to={`/equivalencies/${eq.id}`}>
+                    <Link to={`/equivalencies/${eq.id}`} title={eq.id}>
                       {eq.sourceCourse ? `${eq.sourceCourse.code} — ${eq.sourceCourse.title}` : eq.sourceCourseId}
                     </Link>
+                    {eq.sourceCourse && <span class="muted"> · {eq.sourceCourse.institution.name}</span>}
                   </td>
                   <td>
                     {eq.targetCourse?.code ?? eq.targetCode ?? "–"}{" "}
-                    <span class="muted">{eq.targetInstitution?.name ?? eq.targetInstitutionId}</span>
+                    <span class="muted" title={eq.targetInstitutionId}>
+                      {eq.targetInstitution?.name ?? eq.targetInstitutionId}
+                    </span>
                   </td>
                   <td>
                     <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
@@ -158,15 +170,24 @@ export function Equivalencies() {
   );
 }
 
-function show(value: unknown) {
+/** A snapshot's value; ids of courses and institutions by name. */
+function show(field: string, value: unknown) {
   if (value === null || value === undefined || value === "") return <span class="muted">empty</span>;
+  if (typeof value === "string" && /CourseId$/.test(field)) return <CourseName id={value} />;
+  if (typeof value === "string" && /InstitutionId$/.test(field)) return <InstitutionName id={value} />;
   return <span>{String(value)}</span>;
 }
 
-function actorText(actor: Version["actor"]) {
-  if (!actor) return "unknown";
+/** Who made a version: a member's email or a key's name, the id on hover. */
+function Actor({ actor }: { actor: Version["actor"] }) {
+  if (!actor) return <>unknown</>;
   const kind = actor.kind === "user" ? "member" : actor.kind.replace("_", " ");
-  return `${actor.credentialId ?? "system"} (${kind})`;
+  const name = actor.displayName ?? actor.credentialId ?? "system";
+  return (
+    <span title={actor.credentialId ?? undefined}>
+      {name} <span class="muted">({kind})</span>
+    </span>
+  );
 }
 
 function Timeline({ versions }: { versions: Version[] }) {
@@ -184,7 +205,7 @@ function Timeline({ versions }: { versions: Version[] }) {
               {version.current && <Badge tone="good">current</Badge>}
             </h3>
             <p class="muted">
-              <When at={version.recordedAt} /> · by {actorText(version.actor)}
+              <When at={version.recordedAt} /> · by <Actor actor={version.actor} />
             </p>
             {version.changeNote ? <blockquote>{version.changeNote}</blockquote> : <p class="muted">No change note.</p>}
             {version.changedFields.length > 0 && (
@@ -203,8 +224,8 @@ function Timeline({ versions }: { versions: Version[] }) {
                       <th scope="row" class="mono">
                         {field}
                       </th>
-                      <td class="before">{show(previous?.[field as keyof Snapshot])}</td>
-                      <td class="after">{show(state[field as keyof Snapshot])}</td>
+                      <td class="before">{show(field, previous?.[field as keyof Snapshot])}</td>
+                      <td class="after">{show(field, state[field as keyof Snapshot])}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -271,19 +292,26 @@ export function EquivalencyDetail({ id }: { id: string }) {
         {({ equivalency: eq, etag }) => (
           <>
             <PageTitle>
-              Equivalency <span class="mono">{eq.id}</span>
+              Equivalency: <RuleSummary rule={eq} />
             </PageTitle>
+            <p>
+              <CopyId id={eq.id} label="the equivalency id" />
+            </p>
             <dl class="facts">
               <dt>Status</dt>
               <dd>
                 <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
               </dd>
               <dt>Source course</dt>
-              <dd class="mono">{eq.sourceCourseId}</dd>
+              <dd>
+                <CourseName id={eq.sourceCourseId} withInstitution />
+              </dd>
               <dt>Target institution</dt>
-              <dd class="mono">{eq.targetInstitutionId}</dd>
+              <dd>
+                <InstitutionName id={eq.targetInstitutionId} />
+              </dd>
               <dt>Target course</dt>
-              <dd class="mono">{eq.targetCourseId ?? eq.targetCode ?? "–"}</dd>
+              <dd>{eq.targetCourseId ? <CourseName id={eq.targetCourseId} /> : (eq.targetCode ?? "–")}</dd>
               <dt>Decided by</dt>
               <dd>{eq.decidedBy ?? "–"}</dd>
               <dt>Policy basis</dt>

@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
 import type { Role } from "../session.ts";
+import { StewardedInstitutions, useStewardship } from "../stewardship.tsx";
 import {
   Badge,
   Empty,
@@ -33,7 +34,7 @@ export function Members() {
     async () => ok(await api.raw.GET("/members", { params: { query: { limit: LIMIT, offset } } })),
     [api, offset],
   );
-  const me = useLoad(async () => ok(await api.raw.GET("/organizations/me", {})).data, [api]);
+  const stewardship = useStewardship();
   const invite = (event: Event) => {
     event.preventDefault();
     void action.run(async () => {
@@ -131,20 +132,14 @@ export function Members() {
       </Show>
       <h2>Stewarded institutions</h2>
       <p class="muted">Set by the service's operators; read-only here.</p>
-      <Show value={me}>
+      <Show value={stewardship}>
         {(data) =>
-          data.stewardship.allInstitutions ? (
+          data.allInstitutions ? (
             <p>Every institution of this environment.</p>
-          ) : data.stewardship.institutionIds.length === 0 ? (
+          ) : data.institutionIds.length === 0 ? (
             <Empty>None in this environment.</Empty>
           ) : (
-            <ul>
-              {data.stewardship.institutionIds.map((id) => (
-                <li key={id} class="mono">
-                  {id}
-                </li>
-              ))}
-            </ul>
+            <StewardedInstitutions ids={data.institutionIds} />
           )
         }
       </Show>

@@ -1,10 +1,11 @@
 // Overview: who is signed in, the organization, and what it stewards in this environment.
 import { useDashboard } from "../context.ts";
-import { Link, ok, PageTitle, Show, useLoad } from "../ui.tsx";
+import { StewardedInstitutions, useStewardship } from "../stewardship.tsx";
+import { Link, PageTitle, Show } from "../ui.tsx";
 
 export function Overview() {
-  const { api, session, environment, isAdmin } = useDashboard();
-  const me = useLoad(async () => ok(await api.raw.GET("/organizations/me", {})).data, [api]);
+  const { session, environment, isAdmin, canWrite } = useDashboard();
+  const stewardship = useStewardship();
   return (
     <>
       <PageTitle>Overview</PageTitle>
@@ -12,28 +13,34 @@ export function Overview() {
         Signed in as <strong>{session.user.email}</strong> ({session.user.role}) in{" "}
         <strong>{session.organization.name}</strong>, working in the <strong>{environment}</strong> environment.
       </p>
-      <Show value={me}>
+      <Show value={stewardship}>
         {(data) => (
           <section aria-labelledby="stewardship">
             <h2 id="stewardship">Stewardship</h2>
-            {data.stewardship.allInstitutions ? (
+            {data.allInstitutions ? (
               <p>Your organization stewards every institution of this environment.</p>
-            ) : data.stewardship.institutionIds.length === 0 ? (
+            ) : data.institutionIds.length === 0 ? (
               <p class="empty">Your organization stewards no institution in this environment yet.</p>
             ) : (
-              <ul>
-                {data.stewardship.institutionIds.map((id) => (
-                  <li key={id} class="mono">
-                    {id}
-                  </li>
-                ))}
-              </ul>
+              <>
+                <p>
+                  Your organization stewards these institutions: it writes their courses and decides the rules they
+                  receive.
+                </p>
+                <StewardedInstitutions ids={data.institutionIds} />
+              </>
             )}
           </section>
         )}
       </Show>
       <h2>Where to go</h2>
       <ul class="links">
+        {canWrite && (
+          <li>
+            <Link to="/review">Review queue</Link>: the pending and conflict rules your institutions receive, oldest
+            first.
+          </li>
+        )}
         <li>
           <Link to="/equivalencies">Equivalencies</Link>: browse, read the history, decide.
         </li>

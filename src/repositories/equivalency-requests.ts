@@ -1,0 +1,76 @@
+// Demand for missing rules: every query of equivalency_requests (counts per environment, target
+// institution and source course) and of evaluation_fingerprints (the evaluations counted today).
+import type { Environment, EquivalencyRequest, Prisma } from "../../generated/prisma/client.ts";
+import { pageOf, type Order, type Page, type PageResult } from "./paging.ts";
+
+export interface RequestedRule extends EquivalencyRequest {
+  sourceCourse: { id: string; code: string; title: string; institutionId: string } | null;
+}
+
+/** By demand, then by source course id (unique within one target institution). */
+const ORDER: Order = [
+  ["requests", "desc"],
+  ["sourceCourseId", "asc"],
+];
+
+export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient) {
+  return {
+    /**
+     * Records an evaluation's fingerprint for its day; false when it was recorded already (the
+     * same evaluation, from the same credential, that day). Fingerprints of earlier days go.
+     */
+    async firstToday(fingerprint: string, day: string): Promise<boolean> {
+      await db.$executeRaw`DELETE FROM evaluation_fingerprints WHERE day < ${day}::date`;
+      const inserted = await db.$executeRaw`
+        INSERT INTO evaluation_fingerprints (fingerprint, day) VALUES (${fingerprint}, ${day}::date)
+        ON CONFLICT (fingerprint) DO NOTHING`;
+      return inserted > 0;
+    },
+
+    /** One request more for each source course at the target institution, asked at `now`. */
+    async count(environment: Environment, targetInstitutionId: string, sourceCourseIds: readonly string[], now: Date) {
+      if (sourceCourseIds.length === 0) return;
+      await db.$executeRaw`
+        INSERT INTO equivalency_requests (environment, target_institution_id, source_course_id, requests, last_requested_at)
+        SELECT ${environment}::"Environment", ${targetInstitutionId}, id, 1, ${now}
+        FROM unnest(${[...sourceCourseIds]}::text[]) AS id
+        ON CONFLICT (environment, target_institution_id, source_course_id) DO UPDATE SET
+          requests = equivalency_requests.requests + 1,
+          last_requested_at = GREATEST(equivalency_requests.last_requested_at, EXCLUDED.last_requested_at)`;
+    },
+
+    /** Forgets the requests for these source courses at the target institution (a rule now covers them). */
+    async clear(environment: Environment, targetInstitutionId: string, sourceCourseIds: readonly string[]) {
+      await db.equivalencyRequest.deleteMany({
+        where: { environment, targetInstitutionId, sourceCourseId: { in: [...sourceCourseIds] } },
+      });
+    },
+
+    /** One target institution's requests by demand, each with its source course (null if it is gone). */
+    async listPage(
+      environment: Environment,
+      targetInstitutionId: string,
+      page: Page,
+    ): Promise<PageResult<RequestedRule>> {
+      const where = { environment, targetInstitutionId };
+      const result = await pageOf(
+        page,
+        ORDER,
+        ({ take, skip, orderBy, after }) =>
+          db.equivalencyRequest.findMany({ where: { AND: [where, after] }, orderBy, take, skip }),
+        () => db.equivalencyRequest.count({ where }),
+      );
+      const courses = await db.course.findMany({
+        where: { environment, id: { in: result.items.map((item) => item.sourceCourseId) } },
+        select: { id: true, code: true, title: true, institutionId: true },
+      });
+      const byId = new Map(courses.map((course) => [course.id, course]));
+      return {
+        ...result,
+        items: result.items.map((item) => ({ ...item, sourceCourse: byId.get(item.sourceCourseId) ?? null })),
+      };
+    },
+  };
+}
+
+export type EquivalencyRequestsRepository = ReturnType<typeof createEquivalencyRequestsRepository>;

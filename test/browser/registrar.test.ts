@@ -1,0 +1,231 @@
+// A registrar's day in the dashboard (Debian chromium, playwright-core, the real service on a
+// fresh database): the dashboard opens where the organization's institutions are (the sandbox
+// here), names instead of ids on every page, institutions and courses found by name and code,
+// a course edited and its rules listed, the review queue decided with change notes. axe-core
+// on every page, no console error (nor a /favicon.ico 404), a screenshot of each.
+import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { expect } from "chai";
+import type { Browser, Page } from "playwright-core";
+import { buildDashboard } from "../../scripts/build-dashboard.ts";
+import { createServer } from "../../src/app/server.ts";
+import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
+import { loadInstitutions } from "../helpers/fixtures.ts";
+import { checkPage, expectNoPageProblems, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
+import { signInLink } from "./sign-in-link.ts";
+
+const SANTA_MONICA = "inst_122977";
+const BERKELEY = "inst_110635";
+const UCLA = "inst_110662";
+
+describe("dashboard: a registrar's day", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let server: http.Server;
+  let origin: string;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let page: Page;
+  const course: Record<string, string> = {};
+  const missing: string[] = [];
+  const rule: Record<string, string> = {};
+
+  const go = (path: string) => page.goto(`${origin}/dashboard${path}`);
+  const heading = (name: string | RegExp) => page.getByRole("heading", { level: 1, name });
+
+  before(async function () {
+    this.timeout(300_000);
+    await buildDashboard();
+    // acme stewards two institutions, in the sandbox only: its data is there, live is empty.
+    t = await createTestApp({}, { acmeStewardsAll: false });
+    await loadInstitutions(t.database.prisma, "sandbox");
+    await loadInstitutions(t.database.prisma, "live");
+    await t.app.context.services.stewardship.grantStewardship(t.organizationId, "sandbox", {
+      institutionIds: [SANTA_MONICA, BERKELEY],
+    });
+    const key = bearer(t.keys.sandbox);
+    const courses = await t.http
+      .post("/api/v1/courses")
+      .set(key)
+      .send([
+        { institutionId: SANTA_MONICA, code: "CHEM 11", title: "General Chemistry", credits: 5, level: "lower" },
+        { institutionId: SANTA_MONICA, code: "CS 55", title: "Java Programming", credits: 3, level: "lower" },
+        { institutionId: BERKELEY, code: "CHEM 1A", title: "General Chemistry", credits: 3, level: "lower" },
+        { institutionId: BERKELEY, code: "CS 61B", title: "Data Structures", credits: 4, level: "lower" },
+      ])
+      .expect(201);
+    for (const item of courses.body.data) course[item.code] = item.id;
+    const create = async (name: string, body: object, as = key) => {
+      const created = await t.http.post("/api/v1/equivalencies").set(as).send(body).expect(201);
+      rule[name] = created.body.data.id;
+    };
+    // Oldest first: chemistry, then Java; a rule UCLA decides is not acme's to review.
+    await create("chem", {
+      sourceCourseId: course["CHEM 11"],
+      targetInstitutionId: BERKELEY,
+      targetCourseId: course["CHEM 1A"],
+    });
+    await create("java", {
+      sourceCourseId: course["CS 55"],
+      targetInstitutionId: BERKELEY,
+      targetCourseId: course["CS 61B"],
+    });
+    const ucla = await t.otherOrganization("ucla-office", "sandbox", "channel_b", { institutionIds: [UCLA] });
+    await create(
+      "ucla",
+      { sourceCourseId: course["CS 55"], targetInstitutionId: UCLA, targetCode: "COM SCI 31" },
+      bearer(ucla.key),
+    );
+    server = createServer(t.app.koa);
+    // The browser asks for some files by itself, unseen by the page's listeners (/favicon.ico
+    // unless the page names an icon): the server tells every 404 outside the API.
+    server.on("request", (request, response) => {
+      response.once("finish", () => {
+        if (response.statusCode === 404 && !request.url?.startsWith("/api/")) missing.push(request.url ?? "");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+    watched = await openPage(browser);
+    page = watched.page;
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+  });
+
+  // Every step leaves the page free of script errors, CSP violations and missing files.
+  expectNoPageProblems(() => watched);
+  afterEach(() => expect(missing, "files the server did not have").to.deep.equal([]));
+
+  it("opens a new user's dashboard in the sandbox, where the organization's institutions are, listed by name", async () => {
+    await page.goto(await signInLink(t, origin, { email: "registrar@acme.example", role: "contributor" }));
+    await heading("Overview").waitFor();
+    expect(await page.getByRole("radio", { name: "Sandbox" }).isChecked()).to.equal(true);
+    // The icon is in the page, so the browser asks for no /favicon.ico.
+    expect(await page.locator('link[rel="icon"]').getAttribute("href")).to.match(/^data:image\/svg\+xml,/);
+    const stewardship = page.getByRole("region", { name: "Stewardship" });
+    await stewardship.getByText("Santa Monica College").waitFor();
+    await stewardship.getByText("University of California-Berkeley").waitFor();
+    expect(await stewardship.textContent()).not.to.include("inst_");
+    expect(await stewardship.getByText("Santa Monica College").getAttribute("title")).to.equal(SANTA_MONICA);
+    await checkPage(page, "registrar-overview");
+  });
+
+  it("says where the data is when switched to an environment without it", async () => {
+    await page.getByRole("radio", { name: "Live" }).check();
+    const notice = page.getByRole("status").filter({ hasText: "its institutions are in Sandbox" });
+    await notice.waitFor();
+    await checkPage(page, "registrar-data-elsewhere");
+    await notice.getByRole("button", { name: "Switch to Sandbox" }).click();
+    await page.getByText("Sandbox data: changes here never reach live").waitFor();
+    expect(await page.getByRole("radio", { name: "Sandbox" }).isChecked()).to.equal(true);
+  });
+
+  it("filters courses by an institution found by name, shows institutions by name, opens a course", async () => {
+    await go("/courses");
+    await heading("Courses").waitFor();
+    await page.getByLabel("Institution", { exact: true }).fill("Santa Mon");
+    await page.getByRole("button", { name: /^Santa Monica College/ }).click();
+    await page.getByRole("button", { name: "Search" }).click();
+    await page.getByRole("link", { name: "CS 55", exact: true }).waitFor();
+    await page.getByRole("link", { name: "CS 61B", exact: true }).waitFor({ state: "detached" });
+    expect(new URL(page.url()).searchParams.get("institution")).to.equal(SANTA_MONICA);
+    const row = page.getByRole("row", { name: /CS 55/ });
+    expect(await row.textContent()).to.include("Santa Monica College");
+    expect(await row.textContent()).not.to.include("inst_");
+    await checkPage(page, "registrar-courses");
+    await row.getByRole("link", { name: "CS 55" }).click();
+    await heading("CS 55 — Java Programming").waitFor();
+  });
+
+  it("edits a course as a steward of its institution and lists the rules it is part of", async () => {
+    const rules = page.getByRole("table", { name: "Rules this course is part of" });
+    await rules.getByRole("link", { name: "CS 55 → CS 61B" }).waitFor();
+    await rules.getByRole("cell", { name: "University of California-Los Angeles" }).waitFor();
+    await page.getByRole("button", { name: "Edit course" }).click();
+    await page.getByLabel("Title").fill("Java Programming I");
+    await page.getByLabel("Credits").fill("4");
+    await page.getByLabel("CIP 2020 code (optional)").fill("11.0201");
+    await checkPage(page, "registrar-course-edit");
+    await page.getByRole("button", { name: "Save course" }).click();
+    await page.getByText("Saved: CS 55 is now at version 2.").waitFor();
+    await heading("CS 55 — Java Programming I").waitFor();
+    const stored = await t.http.get(`/api/v1/courses/${course["CS 55"]}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(stored.body.data).to.include({ title: "Java Programming I", credits: 4, cipCode: "11.0201", version: 2 });
+    await checkPage(page, "registrar-course");
+  });
+
+  it("filters equivalencies by a course found by code and a target institution found by name", async () => {
+    await go("/equivalencies");
+    await heading("Equivalencies").waitFor();
+    const uclaRow = page.getByRole("row", { name: /University of California-Los Angeles/ });
+    await uclaRow.waitFor();
+    await page.getByLabel("Source course").fill("CS 55");
+    await page.getByRole("button", { name: /^CS 55 — Java Programming I/ }).click();
+    await page.getByLabel("Target institution").fill("Berkeley");
+    await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
+    await page.getByRole("button", { name: "Apply filters" }).click();
+    await uclaRow.waitFor({ state: "detached" });
+    expect(await page.getByRole("row").count()).to.equal(2); // the heading row and the Berkeley rule
+    expect(await page.getByRole("row").last().textContent()).to.include("University of California-Berkeley");
+    const query = new URL(page.url()).searchParams;
+    expect([query.get("sourceCourse"), query.get("targetInstitution")]).to.deep.equal([course["CS 55"], BERKELEY]);
+    await checkPage(page, "registrar-equivalencies");
+  });
+
+  it("reviews the pending rules of its institutions, oldest first: accepts one and marks one conflict, with notes", async () => {
+    await go("/review");
+    await heading("Review queue").waitFor();
+    const rows = page.getByRole("row");
+    await page.getByRole("link", { name: "CHEM 11 → CHEM 1A" }).waitFor();
+    // Berkeley's two rules, oldest first; UCLA's rule is not acme's to decide.
+    expect((await rows.allTextContents()).slice(1).map((text) => text.split(" → ")[0])).to.deep.equal([
+      "CHEM 11",
+      "CS 55",
+    ]);
+    await checkPage(page, "registrar-review");
+    await page.getByLabel("Change note for CHEM 11 → CHEM 1A").fill("Syllabi match; lab hours equal");
+    await page.getByRole("button", { name: "Accept CHEM 11 → CHEM 1A" }).click();
+    await page.getByText("CHEM 11 → CHEM 1A: accepted.").waitFor();
+    await page.getByRole("link", { name: "CHEM 11 → CHEM 1A" }).waitFor({ state: "detached" });
+    await page.getByLabel("Change note for CS 55 → CS 61B").fill("Two course sequences disagree");
+    await page.getByRole("button", { name: "Mark conflict CS 55 → CS 61B" }).click();
+    await page.getByText("CS 55 → CS 61B: now conflict.").waitFor();
+    const conflict = page.getByRole("row", { name: /CS 55 → CS 61B/ });
+    await conflict.getByText("conflict", { exact: true }).waitFor();
+    await conflict.getByRole("button", { name: "Back to pending CS 55 → CS 61B" }).waitFor();
+    const chem = await t.http.get(`/api/v1/equivalencies/${rule.chem}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(chem.body.data).to.include({ status: "accepted", version: 2 });
+  });
+
+  it("refuses to decide a rule changed since the queue was read", async () => {
+    await t.http
+      .patch(`/api/v1/equivalencies/${rule.java}`)
+      .set(bearer(t.keys.sandbox))
+      .send({ status: "pending", note: "Reopened by the articulation officer" })
+      .expect(200);
+    await page.getByRole("button", { name: "Accept CS 55 → CS 61B" }).click();
+    await page.getByText(/Changed by someone else since the queue was read \(now pending, version 3\)/).waitFor();
+    const java = await t.http.get(`/api/v1/equivalencies/${rule.java}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(java.body.data).to.include({ status: "pending", version: 3 });
+  });
+
+  it("shows a rule's history with names: courses, institutions, and who changed it by email or key name", async () => {
+    await go(`/equivalencies/${rule.chem}`);
+    await heading("Equivalency: CHEM 11 → CHEM 1A").waitFor();
+    const facts = page.locator("dl.facts");
+    await facts.getByText("Santa Monica College").waitFor();
+    await facts.getByText("University of California-Berkeley").waitFor();
+    await facts.getByRole("link", { name: "CHEM 1A — General Chemistry" }).waitFor();
+    const versions = page.locator("ol.timeline > li");
+    await versions.first().getByText("registrar@acme.example").waitFor();
+    expect(await versions.first().locator("blockquote").textContent()).to.equal("Syllabi match; lab hours equal");
+    await versions.last().getByText("sandbox test key").waitFor();
+    expect(await page.locator("main").textContent()).not.to.match(/crs_|inst_/);
+    await checkPage(page, "registrar-equivalency");
+  });
+});

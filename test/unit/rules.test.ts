@@ -1,0 +1,153 @@
+// The parts of an articulation rule that need no database (src/services/rules.ts): its source
+// set, date overlap, sameness of outcomes (ambiguous or duplicate), its identity key, and credit
+// unit conversion, as ../shared decisions "Articulation rules and evaluation" define them.
+import { expect } from "chai";
+import {
+  convertCredits,
+  datesOverlap,
+  defaultAwardedCredits,
+  ruleKey,
+  sameOutcome,
+  sourceSetKey,
+  type RuleOutcome,
+} from "../../src/services/rules.ts";
+import { overlapGroup } from "../../src/services/equivalency-overlaps.ts";
+import type { Equivalency } from "../../generated/prisma/client.ts";
+
+const outcome = (fields: Partial<RuleOutcome> = {}): RuleOutcome => ({
+  kind: "equivalent",
+  generalEducationArea: null,
+  targets: [{ courseId: "crs_4a", code: "CHEM 4A", credits: null }],
+  minimumGrade: "C",
+  awardedCredits: 3.33,
+  ...fields,
+});
+
+describe("rules: source sets and dates", () => {
+  it("a source set is the same courses in any order, each once", () => {
+    expect(sourceSetKey(["crs_b", "crs_a"])).to.equal(sourceSetKey(["crs_a", "crs_b"]));
+    expect(sourceSetKey(["crs_a", "crs_a"])).to.equal("crs_a");
+    expect(sourceSetKey(["crs_a"])).to.not.equal(sourceSetKey(["crs_a", "crs_b"]));
+  });
+
+  it("date ranges overlap when they share a day (inclusive); null is open", () => {
+    const range = (effectiveFrom: string | null, effectiveUntil: string | null) => ({ effectiveFrom, effectiveUntil });
+    expect(datesOverlap(range(null, null), range("2024-08-15", null))).to.equal(true);
+    expect(datesOverlap(range(null, "2024-08-15"), range("2024-08-15", null))).to.equal(true);
+    expect(datesOverlap(range(null, "2024-08-14"), range("2024-08-15", null))).to.equal(false);
+    expect(datesOverlap(range("2025-01-01", "2025-12-31"), range("2024-01-01", "2024-12-31"))).to.equal(false);
+    expect(datesOverlap(range("2025-01-01", "2025-12-31"), range("2025-06-01", "2026-01-01"))).to.equal(true);
+  });
+});
+
+describe("rules: ambiguous or duplicate outcomes", () => {
+  it("the same kind, area, targets (as a set, with credits), minimum grade and awarded credits are the same outcome", () => {
+    expect(sameOutcome(outcome(), outcome())).to.equal(true);
+    const two = [
+      { courseId: "crs_4a", code: "CHEM 4A", credits: null },
+      { courseId: null, code: "chem  1xx", credits: 1 },
+    ];
+    const reversed = [
+      { courseId: null, code: "CHEM 1XX", credits: 1 },
+      { courseId: "crs_4a", code: "CHEM 4A", credits: null },
+    ];
+    expect(sameOutcome(outcome({ targets: two }), outcome({ targets: reversed }))).to.equal(true);
+  });
+
+  it("a different kind, area, target, target credit, grade or awarded credits is a different outcome", () => {
+    const differences: Partial<RuleOutcome>[] = [
+      { kind: "elective" },
+      { kind: "general_education", generalEducationArea: "IGETC 5A" },
+      { targets: [{ courseId: "crs_4b", code: "CHEM 4B", credits: null }] },
+      { targets: [{ courseId: "crs_4a", code: "CHEM 4A", credits: 3 }] },
+      { minimumGrade: "C-" },
+      { minimumGrade: null },
+      { awardedCredits: 3 },
+      { targets: [] },
+    ];
+    for (const difference of differences)
+      expect(sameOutcome(outcome(), outcome(difference)), JSON.stringify(difference)).to.equal(false);
+  });
+
+  it("an overlap group keeps the rules that overlap another and says whether their outcomes differ", () => {
+    const rule = (id: string, fields: Partial<Equivalency>) =>
+      ({ id, ...outcome(), effectiveFrom: null, effectiveUntil: null, ...fields }) as Equivalency;
+    const day = (date: string) => new Date(`${date}T00:00:00Z`);
+    const duplicates = overlapGroup([rule("a", {}), rule("b", {}), rule("c", { effectiveUntil: day("2020-01-01") })]);
+    expect(duplicates.ambiguous).to.equal(false);
+    expect(duplicates.members.map((r) => r.id)).to.deep.equal(["a", "b", "c"]);
+    const apart = overlapGroup([
+      rule("a", { effectiveUntil: day("2023-12-31") }),
+      rule("b", { effectiveFrom: day("2024-01-01"), kind: "elective" }),
+    ]);
+    expect(apart.members).to.deep.equal([]);
+    const ambiguous = overlapGroup([rule("a", {}), rule("b", { minimumGrade: "B" })]);
+    expect(ambiguous).to.deep.include({ ambiguous: true });
+  });
+});
+
+describe("rules: identity key", () => {
+  it("a 1.0 equivalency keeps its 1.0 key; sources, more targets, kind and start date extend it", () => {
+    const base = {
+      sourceCourseIds: ["crs_a"],
+      targets: [{ courseId: "crs_t", code: "T 1", credits: null }],
+      kind: "equivalent" as const,
+      generalEducationArea: null,
+      effectiveFrom: null,
+    };
+    expect(ruleKey(base)).to.equal("course:crs_t");
+    expect(ruleKey({ ...base, targets: [{ courseId: null, code: "math  1a", credits: null }] })).to.equal(
+      "code:MATH 1A",
+    );
+    expect(ruleKey({ ...base, targets: [] })).to.equal("none");
+    expect(ruleKey({ ...base, sourceCourseIds: ["crs_b", "crs_a"] })).to.equal(
+      ruleKey({ ...base, sourceCourseIds: ["crs_a", "crs_b"] }),
+    );
+    expect(
+      ruleKey({ ...base, kind: "general_education", generalEducationArea: "igetc 5a", effectiveFrom: "2024-08-15" }),
+    ).to.equal("course:crs_t|kind:general_education:IGETC 5A|from:2024-08-15");
+  });
+});
+
+describe("rules: credit units", () => {
+  it("quarter × 2/3 = semester and semester × 1.5 = quarter, rounded to two decimals", () => {
+    expect(convertCredits(5, "quarter", "semester")).to.deep.equal({ credits: 3.33, unit: "semester" });
+    expect(convertCredits(4, "quarter", "semester")).to.deep.equal({ credits: 2.67, unit: "semester" });
+    expect(convertCredits(3, "semester", "quarter")).to.deep.equal({ credits: 4.5, unit: "quarter" });
+    expect(convertCredits(3.333, "semester", "semester")).to.deep.equal({ credits: 3.33, unit: "semester" });
+  });
+
+  it("clock hours and CEUs are not converted: the value keeps its unit", () => {
+    expect(convertCredits(45, "clock_hour", "semester")).to.deep.equal({ credits: 45, unit: "clock_hour" });
+    expect(convertCredits(3, "semester", "ceu")).to.deep.equal({ credits: 3, unit: "semester" });
+  });
+
+  it("awarded credits default to the targets' credits, else the sources' converted sum; no_credit awards none", () => {
+    const quarter = [
+      { credits: 4, creditUnit: "quarter" as const },
+      { credits: 1, creditUnit: "quarter" as const },
+    ];
+    const none = [{ courseId: "crs_t", code: "CHEM 4A", credits: null }];
+    expect(defaultAwardedCredits("equivalent", quarter, none, "semester")).to.deep.equal({
+      awardedCredits: 3.33,
+      awardedCreditUnit: "semester",
+    });
+    expect(
+      defaultAwardedCredits("elective", quarter, [{ courseId: null, code: "CHEM 1XX", credits: 3 }], "semester"),
+    ).to.deep.equal({ awardedCredits: 3, awardedCreditUnit: "semester" });
+    expect(defaultAwardedCredits("no_credit", quarter, [], "semester")).to.deep.equal({
+      awardedCredits: null,
+      awardedCreditUnit: null,
+    });
+    const mixed = [...quarter, { credits: 30, creditUnit: "clock_hour" as const }];
+    expect(defaultAwardedCredits("equivalent", mixed, none, "semester")).to.deep.equal({
+      awardedCredits: null,
+      awardedCreditUnit: null,
+    });
+    const hours = [{ credits: 30, creditUnit: "clock_hour" as const }];
+    expect(defaultAwardedCredits("equivalent", hours, none, "semester")).to.deep.equal({
+      awardedCredits: 30,
+      awardedCreditUnit: "clock_hour",
+    });
+  });
+});
