@@ -205,6 +205,11 @@ export class SchemaArbitraries {
         .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
         .map((date) => date.toISOString());
     }
+    if (schema.format === "date") {
+      return fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+        .map((date) => date.toISOString().slice(0, 10));
+    }
     if (schema.format !== undefined)
       throw new Error(`The fuzzer does not generate the format ${String(schema.format)}`);
     const unit = CHARACTER[wire];
