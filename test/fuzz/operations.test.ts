@@ -38,6 +38,8 @@ const SEMANTIC_POINTERS = [
   /^\/(generalEducationArea|effectiveUntil|targetCode)$/,
   /^\/query\/format$/,
   /^\/recordCount$/,
+  // An evaluation's course: unknown, given both ways or neither, or twice (POST /transfer-evaluations).
+  /^\/courses\/\d+(\/(courseId|institutionId|code))?$/,
 ];
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
