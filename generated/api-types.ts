@@ -2995,7 +2995,7 @@ export interface components {
             /** @description Credits awarded, in `awardedCreditUnit`; 0 for `no_credit` and for the other courses of a combination; null when no rule applied. */
             awardedCredits: number | null;
             /** @description The target institution's unit, or the source's (clock hours, CEUs) when it does not convert; null when no rule applied. */
-            awardedCreditUnit: ("semester" | "quarter" | "clock_hour" | "ceu") | null;
+            awardedCreditUnit: components["schemas"]["CreditUnit"] | null;
             /** @description Why, in words, in the order the rules were tried. */
             reasons: string[];
         };
@@ -3046,6 +3046,15 @@ export interface components {
         TransferEvaluationResponse: {
             data: components["schemas"]["TransferEvaluation"];
         };
+        /** @description The source course a request for a rule names. */
+        EquivalencyRequestCourse: {
+            /** @description The source course's code. */
+            code: string;
+            /** @description Its title. */
+            title: string;
+            /** @description Its institution. */
+            institutionId: string;
+        };
         /** @description A source course that evaluations asked about at a target institution, with no rule to count it. */
         EquivalencyRequest: {
             /** @description The target institution. */
@@ -3053,14 +3062,7 @@ export interface components {
             /** @description The source course asked about. */
             sourceCourseId: string;
             /** @description Its code, title and institution (null if the course is gone). */
-            sourceCourse: {
-                /** @description The source course's code. */
-                code: string;
-                /** @description Its title. */
-                title: string;
-                /** @description Its institution. */
-                institutionId: string;
-            } | null;
+            sourceCourse: components["schemas"]["EquivalencyRequestCourse"] | null;
             /** @description Evaluations that asked (an identical evaluation from one credential counts once a day). */
             requests: number;
             /**

@@ -26,8 +26,8 @@ function derive(change: (document: Mutable) => void): Json {
 
 const removeOperation = (d: Mutable) => delete d.paths["/keys/{id}"].delete;
 const addRequiredBodyProperty = (d: Mutable) => {
-  d.components.schemas.EquivalencyCreate.properties.priority = { type: "integer", description: "Review priority." };
-  d.components.schemas.EquivalencyCreate.required.push("priority");
+  d.components.schemas.EquivalencyCreate.properties.reviewRank = { type: "integer", description: "Review rank." };
+  d.components.schemas.EquivalencyCreate.required.push("reviewRank");
 };
 const narrowEnum = (d: Mutable) => (d.components.schemas.EquivalencyStatus.enum = ["accepted", "pending"]);
 const addOptionalResponseProperty = (d: Mutable) =>
@@ -80,7 +80,7 @@ describe("spec:diff", () => {
         kind: "property-added-required",
         severity: "breaking",
         direction: "input",
-        location: "EquivalencyCreate.priority",
+        location: "EquivalencyCreate.reviewRank",
       });
       expect(change.usedBy).to.deep.equal(["POST /equivalencies (createEquivalency)"]);
     });
@@ -214,17 +214,15 @@ describe("spec:diff", () => {
         .to.be.above(0)
         .and.below(lines.indexOf("Non-breaking changes (1):"));
       expect(run.stdout).to.contain("  - DELETE /keys/{id} (revokeKey): operation removed");
-      expect(run.stdout).to.contain("  - EquivalencyCreate.priority [sent by clients]: required property added");
-      expect(run.stdout).to.match(/Version rule: FAILED: 2 breaking change\(s\) need a later prerelease of 1\.0\.0/);
+      expect(run.stdout).to.contain("  - EquivalencyCreate.reviewRank [sent by clients]: required property added");
+      expect(run.stdout).to.match(/Version rule: FAILED: 2 breaking change\(s\) need a new major version \(2\.0\.0\)/);
     });
 
-    it("passes the same change with a new prerelease tag, and says so in Markdown and JSON", () => {
+    it("passes the same change with a new major version, and says so in Markdown and JSON", () => {
       const head = writeYaml(
         "bumped.yaml",
         derive((d) =>
-          [removeOperation, addRequiredBodyProperty, (x: Mutable) => (x.info.version = "1.0.0-pilot.2")].forEach((f) =>
-            f(d),
-          ),
+          [removeOperation, addRequiredBodyProperty, (x: Mutable) => (x.info.version = "2.0.0")].forEach((f) => f(d)),
         ),
       );
       const markdown = runCli(["--head", head, "--format", "markdown"]);
