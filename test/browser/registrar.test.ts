@@ -49,7 +49,14 @@ describe("dashboard: a registrar's day", function () {
       .set(key)
       .send([
         { institutionId: SANTA_MONICA, code: "CHEM 11", title: "General Chemistry", credits: 5, level: "lower" },
-        { institutionId: SANTA_MONICA, code: "CS 55", title: "Java Programming", credits: 3, level: "lower" },
+        {
+          institutionId: SANTA_MONICA,
+          code: "CS 55",
+          title: "Java Programming",
+          credits: 4.5,
+          creditUnit: "quarter",
+          level: "lower",
+        },
         { institutionId: BERKELEY, code: "CHEM 1A", title: "General Chemistry", credits: 3, level: "lower" },
         { institutionId: BERKELEY, code: "CS 61B", title: "Data Structures", credits: 4, level: "lower" },
       ])
@@ -103,6 +110,8 @@ describe("dashboard: a registrar's day", function () {
 
   it("opens a new user's dashboard in the sandbox, where the organization's institutions are, listed by name", async () => {
     await page.goto(await signInLink(t, origin, { email: "registrar@acme.example", role: "contributor" }));
+    // The link opens a page whose button uses it (a POST), so a link preview cannot spend it.
+    await page.getByRole("button", { name: "Sign in" }).click();
     await heading("Overview").waitFor();
     expect(await page.getByRole("radio", { name: "Sandbox" }).isChecked()).to.equal(true);
     // The icon is in the page, so the browser asks for no /favicon.ico.
@@ -146,7 +155,11 @@ describe("dashboard: a registrar's day", function () {
     const rules = page.getByRole("table", { name: "Rules this course is part of" });
     await rules.getByRole("link", { name: "CS 55 → CS 61B" }).waitFor();
     await rules.getByRole("cell", { name: "University of California-Los Angeles" }).waitFor();
+    await page.locator("dl.facts").getByText("4.5 quarter units").waitFor();
     await page.getByRole("button", { name: "Edit course" }).click();
+    // A quarter course's form says so, and saving it keeps it a quarter course (an upsert
+    // without the unit would store semester).
+    expect(await page.getByLabel("Credit unit").inputValue()).to.equal("quarter");
     await page.getByLabel("Title").fill("Java Programming I");
     await page.getByLabel("Credits").fill("4");
     await page.getByLabel("CIP 2020 code (optional)").fill("11.0201");
@@ -155,7 +168,14 @@ describe("dashboard: a registrar's day", function () {
     await page.getByText("Saved: CS 55 is now at version 2.").waitFor();
     await heading("CS 55 — Java Programming I").waitFor();
     const stored = await t.http.get(`/api/v1/courses/${course["CS 55"]}`).set(bearer(t.keys.sandbox)).expect(200);
-    expect(stored.body.data).to.include({ title: "Java Programming I", credits: 4, cipCode: "11.0201", version: 2 });
+    expect(stored.body.data).to.include({
+      title: "Java Programming I",
+      credits: 4,
+      creditUnit: "quarter",
+      cipCode: "11.0201",
+      version: 2,
+    });
+    await page.locator("dl.facts").getByText("4 quarter units").waitFor();
     await checkPage(page, "registrar-course");
   });
 
