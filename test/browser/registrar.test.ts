@@ -219,7 +219,7 @@ describe("dashboard: a registrar's day", function () {
     await page.getByRole("button", { name: /^CHEM 11 — General Chemistry/ }).click();
     await page.getByLabel("Target institution", { exact: true }).fill("Los Angeles");
     await page.getByRole("button", { name: /^University of California-Los Angeles/ }).click();
-    await page.getByLabel("Or a target code (when the course has no record)").fill("CHEM 14A");
+    await page.getByLabel("Target 1: or a code (when the course has no record)").fill("CHEM 14A");
     await page.getByRole("button", { name: "Create rule" }).click();
     // UCLA is not acme's to decide: refused, saying so.
     await page
@@ -229,7 +229,7 @@ describe("dashboard: a registrar's day", function () {
     await page.getByRole("button", { name: "Clear Target institution" }).click();
     await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
     await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
-    await page.getByLabel("Or a target code (when the course has no record)").fill("CHEM 1XX");
+    await page.getByLabel("Target 1: or a code (when the course has no record)").fill("CHEM 1XX");
     await page.getByLabel("Decided by").fill("Berkeley Office of Undergraduate Admissions");
     await checkPage(page, "registrar-new-rule");
     await page.getByRole("button", { name: "Create rule" }).click();
@@ -302,5 +302,70 @@ describe("dashboard: a registrar's day", function () {
     await versions.last().getByText("sandbox test key").waitFor();
     expect(await page.locator("main").textContent()).not.to.match(/crs_|inst_/);
     await checkPage(page, "registrar-equivalency");
+  });
+  it("creates a rule of two source courses with a minimum grade and a start date, reads it back, and is refused an ambiguous one with a link", async () => {
+    const created = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.sandbox))
+      .send([
+        { institutionId: SANTA_MONICA, code: "CHEM 1A", title: "Chemistry Lecture", credits: 4, level: "lower" },
+        { institutionId: SANTA_MONICA, code: "CHEM 1AL", title: "Chemistry Laboratory", credits: 1, level: "lower" },
+        { institutionId: BERKELEY, code: "CHEM 4A", title: "Quantitative Chemistry", credits: 5, level: "lower" },
+      ])
+      .expect(201);
+    for (const item of created.body.data) course[`${item.institutionId} ${item.code}`] = item.id;
+    const fill = async (target: { course?: RegExp; code?: string }) => {
+      await go("/equivalencies/new");
+      await heading("New rule").waitFor();
+      await page.getByLabel("Source course", { exact: true }).fill("CHEM 1A");
+      await page.getByRole("button", { name: /^CHEM 1A — Chemistry Lecture/ }).click();
+      await page.getByRole("button", { name: "Add a source course" }).click();
+      await page.getByLabel("Source course 2 (also required)", { exact: true }).fill("CHEM 1AL");
+      await page.getByRole("button", { name: /^CHEM 1AL — Chemistry Laboratory/ }).click();
+      await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
+      await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
+      if (target.course) {
+        await page.getByLabel("Target 1: course at the target institution", { exact: true }).fill("CHEM 4A");
+        await page.getByRole("button", { name: target.course }).click();
+      } else {
+        await page.getByLabel("Kind").selectOption("elective");
+        await page.getByLabel("Target 1: or a code (when the course has no record)").fill(target.code ?? "");
+      }
+      await page.getByLabel("Minimum grade").selectOption("C");
+      await page.getByLabel("Effective from (optional)").fill("2024-08-15");
+      await page.getByLabel("Status").selectOption("accepted");
+    };
+    await fill({ course: /^CHEM 4A — Quantitative Chemistry/ });
+    await checkPage(page, "registrar-new-rule-model");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await heading("Equivalency: CHEM 1A → CHEM 4A").waitFor();
+    rule.chem4a = page.url().split("/").pop() ?? "";
+    const facts = page.locator("dl.facts");
+    await facts.getByText("Source courses (all required)").waitFor();
+    await facts.getByRole("link", { name: /CHEM 1A — Chemistry Lecture/ }).waitFor();
+    await facts.getByRole("link", { name: /CHEM 1AL — Chemistry Laboratory/ }).waitFor();
+    await facts.getByRole("link", { name: /CHEM 4A — Quantitative Chemistry/ }).waitFor();
+    await facts.getByText("C or better").waitFor();
+    await facts.getByText("from 2024-08-15").waitFor();
+    await checkPage(page, "registrar-rule-model");
+    const stored = await t.http.get(`/api/v1/equivalencies/${rule.chem4a}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(stored.body.data).to.deep.include({
+      sourceCourseIds: [course[`${SANTA_MONICA} CHEM 1A`], course[`${SANTA_MONICA} CHEM 1AL`]],
+      kind: "equivalent",
+      minimumGrade: "C",
+      effectiveFrom: "2024-08-15",
+      effectiveUntil: null,
+      priority: 0,
+      status: "accepted",
+    });
+    expect(stored.body.data.targets.map((target: { courseId: string }) => target.courseId)).to.deep.equal([
+      course[`${BERKELEY} CHEM 4A`],
+    ]);
+    // The same sources, dates and priority with another outcome: refused, naming the rule in force.
+    await fill({ code: "CHEM 4XX" });
+    await page.getByRole("button", { name: "Create rule" }).click();
+    const alert = page.getByRole("alert");
+    await alert.getByRole("link", { name: `Open the conflicting rule ${rule.chem4a}` }).click();
+    await heading("Equivalency: CHEM 1A → CHEM 4A").waitFor();
   });
 });
