@@ -16,6 +16,10 @@
 //     assertions see the resolved node, not the `$ref` beside them.)
 //  3. every header's `example`/`examples` validates against its schema (Redocly validates the
 //     examples of media types, parameters and schemas, not those of headers).
+//  4. an operation under `paths` marked `x-read-only: true` (a question asked in a body, which
+//     changes nothing: it is not audited) is a POST needing the read scope, and a POST, PUT,
+//     PATCH or DELETE needing only the read scope is marked so. (Redocly's write-security rule
+//     accepts either scope; its assertions cannot look at a sibling of the security property.)
 import fs from "node:fs";
 import path from "node:path";
 import { parseDocument, LineCounter, isNode } from "yaml";
@@ -172,8 +176,25 @@ function walkParameters(parameters: unknown, at: Segment[]): void {
   }
 }
 
+const READ_ONLY_ALLOWED = new Set(["post"]);
+
+function checkReadOnly(operation: Json, at: Segment[]): void {
+  const method = String(at[at.length - 1]);
+  if (method === "get" || method === "head" || method === "options" || method === "trace") return;
+  const security = Array.isArray(operation.security) ? operation.security : [];
+  const scopes = security.flatMap((requirement) =>
+    isObject(requirement) && Array.isArray(requirement.OAuth2) ? requirement.OAuth2 : [],
+  );
+  const readOnlyScopes = scopes.length > 0 && scopes.every((scope) => scope === "read:public");
+  const marked = operation["x-read-only"] === true;
+  if (marked && !READ_ONLY_ALLOWED.has(method)) report([...at, "x-read-only"], "x-read-only is for a POST only");
+  if (marked !== readOnlyScopes)
+    report([...at, "security"], "a write method needs write:contribute unless it is x-read-only (then read:public)");
+}
+
 function checkOperation(operation: Json, at: Segment[], inPaths: boolean): void {
   walkParameters(operation.parameters, at);
+  if (inPaths) checkReadOnly(operation, at);
   const { value: body, at: bodyAt } = deref(operation.requestBody, [...at, "requestBody"]);
   for (const [mediaType, media] of Object.entries(isObject(body) && isObject(body.content) ? body.content : {})) {
     if (!isObject(media)) continue;

@@ -38,6 +38,7 @@ import { inviteMember, issueMemberSignInLink, listMembers, updateMember } from "
 import { listAuditEvents } from "./audit-events.ts";
 import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
+import { createTransferEvaluation, listEquivalencyRequests } from "./transfer-evaluations.ts";
 
 export const handlers: HandlerRegistry = {
   listEvents,
@@ -56,6 +57,8 @@ export const handlers: HandlerRegistry = {
   updateEquivalency,
   listEquivalencyVersions,
   getEquivalencyVersion,
+  createTransferEvaluation,
+  listEquivalencyRequests,
   listDatasets,
   publishDataset,
   getDataset,

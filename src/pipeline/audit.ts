@@ -24,10 +24,14 @@ export async function recordChange(
   }
 }
 
-/** A write that succeeded and changed something: not a read, a dry run, or a replayed idempotent answer. */
+/**
+ * A write that succeeded and changed something: not a read (a GET, or a POST marked `x-read-only`
+ * that asks a question in its body), a dry run, or a replayed idempotent answer.
+ */
 function isChange(operation: Operation, query: unknown, result: OperationResponse): boolean {
   const { status, headers } = result;
-  if (operation.method === "get" || status < 200 || status >= 300) return false;
+  if (operation.method === "get" || (operation as { "x-read-only"?: boolean })["x-read-only"] === true) return false;
+  if (status < 200 || status >= 300) return false;
   if (headers?.["Idempotent-Replayed"] === "true") return false;
   const dryRun = (query as Record<string, unknown> | undefined)?.dryRun;
   return dryRun !== true && dryRun !== "true";

@@ -17,6 +17,7 @@ import { createEventFeedRepository, type EventFeedRepository } from "./event-fee
 import { createSandboxRepository, type SandboxRepository } from "./sandbox.ts";
 import { createSecretsRepository, type SecretsRepository } from "./secrets.ts";
 import { createSsoRepository, type SsoRepository } from "./sso.ts";
+import { createTransferEvaluationsRepository, type TransferEvaluationsRepository } from "./transfer-evaluations.ts";
 import { createStewardshipRepository, type StewardshipRepository } from "./stewardship.ts";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks.ts";
 import { createUsersRepository, type UsersRepository } from "./users.ts";
@@ -28,6 +29,7 @@ export interface Repositories {
   courses: CoursesRepository;
   equivalencies: EquivalenciesRepository;
   equivalencyRequests: EquivalencyRequestsRepository;
+  transferEvaluations: TransferEvaluationsRepository;
   datasets: DatasetsRepository;
   exports: ExportsRepository;
   catalogImports: CatalogImportsRepository;
@@ -62,6 +64,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db, read),
     equivalencyRequests: createEquivalencyRequestsRepository(db),
+    transferEvaluations: createTransferEvaluationsRepository(db),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
     catalogImports: createCatalogImportsRepository(db),

@@ -25,6 +25,7 @@ import { newId } from "../kernel/ids.ts";
 import { assertSteward } from "./stewardship.ts";
 import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
 import { createEquivalencyOverlapsService } from "./equivalency-overlaps.ts";
+import { clearRequestsAnsweredBy } from "./transfer-evaluations.ts";
 import {
   BLANK_CODE,
   calendarDate,
@@ -134,7 +135,7 @@ export function ruleEventFields(view: EquivalencyView) {
   >;
 }
 
-type Writes = Pick<TransactionRepositories, "equivalencies" | "outbox" | "stewardship">;
+type Writes = Pick<TransactionRepositories, "equivalencies" | "equivalencyRequests" | "outbox" | "stewardship">;
 
 /** A rule as it will be stored, before its references are checked; dates as `YYYY-MM-DD`. */
 interface RuleDraft {
@@ -521,6 +522,7 @@ async function tryUpdate(
   if (!(await equivalencies.updateIfVersion(id, current.version, change))) return "lost-race" as const;
 
   const updated = await equivalencies.findExpandedWritten(id);
+  await clearRequestsAnsweredBy(writes, updated);
   const state = equivalencyView(updated);
   await equivalencies.insertVersion({
     id: newId("eqv"),
@@ -633,6 +635,7 @@ export function createEquivalenciesService(
       const created = await transaction(async (writes) => {
         const { record, resolved } = await decide(writes, true);
         await writes.equivalencies.insert(record);
+        await clearRequestsAnsweredBy(writes, record);
         const state = equivalencyView(record);
         await writes.equivalencies.insertVersion({
           id: newId("eqv"),

@@ -3,7 +3,6 @@
 // columns by institution and course code, then the rule's conditions and decision. Each row is
 // written as POST /equivalencies or PATCH /equivalencies/{id} would write it (versions, events,
 // the ambiguity check); a row that would be ambiguous is stored as `conflict` with an issue.
-import { Readable } from "node:stream";
 import { parse } from "csv-parse";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
@@ -166,27 +165,27 @@ export function parseRow(record: Record<string, string>, row: number): ParsedRow
 /** The data rows of the file, parsed as they stream in; the header is checked first. */
 async function readRows(text: string): Promise<{ rows: ParsedRow[]; headerIssues: ImportIssue[] }> {
   const headerIssues: ImportIssue[] = [];
-  const parser = Readable.from([text]).pipe(
-    parse({
-      bom: true,
-      trim: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      columns: (header: string[]) => {
-        const names = header.map((name) => name.trim().toLowerCase());
-        const missing = REQUIRED.filter((name) => !names.includes(name));
-        if (missing.length)
-          throw ValidationError.single(
-            "",
-            `the header row lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
-          );
-        for (const name of names)
-          if (!IMPORT_COLUMNS.includes(name))
-            headerIssues.push({ row: 0, column: name, message: "is not a column of the layout; ignored" });
-        return names;
-      },
-    }),
-  );
+  const parser = parse({
+    bom: true,
+    trim: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    columns: (header: string[]) => {
+      const names = header.map((name) => name.trim().toLowerCase());
+      const missing = REQUIRED.filter((name) => !names.includes(name));
+      if (missing.length)
+        throw ValidationError.single(
+          "",
+          `the header row lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
+        );
+      for (const name of names)
+        if (!IMPORT_COLUMNS.includes(name))
+          headerIssues.push({ row: 0, column: name, message: "is not a column of the layout; ignored" });
+      return names;
+    },
+  });
+  // The text is written at once; records come out of the parser one at a time as it reads them.
+  parser.end(text);
   const rows: ParsedRow[] = [];
   try {
     for await (const record of parser as AsyncIterable<Record<string, string>>) {
@@ -211,9 +210,11 @@ export function createEquivalencyImportService(
   return {
     async importEquivalencies(
       caller: Credential,
-      csv: string,
+      csv: string | undefined,
       options: { dryRun?: boolean } = {},
     ): Promise<ImportResult> {
+      // The contract checks JSON bodies only; a text body that is missing (or blank) is refused here.
+      if (csv === undefined) throw ValidationError.single("", "a request body is required: the CSV file");
       const dryRun = options.dryRun === true;
       const { rows, headerIssues } = await readRows(csv);
       const wellFormed = rows.filter((row) => !row.issues.length);

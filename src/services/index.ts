@@ -23,6 +23,7 @@ import { createSsoService } from "./sso.ts";
 import { createUsersService } from "./users.ts";
 import { createDashboardSessionsService } from "./dashboard-sessions.ts";
 import { createAuditService } from "./audit.ts";
+import { createTransferEvaluationsService } from "./transfer-evaluations.ts";
 import { createCursors, type Cursors } from "../kernel/paging.ts";
 import { createEventsService } from "./events.ts";
 import type { FeedListen } from "./event-stream.ts";
@@ -49,6 +50,7 @@ export interface Services {
   dashboardSessions: ReturnType<typeof createDashboardSessionsService>;
   audit: ReturnType<typeof createAuditService>;
   events: ReturnType<typeof createEventsService>;
+  transferEvaluations: ReturnType<typeof createTransferEvaluationsService>;
   /** Seals and opens the `after` cursors of lists. */
   cursors: Cursors;
 }
@@ -103,6 +105,7 @@ export function createServices(deps: ServicesDependencies): Services {
       settings: config.events,
       listen: deps.listen,
     }),
+    transferEvaluations: createTransferEvaluationsService({ ...repositories, secrets: deps.secrets }),
     cursors,
   };
 }

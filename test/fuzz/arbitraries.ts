@@ -28,6 +28,8 @@ const UNDERSTOOD = new Set([
   "type",
   "enum",
   "pattern",
+  // An example of the pattern for error messages (request-errors.ts): no constraint of its own.
+  "x-pattern-example",
   "format",
   "minLength",
   "maxLength",
@@ -204,6 +206,11 @@ export class SchemaArbitraries {
       return fc
         .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
         .map((date) => date.toISOString());
+    }
+    if (schema.format === "date") {
+      return fc
+        .date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2100-01-01T00:00:00Z"), noInvalidDate: true })
+        .map((date) => date.toISOString().slice(0, 10));
     }
     if (schema.format !== undefined)
       throw new Error(`The fuzzer does not generate the format ${String(schema.format)}`);

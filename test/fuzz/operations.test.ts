@@ -31,14 +31,24 @@ const SEMANTIC_POINTERS = [
   /^\/header\/last-event-id$/,
   /^(\/\d+)?\/(institutionId|code)$/,
   /^\/(sourceCourseId|targetInstitutionId|targetCourseId)$/,
+  // A rule's parts that must hold together (docs/api-guide.md#articulation-rules): source
+  // courses that exist and are given once, targets of the target institution that name a course
+  // or a code, an area for general education only, no targets without credit, dates in order.
+  /^\/(sourceCourseIds|targets)(\/\d+(\/(courseId|code))?)?$/,
+  /^\/(generalEducationArea|effectiveUntil|targetCode)$/,
   /^\/query\/format$/,
   /^\/recordCount$/,
+  // An evaluation's course: unknown, given both ways or neither, or twice (POST /transfer-evaluations).
+  /^\/courses\/\d+(\/(courseId|institutionId|code))?$/,
 ];
 
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function explainedRefusal(request: RequestParts, pointer: string): boolean {
   if (SEMANTIC_POINTERS.some((allowed) => allowed.test(pointer))) return true;
+  // A text body (an import file) whose text is not a file of the documented layout (its columns
+  // are described in prose, not by the schema): a 400 about the whole body.
+  if (pointer === "" && (typeof request.body === "string" || request.body === undefined)) return true;
   const value = valueAt(request, pointer);
   // A course code of white space alone would be stored empty; the document says it is a 400.
   if (/\/targetCode$/.test(pointer) && typeof value === "string" && value.trim() === "") return true;

@@ -79,6 +79,7 @@ function fakeStore(
     changes: [] as EquivalencyChange[],
     versions: [] as { version: number; changedFields: string[] }[],
     events: [] as PendingEvent[],
+    clearedRequests: [] as string[],
     transactions: 0,
     totalsForgotten: 0,
     locks: [] as string[],
@@ -134,7 +135,17 @@ function fakeStore(
   const outbox = {
     recordEvents: async (_environment: string, events: PendingEvent[]) => void written.events.push(...events),
   } as unknown as OutboxRepository;
-  const inTransaction = { equivalencies, stewardship, outbox } as unknown as TransactionRepositories;
+  // An accepted rule clears the requests for its source courses (src/services/transfer-evaluations.ts).
+  const equivalencyRequests = {
+    clear: async (_environment: string, _target: string, ids: readonly string[]) =>
+      void written.clearedRequests.push(...ids),
+  };
+  const inTransaction = {
+    equivalencies,
+    stewardship,
+    outbox,
+    equivalencyRequests,
+  } as unknown as TransactionRepositories;
   const repositories = {
     equivalencies,
     stewardship,
@@ -176,6 +187,7 @@ describe("equivalencies service (updateEquivalency)", () => {
       },
     ]);
     expect(written.totalsForgotten).to.equal(1);
+    expect(written.clearedRequests).to.deep.equal(["crs_1"]);
   });
 
   it("refuses accepted -> pending with invalid-transition naming what is allowed, writing nothing", async () => {

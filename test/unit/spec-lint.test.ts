@@ -77,6 +77,12 @@ const LINT_SPEC_BREAKS: Record<string, (d: Doc) => void> = {
   "X-Request-Id/example: example does not match its schema": (d) => {
     d.components.headers["X-Request-Id"].example = 12;
   },
+  "a write method needs write:contribute unless it is x-read-only": (d) => {
+    operation(d, "/keys", "post").security = [{ ApiKeyAuth: [] }, { OAuth2: ["read:public"] }];
+  },
+  "x-read-only is for a POST only": (d) => {
+    operation(d, "/keys/{id}", "delete")["x-read-only"] = true;
+  },
 };
 
 describe("spec lint: each rule reports a document that breaks it", function () {

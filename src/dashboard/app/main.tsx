@@ -22,6 +22,7 @@ import { Datasets, DatasetDetail } from "./pages/datasets.tsx";
 import { Members } from "./pages/members.tsx";
 import { AuditLog } from "./pages/audit.tsx";
 import { SsoConnections } from "./pages/sso.tsx";
+import { Evaluate, RequestedRules } from "./pages/evaluate.tsx";
 
 interface Route {
   path: string;
@@ -42,6 +43,8 @@ const ROUTES: Route[] = [
   { path: "/courses", title: "Courses", render: () => <Courses /> },
   { path: "/courses/:id", title: "Course", nav: false, render: (p) => <CourseDetail id={p.id} /> },
   { path: "/institutions", title: "Institutions", render: () => <Institutions /> },
+  { path: "/evaluate", title: "Evaluate", render: () => <Evaluate /> },
+  { path: "/requested-rules", title: "Requested rules", render: () => <RequestedRules /> },
   { path: "/datasets", title: "Datasets", render: () => <Datasets /> },
   { path: "/datasets/:id", title: "Dataset", nav: false, render: (p) => <DatasetDetail id={p.id} /> },
   { path: "/keys", title: "API keys", admin: true, render: () => <Keys /> },

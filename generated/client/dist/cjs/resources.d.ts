@@ -155,6 +155,33 @@ export declare function resources(raw: Client<paths>): {
          */
         version: (id: string, version: number) => Promise<Schemas["EquivalencyVersion"]>;
     };
+    /** "Will my courses transfer?": completed courses evaluated against a target institution's accepted rules, and the demand for the rules nobody has written yet. */
+    transferEvaluations: {
+        /**
+         * Evaluate courses against a target institution's rules.
+         *
+         * Answers "will my courses transfer?": applies the `accepted` rules of the target institution to
+         * the 1 to 100 courses given (by `courseId`, or by `institutionId` and `code`), each with an
+         * optional `grade` and `completedOn`, and answers one result per course with its `outcome`, the
+         * rule applied (`equivalencyId`, `equivalencyVersion`), its targets, the credits awarded in the
+         * target institution's unit and the `reasons`, in words.
+         */
+        create: (transferEvaluation: Schemas["TransferEvaluationRequest"]) => Promise<Schemas["TransferEvaluation"]>;
+    };
+    /** "Will my courses transfer?": completed courses evaluated against a target institution's accepted rules, and the demand for the rules nobody has written yet. */
+    equivalencyRequests: {
+        /**
+         * List the requested rules of a target institution.
+         *
+         * The demand for missing rules: the source courses that evaluations (`POST /transfer-evaluations`)
+         * asked about at the target institution and that no accepted rule covered, with how many
+         * evaluations asked (`requests`) and when the last one did, ordered by `requests` descending, then
+         * source course id. A repeated identical evaluation from one credential within a UTC day counts
+         * once. Creating an `accepted` rule (or accepting one) clears the requests for each of its source
+         * courses. Nothing about the people who asked is kept.
+         */
+        list: (query: Query<"listEquivalencyRequests">) => ListRequest<Schemas["EquivalencyRequest"], Query<"listEquivalencyRequests">>;
+    };
     /** Published, immutable dataset versions of a contributing organization's equivalencies, with row-level validation issues. */
     datasets: {
         /**

@@ -340,6 +340,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/transfer-evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate courses against a target institution's rules
+         * @description Answers "will my courses transfer?": applies the `accepted` rules of the target
+         *     institution to the 1 to 100 courses given (by `courseId`, or by `institutionId` and
+         *     `code`), each with an optional `grade` and `completedOn`, and answers one result per course
+         *     with its `outcome`, the rule applied (`equivalencyId`, `equivalencyVersion`), its targets,
+         *     the credits awarded in the target institution's unit and the `reasons`, in words.
+         *
+         *     A course is matched against the rules in force on its `completedOn`, else `asOf`, else
+         *     today (UTC); a rule of several source courses applies only when all of them are given,
+         *     and is evaluated on the latest of their dates. Each course is counted by at most one rule.
+         *     Rules are tried by `priority` (highest first), then by more source courses, then by id:
+         *     a rule whose grade or date condition fails lets the next one apply, and a course no rule
+         *     could count is `condition_not_met` when a rule matched it but its condition failed, else
+         *     `no_rule`. A course given without a grade is evaluated as if every grade condition were
+         *     met, and its reasons name each such condition. The grade scale is that of `CourseGrade`.
+         *     The answer is the same for the same input and data.
+         *
+         *     The target institution's unit is the credit unit most of its courses use (semester when
+         *     it has none); quarter units convert to semester units × 2/3 and back × 1.5, rounded to two
+         *     decimals; clock hours and CEUs are not converted and keep their unit. The credits of a rule
+         *     of several courses are carried by its first source course (the others award 0).
+         *
+         *     Nothing about the person is stored: every `no_rule` result counts one anonymous request
+         *     for that source course at the target institution (`GET /equivalency-requests`); the same
+         *     evaluation repeated by one credential within a UTC day counts once (only a keyed hash of
+         *     the credential, the day and the input is kept, until the next day). Unknown institutions
+         *     or courses are a `400` pointing at the item; a course given twice is a `400` too.
+         *     Any credential of the environment may evaluate (scope `read:public`).
+         */
+        post: operations["createTransferEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/equivalency-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the requested rules of a target institution
+         * @description The demand for missing rules: the source courses that evaluations
+         *     (`POST /transfer-evaluations`) asked about at the target institution and that no
+         *     accepted rule covered, with how many evaluations asked (`requests`) and when the last one
+         *     did, ordered by `requests` descending, then source course id. A repeated identical
+         *     evaluation from one credential within a UTC day counts once. Creating an `accepted` rule
+         *     (or accepting one) clears the requests for each of its source courses. Nothing about the
+         *     people who asked is kept.
+         */
+        get: operations["listEquivalencyRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/datasets": {
         parameters: {
             query?: never;
@@ -2833,6 +2905,176 @@ export interface components {
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
+        /**
+         * @description A grade earned, highest first: `A+` (= `A`), `A`, `A-`, `B+`, `B`, `B-`, `C+`, `C`, `C-`,
+         *     `D+`, `D`, `D-`, then `F`. `P` (pass) meets a minimum of `C` or lower (and a minimum of
+         *     `P`); `NP` (no pass), `F`, `W` (withdrawn) and `I` (incomplete) meet no minimum and are not
+         *     passing. A rule without a minimum grade needs a passing grade.
+         * @enum {string}
+         */
+        CourseGrade: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "F" | "P" | "NP" | "W" | "I";
+        /**
+         * @description What a course counts for: the kind of the rule applied (`equivalent`, `elective`,
+         *     `general_education`, `no_credit`), `condition_not_met` (a rule matched the course but its
+         *     grade or date condition failed, and no other rule applied) or `no_rule` (no accepted rule
+         *     of the target institution could count it).
+         * @enum {string}
+         */
+        TransferOutcome: "equivalent" | "elective" | "general_education" | "no_credit" | "condition_not_met" | "no_rule";
+        /**
+         * @description A completed course: by `courseId`, or by `institutionId` and `code` (one way or the other,
+         *     not both: a `400` otherwise); optionally its grade and completion date.
+         */
+        TransferEvaluationCourse: {
+            /** @description Id of a course of the caller's environment. */
+            courseId?: string;
+            /** @description Id of the course's institution (with `code`). */
+            institutionId?: string;
+            /** @description The course's code at `institutionId` (matched as course upserts match it, case and spacing aside). */
+            code?: string;
+            /** @description The grade earned; omitted, the rules' grade conditions are assumed met (and named in the reasons). */
+            grade?: components["schemas"]["CourseGrade"];
+            /**
+             * Format: date
+             * @description When the course was completed; the rules in force that day apply.
+             */
+            completedOn?: string;
+        };
+        /** @description The target institution and the completed courses to evaluate. */
+        TransferEvaluationRequest: {
+            /** @description The institution whose rules decide. */
+            targetInstitutionId: string;
+            /**
+             * Format: date
+             * @description The date of the courses given without `completedOn` (today, UTC, when omitted).
+             */
+            asOf?: string;
+            /** @description The completed courses, each once. */
+            courses: components["schemas"]["TransferEvaluationCourse"][];
+        };
+        /** @description One thing the rule applied gives at the target institution. */
+        TransferTarget: {
+            /** @description Id of the target course record, or null. */
+            courseId: string | null;
+            /** @description The target course's or elective's code, or null. */
+            code: string | null;
+            /** @description The target course's title, or null when the target is a code only. */
+            title: string | null;
+            /** @description Credits of this target, in the target institution's unit, or null. */
+            credits: number | null;
+        };
+        /** @description What one course counts for at the target institution, and why. */
+        TransferEvaluationResult: {
+            /** @description The course evaluated. */
+            courseId: string;
+            /** @description Its institution. */
+            institutionId: string;
+            /** @description Its code. */
+            code: string;
+            /** @description Its title. */
+            title: string;
+            /** @description The grade given, or null. */
+            grade: components["schemas"]["CourseGrade"] | null;
+            /**
+             * Format: date
+             * @description The date the rules were matched on (`completedOn`, else `asOf`, else today; a combination's latest).
+             */
+            evaluatedOn: string;
+            outcome: components["schemas"]["TransferOutcome"];
+            /** @description The rule applied, or null. */
+            equivalencyId: string | null;
+            /** @description The version of the rule applied, or null. */
+            equivalencyVersion: number | null;
+            /** @description The courses the rule applied counts together (this one included), in the rule's order; empty when none applied. */
+            combinedWith: string[];
+            /** @description What the rule applied gives; empty when none applied. */
+            targets: components["schemas"]["TransferTarget"][];
+            /** @description The general-education area met, for `general_education`. */
+            generalEducationArea: string | null;
+            /** @description Credits awarded, in `awardedCreditUnit`; 0 for `no_credit` and for the other courses of a combination; null when no rule applied. */
+            awardedCredits: number | null;
+            /** @description The target institution's unit, or the source's (clock hours, CEUs) when it does not convert; null when no rule applied. */
+            awardedCreditUnit: ("semester" | "quarter" | "clock_hour" | "ceu") | null;
+            /** @description Why, in words, in the order the rules were tried. */
+            reasons: string[];
+        };
+        /** @description The results of an evaluation, one per course in the order given, and their totals. */
+        TransferEvaluation: {
+            /** @description The institution whose rules decided. */
+            targetInstitutionId: string;
+            /**
+             * Format: date
+             * @description The `asOf` date given, or null.
+             */
+            asOf: string | null;
+            /**
+             * @description The target institution's unit (the unit most of its courses use; semester when it has none).
+             * @enum {string}
+             */
+            creditUnit: "semester" | "quarter" | "clock_hour" | "ceu";
+            /** @description One result per course, in the order given. */
+            results: components["schemas"]["TransferEvaluationResult"][];
+            /** @description The sums over the results. */
+            totals: {
+                /** @description Courses evaluated. */
+                courses: number;
+                /** @description Courses a rule counted (`no_credit` included). */
+                matchedCourses: number;
+                /** @description Courses with `condition_not_met` or `no_rule`. */
+                unmatchedCourses: number;
+                /** @description Credits awarded in `creditUnit`. */
+                awardedCredits: number;
+                /**
+                 * @description The target institution's unit.
+                 * @enum {string}
+                 */
+                creditUnit: "semester" | "quarter" | "clock_hour" | "ceu";
+                /** @description Credits awarded in a unit that does not convert (clock hours, CEUs), summed per unit. */
+                unconvertedCredits: {
+                    /** @description The credits. */
+                    credits: number;
+                    /**
+                     * @description Their unit.
+                     * @enum {string}
+                     */
+                    creditUnit: "semester" | "quarter" | "clock_hour" | "ceu";
+                }[];
+            };
+        };
+        /** @description An evaluation's answer. */
+        TransferEvaluationResponse: {
+            data: components["schemas"]["TransferEvaluation"];
+        };
+        /** @description A source course that evaluations asked about at a target institution, with no rule to count it. */
+        EquivalencyRequest: {
+            /** @description The target institution. */
+            targetInstitutionId: string;
+            /** @description The source course asked about. */
+            sourceCourseId: string;
+            /** @description Its code, title and institution (null if the course is gone). */
+            sourceCourse: {
+                /** @description The source course's code. */
+                code: string;
+                /** @description Its title. */
+                title: string;
+                /** @description Its institution. */
+                institutionId: string;
+            } | null;
+            /** @description Evaluations that asked (an identical evaluation from one credential counts once a day). */
+            requests: number;
+            /**
+             * Format: date-time
+             * @description When the last of them asked.
+             */
+            lastRequestedAt: string;
+        };
+        /** @description A page of requested rules, by demand. */
+        EquivalencyRequestList: {
+            /** @description The requested rules of this page. */
+            data: components["schemas"]["EquivalencyRequest"][];
+            /** @description Position of this page within the list. */
+            pagination: components["schemas"]["Pagination"];
+        };
     };
     responses: {
         /**
@@ -3813,6 +4055,92 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    createTransferEvaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per course, in the order given, and the totals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransferEvaluationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listEquivalencyRequests: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target institution id.
+                 * @example inst_110635
+                 */
+                targetInstitution: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+                /**
+                 * @description Opaque cursor: the page starts right after the item the cursor stands for, whatever its
+                 *     depth, at the cost of a first page. Take it from `pagination.nextCursor` (or the `next`
+                 *     link) of the same list, asked by the same organization in the same environment with the
+                 *     same filters; any other value (malformed, altered, another list's or another
+                 *     environment's) is answered `400` (`invalid-cursor`). `offset`, when given too, skips that
+                 *     many items after the cursor.
+                 * @example eyJrIjpbIjIwMjUtMDItMTBUMTc6MDU6MDAuMDAwWiIsImVxXzAxSkQ1QjJDM0Q0RTVGNkc3SDhKOUswTTFOIl19.Qk3sV1i0aH9xY2p0bWx1Zw
+                 */
+                after?: components["parameters"]["After"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requested rules. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Total-Count": components["headers"]["X-Total-Count"];
+                    Link: components["headers"]["Link"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EquivalencyRequestList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };

@@ -1,0 +1,23 @@
+// Transfer evaluations: "will my courses transfer?", and the demand for the missing rules.
+import { listResponse, pageParams } from "./paging.ts";
+import type { OperationHandler } from "./types.ts";
+
+export const createTransferEvaluation: OperationHandler<"createTransferEvaluation"> = async (
+  request,
+  { caller, services },
+) => ({
+  status: 200,
+  body: { data: await services.transferEvaluations.createTransferEvaluation(caller, request.body) },
+});
+
+export const listEquivalencyRequests: OperationHandler<"listEquivalencyRequests"> = async (
+  request,
+  { caller, services },
+) => {
+  const page = pageParams(request, { caller, services });
+  return listResponse(
+    request.url,
+    page,
+    await services.transferEvaluations.listEquivalencyRequests(caller, request.query.targetInstitution, page),
+  );
+};

@@ -1,0 +1,118 @@
+// The Evaluate and Requested rules pages in a real browser (Debian chromium, playwright-core)
+// against the real service on a fresh database: a pasted list of courses evaluated with its
+// reasons, then the course without a rule in the requested rules with its "Create rule" link;
+// axe-core and a screenshot on each page.
+import type { AddressInfo } from "node:net";
+import type http from "node:http";
+import { expect } from "chai";
+import type { Browser, Page } from "playwright-core";
+import { buildDashboard } from "../../scripts/build-dashboard.ts";
+import { createServer } from "../../src/app/server.ts";
+import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
+import { loadInstitutions } from "../helpers/fixtures.ts";
+import { checkPage, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
+import { signInLink } from "./sign-in-link.ts";
+
+describe("dashboard in the browser: Evaluate and Requested rules", function () {
+  this.timeout(120_000);
+  let t: TestApp;
+  let server: http.Server;
+  let origin: string;
+  let browser: Browser;
+  let watched: WatchedPage;
+  let page: Page;
+  let courses: Record<string, string>;
+  const heading = (name: string) => page.getByRole("heading", { level: 1, name });
+
+  before(async function () {
+    this.timeout(300_000);
+    await buildDashboard();
+    t = await createTestApp();
+    await loadInstitutions(t.database.prisma, "live");
+    const created = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.live))
+      .send([
+        { institutionId: "inst_122977", code: "BIO 101", title: "Concepts in Biology", credits: 4, level: "lower" },
+        { institutionId: "inst_122977", code: "CHEM 1A", title: "General Chemistry", credits: 5, level: "lower" },
+        { institutionId: "inst_110635", code: "CHEM 4A", title: "General Chemistry", credits: 4, level: "lower" },
+      ])
+      .expect(201);
+    courses = Object.fromEntries(created.body.data.map((row: { code: string; id: string }) => [row.code, row.id]));
+    await t.http
+      .post("/api/v1/equivalencies")
+      .set(bearer(t.keys.live))
+      .send({
+        sourceCourseId: courses["CHEM 1A"],
+        targetInstitutionId: "inst_110635",
+        targetCourseId: courses["CHEM 4A"],
+        status: "accepted",
+      })
+      .expect(201);
+    server = createServer(t.app.koa);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchBrowser();
+    watched = await openPage(browser);
+    page = watched.page;
+    await page.goto(await signInLink(t, origin, { email: "advisor@acme.example", role: "contributor" }));
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await heading("Overview").waitFor();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    await t?.close();
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state === "passed") expect(watched.problems, "console and page errors").to.deep.equal([]);
+  });
+
+  it("evaluates a pasted list of courses and shows each outcome with its reasons", async () => {
+    await page
+      .getByRole("navigation", { name: "Dashboard" })
+      .getByRole("link", { name: "Evaluate", exact: true })
+      .click();
+    await heading("Evaluate").waitFor();
+    await page.getByLabel("Target institution id").fill("inst_110635");
+    await page
+      .getByLabel("Courses", { exact: true })
+      .fill("inst_122977, BIO 101, B, 2025-06-12\ninst_122977\tCHEM 1A\tC\t2025-06-12");
+    await page.getByRole("button", { name: "Evaluate" }).click();
+    await page.getByRole("heading", { name: "Results" }).waitFor();
+    const rows = page.getByRole("table", { name: "Evaluation results" }).getByRole("row");
+    expect(await rows.count()).to.equal(3);
+    expect(await rows.nth(1).textContent()).to.include("no rule");
+    expect(await rows.nth(1).textContent()).to.include("No accepted rule of the target institution has BIO 101");
+    expect(await rows.nth(2).textContent()).to.include("equivalent");
+    expect(await rows.nth(2).textContent()).to.include("CHEM 4A");
+    await page.getByText("1 of 2 courses count at inst_110635").waitFor();
+    await checkPage(page, "evaluate");
+  });
+
+  it("says what is wrong with a pasted line before asking", async () => {
+    await page.getByLabel("Courses", { exact: true }).fill("inst_122977, BIO 101, Q");
+    await page.getByRole("button", { name: "Evaluate" }).click();
+    await page.getByRole("alert").getByText('Line 1: "Q" is not a grade').waitFor();
+  });
+
+  it("lists the requested rules by demand, with a Create rule link prefilled", async () => {
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Requested rules" }).click();
+    await heading("Requested rules").waitFor();
+    await page.getByLabel("Target institution id").fill("inst_110635");
+    await page.getByRole("button", { name: "Show" }).click();
+    const row = page.getByRole("table", { name: "Requested rules" }).getByRole("row").nth(1);
+    await row.getByText("BIO 101", { exact: true }).waitFor();
+    expect(await row.textContent()).to.include("Concepts in Biology");
+    const link = row.getByRole("link", { name: "Create rule for BIO 101" });
+    const href = new URL((await link.getAttribute("href")) ?? "", origin);
+    expect(href.pathname).to.equal("/dashboard/equivalencies/new");
+    expect(Object.fromEntries(href.searchParams)).to.deep.equal({
+      sourceCourseIds: courses["BIO 101"],
+      targetInstitutionId: "inst_110635",
+    });
+    await checkPage(page, "requested-rules");
+  });
+});
