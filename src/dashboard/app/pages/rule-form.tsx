@@ -225,19 +225,24 @@ interface NewRuleDraft {
 
 export function NewRule() {
   const { api } = useDashboard();
-  const [form, setForm] = useState<NewRuleDraft>({
-    sourceCourseIds: [""],
-    targetInstitutionId: "",
-    status: "pending",
-    kind: "equivalent",
-    area: "",
-    targets: [emptyTarget()],
-    minimumGrade: "",
-    effectiveFrom: "",
-    effectiveUntil: "",
-    priority: "0",
-    decidedBy: "",
-    policyBasis: "",
+  // The Requested rules page opens this form with `?sourceCourseIds=a,b&targetInstitutionId=…`.
+  const [form, setForm] = useState<NewRuleDraft>(() => {
+    const query = new URLSearchParams(location.search);
+    const sources = (query.get("sourceCourseIds") ?? "").split(",").filter(Boolean).slice(0, MAX_ITEMS);
+    return {
+      sourceCourseIds: sources.length > 0 ? sources : [""],
+      targetInstitutionId: query.get("targetInstitutionId") ?? "",
+      status: "pending",
+      kind: "equivalent",
+      area: "",
+      targets: [emptyTarget()],
+      minimumGrade: "",
+      effectiveFrom: "",
+      effectiveUntil: "",
+      priority: "0",
+      decidedBy: "",
+      policyBasis: "",
+    };
   });
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<FailureText | null>(null);
