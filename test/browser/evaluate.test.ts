@@ -114,5 +114,10 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
       targetInstitutionId: "inst_110635",
     });
     await checkPage(page, "requested-rules");
+    // The form opens with the course and the institution chosen.
+    await link.click();
+    await heading("New rule").waitFor();
+    await page.waitForFunction('document.getElementById("r-source-0")?.value.startsWith("BIO 101")');
+    await page.waitForFunction('document.getElementById("r-target-institution")?.value.includes("Berkeley")');
   });
 });

@@ -49,7 +49,14 @@ describe("dashboard: a registrar's day", function () {
       .set(key)
       .send([
         { institutionId: SANTA_MONICA, code: "CHEM 11", title: "General Chemistry", credits: 5, level: "lower" },
-        { institutionId: SANTA_MONICA, code: "CS 55", title: "Java Programming", credits: 3, level: "lower" },
+        {
+          institutionId: SANTA_MONICA,
+          code: "CS 55",
+          title: "Java Programming",
+          credits: 4.5,
+          creditUnit: "quarter",
+          level: "lower",
+        },
         { institutionId: BERKELEY, code: "CHEM 1A", title: "General Chemistry", credits: 3, level: "lower" },
         { institutionId: BERKELEY, code: "CS 61B", title: "Data Structures", credits: 4, level: "lower" },
       ])
@@ -103,6 +110,8 @@ describe("dashboard: a registrar's day", function () {
 
   it("opens a new user's dashboard in the sandbox, where the organization's institutions are, listed by name", async () => {
     await page.goto(await signInLink(t, origin, { email: "registrar@acme.example", role: "contributor" }));
+    // The link opens a page whose button uses it (a POST), so a link preview cannot spend it.
+    await page.getByRole("button", { name: "Sign in" }).click();
     await heading("Overview").waitFor();
     expect(await page.getByRole("radio", { name: "Sandbox" }).isChecked()).to.equal(true);
     // The icon is in the page, so the browser asks for no /favicon.ico.
@@ -146,7 +155,11 @@ describe("dashboard: a registrar's day", function () {
     const rules = page.getByRole("table", { name: "Rules this course is part of" });
     await rules.getByRole("link", { name: "CS 55 → CS 61B" }).waitFor();
     await rules.getByRole("cell", { name: "University of California-Los Angeles" }).waitFor();
+    await page.locator("dl.facts").getByText("4.5 quarter units").waitFor();
     await page.getByRole("button", { name: "Edit course" }).click();
+    // A quarter course's form says so, and saving it keeps it a quarter course (an upsert
+    // without the unit would store semester).
+    expect(await page.getByLabel("Credit unit").inputValue()).to.equal("quarter");
     await page.getByLabel("Title").fill("Java Programming I");
     await page.getByLabel("Credits").fill("4");
     await page.getByLabel("CIP 2020 code (optional)").fill("11.0201");
@@ -155,7 +168,14 @@ describe("dashboard: a registrar's day", function () {
     await page.getByText("Saved: CS 55 is now at version 2.").waitFor();
     await heading("CS 55 — Java Programming I").waitFor();
     const stored = await t.http.get(`/api/v1/courses/${course["CS 55"]}`).set(bearer(t.keys.sandbox)).expect(200);
-    expect(stored.body.data).to.include({ title: "Java Programming I", credits: 4, cipCode: "11.0201", version: 2 });
+    expect(stored.body.data).to.include({
+      title: "Java Programming I",
+      credits: 4,
+      creditUnit: "quarter",
+      cipCode: "11.0201",
+      version: 2,
+    });
+    await page.locator("dl.facts").getByText("4 quarter units").waitFor();
     await checkPage(page, "registrar-course");
   });
 
@@ -199,7 +219,7 @@ describe("dashboard: a registrar's day", function () {
     await page.getByRole("button", { name: /^CHEM 11 — General Chemistry/ }).click();
     await page.getByLabel("Target institution", { exact: true }).fill("Los Angeles");
     await page.getByRole("button", { name: /^University of California-Los Angeles/ }).click();
-    await page.getByLabel("Or a target code (when the course has no record)").fill("CHEM 14A");
+    await page.getByLabel("Target 1: or a code (when the course has no record)").fill("CHEM 14A");
     await page.getByRole("button", { name: "Create rule" }).click();
     // UCLA is not acme's to decide: refused, saying so.
     await page
@@ -209,7 +229,7 @@ describe("dashboard: a registrar's day", function () {
     await page.getByRole("button", { name: "Clear Target institution" }).click();
     await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
     await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
-    await page.getByLabel("Or a target code (when the course has no record)").fill("CHEM 1XX");
+    await page.getByLabel("Target 1: or a code (when the course has no record)").fill("CHEM 1XX");
     await page.getByLabel("Decided by").fill("Berkeley Office of Undergraduate Admissions");
     await checkPage(page, "registrar-new-rule");
     await page.getByRole("button", { name: "Create rule" }).click();
@@ -282,5 +302,70 @@ describe("dashboard: a registrar's day", function () {
     await versions.last().getByText("sandbox test key").waitFor();
     expect(await page.locator("main").textContent()).not.to.match(/crs_|inst_/);
     await checkPage(page, "registrar-equivalency");
+  });
+  it("creates a rule of two source courses with a minimum grade and a start date, reads it back, and is refused an ambiguous one with a link", async () => {
+    const created = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.sandbox))
+      .send([
+        { institutionId: SANTA_MONICA, code: "CHEM 1A", title: "Chemistry Lecture", credits: 4, level: "lower" },
+        { institutionId: SANTA_MONICA, code: "CHEM 1AL", title: "Chemistry Laboratory", credits: 1, level: "lower" },
+        { institutionId: BERKELEY, code: "CHEM 4A", title: "Quantitative Chemistry", credits: 5, level: "lower" },
+      ])
+      .expect(201);
+    for (const item of created.body.data) course[`${item.institutionId} ${item.code}`] = item.id;
+    const fill = async (target: { course?: RegExp; code?: string }) => {
+      await go("/equivalencies/new");
+      await heading("New rule").waitFor();
+      await page.getByLabel("Source course", { exact: true }).fill("CHEM 1A");
+      await page.getByRole("button", { name: /^CHEM 1A — Chemistry Lecture/ }).click();
+      await page.getByRole("button", { name: "Add a source course" }).click();
+      await page.getByLabel("Source course 2 (also required)", { exact: true }).fill("CHEM 1AL");
+      await page.getByRole("button", { name: /^CHEM 1AL — Chemistry Laboratory/ }).click();
+      await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
+      await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
+      if (target.course) {
+        await page.getByLabel("Target 1: course at the target institution", { exact: true }).fill("CHEM 4A");
+        await page.getByRole("button", { name: target.course }).click();
+      } else {
+        await page.getByLabel("Kind").selectOption("elective");
+        await page.getByLabel("Target 1: or a code (when the course has no record)").fill(target.code ?? "");
+      }
+      await page.getByLabel("Minimum grade").selectOption("C");
+      await page.getByLabel("Effective from (optional)").fill("2024-08-15");
+      await page.getByLabel("Status").selectOption("accepted");
+    };
+    await fill({ course: /^CHEM 4A — Quantitative Chemistry/ });
+    await checkPage(page, "registrar-new-rule-model");
+    await page.getByRole("button", { name: "Create rule" }).click();
+    await heading("Equivalency: CHEM 1A → CHEM 4A").waitFor();
+    rule.chem4a = page.url().split("/").pop() ?? "";
+    const facts = page.locator("dl.facts");
+    await facts.getByText("Source courses (all required)").waitFor();
+    await facts.getByRole("link", { name: /CHEM 1A — Chemistry Lecture/ }).waitFor();
+    await facts.getByRole("link", { name: /CHEM 1AL — Chemistry Laboratory/ }).waitFor();
+    await facts.getByRole("link", { name: /CHEM 4A — Quantitative Chemistry/ }).waitFor();
+    await facts.getByText("C or better").waitFor();
+    await facts.getByText("from 2024-08-15").waitFor();
+    await checkPage(page, "registrar-rule-model");
+    const stored = await t.http.get(`/api/v1/equivalencies/${rule.chem4a}`).set(bearer(t.keys.sandbox)).expect(200);
+    expect(stored.body.data).to.deep.include({
+      sourceCourseIds: [course[`${SANTA_MONICA} CHEM 1A`], course[`${SANTA_MONICA} CHEM 1AL`]],
+      kind: "equivalent",
+      minimumGrade: "C",
+      effectiveFrom: "2024-08-15",
+      effectiveUntil: null,
+      priority: 0,
+      status: "accepted",
+    });
+    expect(stored.body.data.targets.map((target: { courseId: string }) => target.courseId)).to.deep.equal([
+      course[`${BERKELEY} CHEM 4A`],
+    ]);
+    // The same sources, dates and priority with another outcome: refused, naming the rule in force.
+    await fill({ code: "CHEM 4XX" });
+    await page.getByRole("button", { name: "Create rule" }).click();
+    const alert = page.getByRole("alert");
+    await alert.getByRole("link", { name: `Open the conflicting rule ${rule.chem4a}` }).click();
+    await heading("Equivalency: CHEM 1A → CHEM 4A").waitFor();
   });
 });

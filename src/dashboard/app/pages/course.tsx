@@ -10,7 +10,15 @@ import { RuleSummary, statusTone } from "./equivalencies.tsx";
 
 type Course = components["schemas"]["Course"];
 type CourseUpsert = components["schemas"]["CourseUpsert"];
+type CreditUnit = components["schemas"]["CreditUnit"];
 const LEVELS: Course["level"][] = ["lower", "upper"];
+/** The units of `credits` (CreditUnit), as a registrar names them. */
+export const CREDIT_UNITS: Record<CreditUnit, string> = {
+  semester: "semester units",
+  quarter: "quarter units",
+  clock_hour: "clock hours",
+  ceu: "CEUs",
+};
 const RULES_LIMIT = 50;
 
 /** The form's fields, as text, from a course. */
@@ -18,6 +26,7 @@ function draftOf(course: Course) {
   return {
     title: course.title,
     credits: String(course.credits),
+    creditUnit: course.creditUnit ?? "semester",
     level: course.level,
     description: course.description ?? "",
     cipCode: course.cipCode ?? "",
@@ -46,6 +55,8 @@ function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: st
         code: course.code,
         title: draft.title.trim(),
         credits: Number(draft.credits),
+        // Sent always: an upsert without it would store `semester` and silently convert the course.
+        creditUnit: draft.creditUnit,
         level: draft.level,
         description: draft.description.trim() || null,
         cipCode: draft.cipCode.trim() || null,
@@ -73,6 +84,14 @@ function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: st
         value={draft.credits}
         onInput={set("credits")}
       />
+      <label for="c-unit">Credit unit</label>
+      <select id="c-unit" value={draft.creditUnit} onChange={set("creditUnit")}>
+        {(Object.keys(CREDIT_UNITS) as CreditUnit[]).map((unit) => (
+          <option key={unit} value={unit}>
+            {CREDIT_UNITS[unit]}
+          </option>
+        ))}
+      </select>
       <label for="c-level">Level</label>
       <select id="c-level" value={draft.level} onChange={set("level")}>
         {LEVELS.map((level) => (
@@ -179,7 +198,9 @@ export function CourseDetail({ id }: { id: string }) {
             </p>
             <dl class="facts">
               <dt>Credits</dt>
-              <dd>{course.credits}</dd>
+              <dd>
+                {course.credits} {CREDIT_UNITS[course.creditUnit ?? "semester"]}
+              </dd>
               <dt>Level</dt>
               <dd>{course.level} division</dd>
               <dt>CIP code</dt>

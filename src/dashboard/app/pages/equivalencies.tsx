@@ -311,16 +311,52 @@ export function EquivalencyDetail({ id }: { id: string }) {
               <dd>
                 <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
               </dd>
-              <dt>Source course</dt>
+              <dt>{(eq.sourceCourseIds ?? []).length > 1 ? "Source courses (all required)" : "Source course"}</dt>
               <dd>
-                <CourseName id={eq.sourceCourseId} withInstitution />
+                {(eq.sourceCourseIds ?? [eq.sourceCourseId]).map((sourceId, index) => (
+                  <span key={sourceId}>
+                    {index > 0 && " + "}
+                    <CourseName id={sourceId} withInstitution />
+                  </span>
+                ))}
               </dd>
               <dt>Target institution</dt>
               <dd>
                 <InstitutionName id={eq.targetInstitutionId} />
               </dd>
-              <dt>Target course</dt>
-              <dd>{eq.targetCourseId ? <CourseName id={eq.targetCourseId} /> : (eq.targetCode ?? "–")}</dd>
+              <dt>Kind</dt>
+              <dd>
+                {(eq.kind ?? "equivalent").replace("_", " ")}
+                {eq.generalEducationArea ? ` (${eq.generalEducationArea})` : ""}
+              </dd>
+              <dt>{(eq.targets ?? []).length > 1 ? "Targets" : "Target course"}</dt>
+              <dd>
+                {(eq.targets ?? []).length === 0
+                  ? (eq.targetCode ?? "–")
+                  : (eq.targets ?? []).map((target, index) => (
+                      <span key={index}>
+                        {index > 0 && " + "}
+                        {target.courseId ? <CourseName id={target.courseId} /> : (target.code ?? "–")}
+                        {target.credits !== null && ` (${target.credits} credits)`}
+                      </span>
+                    ))}
+              </dd>
+              <dt>Minimum grade</dt>
+              <dd>{eq.minimumGrade ? `${eq.minimumGrade} or better` : "any passing grade"}</dd>
+              <dt>In force</dt>
+              <dd>
+                {eq.effectiveFrom || eq.effectiveUntil
+                  ? `${eq.effectiveFrom ? `from ${eq.effectiveFrom}` : ""}${eq.effectiveFrom && eq.effectiveUntil ? " " : ""}${eq.effectiveUntil ? `until ${eq.effectiveUntil}` : ""}`
+                  : "always"}
+              </dd>
+              <dt>Priority</dt>
+              <dd>{eq.priority ?? 0}</dd>
+              <dt>Awarded credits</dt>
+              <dd>
+                {eq.awardedCredits === null || eq.awardedCredits === undefined
+                  ? "–"
+                  : `${eq.awardedCredits} ${eq.awardedCreditUnit ?? ""}`.trim()}
+              </dd>
               <dt>Decided by</dt>
               <dd>{eq.decidedBy ?? "–"}</dd>
               <dt>Policy basis</dt>
