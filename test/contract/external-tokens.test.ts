@@ -147,6 +147,7 @@ describe("external issuer: access tokens of a configured identity provider", () 
     for (const version of history.body.data.versions) {
       expect(version.actor).to.deep.equal({
         credentialId: "ext:etl@district",
+        displayName: "etl@district",
         organizationId: t.organizationId,
         kind: "external_token",
       });

@@ -10,6 +10,7 @@ import { createLogger } from "../../src/kernel/logger.ts";
 import { loadConfig } from "../../src/kernel/config.ts";
 import { NotImplementedError, ProblemError } from "../../src/kernel/errors.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
+import { SPEC_PATH } from "../../src/kernel/document.ts";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -265,7 +266,7 @@ describe("operational endpoints", () => {
     const json = await t.http.get("/api/v1/openapi.json");
     expect(json.status).to.equal(200);
     expect(json.body.openapi).to.equal("3.1.0");
-    expect(json.body.info.version).to.equal("1.0.0-pilot");
+    expect(json.body.info.version).to.equal(JSON.parse(fs.readFileSync(SPEC_PATH, "utf8")).info.version);
     const yaml = await t.http.get("/api/v1/openapi.yaml");
     expect(yaml.status).to.equal(200);
     expect(yaml.headers["content-type"]).to.contain("yaml");
