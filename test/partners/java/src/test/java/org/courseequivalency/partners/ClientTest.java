@@ -173,7 +173,7 @@ class ClientTest {
   @Order(6)
   void listsTheCoursesEquivalencies() throws ApiException {
     List<Equivalency> page = new EquivalenciesApi(client)
-        .listEquivalencies(courseId, null, null, null, null, 25, null, null)
+        .listEquivalencies(courseId, null, null, null, null, null, null, null, 25, null, null)
         .getData();
     assertEquals(1, page.size());
     assertEquals(equivalencyId, page.get(0).getId());
