@@ -50,7 +50,7 @@ async function main() {
     processes.push(...workers);
     const [listening] = await Promise.all([
       api.waitForLog("listening", 300_000),
-      ...workers.map((w) => w.waitForLog("webhook worker running", 300_000)),
+      ...workers.map((w) => w.waitForLog("webhook dispatcher running", 300_000)),
     ]);
     const base = `http://127.0.0.1:${portOf(listening)}/api/v1`;
     const auth = { Authorization: `Bearer ${key}` };

@@ -387,6 +387,8 @@ describe("dashboard in the browser", function () {
         "Equivalencies",
         "Courses",
         "Institutions",
+        "Evaluate",
+        "Requested rules",
         "Datasets",
       ]);
       await viewer.page.goto(`${origin}/dashboard/equivalencies/${equivalencyId}`);

@@ -117,7 +117,11 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
     // The form opens with the course and the institution chosen.
     await link.click();
     await heading("New rule").waitFor();
-    await page.waitForFunction('document.getElementById("r-source-0")?.value.startsWith("BIO 101")');
-    await page.waitForFunction('document.getElementById("r-target-institution")?.value.includes("Berkeley")');
+    // The page's policy forbids eval, so the fields are read through locators until they are filled.
+    const filled = async (selector: string, expected: (value: string) => boolean) => {
+      while (!expected(await page.locator(selector).inputValue())) await page.waitForTimeout(50);
+    };
+    await filled("#r-source-0", (value) => value.startsWith("BIO 101"));
+    await filled("#r-target-institution", (value) => value.includes("Berkeley"));
   });
 });

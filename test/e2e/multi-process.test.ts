@@ -141,7 +141,7 @@ describe("several processes on one database", function () {
     const [listening, metrics] = await Promise.all([
       api.waitForLog("cluster listening"),
       api.waitForLog("metrics listening"),
-      ...dispatchers.map((d) => d.waitForLog("webhook worker running")),
+      ...dispatchers.map((d) => d.waitForLog("webhook dispatcher running")),
     ]);
     base = `http://127.0.0.1:${portOf(listening)}/api/v1`;
     metricsUrl = String(metrics.url);
