@@ -22,6 +22,7 @@ import {
   metricValue,
   portOf,
   request,
+  requestLines,
   servingPids,
   spawnService,
   type ServiceProcess,
@@ -179,6 +180,7 @@ describe("several processes on one database", function () {
       );
       expect(answers.map((a) => a.status)).to.deep.equal(Array(BATCHES).fill(201));
     }
+    await requestLines(api, 0, "POST", "/api/v1/courses", 2 * BATCHES);
     expect(servingPids(api.logs, "POST", "/api/v1/courses").size, "API processes that wrote").to.equal(2);
     const versions = await database.prisma.course.groupBy({ by: ["version"], _count: true });
     expect(versions).to.deep.equal([{ version: 2, _count: COURSES * BATCHES }]);
@@ -192,6 +194,7 @@ describe("several processes on one database", function () {
     // 20 per credential in all, not 20 per process.
     expect(statuses.filter((s) => s === 200)).to.have.length(20);
     expect(statuses.filter((s) => s === 429)).to.have.length(10);
+    await requestLines(api, 0, "GET", "/api/v1/institutions", 20);
     expect(servingPids(api.logs, "GET", "/api/v1/institutions").size).to.equal(2);
   });
 
@@ -200,6 +203,7 @@ describe("several processes on one database", function () {
     const before = api.logs.length;
     for (let i = 0; i < 6; i++)
       expect((await request(`${base}/courses?limit=1`, { headers: auth(keys.revoked.key) })).status).to.equal(200);
+    await requestLines(api, before, "GET", path, 6);
     expect(servingPids(api.logs.slice(before), "GET", path).size, "both processes cached the key").to.equal(2);
     const revoked = await request(`${base}/keys/${keys.revoked.id}`, {
       method: "DELETE",
@@ -211,6 +215,7 @@ describe("several processes on one database", function () {
     for (let i = 0; i < 6; i++)
       answers.push((await request(`${base}/courses?limit=1`, { headers: auth(keys.revoked.key) })).status);
     expect(answers).to.deep.equal(Array(6).fill(401));
+    await requestLines(api, after, "GET", path, 6);
     expect(servingPids(api.logs.slice(after), "GET", path).size, "both processes refused it").to.equal(2);
   });
 

@@ -150,6 +150,26 @@ export function request(
 }
 
 /** The pids whose request log lines match (method, path). */
+/**
+ * Waits until `count` request lines for `method` and `pathname` have arrived after line `from`
+ * (log lines are written in blocks, up to 250 ms after the request), then answers them.
+ */
+export async function requestLines(
+  service: { logs: LogLine[] },
+  from: number,
+  method: string,
+  pathname: string,
+  count: number,
+): Promise<LogLine[]> {
+  for (;;) {
+    const lines = service.logs
+      .slice(from)
+      .filter((l) => l.msg === "request" && l.method === method && l.path === pathname);
+    if (lines.length >= count) return lines;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 export function servingPids(logs: LogLine[], method: string, pathname: string): Set<number> {
   return new Set(
     logs.filter((l) => l.msg === "request" && l.method === method && l.path === pathname).map((l) => Number(l.pid)),
