@@ -15,8 +15,16 @@
 //  - a course without a grade is evaluated as if every grade condition were met, and each such
 //    condition is named in its reasons.
 
+import { convertCredits as convertWithUnit, roundCredits } from "./rules.ts";
+
 export type CreditUnit = "semester" | "quarter" | "clock_hour" | "ceu";
 export type RuleKind = "equivalent" | "elective" | "general_education" | "no_credit";
+
+/** Credits in the target's unit, or null when they do not convert (the rules' conversion). */
+export function convertCredits(credits: number, from: CreditUnit, to: CreditUnit): number | null {
+  const converted = convertWithUnit(credits, from, to);
+  return converted.unit === to ? converted.credits : null;
+}
 export type EvaluationOutcome = RuleKind | "condition_not_met" | "no_rule";
 
 /** The grades of the documented scale, highest first; A+ ranks with A. */
@@ -138,18 +146,6 @@ export function gradeMeets(grade: string, minimum: string | null): boolean {
   if (minimum === null) return true;
   const needed = minimum === "P" ? PASS_RANK : GRADE_RANK[minimum];
   return needed !== undefined && rank <= needed;
-}
-
-/** Credits in one unit expressed in another: quarter × 2/3 = semester, semester × 1.5 = quarter; null when not convertible. */
-export function convertCredits(credits: number, from: CreditUnit, to: CreditUnit): number | null {
-  if (from === to) return round2(credits);
-  if (from === "quarter" && to === "semester") return round2((credits * 2) / 3);
-  if (from === "semester" && to === "quarter") return round2(credits * 1.5);
-  return null;
-}
-
-function round2(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100;
 }
 
 const UNIT_NAMES: Readonly<Record<CreditUnit, string>> = {
@@ -391,12 +387,15 @@ function awardedCredits(
     }
   }
   if (unconverted.length > 0 && total === 0 && unconverted.every((part) => part.unit === unconverted[0].unit)) {
-    return { credits: round2(unconverted.reduce((sum, part) => sum + part.credits, 0)), unit: unconverted[0].unit };
+    return {
+      credits: roundCredits(unconverted.reduce((sum, part) => sum + part.credits, 0)),
+      unit: unconverted[0].unit,
+    };
   }
   if (unconverted.length > 0) {
-    reasons.push(`Only the credits that convert are awarded: ${round2(total)} ${UNIT_NAMES[targetUnit]}.`);
+    reasons.push(`Only the credits that convert are awarded: ${roundCredits(total)} ${UNIT_NAMES[targetUnit]}.`);
   }
-  return { credits: round2(total), unit: targetUnit };
+  return { credits: roundCredits(total), unit: targetUnit };
 }
 
 function identity(course: EvaluationCourse, date: string) {
@@ -452,8 +451,11 @@ function totals(results: readonly EvaluationResult[], targetUnit: CreditUnit): E
     courses: results.length,
     matchedCourses: matched,
     unmatchedCourses: results.length - matched,
-    awardedCredits: round2(awarded),
+    awardedCredits: roundCredits(awarded),
     creditUnit: targetUnit,
-    unconvertedCredits: [...unconverted].map(([creditUnit, credits]) => ({ credits: round2(credits), creditUnit })),
+    unconvertedCredits: [...unconverted].map(([creditUnit, credits]) => ({
+      credits: roundCredits(credits),
+      creditUnit,
+    })),
   };
 }
