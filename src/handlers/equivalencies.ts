@@ -28,10 +28,14 @@ export const listEquivalencyOverlaps: OperationHandler<"listEquivalencyOverlaps"
   );
 };
 
-export const importEquivalencies: OperationHandler<"importEquivalencies"> = async (request, { caller, services }) => ({
+export const importEquivalencies: OperationHandler<"importEquivalencies"> = async (
+  request,
+  { caller, services, requestId },
+) => ({
   status: 200,
   body: await services.equivalencyImport.importEquivalencies(caller, request.body, {
     dryRun: request.query.dryRun === true,
+    requestId,
   }),
 });
 

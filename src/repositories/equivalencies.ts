@@ -285,7 +285,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
      * concurrent writer committed (PGlite runs one transaction at a time anyway).
      */
     async lockRuleSet(environment: Environment, targetInstitutionId: string, sourceSetKey: string): Promise<void> {
-      const key = `rule:${environment}:${targetInstitutionId}:${sourceSetKey}`;
+      const key = ruleSetLockKey(environment, targetInstitutionId, sourceSetKey);
       await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
     },
 
@@ -426,6 +426,11 @@ export interface OverlapKey {
   targetInstitutionId: string;
   sourceSetKey: string;
   priority: number;
+}
+
+/** The advisory lock's key under which the writers of one rule set queue (imports take the same ones). */
+export function ruleSetLockKey(environment: Environment, targetInstitutionId: string, sourceSetKey: string): string {
+  return `rule:${environment}:${targetInstitutionId}:${sourceSetKey}`;
 }
 
 /** A calendar date `YYYY-MM-DD` as the value of a date column (midnight UTC). */

@@ -8,6 +8,7 @@ import { createExportsRepository, type ExportsRepository } from "./exports.ts";
 import { createCredentialsRepository, type CredentialsRepository } from "./credentials.ts";
 import { createDeliveriesRepository, type DeliveriesRepository } from "./deliveries.ts";
 import { createEquivalenciesRepository, type EquivalenciesRepository } from "./equivalencies.ts";
+import { createEquivalencyImportsRepository, type EquivalencyImportsRepository } from "./equivalency-imports.ts";
 import { createEquivalencyRequestsRepository, type EquivalencyRequestsRepository } from "./equivalency-requests.ts";
 import { createIdempotencyRepository, type IdempotencyRepository } from "./idempotency.ts";
 import { createInstitutionsRepository, type InstitutionsRepository } from "./institutions.ts";
@@ -37,6 +38,7 @@ export interface Repositories {
   organizations: OrganizationsRepository;
   credentials: CredentialsRepository;
   webhooks: WebhooksRepository;
+  equivalencyImports: EquivalencyImportsRepository;
   outbox: OutboxRepository;
   eventFeed: EventFeedRepository;
   stewardship: StewardshipRepository;
@@ -48,13 +50,23 @@ export interface Repositories {
   sessions: SessionsRepository;
   audit: AuditRepository;
   /** Runs `work` in one database transaction with repositories bound to it. */
-  transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
+  transaction<T>(
+    work: (repositories: TransactionRepositories) => Promise<T>,
+    options?: { timeout?: number },
+  ): Promise<T>;
 }
 
 /** What a transaction's statements can use: the repositories, bound to the transaction. */
 export type TransactionRepositories = Pick<
   Repositories,
-  "courses" | "equivalencies" | "equivalencyRequests" | "datasets" | "outbox" | "stewardship" | "idempotency"
+  | "courses"
+  | "equivalencies"
+  | "equivalencyImports"
+  | "equivalencyRequests"
+  | "datasets"
+  | "outbox"
+  | "stewardship"
+  | "idempotency"
 >;
 
 /** `read` (Database.read), when given, serves the hot reads outside transactions. */
@@ -64,6 +76,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db, read),
     equivalencyRequests: createEquivalencyRequestsRepository(db),
+    equivalencyImports: createEquivalencyImportsRepository(db),
     transferEvaluations: createTransferEvaluationsRepository(db),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
@@ -82,17 +95,20 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     audit: createAuditRepository(db),
-    transaction: (work) =>
-      db.$transaction((tx) =>
-        work({
-          courses: createCoursesRepository(tx),
-          equivalencies: createEquivalenciesRepository(tx),
-          equivalencyRequests: createEquivalencyRequestsRepository(tx),
-          datasets: createDatasetsRepository(tx),
-          outbox: createOutboxRepository(tx),
-          stewardship: createStewardshipRepository(tx),
-          idempotency: createIdempotencyRepository(tx),
-        }),
+    transaction: (work, options) =>
+      db.$transaction(
+        (tx) =>
+          work({
+            courses: createCoursesRepository(tx),
+            equivalencies: createEquivalenciesRepository(tx),
+            equivalencyRequests: createEquivalencyRequestsRepository(tx),
+            equivalencyImports: createEquivalencyImportsRepository(tx),
+            datasets: createDatasetsRepository(tx),
+            outbox: createOutboxRepository(tx),
+            stewardship: createStewardshipRepository(tx),
+            idempotency: createIdempotencyRepository(tx),
+          }),
+        options,
       ),
   };
 }

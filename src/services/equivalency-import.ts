@@ -1,221 +1,60 @@
-// POST /equivalencies/imports: a CSV file of articulation rules, in the spirit of the TES import
-// (docs/api-guide.md#importing-rules-from-a-csv-file): up to ten source and ten target course
-// columns by institution and course code, then the rule's conditions and decision. Each row is
-// written as POST /equivalencies or PATCH /equivalencies/{id} would write it (versions, events,
-// the ambiguity check); a row that would be ambiguous is stored as `conflict` with an issue.
-import { parse } from "csv-parse";
+// POST /equivalencies/imports: a CSV file of articulation rules (equivalency-import-csv.ts for
+// the layout). Each row is decided as POST /equivalencies or PATCH /equivalencies/{id} would
+// decide it (the same checks, the ambiguity check included); a row that would be ambiguous is
+// stored as `conflict` with an issue. The whole file is decided from records read at once and
+// written in one transaction (equivalency-import-batch.ts): all of it or, after a failure,
+// nothing.
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
+import type { EquivalencyImportsRepository } from "../repositories/equivalency-imports.ts";
 import { ProblemError, RuleOverlapError, ValidationError } from "../kernel/errors.ts";
 import { courseCodeKey } from "../views/catalog.ts";
-import type { EquivalencyStatus, RuleKind } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
-import type { EquivalenciesService, EquivalencyCreate, RuleTargetInput } from "./equivalencies.ts";
-import { ruleKey } from "./rules.ts";
+import type { EquivalenciesService } from "./equivalencies.ts";
+import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./rule-decisions.ts";
+import { ruleKey, sourceSetKey } from "./rules.ts";
+import { readRows, type ImportIssue, type ImportResult, type ParsedRow } from "./equivalency-import-csv.ts";
+import { createImportBatch, type ImportBatch } from "./equivalency-import-batch.ts";
 
-export const MAX_IMPORT_ROWS = 10_000;
-const MAX_COURSES = 10;
+export {
+  IMPORT_COLUMNS,
+  MAX_IMPORT_ROWS,
+  parseRow,
+  type ImportIssue,
+  type ImportResult,
+} from "./equivalency-import-csv.ts";
 
-const numbered = (prefix: string) => Array.from({ length: MAX_COURSES }, (_, i) => `${prefix}_${i + 1}`);
-const SOURCE_COLUMNS = numbered("source_course");
-const TARGET_COLUMNS = numbered("target_course");
-const TARGET_CREDIT_COLUMNS = numbered("target_credits");
-const RULE_COLUMNS = [
-  "kind",
-  "general_education_area",
-  "minimum_grade",
-  "effective_from",
-  "effective_until",
-  "priority",
-  "awarded_credits",
-  "status",
-  "decided_by",
-  "policy_basis",
-] as const;
-/** Every column of the layout, in the documented order; the first three are required. */
-export const IMPORT_COLUMNS = [
-  "source_institution",
-  ...SOURCE_COLUMNS,
-  "target_institution",
-  ...TARGET_COLUMNS,
-  ...TARGET_CREDIT_COLUMNS,
-  ...RULE_COLUMNS,
-];
-const REQUIRED = ["source_institution", "source_course_1", "target_institution"];
+/** A file of 10,000 rows is written in one transaction: longer than a request's. */
+const IMPORT_TRANSACTION = { timeout: 120_000 };
 
-const KINDS: readonly RuleKind[] = ["equivalent", "elective", "general_education", "no_credit"];
-const STATUSES: readonly EquivalencyStatus[] = ["pending", "accepted", "conflict"];
-const GRADES = ["A+", "A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D+", "D", "D-", "P"];
-
-export interface ImportIssue {
-  row: number;
-  column: string | null;
-  message: string;
+/** A row whose courses were found: the rule it asks for, by ids. */
+interface PlannedRow {
+  row: ParsedRow;
+  body: EquivalencyCreate;
+  identity: { sourceCourseId: string; targetInstitutionId: string; targetKey: string };
 }
 
-export interface ImportResult {
-  dryRun: boolean;
-  summary: {
-    received: number;
-    created: number;
-    updated: number;
-    unchanged: number;
-    conflict: number;
-    rejected: number;
-  };
-  issues: ImportIssue[];
-}
-
-/** One data row read and checked on its own: the rule it asks for, by codes, or its issues. */
-interface ParsedRow {
-  row: number;
-  sourceInstitutionId: string;
-  sourceCodes: string[];
-  targetInstitutionId: string;
-  targets: { code: string; credits?: number }[];
-  fields: Omit<EquivalencyCreate, "targetInstitutionId" | "sourceCourseIds" | "targets">;
-  issues: ImportIssue[];
-}
-
-/** `inst_110635`, or the bare IPEDS unit id `110635`. */
-function institutionIdOf(value: string): string {
-  return /^\d+$/.test(value) ? `inst_${value}` : value;
-}
-
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-/** The row's cells checked one by one; a cell left empty is the field's default. */
-export function parseRow(record: Record<string, string>, row: number): ParsedRow {
-  const issues: ImportIssue[] = [];
-  const cell = (column: string) => (record[column] ?? "").trim();
-  const issue = (column: string, message: string) => issues.push({ row, column, message });
-  const choice = <T extends string>(column: string, allowed: readonly T[]): T | undefined => {
-    const value = cell(column);
-    if (value === "") return undefined;
-    if (allowed.includes(value as T)) return value as T;
-    issue(column, `must be one of ${allowed.join(", ")}, not "${value}"`);
-    return undefined;
-  };
-  const number = (column: string, range: { min: number; max: number; integer?: boolean }): number | undefined => {
-    const value = cell(column);
-    if (value === "") return undefined;
-    const parsed = Number(value);
-    if (
-      !Number.isFinite(parsed) ||
-      parsed < range.min ||
-      parsed > range.max ||
-      (range.integer && !Number.isInteger(parsed))
-    ) {
-      issue(
-        column,
-        `must be ${range.integer ? "a whole number" : "a number"} from ${range.min} to ${range.max}, like ${range.integer ? "0" : "3.5"}`,
-      );
-      return undefined;
-    }
-    return parsed;
-  };
-  const date = (column: string): string | undefined => {
-    const value = cell(column);
-    if (value === "") return undefined;
-    if (isCalendarDate(value)) return value;
-    issue(column, `must be a calendar date YYYY-MM-DD, like 2024-08-15, not "${value}"`);
-    return undefined;
-  };
-  for (const column of REQUIRED) if (cell(column) === "") issue(column, "is required");
-  const sourceCodes = SOURCE_COLUMNS.map(cell).filter(Boolean);
-  const targets = TARGET_COLUMNS.flatMap((column, index) => {
-    const code = cell(column);
-    const credits = number(TARGET_CREDIT_COLUMNS[index], { min: 0, max: 100 });
-    if (!code) {
-      if (credits !== undefined) issue(TARGET_CREDIT_COLUMNS[index], `gives credits to no course (${column} is empty)`);
-      return [];
-    }
-    return [{ code, ...(credits !== undefined ? { credits } : {}) }];
-  });
-  const minimumGrade = cell("minimum_grade").toUpperCase();
-  if (minimumGrade && !GRADES.includes(minimumGrade))
-    issue("minimum_grade", `must be a letter grade (A+ to D-) or P, not "${cell("minimum_grade")}"`);
-  const fields = {
-    kind: choice("kind", KINDS),
-    generalEducationArea: cell("general_education_area") || undefined,
-    minimumGrade: GRADES.includes(minimumGrade) ? (minimumGrade as EquivalencyCreate["minimumGrade"]) : undefined,
-    effectiveFrom: date("effective_from"),
-    effectiveUntil: date("effective_until"),
-    priority: number("priority", { min: -1000, max: 1000, integer: true }),
-    awardedCredits: number("awarded_credits", { min: 0, max: 100 }),
-    status: choice("status", STATUSES),
-    decidedBy: cell("decided_by").slice(0, 200) || undefined,
-    policyBasis: cell("policy_basis").slice(0, 2000) || undefined,
-  };
-  return {
-    row,
-    sourceInstitutionId: institutionIdOf(cell("source_institution")),
-    sourceCodes,
-    targetInstitutionId: institutionIdOf(cell("target_institution")),
-    targets,
-    fields: Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)),
-    issues,
-  };
-}
-
-/** The data rows of the file, parsed as they stream in; the header is checked first. */
-async function readRows(text: string): Promise<{ rows: ParsedRow[]; headerIssues: ImportIssue[] }> {
-  const headerIssues: ImportIssue[] = [];
-  const parser = parse({
-    bom: true,
-    trim: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    columns: (header: string[]) => {
-      const names = header.map((name) => name.trim().toLowerCase());
-      const missing = REQUIRED.filter((name) => !names.includes(name));
-      if (missing.length)
-        throw ValidationError.single(
-          "",
-          `the header row lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`,
-        );
-      for (const name of names)
-        if (!IMPORT_COLUMNS.includes(name))
-          headerIssues.push({ row: 0, column: name, message: "is not a column of the layout; ignored" });
-      return names;
-    },
-  });
-  // The text is written at once; records come out of the parser one at a time as it reads them.
-  parser.end(text);
-  const rows: ParsedRow[] = [];
-  try {
-    for await (const record of parser as AsyncIterable<Record<string, string>>) {
-      if (rows.length === MAX_IMPORT_ROWS)
-        throw ValidationError.single("", `a file holds at most ${MAX_IMPORT_ROWS.toLocaleString("en-US")} data rows`);
-      rows.push(parseRow(record, rows.length + 1));
-    }
-  } catch (error) {
-    if (error instanceof ProblemError) throw error;
-    throw ValidationError.single("", `the file is not valid CSV: ${(error as Error).message}`);
-  }
-  return { rows, headerIssues };
-}
+type RowOutcome = ImportIssue[] | { result: "created" | "updated" | "unchanged" | "conflict"; issue?: ImportIssue };
 
 export function createEquivalencyImportService(
-  deps: Pick<Repositories, "courses" | "equivalencies" | "stewardship"> & {
-    equivalenciesService: EquivalenciesService;
+  deps: Pick<Repositories, "courses" | "equivalencies" | "equivalencyImports" | "stewardship" | "transaction"> & {
+    /** Not used any more (rows are decided in a batch); still accepted so callers written for it compile. */
+    equivalenciesService?: EquivalenciesService;
+    now?: () => Date;
   },
 ) {
-  const { courses, equivalencies, stewardship, equivalenciesService: rules } = deps;
+  const { courses, equivalencies, equivalencyImports, stewardship, transaction, now = () => new Date() } = deps;
 
   return {
     async importEquivalencies(
       caller: Credential,
       csv: string | undefined,
-      options: { dryRun?: boolean } = {},
+      options: { dryRun?: boolean; requestId?: string } = {},
     ): Promise<ImportResult> {
       // The contract checks JSON bodies only; a text body that is missing (or blank) is refused here.
       if (csv === undefined) throw ValidationError.single("", "a request body is required: the CSV file");
       const dryRun = options.dryRun === true;
+      const environment = caller.environment;
       const { rows, headerIssues } = await readRows(csv);
       const wellFormed = rows.filter((row) => !row.issues.length);
       await assertSteward(
@@ -227,28 +66,69 @@ export function createEquivalencyImportService(
         ...row.sourceCodes.map((code) => ({ institutionId: row.sourceInstitutionId, codeKey: courseCodeKey(code) })),
         ...row.targets.map((t) => ({ institutionId: row.targetInstitutionId, codeKey: courseCodeKey(t.code) })),
       ]);
-      const known = await courses.findByCodeKeys(caller.environment, keys);
+      const known = await courses.findByCodeKeys(environment, keys);
       const courseOf = (institutionId: string, code: string) =>
         known.get(`${institutionId}\u0000${courseCodeKey(code)}`);
+      const plans = rows.map((row) => (row.issues.length ? row.issues : plan(row)));
+      const planned = plans.filter((p): p is PlannedRow => !Array.isArray(p));
 
-      const summary = { received: rows.length, created: 0, updated: 0, unchanged: 0, conflict: 0, rejected: 0 };
-      const issues: ImportIssue[] = [...headerIssues];
-      for (const row of rows) {
-        const outcome = row.issues.length ? row.issues : await writeRow(row);
-        if (Array.isArray(outcome)) {
-          summary.rejected += 1;
-          issues.push(...outcome);
-        } else {
-          summary[outcome.result] += 1;
-          if (outcome.issue) issues.push(outcome.issue);
+      /** Reads what the rows name, then decides every row in order. */
+      const decideAll = async (imports: EquivalencyImportsRepository, lock: boolean) => {
+        const sets = planned.map(({ body, identity }) => ({
+          targetInstitutionId: identity.targetInstitutionId,
+          sourceSetKey: sourceSetKey(body.sourceCourseIds!),
+        }));
+        // The single write's locks, taken before anything is read, so no concurrent writer of these sets slips between.
+        if (lock) await imports.lockRuleSets(environment, sets);
+        const existing = await imports.findByIdentities(
+          environment,
+          planned.map((p) => p.identity),
+          lock,
+        );
+        const accepted = await imports.findAcceptedInSets(environment, sets);
+        const courseIds = planned.flatMap(({ body }) => [
+          ...body.sourceCourseIds!,
+          ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
+        ]);
+        const batch = createImportBatch(
+          caller,
+          {
+            existing,
+            accepted,
+            courses: await imports.findCourses(environment, courseIds),
+            institutions: await imports.findInstitutions(
+              environment,
+              planned.map((p) => p.identity.targetInstitutionId),
+            ),
+          },
+          { record: !dryRun },
+        );
+        const summary = { received: rows.length, created: 0, updated: 0, unchanged: 0, conflict: 0, rejected: 0 };
+        const issues: ImportIssue[] = [...headerIssues];
+        for (const rowPlan of plans) {
+          const outcome = Array.isArray(rowPlan) ? rowPlan : await decideRow(batch, rowPlan);
+          if (Array.isArray(outcome)) {
+            summary.rejected += 1;
+            issues.push(...outcome);
+          } else {
+            summary[outcome.result] += 1;
+            if (outcome.issue) issues.push(outcome.issue);
+          }
         }
-      }
-      return { dryRun, summary, issues };
+        return { batch, result: { dryRun, summary, issues } };
+      };
 
-      /** The row written (or, in a dry run, checked): its result, or the issues that kept it out. */
-      async function writeRow(
-        row: ParsedRow,
-      ): Promise<ImportIssue[] | { result: "created" | "updated" | "unchanged" | "conflict"; issue?: ImportIssue }> {
+      if (dryRun) return (await decideAll(equivalencyImports, false)).result;
+      const { batch, result } = await transaction(async (writes) => {
+        const decided = await decideAll(writes.equivalencyImports, true);
+        await decided.batch.write(writes, { requestId: options.requestId ?? null, at: now() });
+        return decided;
+      }, IMPORT_TRANSACTION);
+      if (batch.size) equivalencies.forgetTotals();
+      return result;
+
+      /** The row's rule by course ids, or the issues of the source courses that were not found. */
+      function plan(row: ParsedRow): PlannedRow | ImportIssue[] {
         const missing = row.sourceCodes.flatMap((code, index) =>
           courseOf(row.sourceInstitutionId, code)
             ? []
@@ -276,44 +156,56 @@ export function createEquivalencyImportService(
           targetInstitutionId: row.targetInstitutionId,
           targets,
         };
-        const key = ruleKey({
+        const targetKey = ruleKey({
           sourceCourseIds,
           targets: targets.map((t) => ({ courseId: t.courseId ?? null, code: t.code ?? null, credits: null })),
           kind: body.kind ?? "equivalent",
           generalEducationArea: body.generalEducationArea ?? null,
           effectiveFrom: body.effectiveFrom ?? null,
         });
+        return {
+          row,
+          body,
+          identity: { sourceCourseId: sourceCourseIds[0], targetInstitutionId: row.targetInstitutionId, targetKey },
+        };
+      }
+
+      /** The row decided (and, outside a dry run, recorded in the batch): its result, or the issues that kept it out. */
+      async function decideRow(batch: ImportBatch, { row, body, identity }: PlannedRow): Promise<RowOutcome> {
         try {
-          const existingId = await equivalencies.findIdByTarget(caller.environment, {
-            sourceCourseId: sourceCourseIds[0],
-            targetInstitutionId: row.targetInstitutionId,
-            targetKey: key,
-          });
-          return existingId ? await update(row, existingId, body) : await create(row, body);
+          const existingId = await batch.lookups.idByTarget(identity);
+          return existingId ? await update(batch, row, existingId, body) : await create(batch, row, body);
         } catch (error) {
           if (!(error instanceof ProblemError) || error.status >= 500) throw error;
           return problemIssues(row, error);
         }
       }
 
-      async function create(row: ParsedRow, body: EquivalencyCreate) {
+      async function create(batch: ImportBatch, row: ParsedRow, body: EquivalencyCreate) {
+        const write = async (input: EquivalencyCreate) => {
+          const { record, resolved } = await decideCreate(batch.lookups, caller, input, now);
+          batch.created(record, resolved);
+        };
         try {
-          await rules.createEquivalency(caller, body, { dryRun });
+          await write(body);
           return { result: "created" as const };
         } catch (error) {
           if (!(error instanceof RuleOverlapError)) throw error;
-          await rules.createEquivalency(caller, { ...body, status: "conflict" }, { dryRun });
+          await write({ ...body, status: "conflict" });
           return { result: "conflict" as const, issue: overlapIssue(row, error) };
         }
       }
 
-      async function update(row: ParsedRow, id: string, body: EquivalencyCreate) {
+      async function update(batch: ImportBatch, row: ParsedRow, id: string, body: EquivalencyCreate) {
         const { sourceCourseIds: _sources, targetInstitutionId: _target, ...patch } = body;
-        const write = (changes: typeof patch) =>
-          dryRun ? rules.previewEquivalencyUpdate(caller, id, changes) : rules.updateEquivalency(caller, id, changes);
+        const write = async (changes: typeof patch) => {
+          const current = batch.current(id);
+          const decision = await decideUpdate(batch.lookups, environment, current, changes, now());
+          if (decision.changed) batch.updated(current, decision);
+          return decision.changed;
+        };
         try {
-          const { changed } = await write(patch);
-          return { result: changed ? ("updated" as const) : ("unchanged" as const) };
+          return { result: (await write(patch)) ? ("updated" as const) : ("unchanged" as const) };
         } catch (error) {
           if (!(error instanceof RuleOverlapError)) throw error;
           await write({ ...patch, status: "conflict" });

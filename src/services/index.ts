@@ -74,7 +74,7 @@ export function createServices(deps: ServicesDependencies): Services {
     institutions: createInstitutionsService(repositories),
     courses: createCoursesService(repositories),
     equivalencies,
-    equivalencyImport: createEquivalencyImportService({ ...repositories, equivalenciesService: equivalencies }),
+    equivalencyImport: createEquivalencyImportService(repositories),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
     exports: createExportsService({ ...repositories, limits: config.exports }),
     catalogImports: createCatalogImportsService(repositories),

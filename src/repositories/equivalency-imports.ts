@@ -1,0 +1,174 @@
+// The CSV import's statements: everything a file of up to 10,000 rules needs, read and written
+// in a few set-based statements (arrays and JSON record sets as parameters) instead of a few
+// statements per row. Built over the client or, for a write, over the import's transaction.
+import type {
+  AuditEntry,
+  Course,
+  Environment,
+  Equivalency,
+  Institution,
+  Prisma,
+} from "../../generated/prisma/client.ts";
+import { columnsOf, recordFromJson } from "./record-columns.ts";
+import { ruleSetLockKey, type NewEquivalencyVersion } from "./equivalencies.ts";
+
+/** A rule set: the rules of one target institution with one source set (the ambiguity check's scope). */
+export interface RuleSet {
+  targetInstitutionId: string;
+  sourceSetKey: string;
+}
+
+/** One equivalency's identity: (first source course, target institution, target key). */
+export interface RuleIdentityKey {
+  sourceCourseId: string;
+  targetInstitutionId: string;
+  targetKey: string;
+}
+
+type RowJson = Record<string, unknown>;
+
+/** The record under its column names, as jsonb_populate_recordset reads it. */
+function byColumn(db: Prisma.TransactionClient, model: Prisma.ModelName, record: object): RowJson {
+  const values = record as Record<string, unknown>;
+  return Object.fromEntries(columnsOf(db, model).map(({ field, column }) => [column, values[field] ?? null]));
+}
+
+export function createEquivalencyImportsRepository(db: Prisma.TransactionClient) {
+  const equivalencyColumns = () => columnsOf(db, "Equivalency");
+
+  async function equivalenciesWhere(sql: string, ...params: unknown[]): Promise<Equivalency[]> {
+    const [row] = await db.$queryRawUnsafe<{ rows: string }[]>(
+      `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS rows
+       FROM equivalencies AS e WHERE ${sql}`,
+      ...params,
+    );
+    return (JSON.parse(row.rows) as RowJson[]).map((json) => recordFromJson<Equivalency>(json, equivalencyColumns())!);
+  }
+
+  /** Inserts the records in one statement, each column cast by the table's own row type. */
+  async function insertRows(model: Prisma.ModelName, table: string, records: object[]): Promise<void> {
+    if (!records.length) return;
+    const columns = columnsOf(db, model).map(({ column }) => `"${column}"`);
+    await db.$executeRawUnsafe(
+      `INSERT INTO ${table} (${columns.join(", ")})
+       SELECT ${columns.join(", ")} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)`,
+      JSON.stringify(records.map((record) => byColumn(db, model, record))),
+    );
+  }
+
+  return {
+    /**
+     * Takes the advisory locks of these rule sets, the ones a single write of each takes
+     * (EquivalenciesRepository.lockRuleSet), in one order, so two imports cannot deadlock.
+     */
+    async lockRuleSets(environment: Environment, sets: RuleSet[]): Promise<void> {
+      const keys = [
+        ...new Set(sets.map((set) => ruleSetLockKey(environment, set.targetInstitutionId, set.sourceSetKey))),
+      ];
+      if (!keys.length) return;
+      await db.$executeRawUnsafe(
+        `SELECT pg_advisory_xact_lock(hashtextextended(k.key, 0))
+         FROM (SELECT key FROM unnest($1::text[]) AS key ORDER BY key) AS k`,
+        keys.sort(),
+      );
+    },
+
+    /** The equivalencies with these identities; with `lock`, their rows are locked first (in id order). */
+    async findByIdentities(environment: Environment, keys: RuleIdentityKey[], lock: boolean): Promise<Equivalency[]> {
+      if (!keys.length) return [];
+      const params = [
+        environment,
+        keys.map((k) => k.sourceCourseId),
+        keys.map((k) => k.targetInstitutionId),
+        keys.map((k) => k.targetKey),
+      ];
+      const matching = `e.environment = $1::"Environment" AND (e.source_course_id, e.target_institution_id, e.target_key) IN
+        (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`;
+      if (lock)
+        await db.$executeRawUnsafe(
+          `SELECT e.id FROM equivalencies AS e WHERE ${matching} ORDER BY e.id FOR UPDATE`,
+          ...params,
+        );
+      return equivalenciesWhere(matching, ...params);
+    },
+
+    /** The accepted rules of these rule sets, in creation order. */
+    findAcceptedInSets(environment: Environment, sets: RuleSet[]): Promise<Equivalency[]> {
+      if (!sets.length) return Promise.resolve([]);
+      return equivalenciesWhere(
+        `e.environment = $1::"Environment" AND e.status = 'accepted' AND (e.target_institution_id, e.source_set_key) IN
+          (SELECT * FROM unnest($2::text[], $3::text[]))`,
+        environment,
+        sets.map((set) => set.targetInstitutionId),
+        sets.map((set) => set.sourceSetKey),
+      );
+    },
+
+    /** The courses with these ids in the environment, each with its institution. */
+    async findCourses(
+      environment: Environment,
+      ids: string[],
+    ): Promise<Map<string, Course & { institution: Institution }>> {
+      if (!ids.length) return new Map();
+      const [row] = await db.$queryRawUnsafe<{ rows: string }[]>(
+        `SELECT coalesce(json_agg(json_build_array(row_to_json(c), row_to_json(i))), '[]')::text AS rows
+         FROM courses AS c JOIN institutions AS i ON i.environment = c.environment AND i.id = c.institution_id
+         WHERE c.environment = $1::"Environment" AND c.id = ANY($2::text[])`,
+        environment,
+        [...new Set(ids)],
+      );
+      const [courseColumns, institutionColumns] = [columnsOf(db, "Course"), columnsOf(db, "Institution")];
+      return new Map(
+        (JSON.parse(row.rows) as [RowJson, RowJson][]).map(([course, institution]) => {
+          const record = recordFromJson<Course>(course, courseColumns)!;
+          return [record.id, { ...record, institution: recordFromJson<Institution>(institution, institutionColumns)! }];
+        }),
+      );
+    },
+
+    /** The institutions with these ids in the environment. */
+    async findInstitutions(environment: Environment, ids: string[]): Promise<Map<string, Institution>> {
+      if (!ids.length) return new Map();
+      const institutions = await db.institution.findMany({ where: { environment, id: { in: [...new Set(ids)] } } });
+      return new Map(institutions.map((institution) => [institution.id, institution]));
+    },
+
+    insertEquivalencies: (records: Equivalency[]) => insertRows("Equivalency", "equivalencies", records),
+
+    /** Writes each record's changeable columns (and its version) over the stored row with its id. */
+    async updateEquivalencies(records: Equivalency[]): Promise<void> {
+      if (!records.length) return;
+      const fixed = new Set(["id", "environment", "createdAt", "provenance", "datasetVersionId", "organizationId"]);
+      const columns = equivalencyColumns()
+        .filter(({ field }) => !fixed.has(field))
+        .map(({ column }) => `"${column}"`);
+      await db.$executeRawUnsafe(
+        `UPDATE equivalencies AS e SET (${columns.join(", ")}) = (${columns.map((c) => `r.${c}`).join(", ")})
+         FROM jsonb_populate_recordset(NULL::equivalencies, $1::jsonb) AS r WHERE e.id = r.id`,
+        JSON.stringify(records.map((record) => byColumn(db, "Equivalency", record))),
+      );
+    },
+
+    insertVersions: (versions: NewEquivalencyVersion[]) =>
+      insertRows("EquivalencyVersion", "equivalency_versions", versions),
+
+    insertAuditEntries: (entries: AuditEntry[]) => insertRows("AuditEntry", "audit_entries", entries),
+
+    /** Forgets the demand for rules that accepted rules now answer (each source course toward its target institution). */
+    async clearRequests(environment: Environment, rules: { targetInstitutionId: string; sourceCourseIds: string[] }[]) {
+      const pairs = rules.flatMap((rule) => rule.sourceCourseIds.map((id) => [rule.targetInstitutionId, id]));
+      if (!pairs.length) return;
+      await db.$executeRawUnsafe(
+        `DELETE FROM equivalency_requests AS r
+         USING unnest($2::text[], $3::text[]) AS p (target_institution_id, source_course_id)
+         WHERE r.environment = $1::"Environment" AND r.target_institution_id = p.target_institution_id
+           AND r.source_course_id = p.source_course_id`,
+        environment,
+        pairs.map(([institution]) => institution),
+        pairs.map(([, course]) => course),
+      );
+    },
+  };
+}
+
+export type EquivalencyImportsRepository = ReturnType<typeof createEquivalencyImportsRepository>;

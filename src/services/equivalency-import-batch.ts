@@ -1,0 +1,198 @@
+// One CSV import's rules decided in memory and written at once. The records the file names are
+// read first (under the rule sets' advisory locks and the rows' locks, in the import's
+// transaction); each row is then decided by the same functions as a single write
+// (rule-decisions.ts), against those records and the rows before it, and what the rows change
+// is collected and written with a few multi-row statements: equivalencies, versions, outbox
+// events (webhooks and the change feed), answered requests and one audit entry per record.
+import type { AuditEntry, Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
+import type { Credential } from "../auth/credential.ts";
+import type { NewEquivalencyVersion, OverlappingRule } from "../repositories/equivalencies.ts";
+import type { TransactionRepositories } from "../repositories/index.ts";
+import type { PendingEvent } from "../kernel/events.ts";
+import { newId } from "../kernel/ids.ts";
+import { calendarDate, equivalencyView } from "../views/catalog.ts";
+import { actorName } from "./audit.ts";
+import { ruleEventFields } from "./equivalencies.ts";
+import type { CheckedRule, ResolvedRule, RuleIdentity, RuleLookups, UpdateDecision } from "./rule-decisions.ts";
+import { datesOverlap } from "./rules.ts";
+
+/** What the import read for the whole file. */
+export interface BatchRecords {
+  /** The stored equivalencies with the identities of the file's rows. */
+  existing: Equivalency[];
+  /** The stored accepted rules of the file's rule sets. */
+  accepted: Equivalency[];
+  /** Every source and target course the rows name, with its institution. */
+  courses: Map<string, Course & { institution: Institution }>;
+  /** The rows' target institutions that exist. */
+  institutions: Map<string, Institution>;
+}
+
+const identityOf = (key: RuleIdentity) => `${key.sourceCourseId}\u0000${key.targetInstitutionId}\u0000${key.targetKey}`;
+const ruleSetOf = (rule: Pick<Equivalency, "targetInstitutionId" | "sourceSetKey">) =>
+  `${rule.targetInstitutionId}\u0000${rule.sourceSetKey}`;
+const byCreation = (a: Equivalency, b: Equivalency) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const datesOf = (rule: Pick<Equivalency, "effectiveFrom" | "effectiveUntil">) => ({
+  effectiveFrom: calendarDate(rule.effectiveFrom),
+  effectiveUntil: calendarDate(rule.effectiveUntil),
+});
+
+/**
+ * The rules of the file as they stand after each decided row. A dry run records nothing, so each
+ * of its rows is decided against the stored rules only, as a single dry-run write would be.
+ */
+export function createImportBatch(caller: Credential, records: BatchRecords, options: { record: boolean }) {
+  const environment = caller.environment;
+  const byId = new Map<string, Equivalency>();
+  const idByIdentity = new Map<string, string>();
+  const acceptedBySet = new Map<string, Equivalency[]>();
+  const inserted = new Map<string, Equivalency>();
+  const updated = new Map<string, Equivalency>();
+  const versions: NewEquivalencyVersion[] = [];
+  const events: PendingEvent[] = [];
+  const answered: Equivalency[] = [];
+
+  function remember(record: Equivalency) {
+    const previous = byId.get(record.id);
+    if (previous?.status === "accepted") {
+      const set = acceptedBySet.get(ruleSetOf(previous))!;
+      set.splice(set.indexOf(previous), 1);
+    }
+    byId.set(record.id, record);
+    idByIdentity.set(identityOf(record), record.id);
+    if (record.status === "accepted") {
+      const set = acceptedBySet.get(ruleSetOf(record));
+      if (set) set.push(record);
+      else acceptedBySet.set(ruleSetOf(record), [record]);
+    }
+  }
+  for (const record of [...records.existing, ...records.accepted]) if (!byId.has(record.id)) remember(record);
+
+  const actor = { actorCredentialId: caller.id, actorOrganizationId: caller.organizationId, actorKind: caller.kind };
+
+  const lookups: RuleLookups = {
+    async references({ sourceCourseIds, targetInstitutionId, targetCourseIds }) {
+      const found = (ids: string[]) =>
+        new Map(ids.flatMap((id) => (records.courses.has(id) ? [[id, records.courses.get(id)!] as const] : [])));
+      return {
+        sources: found(sourceCourseIds),
+        institution: records.institutions.get(targetInstitutionId) ?? null,
+        targetCourses: found(targetCourseIds),
+      };
+    },
+    async idByTarget(key) {
+      return idByIdentity.get(identityOf(key)) ?? null;
+    },
+    async acceptedOverlapping(rule: CheckedRule, exceptId): Promise<OverlappingRule[]> {
+      return (acceptedBySet.get(ruleSetOf(rule)) ?? [])
+        .filter(
+          (other) =>
+            other.id !== exceptId && other.priority === rule.priority && datesOverlap(datesOf(other), datesOf(rule)),
+        )
+        .sort(byCreation);
+    },
+    // The caller stewards every target institution of the file: checked for all rows before any is decided.
+    async assertSteward() {},
+  };
+
+  return {
+    lookups,
+
+    /** The stored (or earlier imported) equivalency with this id. */
+    current(id: string): Equivalency {
+      return byId.get(id)!;
+    },
+
+    created(record: Equivalency, resolved: ResolvedRule): void {
+      if (!options.record) return;
+      remember(record);
+      inserted.set(record.id, record);
+      const state = equivalencyView(record);
+      versions.push({
+        id: newId("eqv"),
+        equivalencyId: record.id,
+        version: 1,
+        state,
+        changeNote: null,
+        changedFields: [],
+        ...actor,
+        recordedAt: record.createdAt,
+      });
+      const [source] = resolved.sourceCourses;
+      events.push({
+        type: "equivalency.created",
+        data: {
+          equivalencyId: record.id,
+          status: record.status,
+          sourceCourse: { institution: source.institution.name, code: source.code },
+          target: { institution: resolved.institution.name, code: record.targetCode },
+          ...(record.policyBasis ? { policyBasis: record.policyBasis } : {}),
+          ...ruleEventFields(state),
+        },
+      });
+      if (record.status === "accepted") answered.push(record);
+    },
+
+    updated(current: Equivalency, decision: Extract<UpdateDecision, { changed: true }>): void {
+      if (!options.record) return;
+      const record: Equivalency = { ...current, ...decision.change };
+      remember(record);
+      (inserted.has(record.id) ? inserted : updated).set(record.id, record);
+      const state = equivalencyView(record);
+      versions.push({
+        id: newId("eqv"),
+        equivalencyId: record.id,
+        version: record.version,
+        state,
+        changeNote: null,
+        changedFields: decision.changedFields,
+        ...actor,
+        recordedAt: record.updatedAt,
+      });
+      events.push({
+        type: "equivalency.updated",
+        data: {
+          equivalencyId: record.id,
+          version: record.version,
+          previousStatus: current.status,
+          status: record.status,
+          changedFields: decision.changedFields,
+          ...ruleEventFields(state),
+        },
+      });
+      if (record.status === "accepted") answered.push(record);
+    },
+
+    /** How many equivalencies the batch writes. */
+    get size(): number {
+      return inserted.size + updated.size;
+    },
+
+    /** Writes everything the rows changed, in the import's transaction. */
+    async write(writes: TransactionRepositories, audit: { requestId: string | null; at: Date }): Promise<void> {
+      const { equivalencyImports } = writes;
+      await equivalencyImports.insertEquivalencies([...inserted.values()]);
+      await equivalencyImports.updateEquivalencies([...updated.values()]);
+      await equivalencyImports.insertVersions(versions);
+      await writes.outbox.recordEvents(environment, events);
+      await equivalencyImports.clearRequests(environment, answered);
+      const entries: AuditEntry[] = [...inserted.keys(), ...updated.keys()].map((id) => ({
+        id: newId("aud"),
+        organizationId: caller.organizationId,
+        actorKind: caller.kind,
+        actorId: caller.id,
+        actorName: actorName(caller),
+        operationId: "importEquivalencies",
+        targetType: "equivalency",
+        targetId: id,
+        environment,
+        requestId: audit.requestId,
+        createdAt: audit.at,
+      }));
+      await equivalencyImports.insertAuditEntries(entries);
+    },
+  };
+}
+
+export type ImportBatch = ReturnType<typeof createImportBatch>;
