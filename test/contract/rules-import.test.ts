@@ -1,0 +1,226 @@
+// importEquivalencies (POST /equivalencies/imports) decides the whole file at once and writes it
+// in one transaction: rows that contradict or repeat an earlier row of the file or a stored
+// accepted rule are stored as conflict with an issue, a re-imported file changes nothing, and
+// every changed equivalency gets its version, its webhook/change-feed event and its audit entry.
+// On the database the suite runs on (PGlite, or PostgreSQL with SVC_TEST_DATABASE_URL).
+import { expect } from "chai";
+import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
+import { expectContract } from "../helpers/contract.ts";
+import { loadInstitutions, postCourses } from "../helpers/fixtures.ts";
+
+const SMC = "inst_122977";
+const BERKELEY = "inst_110635";
+
+const COURSES = [
+  {
+    institutionId: SMC,
+    code: "CHEM 1A",
+    title: "General Chemistry",
+    credits: 4,
+    creditUnit: "quarter",
+    level: "lower",
+  },
+  { institutionId: SMC, code: "MATH 7", title: "Calculus", credits: 5, level: "lower" },
+  { institutionId: SMC, code: "ART 10", title: "Design", credits: 3, level: "lower" },
+  { institutionId: SMC, code: "BIO 3", title: "Biology", credits: 4, level: "lower" },
+  { institutionId: BERKELEY, code: "CHEM 4A", title: "General Chemistry", credits: 3, level: "lower" },
+  { institutionId: BERKELEY, code: "CHEM 3A", title: "Chemical Structure", credits: 4, level: "lower" },
+  { institutionId: BERKELEY, code: "MATH 1A", title: "Calculus", credits: 4, level: "lower" },
+  { institutionId: BERKELEY, code: "ART 8", title: "Design", credits: 4, level: "lower" },
+  { institutionId: BERKELEY, code: "BIO 1A", title: "Biology", credits: 4, level: "lower" },
+];
+
+const HEADER = "source_institution,source_course_1,target_institution,target_course_1,effective_from,status";
+
+describe("rules: importEquivalencies decides the file as one batch", () => {
+  let t: TestApp;
+  let c: Record<string, string>;
+  const upload = (csv: string, query = "") =>
+    t.http
+      .post(`/api/v1/equivalencies/imports${query}`)
+      .set(bearer(t.keys.live))
+      .set("Content-Type", "text/csv")
+      .send(csv);
+  const idOf = async (sourceCode: string, targetCode: string) =>
+    (
+      await t.database.prisma.equivalency.findFirstOrThrow({
+        where: { sourceCourseId: c[sourceCode], targetCourseId: c[targetCode] },
+      })
+    ).id;
+  const counts = async () => ({
+    equivalencies: await t.database.prisma.equivalency.count(),
+    versions: await t.database.prisma.equivalencyVersion.count(),
+    events: await t.database.prisma.outboxEvent.count({ where: { type: { startsWith: "equivalency." } } }),
+    // Entries naming an equivalency: the request's own entry (the pipeline's, which names none) is not counted.
+    audit: await t.database.prisma.auditEntry.count({ where: { targetType: "equivalency", targetId: { not: null } } }),
+  });
+
+  before(async () => {
+    t = await createTestApp();
+    await loadInstitutions(t.database.prisma, "live");
+    c = await postCourses(t, COURSES);
+  });
+  after(() => t.close());
+
+  it("a row contradicting an earlier row of the file is conflict; one repeating it with other dates is a duplicate; a dry run checks rows against stored rules only", async () => {
+    const csv = [
+      HEADER,
+      `${SMC},CHEM 1A,${BERKELEY},CHEM 4A,,accepted`,
+      `${SMC},CHEM 1A,${BERKELEY},CHEM 3A,,accepted`,
+      `${SMC},CHEM 1A,${BERKELEY},CHEM 4A,2025-01-01,accepted`,
+    ].join("\n");
+    const before = await counts();
+    const preview = await upload(csv, "?dryRun=true");
+    await expectContract(preview, 200);
+    expect(preview.body.summary).to.deep.include({ created: 3, conflict: 0, rejected: 0 });
+    expect(await counts()).to.deep.equal(before);
+
+    const imported = await upload(csv);
+    await expectContract(imported, 200);
+    expect(imported.body.summary).to.deep.equal({
+      received: 3,
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+      conflict: 2,
+      rejected: 0,
+    });
+    const first = await idOf("CHEM 1A", "CHEM 4A");
+    expect(imported.body.issues).to.deep.equal([
+      { row: 2, column: "status", message: `ambiguous with the accepted rule ${first}: stored as conflict` },
+      { row: 3, column: "status", message: `a duplicate of the accepted rule ${first}: stored as conflict` },
+    ]);
+    const stored = await t.database.prisma.equivalency.findMany({
+      where: { sourceCourseId: c["CHEM 1A"] },
+      orderBy: { id: "asc" },
+      select: { status: true, targetCourseId: true },
+    });
+    expect(stored).to.deep.equal([
+      { status: "accepted", targetCourseId: c["CHEM 4A"] },
+      { status: "conflict", targetCourseId: c["CHEM 3A"] },
+      { status: "conflict", targetCourseId: c["CHEM 4A"] },
+    ]);
+  });
+
+  it("a row contradicting a stored accepted rule is conflict naming it; the stored rule is left as it was", async () => {
+    const stored = await t.http
+      .post("/api/v1/equivalencies")
+      .set(bearer(t.keys.live))
+      .send({
+        sourceCourseIds: [c["MATH 7"]],
+        targetInstitutionId: BERKELEY,
+        targets: [{ courseId: c["MATH 1A"] }],
+        status: "accepted",
+      });
+    await expectContract(stored, 201);
+    const imported = await upload([HEADER, `${SMC},MATH 7,${BERKELEY},MATH 99X,,accepted`].join("\n"));
+    await expectContract(imported, 200);
+    expect(imported.body.summary).to.deep.include({ created: 0, conflict: 1 });
+    expect(imported.body.issues).to.deep.equal([
+      {
+        row: 1,
+        column: "status",
+        message: `ambiguous with the accepted rule ${stored.body.data.id}: stored as conflict`,
+      },
+    ]);
+    const after = await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: stored.body.data.id } });
+    expect(after).to.deep.include({ status: "accepted", version: 1 });
+  });
+
+  it("each changed equivalency gets one version, one event and one audit entry with the request id; a re-imported file changes nothing", async () => {
+    const csv = [
+      HEADER,
+      `${SMC},ART 10,${BERKELEY},ART 8,2024-08-15,accepted`,
+      `${SMC},BIO 3,${BERKELEY},BIO 1A,,pending`,
+    ].join("\n");
+    const before = await counts();
+    const imported = await upload(csv);
+    await expectContract(imported, 200);
+    expect(imported.body.summary).to.deep.include({ created: 2, updated: 0, unchanged: 0, conflict: 0 });
+    const requestId = imported.headers["x-request-id"];
+    expect(requestId).to.be.a("string");
+    const ids = [await idOf("ART 10", "ART 8"), await idOf("BIO 3", "BIO 1A")];
+
+    const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: { in: ids } } });
+    expect(versions.map((v) => [v.equivalencyId, v.version])).to.have.deep.members(ids.map((id) => [id, 1]));
+    const events = await t.database.prisma.outboxEvent.findMany({ where: { type: "equivalency.created" } });
+    const created = events.map((e) => e.payload as { data: { equivalencyId: string; status: string } });
+    expect(created.filter((e) => ids.includes(e.data.equivalencyId)).map((e) => e.data.status)).to.have.members([
+      "accepted",
+      "pending",
+    ]);
+    const audit = await t.database.prisma.auditEntry.findMany({
+      where: { operationId: "importEquivalencies", targetType: "equivalency", targetId: { in: ids } },
+    });
+    expect(audit.map((entry) => entry.targetId)).to.have.members(ids);
+    for (const entry of audit) expect(entry).to.deep.include({ actorKind: "api_key", requestId, environment: "live" });
+    expect(await counts()).to.deep.equal({
+      equivalencies: before.equivalencies + 2,
+      versions: before.versions + 2,
+      events: before.events + 2,
+      audit: before.audit + 2,
+    });
+
+    const again = await upload(csv);
+    await expectContract(again, 200);
+    expect(again.body.summary).to.deep.equal({
+      received: 2,
+      created: 0,
+      updated: 0,
+      unchanged: 2,
+      conflict: 0,
+      rejected: 0,
+    });
+    expect(await counts()).to.deep.equal({
+      equivalencies: before.equivalencies + 2,
+      versions: before.versions + 2,
+      events: before.events + 2,
+      audit: before.audit + 2,
+    });
+
+    // A changed row updates its rule: version 2, an equivalency.updated event, another audit entry.
+    const accepted = await upload(csv.replace("BIO 1A,,pending", "BIO 1A,,accepted"));
+    expect(accepted.body.summary).to.deep.include({ updated: 1, unchanged: 1 });
+    const bio = await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: ids[1] } });
+    expect(bio).to.deep.include({ status: "accepted", version: 2 });
+    const updated = (await t.database.prisma.outboxEvent.findMany({ where: { type: "equivalency.updated" } }))
+      .map((e) => (e.payload as { data: Record<string, unknown> }).data)
+      .filter((data) => data.equivalencyId === ids[1]);
+    expect(updated).to.have.length(1);
+    expect(updated[0]).to.deep.include({ version: 2, previousStatus: "pending", status: "accepted" });
+    expect(updated[0].changedFields).to.include.members(["status", "decidedAt"]);
+    expect(await counts()).to.deep.include({ versions: before.versions + 3, audit: before.audit + 3 });
+  });
+
+  it("an import and a single write of contradicting accepted rules at once: exactly one rule is accepted", async () => {
+    const [single, imported] = await Promise.all([
+      t.http
+        .post("/api/v1/equivalencies")
+        .set(bearer(t.keys.live))
+        .send({
+          sourceCourseIds: [c["CHEM 1A"], c["MATH 7"]],
+          targetInstitutionId: BERKELEY,
+          targets: [{ courseId: c["CHEM 3A"] }],
+          status: "accepted",
+        }),
+      upload(
+        [
+          "source_institution,source_course_1,source_course_2,target_institution,target_course_1,status",
+          `${SMC},MATH 7,CHEM 1A,${BERKELEY},MATH 1A,accepted`,
+        ].join("\n"),
+      ),
+    ]);
+    await expectContract(imported, 200);
+    const rules = await t.database.prisma.equivalency.findMany({
+      where: { sourceSetKey: [c["CHEM 1A"], c["MATH 7"]].sort().join(" ") },
+    });
+    expect(rules.filter((rule) => rule.status === "accepted")).to.have.length(1);
+    if (single.status === 201) {
+      expect(imported.body.summary).to.deep.include({ created: 0, conflict: 1 });
+      expect(imported.body.issues[0].message).to.contain(single.body.data.id);
+    } else {
+      await expectContract(single, 409);
+      expect(imported.body.summary).to.deep.include({ created: 1, conflict: 0 });
+    }
+  });
+});
