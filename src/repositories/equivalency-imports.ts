@@ -73,32 +73,30 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
       );
     },
 
-    /** The equivalencies with these identities; with `lock`, their rows are locked first (in id order). */
-    async findByIdentities(environment: Environment, keys: RuleIdentityKey[], lock: boolean): Promise<Equivalency[]> {
-      if (!keys.length) return [];
-      const params = [
+    /**
+     * The equivalencies with these identities, and the accepted rules of these rule sets, in
+     * creation order: each by its own index (the identity's unique index, and (environment,
+     * target institution, source set)), joined to the keys.
+     */
+    findByIdentitiesOrAcceptedInSets(
+      environment: Environment,
+      keys: RuleIdentityKey[],
+      sets: RuleSet[],
+    ): Promise<Equivalency[]> {
+      if (!keys.length && !sets.length) return Promise.resolve([]);
+      return equivalenciesWhere(
+        `e.id IN (
+           SELECT i.id FROM unnest($2::text[], $3::text[], $4::text[]) AS k (source, target, key)
+           JOIN equivalencies AS i ON i.environment = $1::"Environment" AND i.source_course_id = k.source
+             AND i.target_institution_id = k.target AND i.target_key = k.key
+           UNION
+           SELECT a.id FROM unnest($5::text[], $6::text[]) AS s (target, set_key)
+           JOIN equivalencies AS a ON a.environment = $1::"Environment" AND a.target_institution_id = s.target
+             AND a.source_set_key = s.set_key AND a.status = 'accepted')`,
         environment,
         keys.map((k) => k.sourceCourseId),
         keys.map((k) => k.targetInstitutionId),
         keys.map((k) => k.targetKey),
-      ];
-      const matching = `e.environment = $1::"Environment" AND (e.source_course_id, e.target_institution_id, e.target_key) IN
-        (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))`;
-      if (lock)
-        await db.$executeRawUnsafe(
-          `SELECT e.id FROM equivalencies AS e WHERE ${matching} ORDER BY e.id FOR UPDATE`,
-          ...params,
-        );
-      return equivalenciesWhere(matching, ...params);
-    },
-
-    /** The accepted rules of these rule sets, in creation order. */
-    findAcceptedInSets(environment: Environment, sets: RuleSet[]): Promise<Equivalency[]> {
-      if (!sets.length) return Promise.resolve([]);
-      return equivalenciesWhere(
-        `e.environment = $1::"Environment" AND e.status = 'accepted' AND (e.target_institution_id, e.source_set_key) IN
-          (SELECT * FROM unnest($2::text[], $3::text[]))`,
-        environment,
         sets.map((set) => set.targetInstitutionId),
         sets.map((set) => set.sourceSetKey),
       );
@@ -135,17 +133,25 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
 
     insertEquivalencies: (records: Equivalency[]) => insertRows("Equivalency", "equivalencies", records),
 
-    /** Writes each record's changeable columns (and its version) over the stored row with its id. */
-    async updateEquivalencies(records: Equivalency[]): Promise<void> {
-      if (!records.length) return;
+    /**
+     * Writes each record's changeable columns (and its version) over the stored row with its id,
+     * if that row is still at the version read (`readVersions`). Answers how many rows it wrote:
+     * fewer than the records when a concurrent writer changed one since.
+     */
+    async updateEquivalencies(records: Equivalency[], readVersions: Map<string, number>): Promise<number> {
+      if (!records.length) return 0;
       const fixed = new Set(["id", "environment", "createdAt", "provenance", "datasetVersionId", "organizationId"]);
       const columns = equivalencyColumns()
         .filter(({ field }) => !fixed.has(field))
         .map(({ column }) => `"${column}"`);
-      await db.$executeRawUnsafe(
+      return db.$executeRawUnsafe(
         `UPDATE equivalencies AS e SET (${columns.join(", ")}) = (${columns.map((c) => `r.${c}`).join(", ")})
-         FROM jsonb_populate_recordset(NULL::equivalencies, $1::jsonb) AS r WHERE e.id = r.id`,
+         FROM jsonb_populate_recordset(NULL::equivalencies, $1::jsonb) AS r
+         JOIN unnest($2::text[], $3::int[]) AS v (id, version) ON v.id = r.id
+         WHERE e.id = r.id AND e.version = v.version`,
         JSON.stringify(records.map((record) => byColumn(db, "Equivalency", record))),
+        records.map((record) => record.id),
+        records.map((record) => readVersions.get(record.id)!),
       );
     },
 

@@ -16,12 +16,17 @@ import { ruleEventFields } from "./equivalencies.ts";
 import type { CheckedRule, ResolvedRule, RuleIdentity, RuleLookups, UpdateDecision } from "./rule-decisions.ts";
 import { datesOverlap } from "./rules.ts";
 
+/** A stored equivalency the import changes was changed by another writer after the import read it. */
+export class LostRaceError extends Error {
+  constructor() {
+    super("an equivalency of the import changed while the import was being decided");
+  }
+}
+
 /** What the import read for the whole file. */
 export interface BatchRecords {
-  /** The stored equivalencies with the identities of the file's rows. */
-  existing: Equivalency[];
-  /** The stored accepted rules of the file's rule sets. */
-  accepted: Equivalency[];
+  /** The stored equivalencies with the identities of the file's rows, and the accepted rules of its rule sets. */
+  stored: Equivalency[];
   /** Every source and target course the rows name, with its institution. */
   courses: Map<string, Course & { institution: Institution }>;
   /** The rows' target institutions that exist. */
@@ -67,7 +72,8 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       else acceptedBySet.set(ruleSetOf(record), [record]);
     }
   }
-  for (const record of [...records.existing, ...records.accepted]) if (!byId.has(record.id)) remember(record);
+  for (const record of records.stored) remember(record);
+  const readVersions = new Map(records.stored.map((record) => [record.id, record.version]));
 
   const actor = { actorCredentialId: caller.id, actorOrganizationId: caller.organizationId, actorKind: caller.kind };
 
@@ -169,11 +175,15 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       return inserted.size + updated.size;
     },
 
-    /** Writes everything the rows changed, in the import's transaction. */
+    /**
+     * Writes everything the rows changed, in the import's transaction; LostRaceError (and the
+     * transaction rolls back) when a concurrent writer changed a stored equivalency since it was read.
+     */
     async write(writes: TransactionRepositories, audit: { requestId: string | null; at: Date }): Promise<void> {
       const { equivalencyImports } = writes;
       await equivalencyImports.insertEquivalencies([...inserted.values()]);
-      await equivalencyImports.updateEquivalencies([...updated.values()]);
+      const written = await equivalencyImports.updateEquivalencies([...updated.values()], readVersions);
+      if (written !== updated.size) throw new LostRaceError();
       await equivalencyImports.insertVersions(versions);
       await writes.outbox.recordEvents(environment, events);
       await equivalencyImports.clearRequests(environment, answered);

@@ -7,14 +7,14 @@
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { EquivalencyImportsRepository } from "../repositories/equivalency-imports.ts";
-import { ProblemError, RuleOverlapError, ValidationError } from "../kernel/errors.ts";
+import { ConflictError, ProblemError, RuleOverlapError, ValidationError } from "../kernel/errors.ts";
 import { courseCodeKey } from "../views/catalog.ts";
 import { assertSteward } from "./stewardship.ts";
 import type { EquivalenciesService } from "./equivalencies.ts";
 import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./rule-decisions.ts";
 import { ruleKey, sourceSetKey } from "./rules.ts";
 import { readRows, type ImportIssue, type ImportResult, type ParsedRow } from "./equivalency-import-csv.ts";
-import { createImportBatch, type ImportBatch } from "./equivalency-import-batch.ts";
+import { createImportBatch, LostRaceError, type ImportBatch } from "./equivalency-import-batch.ts";
 
 export {
   IMPORT_COLUMNS,
@@ -26,6 +26,7 @@ export {
 
 /** A file of 10,000 rows is written in one transaction: longer than a request's. */
 const IMPORT_TRANSACTION = { timeout: 120_000 };
+const MAX_ATTEMPTS = 3;
 
 /** A row whose courses were found: the rule it asks for, by ids. */
 interface PlannedRow {
@@ -80,12 +81,11 @@ export function createEquivalencyImportService(
         }));
         // The single write's locks, taken before anything is read, so no concurrent writer of these sets slips between.
         if (lock) await imports.lockRuleSets(environment, sets);
-        const existing = await imports.findByIdentities(
+        const stored = await imports.findByIdentitiesOrAcceptedInSets(
           environment,
           planned.map((p) => p.identity),
-          lock,
+          sets,
         );
-        const accepted = await imports.findAcceptedInSets(environment, sets);
         const courseIds = planned.flatMap(({ body }) => [
           ...body.sourceCourseIds!,
           ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
@@ -93,8 +93,7 @@ export function createEquivalencyImportService(
         const batch = createImportBatch(
           caller,
           {
-            existing,
-            accepted,
+            stored,
             courses: await imports.findCourses(environment, courseIds),
             institutions: await imports.findInstitutions(
               environment,
@@ -119,13 +118,22 @@ export function createEquivalencyImportService(
       };
 
       if (dryRun) return (await decideAll(equivalencyImports, false)).result;
-      const { batch, result } = await transaction(async (writes) => {
-        const decided = await decideAll(writes.equivalencyImports, true);
-        await decided.batch.write(writes, { requestId: options.requestId ?? null, at: now() });
-        return decided;
-      }, IMPORT_TRANSACTION);
-      if (batch.size) equivalencies.forgetTotals();
-      return result;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const { batch, result } = await transaction(async (writes) => {
+            const decided = await decideAll(writes.equivalencyImports, true);
+            await decided.batch.write(writes, { requestId: options.requestId ?? null, at: now() });
+            return decided;
+          }, IMPORT_TRANSACTION);
+          if (batch.size) equivalencies.forgetTotals();
+          return result;
+        } catch (error) {
+          // A PATCH of one of the file's equivalencies committed between the import's read and its write: decide again.
+          if (!(error instanceof LostRaceError)) throw error;
+          if (attempt >= MAX_ATTEMPTS)
+            throw new ConflictError("Equivalencies of the file are being changed concurrently; retry the import.");
+        }
+      }
 
       /** The row's rule by course ids, or the issues of the source courses that were not found. */
       function plan(row: ParsedRow): PlannedRow | ImportIssue[] {
