@@ -17,6 +17,7 @@ import { Equivalencies, EquivalencyDetail } from "./pages/equivalencies.tsx";
 import { Courses, Institutions } from "./pages/catalog.tsx";
 import { CourseDetail } from "./pages/course.tsx";
 import { ReviewQueue } from "./pages/review.tsx";
+import { ImportRules } from "./pages/import-rules.tsx";
 import { NewRule } from "./pages/rule-form.tsx";
 import { Datasets, DatasetDetail } from "./pages/datasets.tsx";
 import { Members } from "./pages/members.tsx";
@@ -38,6 +39,7 @@ const ROUTES: Route[] = [
   { path: "/", title: "Overview", render: () => <Overview /> },
   { path: "/review", title: "Review queue", writer: true, render: () => <ReviewQueue /> },
   { path: "/equivalencies", title: "Equivalencies", render: () => <Equivalencies /> },
+  { path: "/import-rules", title: "Import rules", writer: true, render: () => <ImportRules /> },
   { path: "/equivalencies/new", title: "New rule", writer: true, nav: false, render: () => <NewRule /> },
   { path: "/equivalencies/:id", title: "Equivalency", nav: false, render: (p) => <EquivalencyDetail id={p.id} /> },
   { path: "/courses", title: "Courses", render: () => <Courses /> },

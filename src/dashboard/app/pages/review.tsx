@@ -12,7 +12,14 @@ import { RuleSummary, statusTone } from "./equivalencies.tsx";
 
 type Rule = components["schemas"]["Equivalency"];
 type Status = components["schemas"]["EquivalencyStatus"];
-type Decision = { status: Status; verb: string };
+type Decision = {
+  status: Status;
+  verb: string;
+  /** The rule fields the decision changes besides its status. */
+  changes?: { kind: "no_credit"; targets: []; generalEducationArea: null; minimumGrade: null };
+  /** Asked before the decision is sent. */
+  confirm?: string;
+};
 
 /** How many of the oldest waiting rules the queue shows at once (decided ones make room for the next). */
 export const QUEUE_SIZE = 100;
@@ -58,10 +65,21 @@ async function loadQueue(api: Api, stewardship: Stewardship): Promise<Queue> {
   return { rules, total: pages.reduce((sum, page) => sum + page.pagination.total, 0), stewardsNothing: false };
 }
 
+/**
+ * There is no rejected status: rejecting records the decision that the courses do not transfer,
+ * an accepted `no_credit` rule (no targets, no area, any grade), which evaluations then report.
+ */
+const REJECT: Decision = {
+  status: "accepted",
+  verb: "Reject",
+  changes: { kind: "no_credit", targets: [], generalEducationArea: null, minimumGrade: null },
+  confirm: "Reject: record that these courses do not transfer (accepted, no credit)?",
+};
+
 function decisionsFor(status: Status): Decision[] {
   const accept = { status: "accepted" as const, verb: "Accept" };
-  if (status === "pending") return [accept, { status: "conflict", verb: "Mark conflict" }];
-  if (status === "conflict") return [accept, { status: "pending", verb: "Back to pending" }];
+  if (status === "pending") return [accept, REJECT, { status: "conflict", verb: "Mark conflict" }];
+  if (status === "conflict") return [accept, REJECT, { status: "pending", verb: "Back to pending" }];
   return [];
 }
 
@@ -70,8 +88,10 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState<Decision | null>(null);
   const summary = `${rule.sourceCourse?.code ?? rule.sourceCourseId} → ${rule.targetCourse?.code ?? rule.targetCode ?? "no course"}`;
   const decide = async (decision: Decision) => {
+    setConfirming(null);
     setBusy(true);
     setError(null);
     try {
@@ -83,14 +103,16 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
       }
       const result = await api.raw.PATCH("/equivalencies/{id}", {
         params: { path: { id: rule.id }, header: { "If-Match": current.response.headers.get("ETag") ?? "" } },
-        body: { status: decision.status, ...(note.trim() ? { note: note.trim() } : {}) },
+        body: { status: decision.status, ...decision.changes, ...(note.trim() ? { note: note.trim() } : {}) },
       });
       if (result.response.status === 412) {
         setError("Changed by someone else a moment ago: reload the queue and decide again.");
         return;
       }
       if (result.error) throw new Error(problemText(result.error));
-      onDecided(`${summary}: ${decision.status === "accepted" ? "accepted" : `now ${decision.status}`}.`);
+      onDecided(
+        `${summary}: ${decision.changes ? "rejected (does not transfer)" : decision.status === "accepted" ? "accepted" : `now ${decision.status}`}.`,
+      );
     } catch (caught) {
       setError(problemText(caught));
     } finally {
@@ -114,12 +136,24 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
           type="button"
           class={decision.status === "accepted" ? "" : "secondary"}
           disabled={busy}
-          onClick={() => void decide(decision)}
+          onClick={() => (decision.confirm ? setConfirming(decision) : void decide(decision))}
         >
           {decision.verb}
           <span class="sr-only"> {summary}</span>
         </button>
       ))}
+      {confirming && (
+        <div role="alertdialog" aria-label={`Confirm: ${confirming.verb} ${summary}`} class="confirm">
+          <p>{confirming.confirm}</p>
+          <button type="button" class="danger" disabled={busy} onClick={() => void decide(confirming)}>
+            Yes, {confirming.verb.toLowerCase()}
+            <span class="sr-only"> {summary}</span>
+          </button>
+          <button type="button" class="secondary" onClick={() => setConfirming(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
       {error && <ErrorMessage message={error} />}
     </div>
   );
@@ -154,8 +188,9 @@ export function ReviewQueue() {
     <>
       <PageTitle>Review queue</PageTitle>
       <p>
-        The pending and conflict rules your institutions receive, oldest first. Accept one, mark it conflict (it waits
-        beside the rules it contradicts), or send a conflict back to pending; the change note is kept in its history.
+        The pending and conflict rules your institutions receive, oldest first. Accept one, reject it (after a
+        confirmation it is recorded as accepted with the outcome "does not transfer"), mark it conflict (it waits beside
+        the rules it contradicts), or send a conflict back to pending; the change note is kept in its history.
       </p>
       {decided && (
         <p class="notice" role="status">
