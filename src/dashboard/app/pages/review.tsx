@@ -134,7 +134,7 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
         <button
           key={decision.status}
           type="button"
-          class={decision.status === "accepted" ? "" : "secondary"}
+          class={decision.changes ? "danger" : decision.status === "accepted" ? "" : "secondary"}
           disabled={busy}
           onClick={() => (decision.confirm ? setConfirming(decision) : void decide(decision))}
         >

@@ -155,9 +155,9 @@ export function EditRule({ rule, etag, onSaved }: { rule: Rule; etag: string; on
             {index > 0 ? " + " : ""}
             <CourseName id={id} />
           </span>
-        ))}{" "}
-        at <InstitutionName id={rule.targetInstitutionId} />. The source courses and the target institution identify the
-        rule: for other courses, <Link to={newWithSources}>write a new rule</Link>.
+        ))}
+        ; target institution: <InstitutionName id={rule.targetInstitutionId} />. These identify the rule: for other
+        courses, <Link to={newWithSources}>write a new rule</Link>.
       </p>
       <RuleFields form={form} set={set} />
       <label for="r-note">Change note</label>
