@@ -6,7 +6,8 @@ import type { Equivalency } from "../../generated/prisma/client.ts";
 import type { Page, PageResult } from "./types.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
-import type { EquivalencyFilters, ExpandedEquivalency } from "../repositories/equivalencies.ts";
+import type { EquivalencyFilters, ExpandedEquivalency, NewEquivalencyVersion } from "../repositories/equivalencies.ts";
+import type { PendingEvent } from "../kernel/events.ts";
 import { ConflictError, notFound, PreconditionFailedError, ValidationError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
 import { assertSteward } from "./stewardship.ts";
@@ -27,6 +28,7 @@ import {
   RULE_CHANGEABLE,
   type EquivalencyCreate,
   type EquivalencyUpdate,
+  type ResolvedRule,
   type RuleLookups,
 } from "./rule-decisions.ts";
 
@@ -85,6 +87,53 @@ function actorOf(caller: Credential) {
   return { actorCredentialId: caller.id, actorOrganizationId: caller.organizationId, actorKind: caller.kind };
 }
 
+/** The version a change records: the equivalency's state after it, by whom, with its note. */
+export function versionOf(
+  record: Equivalency,
+  caller: Credential,
+  change: { changeNote: string | null; changedFields: string[]; recordedAt: Date },
+): NewEquivalencyVersion {
+  return {
+    id: newId("eqv"),
+    equivalencyId: record.id,
+    version: record.version,
+    state: equivalencyView(record),
+    ...change,
+    ...actorOf(caller),
+  };
+}
+
+/** The equivalency.created event of a new equivalency, naming its first source course and its target. */
+export function createdEvent(record: Equivalency, resolved: ResolvedRule): PendingEvent {
+  const [source] = resolved.sourceCourses;
+  return {
+    type: "equivalency.created",
+    data: {
+      equivalencyId: record.id,
+      status: record.status,
+      sourceCourse: { institution: source.institution.name, code: source.code },
+      target: { institution: resolved.institution.name, code: record.targetCode },
+      ...(record.policyBasis ? { policyBasis: record.policyBasis } : {}),
+      ...ruleEventFields(equivalencyView(record)),
+    },
+  };
+}
+
+/** The equivalency.updated event of a changed equivalency. */
+export function updatedEvent(record: Equivalency, previousStatus: string, changedFields: string[]): PendingEvent {
+  return {
+    type: "equivalency.updated",
+    data: {
+      equivalencyId: record.id,
+      version: record.version,
+      previousStatus,
+      status: record.status,
+      changedFields,
+      ...ruleEventFields(equivalencyView(record)),
+    },
+  };
+}
+
 const MAX_ATTEMPTS = 5;
 
 /**
@@ -140,30 +189,10 @@ async function tryUpdate(
 
   const updated = await equivalencies.findExpandedWritten(id);
   await clearRequestsAnsweredBy(writes, updated);
-  const state = equivalencyView(updated);
-  await equivalencies.insertVersion({
-    id: newId("eqv"),
-    equivalencyId: id,
-    version: updated.version,
-    state,
-    changeNote: patch.note ?? null,
-    changedFields,
-    ...actorOf(caller),
-    recordedAt: now,
-  });
-  await outbox.recordEvents(environment, [
-    {
-      type: "equivalency.updated",
-      data: {
-        equivalencyId: id,
-        version: updated.version,
-        previousStatus: current.status,
-        status: updated.status,
-        changedFields,
-        ...ruleEventFields(state),
-      },
-    },
-  ]);
+  await equivalencies.insertVersion(
+    versionOf(updated, caller, { changeNote: patch.note ?? null, changedFields, recordedAt: now }),
+  );
+  await outbox.recordEvents(environment, [updatedEvent(updated, current.status, changedFields)]);
   return { view: expandedView(updated), etag: etagOf(updated), changed: true };
 }
 
@@ -222,31 +251,10 @@ export function createEquivalenciesService(
         const { record, resolved } = await decide(writes, true);
         await writes.equivalencies.insert(record);
         await clearRequestsAnsweredBy(writes, record);
-        const state = equivalencyView(record);
-        await writes.equivalencies.insertVersion({
-          id: newId("eqv"),
-          equivalencyId: record.id,
-          version: 1,
-          state,
-          changeNote: null,
-          changedFields: [],
-          ...actorOf(caller),
-          recordedAt: record.createdAt,
-        });
-        const [source] = resolved.sourceCourses;
-        await writes.outbox.recordEvents(environment, [
-          {
-            type: "equivalency.created",
-            data: {
-              equivalencyId: record.id,
-              status: record.status,
-              sourceCourse: { institution: source.institution.name, code: source.code },
-              target: { institution: resolved.institution.name, code: record.targetCode },
-              ...(record.policyBasis ? { policyBasis: record.policyBasis } : {}),
-              ...ruleEventFields(state),
-            },
-          },
-        ]);
+        await writes.equivalencies.insertVersion(
+          versionOf(record, caller, { changeNote: null, changedFields: [], recordedAt: record.createdAt }),
+        );
+        await writes.outbox.recordEvents(environment, [createdEvent(record, resolved)]);
         const written = await writes.equivalencies.findExpandedWritten(record.id);
         const created: CreatedEquivalency = { kind: "created", view: expandedView(written), etag: etagOf(written) };
         await options.beforeCommit?.(writes, created);

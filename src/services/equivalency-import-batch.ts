@@ -10,9 +10,9 @@ import type { NewEquivalencyVersion, OverlappingRule } from "../repositories/equ
 import type { TransactionRepositories } from "../repositories/index.ts";
 import type { PendingEvent } from "../kernel/events.ts";
 import { newId } from "../kernel/ids.ts";
-import { calendarDate, equivalencyView } from "../views/catalog.ts";
+import { calendarDate } from "../views/catalog.ts";
 import { actorName } from "./audit.ts";
-import { ruleEventFields } from "./equivalencies.ts";
+import { createdEvent, updatedEvent, versionOf } from "./equivalencies.ts";
 import type { CheckedRule, ResolvedRule, RuleIdentity, RuleLookups, UpdateDecision } from "./rule-decisions.ts";
 import { datesOverlap } from "./rules.ts";
 
@@ -75,8 +75,6 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
   for (const record of records.stored) remember(record);
   const readVersions = new Map(records.stored.map((record) => [record.id, record.version]));
 
-  const actor = { actorCredentialId: caller.id, actorOrganizationId: caller.organizationId, actorKind: caller.kind };
-
   const lookups: RuleLookups = {
     async references({ sourceCourseIds, targetInstitutionId, targetCourseIds }) {
       const found = (ids: string[]) =>
@@ -114,29 +112,8 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       if (!options.record) return;
       remember(record);
       inserted.set(record.id, record);
-      const state = equivalencyView(record);
-      versions.push({
-        id: newId("eqv"),
-        equivalencyId: record.id,
-        version: 1,
-        state,
-        changeNote: null,
-        changedFields: [],
-        ...actor,
-        recordedAt: record.createdAt,
-      });
-      const [source] = resolved.sourceCourses;
-      events.push({
-        type: "equivalency.created",
-        data: {
-          equivalencyId: record.id,
-          status: record.status,
-          sourceCourse: { institution: source.institution.name, code: source.code },
-          target: { institution: resolved.institution.name, code: record.targetCode },
-          ...(record.policyBasis ? { policyBasis: record.policyBasis } : {}),
-          ...ruleEventFields(state),
-        },
-      });
+      versions.push(versionOf(record, caller, { changeNote: null, changedFields: [], recordedAt: record.createdAt }));
+      events.push(createdEvent(record, resolved));
       if (record.status === "accepted") answered.push(record);
     },
 
@@ -145,28 +122,9 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       const record: Equivalency = { ...current, ...decision.change };
       remember(record);
       (inserted.has(record.id) ? inserted : updated).set(record.id, record);
-      const state = equivalencyView(record);
-      versions.push({
-        id: newId("eqv"),
-        equivalencyId: record.id,
-        version: record.version,
-        state,
-        changeNote: null,
-        changedFields: decision.changedFields,
-        ...actor,
-        recordedAt: record.updatedAt,
-      });
-      events.push({
-        type: "equivalency.updated",
-        data: {
-          equivalencyId: record.id,
-          version: record.version,
-          previousStatus: current.status,
-          status: record.status,
-          changedFields: decision.changedFields,
-          ...ruleEventFields(state),
-        },
-      });
+      const { changedFields } = decision;
+      versions.push(versionOf(record, caller, { changeNote: null, changedFields, recordedAt: record.updatedAt }));
+      events.push(updatedEvent(record, current.status, changedFields));
       if (record.status === "accepted") answered.push(record);
     },
 

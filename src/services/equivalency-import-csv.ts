@@ -3,6 +3,7 @@
 // and course code, then the rule's conditions and decision. Each data row is read and checked on
 // its own, as the parser streams it; what needs the database is equivalency-import.ts's.
 import { parse } from "csv-parse";
+import type { components } from "../../generated/api-types.ts";
 import { ProblemError, ValidationError } from "../kernel/errors.ts";
 import type { EquivalencyStatus, RuleKind } from "./types.ts";
 import type { EquivalencyCreate } from "./rule-decisions.ts";
@@ -41,24 +42,8 @@ const KINDS: readonly RuleKind[] = ["equivalent", "elective", "general_education
 const STATUSES: readonly EquivalencyStatus[] = ["pending", "accepted", "conflict"];
 const GRADES = ["A+", "A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D+", "D", "D-", "P"];
 
-export interface ImportIssue {
-  row: number;
-  column: string | null;
-  message: string;
-}
-
-export interface ImportResult {
-  dryRun: boolean;
-  summary: {
-    received: number;
-    created: number;
-    updated: number;
-    unchanged: number;
-    conflict: number;
-    rejected: number;
-  };
-  issues: ImportIssue[];
-}
+export type ImportIssue = components["schemas"]["EquivalencyImportIssue"];
+export type ImportResult = components["schemas"]["EquivalencyImportResult"];
 
 /** One data row read and checked on its own: the rule it asks for, by codes, or its issues. */
 export interface ParsedRow {

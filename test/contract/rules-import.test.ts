@@ -140,6 +140,12 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
     const requestId = imported.headers["x-request-id"];
     expect(requestId).to.be.a("string");
     const ids = [await idOf("ART 10", "ART 8"), await idOf("BIO 3", "BIO 1A")];
+    const afterImport = {
+      equivalencies: before.equivalencies + 2,
+      versions: before.versions + 2,
+      events: before.events + 2,
+      audit: before.audit + 2,
+    };
 
     const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: { in: ids } } });
     expect(versions.map((v) => [v.equivalencyId, v.version])).to.have.deep.members(ids.map((id) => [id, 1]));
@@ -154,12 +160,7 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
     });
     expect(audit.map((entry) => entry.targetId)).to.have.members(ids);
     for (const entry of audit) expect(entry).to.deep.include({ actorKind: "api_key", requestId, environment: "live" });
-    expect(await counts()).to.deep.equal({
-      equivalencies: before.equivalencies + 2,
-      versions: before.versions + 2,
-      events: before.events + 2,
-      audit: before.audit + 2,
-    });
+    expect(await counts()).to.deep.equal(afterImport);
 
     const again = await upload(csv);
     await expectContract(again, 200);
@@ -171,12 +172,7 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
       conflict: 0,
       rejected: 0,
     });
-    expect(await counts()).to.deep.equal({
-      equivalencies: before.equivalencies + 2,
-      versions: before.versions + 2,
-      events: before.events + 2,
-      audit: before.audit + 2,
-    });
+    expect(await counts()).to.deep.equal(afterImport);
 
     // A changed row updates its rule: version 2, an equivalency.updated event, another audit entry.
     const accepted = await upload(csv.replace("BIO 1A,,pending", "BIO 1A,,accepted"));
