@@ -160,6 +160,16 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
 
     insertAuditEntries: (entries: AuditEntry[]) => insertRows("AuditEntry", "audit_entries", entries),
 
+    /**
+     * Refreshes the planner's statistics of the equivalencies after a large import. The embedded
+     * database has no autovacuum: without statistics its planner answered the ambiguity check
+     * from the (environment, target institution) index, reading every rule of the institution
+     * (65 ms at 50,000 rules, 0.1 ms with them). PostgreSQL's autovacuum would do the same later.
+     */
+    async refreshStatistics(): Promise<void> {
+      await db.$executeRawUnsafe("ANALYZE equivalencies");
+    },
+
     /** Forgets the demand for rules that accepted rules now answer (each source course toward its target institution). */
     async clearRequests(environment: Environment, rules: { targetInstitutionId: string; sourceCourseIds: string[] }[]) {
       const pairs = rules.flatMap((rule) => rule.sourceCourseIds.map((id) => [rule.targetInstitutionId, id]));

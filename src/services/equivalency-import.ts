@@ -27,6 +27,8 @@ export {
 /** A file of 10,000 rows is written in one transaction: longer than a request's. */
 const IMPORT_TRANSACTION = { timeout: 120_000 };
 const MAX_ATTEMPTS = 3;
+/** An import that writes this many equivalencies refreshes the planner's statistics (see refreshStatistics). */
+const REFRESH_STATISTICS_AFTER = 1_000;
 
 /** A row whose courses were found: the rule it asks for, by ids. */
 interface PlannedRow {
@@ -126,6 +128,7 @@ export function createEquivalencyImportService(
             return decided;
           }, IMPORT_TRANSACTION);
           if (batch.size) equivalencies.forgetTotals();
+          if (batch.size >= REFRESH_STATISTICS_AFTER) await equivalencyImports.refreshStatistics();
           return result;
         } catch (error) {
           // A PATCH of one of the file's equivalencies committed between the import's read and its write: decide again.
