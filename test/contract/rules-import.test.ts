@@ -219,4 +219,28 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
       expect(imported.body.summary).to.deep.include({ created: 1, conflict: 0 });
     }
   });
+
+  it("an import that writes 1,000 rules or more refreshes the planner's statistics of the equivalencies (the embedded database has no autovacuum)", async () => {
+    const analyzed = async () =>
+      (
+        await t.database.prisma.$queryRawUnsafe<{ count: bigint }[]>(
+          "SELECT analyze_count AS count FROM pg_stat_user_tables WHERE relname = 'equivalencies'",
+        )
+      )[0].count;
+    await t.database.prisma.$executeRawUnsafe(
+      `INSERT INTO courses (id, environment, institution_id, code, code_key, title, credits, credit_unit, level, created_at, updated_at)
+       SELECT 'crs_bulk_' || n, 'live', $1, 'BULK ' || n, 'BULK ' || n, 'Bulk course ' || n, 3, 'semester', 'lower', now(), now()
+       FROM generate_series(0, 1000) AS n`,
+      SMC,
+    );
+    const rows = Array.from({ length: 1_001 }, (_, n) => `${SMC},BULK ${n},${BERKELEY},BULK 1XX,,pending`);
+    const before = await analyzed();
+    const small = await upload([HEADER, rows[0]].join("\n"));
+    expect(small.body.summary).to.deep.include({ created: 1 });
+    expect(await analyzed()).to.equal(before);
+    const large = await upload([HEADER, ...rows].join("\n"));
+    await expectContract(large, 200);
+    expect(large.body.summary).to.deep.include({ received: 1_001, created: 1_000, unchanged: 1 });
+    expect(await analyzed()).to.equal(before + 1n);
+  });
 });
