@@ -16,7 +16,7 @@ export interface CopiedExport {
 }
 
 /**
- * The export's opening text, the COPY's bytes, its closing text; null where the database has no
+ * The export's opening text, the COPY's bytes (less the first `skip`), its closing text; null where the database has no
  * COPY (the embedded database). The first bytes are awaited here, so a failing statement is
  * thrown before the response starts.
  */
@@ -25,7 +25,7 @@ export async function copiedExport(
   through: Gate,
   environment: Environment,
   format: "csv" | "json",
-  text: { open: string; close: string },
+  text: { open: string; close: string; skip?: number },
 ): Promise<CopiedExport | null> {
   let leave!: () => void;
   const left = new Promise<void>((resolve) => {
@@ -53,7 +53,9 @@ export async function copiedExport(
     const first = await bytes.next();
     const chunks = (async function* () {
       yield text.open;
-      for (let next = first; !next.done; next = await bytes.next()) yield next.value;
+      // The COPY's first bytes that are not the export's (the first JSON element's comma).
+      if (!first.done) yield first.value.subarray(text.skip ?? 0);
+      for (let next = await bytes.next(); !next.done; next = await bytes.next()) yield next.value;
       yield text.close;
     })();
     return { chunks, close };

@@ -217,10 +217,13 @@ async function* mapBatches<Row, Out>(batches: AsyncIterable<Row[]>, map: (row: R
   for await (const batch of batches) yield batch.map(map);
 }
 
-/** What the database's rendering of the equivalency exports is framed by: the CSV header; the JSON array's brackets. */
+/**
+ * What the database's rendering of the equivalency exports is framed by: the CSV header; the JSON
+ * array's brackets (a COPY's elements each start with ",\n": the first one's comma is skipped).
+ */
 const FRAMES = {
   csv: { open: csvHeader(CSV_COLUMNS.equivalencies), close: "" },
-  json: { open: "[", close: "\n]\n" },
+  json: { open: "[", close: "\n]\n", skip: 1 },
 } as const;
 
 /** The opening text, then batches of text the database rendered, then the closing text; the first batch is read before the stream starts. */
