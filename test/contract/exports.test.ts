@@ -1,7 +1,6 @@
 import { expect } from "chai";
 import { parse } from "csv-parse/sync";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { Readable } from "node:stream";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { COURSES, loadInstitutions, postCourses, SANDBOX_INSTITUTION } from "../helpers/fixtures.ts";
@@ -19,6 +18,7 @@ import { loadSpec } from "../../src/pipeline/contract.ts";
 import { createApp } from "../../src/app/app.ts";
 import { createLogger } from "../../src/kernel/logger.ts";
 import supertest from "supertest";
+import { drain } from "../helpers/streams.ts";
 
 type GetResponses = { get: { responses: Record<string, { content: Record<string, { schema: object }> }> } };
 const exportPath = (loadSpec() as unknown as { paths: Record<string, GetResponses> }).paths["/exports"];
@@ -356,16 +356,6 @@ describe("exports: exportData over large tables", () => {
       batchSize,
       renderedBatchSize: batchSize,
     }).exportData(caller, "equivalencies", format);
-  }
-
-  async function drain(stream: Readable): Promise<{ text: string; error: Error | null }> {
-    let text = "";
-    try {
-      for await (const chunk of stream) text += chunk;
-      return { text, error: null };
-    } catch (error) {
-      return { text, error: error as Error };
-    }
   }
 
   it("streams every row over HTTP, in (createdAt, id) order without repeats", async () => {

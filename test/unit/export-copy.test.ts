@@ -15,6 +15,7 @@ import { equivalencyView } from "../../src/views/catalog.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { usingPostgres } from "../helpers/database.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
+import { drain } from "../helpers/streams.ts";
 
 const caller = { organizationId: "org_1", environment: "live" } as Credential;
 
@@ -97,16 +98,6 @@ function copyingRepository(chunks: string[], failure?: Error) {
     },
   } as unknown as ExportsRepository;
   return { exports, state };
-}
-
-async function drain(stream: Readable): Promise<{ text: string; error: Error | null }> {
-  let text = "";
-  try {
-    for await (const chunk of stream) text += chunk;
-    return { text, error: null };
-  } catch (error) {
-    return { text, error: error as Error };
-  }
 }
 
 describe("exports through one COPY (exportData)", () => {
