@@ -1,9 +1,9 @@
 // The floors of scripts/bench/reads.ts: the least a server can do to answer
 // GET /api/v1/equivalencies/{id} and GET /api/v1/equivalencies?status=…&limit=…&offset=…
 // from the same database: node:http, no framework, the same SQL as the service (the
-// "equivalency_expanded_json" function; the list's page of ids joined back to its
-// rows, and its count, remembered 10 s above 10,000 rows as the service does), the
-// same answer (the list's rows under the API's field names), and
+// "equivalency_expanded_api_json" function; the list's page of ids joined back to its
+// rows rendered by "equivalency_api_json", and its count, remembered 10 s above 10,000
+// rows as the service does), the same answer (the database's text passed through), and
 // the same credential cost as the service's hot path (the key's SHA-256 looked up
 // in a cache, the database asked at most every 2 s per key). On the embedded
 // database PGlite runs on this process's main thread: the naive design that the

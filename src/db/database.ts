@@ -4,8 +4,10 @@
 // thread of its own (src/db/embedded-engine.ts), off the server's event loop.
 import fs from "node:fs";
 import path from "node:path";
+import { pipeline, type Readable } from "node:stream";
 import type pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
+import { binaryCopy, copyValuesOfBinary } from "./copy-values.ts";
 import { lockDirectory } from "./directory-lock.ts";
 import { EmbeddedEngine } from "./embedded-engine.ts";
 import { embeddedAdapterFactory } from "./embedded-adapter.ts";
@@ -28,6 +30,13 @@ export interface Database {
    * parses them.
    */
   read<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /**
+   * PostgreSQL only: the text values of a one-column select, concatenated, as the bytes the server
+   * sends (copy-values.ts), streamed with the server's pace and the reader's backpressure. Resolves
+   * once a connection is held (a failing statement fails the stream); the connection is held until the stream
+   * ends, and closed rather than reused when the stream fails or is abandoned.
+   */
+  copyValues?(select: string): Promise<Readable>;
   /** Runs fn on one database session (advisory locks and scripts need one). */
   session<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   kind: "embedded" | "postgresql";
@@ -242,6 +251,14 @@ async function openPostgres(url: string): Promise<Database> {
     listen: (channel, onNotice, onGap) => listenOnServer(pg.Client, url, channel, onNotice, onGap),
     shedStartupMemory: async () => undefined,
     read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    async copyValues(select: string) {
+      const { to } = await import("pg-copy-streams");
+      const client = await pool.connect();
+      const values = copyValuesOfBinary();
+      // A connection left inside an unfinished COPY cannot serve another query: it is closed.
+      pipeline(client.query(to(binaryCopy(select))), values, (error) => client.release(error ?? undefined));
+      return values;
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     async session(fn) {
       const client = await pool.connect();

@@ -1,5 +1,5 @@
 // Equivalencies: decisions with provenance and an immutable version history.
-import { listHeaders, listResponse, pageParams, pagination } from "./paging.ts";
+import { listHeaders, listResponse, pageParams, pagination, renderedListResponse } from "./paging.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
 import type { CreatedEquivalency } from "../services/equivalencies.ts";
@@ -8,11 +8,14 @@ export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (r
   const page = pageParams(request, { caller, services });
   const { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince, expand } = request.query;
   const filters = { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince };
-  return listResponse(
-    request.url,
-    page,
-    await services.equivalencies.listEquivalencies(caller, filters, page, expand === "course"),
-  );
+  if (expand === "course") {
+    return listResponse(
+      request.url,
+      page,
+      await services.equivalencies.listExpandedEquivalencies(caller, filters, page),
+    );
+  }
+  return renderedListResponse(request.url, page, await services.equivalencies.listEquivalencies(caller, filters, page));
 };
 
 export const listEquivalencyOverlaps: OperationHandler<"listEquivalencyOverlaps"> = async (
@@ -40,8 +43,8 @@ export const importEquivalencies: OperationHandler<"importEquivalencies"> = asyn
 });
 
 export const getEquivalency: OperationHandler<"getEquivalency"> = async (request, { caller, services }) => {
-  const { view, etag } = await services.equivalencies.getEquivalency(caller, request.params.id);
-  return { status: 200, body: { data: view }, headers: { ETag: etag } };
+  const { representation, etag } = await services.equivalencies.getEquivalency(caller, request.params.id);
+  return { status: 200, json: `{"data":${representation}}`, headers: { ETag: etag } };
 };
 
 export const createEquivalency: OperationHandler<"createEquivalency"> = async (request, { caller, services }) => {

@@ -112,3 +112,20 @@ export function listResponse<T>(
     headers: listHeaders(url, page, paging),
   };
 }
+
+/**
+ * listResponse for a page the database rendered: its items' JSON text goes into the body as it
+ * came, beside the pagination object.
+ */
+export function renderedListResponse(
+  url: URL,
+  page: PageParams,
+  result: { items: string; returned: number; total: number; next: readonly KeyValue[] | null },
+) {
+  const paging = pagination(page, result, result.returned);
+  return {
+    status: 200 as const,
+    json: `{"data":${result.items},"pagination":${JSON.stringify(paging)}}`,
+    headers: listHeaders(url, page, paging),
+  };
+}

@@ -35,7 +35,19 @@ export type OperationResult<K extends OperationId> =
         headers?: Record<string, string>;
       };
     }[keyof Responses<K> & SuccessStatus]
-  | { status: 200; stream: Readable; headers: Record<string, string> };
+  | { status: 200; stream: Readable; headers: Record<string, string> }
+  | RenderedResult;
+
+/**
+ * A 200 whose JSON body the database rendered (the hottest reads): the text is sent as it is. The
+ * compiler cannot hold it to the contract, so a unit test holds the rendering to the view
+ * (test/unit/api-json.test.ts) and the contract tests validate it as any other body.
+ */
+export interface RenderedResult {
+  status: 200;
+  json: string;
+  headers?: Record<string, string>;
+}
 
 export interface OperationRequest<K extends OperationId> {
   params: PathParams<K>;

@@ -7,7 +7,16 @@ import type { Database, Db } from "../db/database.ts";
 import type { Channel, Environment, EquivalencyStatus, RuleKind } from "../../generated/prisma/client.ts";
 import { InvalidCursorError } from "../kernel/errors.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import { checkKey, pageFromRows, pageOf, pageQuery, type Order, type Page, type PageResult } from "./paging.ts";
+import {
+  checkKey,
+  pageFromRows,
+  pageOf,
+  pageQuery,
+  type KeyValue,
+  type Order,
+  type Page,
+  type PageResult,
+} from "./paging.ts";
 import { ListTotals } from "./totals.ts";
 
 export interface EquivalencyFilters {
@@ -78,18 +87,41 @@ const equivalencyTotals = new ListTotals();
 
 type RowJson = Record<string, unknown> | null;
 
-/**
- * The equivalency and every record EXPANSION includes, as one JSON text, from
- * the function the migration "equivalency_read_function" defines (its plan is
- * kept per database session, where a statement sent each time is planned each time).
- */
+interface RenderedRows {
+  items: string;
+  rows: number;
+  lastCreatedAt: string | null;
+  lastId: string | null;
+}
+
 /** The list order, served by the indexes (environment, created_at, id) and (environment, status, created_at, id). */
 const LIST_ORDER: Order = [
   ["createdAt", "asc"],
   ["id", "asc"],
 ];
 
-const EXPANDED_BY_ID = `SELECT "equivalency_expanded_json"($1, $2::"Environment") AS record`;
+/**
+ * The API representation of one equivalency with its relations (expandedView), rendered by the
+ * function of the migration "api_json" (a PL/pgSQL function: its plan is kept per database session,
+ * where a statement sent each time is planned each time).
+ */
+const RENDERED_BY_ID = `SELECT version, representation FROM "equivalency_expanded_api_json"($1, $2::"Environment")`;
+
+/** An equivalency as the API shows it, rendered by the database (migration "api_json"), and its version. */
+export interface RenderedEquivalency {
+  version: number;
+  /** The JSON text of expandedView(record). */
+  representation: string;
+}
+
+/** A page of a list rendered by the database: the JSON array text of its items, and what paging needs. */
+export interface RenderedPage {
+  /** The JSON text of the page's items, an array. */
+  items: string;
+  returned: number;
+  total: number;
+  next: KeyValue[] | null;
+}
 
 /**
  * `read` (Database.read) serves the read by id straight from the driver; inside a
@@ -142,7 +174,8 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
    * index entries, not table rows. After a cursor, the row comparison
    * (created_at, id) > (…) starts the index scan at the cursor's key.
    */
-  async function findPage(environment: Environment, filters: EquivalencyFilters, page: Page): Promise<Equivalency[]> {
+  /** The SQL conditions and parameters of a page's ids ($1 environment, $2 limit + 1, $3 offset). */
+  function pageConditions(environment: Environment, filters: EquivalencyFilters, page: Page) {
     const conditions = [`environment = $1::"Environment"`];
     const params: unknown[] = [environment, page.limit + 1, page.offset];
     const add = (condition: (placeholder: string) => string, value: unknown) => {
@@ -153,7 +186,9 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
-    if (filters.updatedSince) add((p) => `updated_at >= ${p}::timestamp(3)`, new Date(filters.updatedSince));
+    // As UTC text: a timestamp(3) column holds UTC, and the driver would send a Date in local time.
+    if (filters.updatedSince)
+      add((p) => `updated_at >= ${p}::timestamp(3)`, new Date(filters.updatedSince).toISOString());
     if (filters.kind) add((p) => `kind = ${p}::"RuleKind"`, filters.kind);
     if (filters.asOf)
       add(
@@ -167,17 +202,49 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       if (!(createdAt instanceof Date) || typeof id !== "string") {
         throw new InvalidCursorError("the cursor does not fit this list's order");
       }
-      params.push(createdAt, id);
+      params.push(createdAt.toISOString(), id);
       conditions.push(`(created_at, id) > ($${params.length - 1}::timestamp(3), $${params.length})`);
     }
+    return { where: conditions.join(" AND "), params };
+  }
+
+  /**
+   * One page in list order (and the row after it, see pageQuery), as one JSON
+   * text. The page's ids are found first, from the list-order indexes alone,
+   * and only those rows are read: at a deep offset the skipped rows are then
+   * index entries, not table rows. After a cursor, the row comparison
+   * (created_at, id) > (…) starts the index scan at the cursor's key.
+   */
+  async function findPage(environment: Environment, filters: EquivalencyFilters, page: Page): Promise<Equivalency[]> {
+    const { where, params } = pageConditions(environment, filters, page);
     const [row] = await db.$queryRawUnsafe<{ page: string }[]>(
       `SELECT coalesce(json_agg(row_to_json(e) ORDER BY e.created_at, e.id), '[]')::text AS page
-       FROM (SELECT id FROM equivalencies WHERE ${conditions.join(" AND ")} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS ids
+       FROM (SELECT id FROM equivalencies WHERE ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS ids
        JOIN equivalencies AS e USING (id)`,
       ...params,
     );
     const columns = columnsOf(db, "Equivalency");
     return (JSON.parse(row.page) as RowJson[]).map((json) => recordFromJson<Equivalency>(json, columns)!);
+  }
+
+  /**
+   * The same page as findPage, rendered as the API shows it (equivalencyView) by the database:
+   * the first `limit` rows as one JSON array text, how many rows came back (one more than the
+   * limit when a next page exists) and the key of the page's last row.
+   */
+  async function findRenderedPage(environment: Environment, filters: EquivalencyFilters, page: Page) {
+    const { where, params } = pageConditions(environment, filters, page);
+    const sql = `SELECT '[' || coalesce(string_agg("equivalency_api_json"(e)::text, ',' ORDER BY ids.n) FILTER (WHERE ids.n < $2), '') || ']' AS items,
+         count(*)::int AS rows,
+         max("iso_timestamp"(e.created_at)) FILTER (WHERE ids.n = $2 - 1) AS "lastCreatedAt",
+         max(e.id) FILTER (WHERE ids.n = $2 - 1) AS "lastId"
+       FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n
+             FROM (SELECT id, created_at FROM equivalencies WHERE ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS page) AS ids
+       JOIN equivalencies AS e USING (id)`;
+    const [row] = read
+      ? await read<RenderedRows>(sql, params)
+      : await db.$queryRawUnsafe<RenderedRows[]>(sql, ...params);
+    return row;
   }
 
   return {
@@ -192,6 +259,21 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
         totalOf(whereOf(environment, filters)),
       ]);
       return pageFromRows(page, LIST_ORDER, rows, total);
+    },
+
+    /** listPage rendered by the database as the API shows it (equivalencyView of each row). */
+    async listRenderedPage(environment: Environment, filters: EquivalencyFilters, page: Page): Promise<RenderedPage> {
+      const [row, total] = await Promise.all([
+        findRenderedPage(environment, filters, page),
+        totalOf(whereOf(environment, filters)),
+      ]);
+      const more = row.rows > page.limit;
+      return {
+        items: row.items,
+        returned: more ? page.limit : row.rows,
+        total,
+        next: more && row.lastCreatedAt && row.lastId ? [new Date(row.lastCreatedAt), row.lastId] : null,
+      };
     },
 
     /** listPage with each equivalency's related records (EXPANSION). */
@@ -224,32 +306,12 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       return db.equivalency.findFirst({ where: { id, environment } });
     },
 
-    async findExpandedById(environment: Environment, id: string): Promise<ExpandedEquivalency | null> {
+    /** The equivalency as GET /equivalencies/{id} answers it (expandedView), rendered by the database. */
+    async findRenderedById(environment: Environment, id: string): Promise<RenderedEquivalency | null> {
       const [row] = read
-        ? await read<{ record: string | null }>(EXPANDED_BY_ID, [id, environment])
-        : await db.$queryRawUnsafe<{ record: string | null }[]>(EXPANDED_BY_ID, id, environment);
-      if (!row?.record) return null;
-      const [equivalency, sourceCourse, sourceInstitution, targetInstitution, targetCourse, sources] = JSON.parse(
-        row.record,
-      ) as [RowJson, RowJson, RowJson, RowJson, RowJson, [RowJson, RowJson][]];
-      const [equivalencyColumns, courseColumns, institutionColumns] = [
-        columnsOf(db, "Equivalency"),
-        columnsOf(db, "Course"),
-        columnsOf(db, "Institution"),
-      ];
-      return {
-        ...recordFromJson<Equivalency>(equivalency, equivalencyColumns)!,
-        sourceCourse: {
-          ...recordFromJson<Course>(sourceCourse, courseColumns)!,
-          institution: recordFromJson<Institution>(sourceInstitution, institutionColumns)!,
-        },
-        targetInstitution: recordFromJson<Institution>(targetInstitution, institutionColumns)!,
-        targetCourse: recordFromJson<Course>(targetCourse, courseColumns),
-        sourceCourses: sources.map(([course, institution]) => ({
-          ...recordFromJson<Course>(course, courseColumns)!,
-          institution: recordFromJson<Institution>(institution, institutionColumns)!,
-        })),
-      };
+        ? await read<RenderedEquivalency>(RENDERED_BY_ID, [id, environment])
+        : await db.$queryRawUnsafe<RenderedEquivalency[]>(RENDERED_BY_ID, id, environment);
+      return row ?? null;
     },
 
     /** The just-written equivalency with its related records, read in the writing transaction. */

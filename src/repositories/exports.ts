@@ -4,7 +4,8 @@
 // rows are neither inserted nor deleted during the read.
 import type { Equivalency, Prisma } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import type { Db } from "../db/database.ts";
+import type { Readable } from "node:stream";
+import type { Database, Db } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 
 /** Reads at most `take` rows that sort after `after` (from the start when null). */
@@ -43,7 +44,70 @@ const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' OR
   FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
   LEFT JOIN courses AS tc ON tc.id = t.value->>'courseId'`;
 
-export function createExportsRepository(db: Db) {
+/**
+ * The equivalency CSV's record for a row `e` (EQUIVALENCY_CSV_JOINS naming its sources, targets and
+ * target institution), rendered with the "csv_cell" and "iso_timestamp" functions of the migration
+ * "csv_cells". Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum
+ * values, the version and timestamps never need quoting or a formula guard. concat_ws skips a NULL
+ * argument altogether, so every nullable column is coalesced to the empty cell csv-stringify
+ * writes for a null.
+ */
+const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.target_institution_id,
+    coalesce(e.target_course_id, ''), csv_cell(e.target_code), e.status::text, csv_cell(e.decided_by),
+    coalesce(iso_timestamp(e.decided_at), ''), csv_cell(e.policy_basis), e.version::text,
+    coalesce(e.provenance::text, ''), coalesce(e.dataset_version_id, ''), iso_timestamp(e.created_at),
+    iso_timestamp(e.updated_at),
+    csv_cell(array_to_json(e.source_course_ids)::text), csv_cell(src.codes), csv_cell(src.titles),
+    csv_cell(src.institution), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
+    e.kind::text, csv_cell(e.general_education_area), csv_cell(e.minimum_grade),
+    coalesce(e.effective_from::text, ''), coalesce(e.effective_until::text, ''), e.priority::text,
+    coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, ''))`;
+
+const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
+  LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
+  LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;
+
+const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
+
+/** An environment as an SQL literal, for the statements that take no parameters (COPY). */
+function environmentLiteral(environment: Environment): string {
+  if (!ENVIRONMENTS.includes(environment)) throw new Error(`unknown environment ${environment}`);
+  return `'${environment}'::"Environment"`;
+}
+
+/**
+ * `copyValues` (Database.copyValues, PostgreSQL), when given, streams the largest exports with one
+ * COPY instead of reading them batch by batch.
+ */
+export function createExportsRepository(db: Db, copyValues?: Database["copyValues"]) {
+  /**
+   * Equivalencies rendered by the database a batch at a time: `value` is the text of a row `e`
+   * (with `joins`), and every row's text but the first of the export is preceded by `separator`.
+   * The row comparison starts the (environment, created_at, id) index scan at the last row read.
+   */
+  function renderedBatches(environment: Environment, value: string, separator: string, joins: string) {
+    return async (after: BatchKey | null, take: number): Promise<RenderedBatch> => {
+      const params: unknown[] = [environment, take, after?.lastCreatedAt ? separator : "", separator];
+      if (after?.lastCreatedAt) params.push(after.lastCreatedAt, after.lastId);
+      const [row] = await db.$queryRawUnsafe<
+        { text: string | null; rows: number; last_created_at: Date | null; last_id: string | null }[]
+      >(
+        `WITH batch AS (
+           SELECT * FROM equivalencies WHERE environment = $1::"Environment"
+           ${after?.lastCreatedAt ? "AND (created_at, id) > ($5::timestamp(3), $6)" : ""}
+           ORDER BY created_at, id LIMIT $2)
+         SELECT $3::text || (SELECT string_agg(${value}, $4::text ORDER BY e.created_at, e.id)
+                 FROM batch AS e ${joins}) AS text,
+                (SELECT count(*)::int FROM batch) AS rows,
+                last.created_at AS last_created_at, last.id AS last_id
+         FROM (SELECT 1) AS one
+         LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`,
+        ...params,
+      );
+      return { text: row.text ?? "", rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
+    };
+  }
+
   return {
     institutionBatches(environment: Environment) {
       return (after: { name: string; id: string } | null, take: number) =>
@@ -91,48 +155,41 @@ export function createExportsRepository(db: Db) {
     },
 
     /**
-     * The equivalency CSV, rendered by the database a batch at a time (the "csv_cell" and
-     * "iso_timestamp" functions of the migration "csv_cells"): each batch is one text of
-     * CRLF-ended records in CSV_COLUMNS order, with the key of its last row to read on from.
-     * Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum
-     * values, the version and timestamps never need quoting or a formula guard. concat_ws
-     * skips a NULL argument altogether, so every nullable column is coalesced to the empty
-     * cell csv-stringify writes for a null.
+     * The equivalency CSV, rendered by the database a batch at a time (EQUIVALENCY_CSV_RECORD):
+     * each batch is one text of CRLF-ended records in CSV_COLUMNS order, with the key of its last
+     * row to read on from.
      */
     equivalencyCsvBatches(environment: Environment) {
-      return async (after: CsvBatch | null, take: number): Promise<CsvBatch> => {
-        const params: unknown[] = [environment, take];
-        if (after?.lastCreatedAt) params.push(after.lastCreatedAt, after.lastId);
-        const [row] = await db.$queryRawUnsafe<
-          { csv: string | null; rows: number; last_created_at: Date | null; last_id: string | null }[]
-        >(
-          `WITH batch AS (
-             SELECT * FROM equivalencies WHERE environment = $1::"Environment"
-             ${after?.lastCreatedAt ? "AND (created_at, id) > ($3::timestamp(3), $4)" : ""}
-             ORDER BY created_at, id LIMIT $2)
-           SELECT (SELECT string_agg(concat_ws(',', e.id, e.source_course_id, e.target_institution_id,
-                     coalesce(e.target_course_id, ''), csv_cell(e.target_code), e.status::text, csv_cell(e.decided_by),
-                     coalesce(iso_timestamp(e.decided_at), ''), csv_cell(e.policy_basis), e.version::text,
-                     coalesce(e.provenance::text, ''), coalesce(e.dataset_version_id, ''), iso_timestamp(e.created_at),
-                     iso_timestamp(e.updated_at),
-                     csv_cell(array_to_json(e.source_course_ids)::text), csv_cell(src.codes), csv_cell(src.titles),
-                     csv_cell(src.institution), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
-                     e.kind::text, csv_cell(e.general_education_area), csv_cell(e.minimum_grade),
-                     coalesce(e.effective_from::text, ''), coalesce(e.effective_until::text, ''), e.priority::text,
-                     coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, '')),
-                   E'\r\n' ORDER BY e.created_at, e.id) || E'\r\n'
-                   FROM batch AS e
-                   LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
-                   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
-                   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id) AS csv,
-                  (SELECT count(*)::int FROM batch) AS rows,
-                  last.created_at AS last_created_at, last.id AS last_id
-           FROM (SELECT 1) AS one
-           LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`,
-          ...params,
-        );
-        return { csv: row.csv ?? "", rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
+      const read = renderedBatches(environment, `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, "", EQUIVALENCY_CSV_JOINS);
+      return async (after: BatchKey | null, take: number): Promise<CsvBatch> => {
+        const { text, ...batch } = await read(after, take);
+        return { csv: text, ...batch };
       };
+    },
+
+    /**
+     * The equivalency JSON export's elements (equivalencyView, as the "equivalency_api_json"
+     * function of the migration "api_json" renders it), a batch at a time: one text of the
+     * batch's elements, each after ",\n" but the very first.
+     */
+    equivalencyJsonBatches(environment: Environment) {
+      return (after: BatchKey | null, take: number) =>
+        renderedBatches(environment, `"equivalency_api_json"(e)`, ",\n", "")(after, take);
+    },
+
+    /**
+     * The same texts as the CSV and JSON batches, the whole export in one COPY, as bytes (PostgreSQL:
+     * Database.copyValues); null where the database has no COPY to its client (the embedded one).
+     * Each JSON element is preceded by ",\n", the first one's comma included (a window function to
+     * tell the first row apart slowed the COPY by a third).
+     */
+    equivalencyCopy(environment: Environment, format: "csv" | "json"): Promise<Readable> | null {
+      if (!copyValues) return null;
+      const value = format === "csv" ? `${EQUIVALENCY_CSV_RECORD} || E'\r\n'` : `E',\n' || "equivalency_api_json"(e)`;
+      return copyValues(
+        `SELECT ${value} FROM equivalencies AS e ${format === "csv" ? EQUIVALENCY_CSV_JOINS : ""}
+         WHERE e.environment = ${environmentLiteral(environment)} ORDER BY e.created_at, e.id`,
+      );
     },
 
     /** Equivalencies with the courses and institutions a CTDL assertion names: every source and target course. */
@@ -173,12 +230,22 @@ export function createExportsRepository(db: Db) {
 
 export type ExportsRepository = ReturnType<typeof createExportsRepository>;
 
-/** A batch of CSV records, and the key of its last row (null when the batch is empty). */
-export interface CsvBatch {
-  csv: string;
-  rows: number;
+/** The key of a batch's last row (null when the batch is empty): where the next batch starts. */
+export interface BatchKey {
   lastCreatedAt: Date | null;
   lastId: string | null;
+}
+
+/** A batch of rendered rows, and the key of its last row. */
+export interface RenderedBatch extends BatchKey {
+  text: string;
+  rows: number;
+}
+
+/** A batch of CSV records, and the key of its last row (null when the batch is empty). */
+export interface CsvBatch extends BatchKey {
+  csv: string;
+  rows: number;
 }
 
 export type EquivalencyWithCourses = Awaited<

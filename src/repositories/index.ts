@@ -69,8 +69,11 @@ export type TransactionRepositories = Pick<
   | "idempotency"
 >;
 
-/** `read` (Database.read), when given, serves the hot reads outside transactions. */
-export function createRepositories(db: Db, read?: Database["read"]): Repositories {
+/**
+ * `read` (Database.read), when given, serves the hot reads outside transactions; `copyValues`
+ * (Database.copyValues, PostgreSQL) streams the largest exports.
+ */
+export function createRepositories(db: Db, read?: Database["read"], copyValues?: Database["copyValues"]): Repositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
@@ -79,7 +82,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     equivalencyImports: createEquivalencyImportsRepository(db),
     transferEvaluations: createTransferEvaluationsRepository(db),
     datasets: createDatasetsRepository(db),
-    exports: createExportsRepository(db),
+    exports: createExportsRepository(db, copyValues),
     catalogImports: createCatalogImportsRepository(db),
     sandbox: createSandboxRepository(db),
     organizations: createOrganizationsRepository(db),
@@ -114,6 +117,8 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
 }
 
 /** The repositories over an open database (what the server, the dispatcher and the CLI build on). */
-export function repositoriesOf(database: Pick<Database, "prisma"> & Partial<Pick<Database, "read">>): Repositories {
-  return createRepositories(database.prisma, database.read);
+export function repositoriesOf(
+  database: Pick<Database, "prisma"> & Partial<Pick<Database, "read" | "copyValues">>,
+): Repositories {
+  return createRepositories(database.prisma, database.read, database.copyValues?.bind(database));
 }

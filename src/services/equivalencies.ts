@@ -32,7 +32,9 @@ import {
   type RuleLookups,
 } from "./rule-decisions.ts";
 
-export type { EquivalencyFilters } from "../repositories/equivalencies.ts";
+import type { RenderedPage } from "../repositories/equivalencies.ts";
+
+export type { EquivalencyFilters, RenderedPage } from "../repositories/equivalencies.ts";
 export {
   TRANSITIONS,
   type EquivalencyCreate,
@@ -206,25 +208,29 @@ export function createEquivalenciesService(
     ...createEquivalencyVersionsService(deps),
     ...createEquivalencyOverlapsService(deps),
 
-    /** Ordered by creation time, then id; `expand` embeds the courses and the target institution. */
-    async listEquivalencies(
+    /**
+     * Ordered by creation time, then id, as the API shows them, rendered by the database (one text
+     * passed through; test/unit/api-json.test.ts holds it to equivalencyView).
+     */
+    listEquivalencies(caller: Credential, filters: EquivalencyFilters, page: Page): Promise<RenderedPage> {
+      return equivalencies.listRenderedPage(caller.environment, filters, page);
+    },
+
+    /** listEquivalencies with `expand=course`: each with its courses and target institution. */
+    async listExpandedEquivalencies(
       caller: Credential,
       filters: EquivalencyFilters,
       page: Page,
-      expand: boolean,
-    ): Promise<PageResult<EquivalencyView | ReturnType<typeof expandedView>>> {
-      if (expand) {
-        const { items, total, next } = await equivalencies.listExpandedPage(caller.environment, filters, page);
-        return { items: items.map(expandedView), total, next };
-      }
-      const { items, total, next } = await equivalencies.listPage(caller.environment, filters, page);
-      return { items: items.map(equivalencyView), total, next };
+    ): Promise<PageResult<ReturnType<typeof expandedView>>> {
+      const { items, total, next } = await equivalencies.listExpandedPage(caller.environment, filters, page);
+      return { items: items.map(expandedView), total, next };
     },
 
-    async getEquivalency(caller: Credential, id: string) {
-      const record = await equivalencies.findExpandedById(caller.environment, id);
-      if (!record) throw notFound.equivalency(id, caller.environment);
-      return { view: expandedView(record), etag: etagOf(record) };
+    /** The JSON text of expandedView, rendered by the database, and the ETag of its version. */
+    async getEquivalency(caller: Credential, id: string): Promise<{ representation: string; etag: string }> {
+      const rendered = await equivalencies.findRenderedById(caller.environment, id);
+      if (!rendered) throw notFound.equivalency(id, caller.environment);
+      return { representation: rendered.representation, etag: etagOf({ id, version: rendered.version }) };
     },
 
     /** A dry run checks everything a creation would, writes nothing and answers the record it would create. */

@@ -71,6 +71,18 @@ function equivalency(i: number): Equivalency {
 function fakeTable(rows: number) {
   const table = Array.from({ length: rows }, (_, i) => equivalency(i));
   const reads: number[] = [];
+  const rendered = (after: CsvBatch | null, take: number, row: (e: Equivalency) => string, separator: string) => {
+    const start = after ? table.findIndex((e) => e.id === after.lastId) + 1 : 0;
+    const batch = table.slice(start, start + take);
+    reads.push(batch.length);
+    const last = batch[batch.length - 1];
+    return {
+      text: (start && batch.length ? separator : "") + batch.map(row).join(separator),
+      rows: batch.length,
+      lastCreatedAt: last?.createdAt ?? null,
+      lastId: last?.id ?? null,
+    };
+  };
   const exports = {
     equivalencyBatches: () => async (after: { createdAt: Date; id: string } | null, take: number) => {
       const start = after ? table.findIndex((row) => row.id === after.id) + 1 : 0;
@@ -78,19 +90,15 @@ function fakeTable(rows: number) {
       reads.push(batch.length);
       return batch;
     },
-    // The CSV export's reader: the database renders the records (one line per row here).
+    // The CSV and JSON exports' readers: the database renders the records (one line or element per row here).
     equivalencyCsvBatches: () => async (after: CsvBatch | null, take: number) => {
-      const start = after ? table.findIndex((row) => row.id === after.lastId) + 1 : 0;
-      const batch = table.slice(start, start + take);
-      reads.push(batch.length);
-      const last = batch[batch.length - 1];
-      return {
-        csv: batch.map((row) => `${row.id}\r\n`).join(""),
-        rows: batch.length,
-        lastCreatedAt: last?.createdAt ?? null,
-        lastId: last?.id ?? null,
-      };
+      const { text, ...batch } = rendered(after, take, (row) => `${row.id}\r\n`, "");
+      return { csv: text, ...batch };
     },
+    equivalencyJsonBatches: () => async (after: CsvBatch | null, take: number) =>
+      rendered(after, take, (row) => JSON.stringify({ id: row.id }), ",\n"),
+    // As on the embedded database: no COPY, so the batches above serve.
+    equivalencyCopy: () => null,
   } as unknown as ExportsRepository;
   return { exports, reads };
 }

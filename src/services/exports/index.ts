@@ -17,7 +17,8 @@ import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
 import { createExportSlots, createGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "./limits.ts";
 import { RULE_SCALAR_FIELDS } from "../rules.ts";
-import type { CsvBatch } from "../../repositories/exports.ts";
+import type { BatchKey, RenderedBatch } from "../../repositories/exports.ts";
+import { copiedExport } from "./copied.ts";
 
 export { LICENSE_URL } from "./ctdl.ts";
 
@@ -105,7 +106,8 @@ export function createExportsService({
   limits = DEFAULT_EXPORT_LIMITS,
 }: Pick<Repositories, "exports"> & ExportOptions & { limits?: ExportLimits }) {
   const slots = createExportSlots(limits.perOrganization);
-  const gated = gatedReads(exports, createGate(limits.databaseConnections));
+  const gate = createGate(limits.databaseConnections);
+  const gated = gatedReads(exports, gate);
   return {
     /**
      * A whole resource of the caller's environment, as a stream in the format asked for. The
@@ -114,12 +116,18 @@ export function createExportsService({
     async exportData(caller: Credential, resource: ExportResource, format: ExportFormat): Promise<Export> {
       const release = slots.claim(caller.organizationId);
       try {
-        const chunks = await renderedChunks(gated, caller.environment, resource, format, {
-          batchSize,
-          renderedBatchSize,
-        });
+        const copied =
+          resource === "equivalencies" && format !== "ctdl"
+            ? await copiedExport(exports, gate, caller.environment, format, FRAMES[format])
+            : null;
+        const chunks =
+          copied?.chunks ??
+          (await renderedChunks(gated, caller.environment, resource, format, { batchSize, renderedBatchSize }));
         const stream = Readable.from(chunks, { objectMode: false });
-        stream.once("close", release);
+        stream.once("close", () => {
+          copied?.close();
+          release();
+        });
         return { stream, ...MEDIA_TYPES[format] };
       } catch (error) {
         release();
@@ -131,7 +139,7 @@ export function createExportsService({
 
 /** The repository's batch readers, each answering a plain promise. */
 type ExportReads = {
-  [K in keyof ExportsRepository]: (
+  [K in Extract<keyof ExportsRepository, `${string}Batches`>]: (
     environment: Environment,
   ) => (
     ...args: Parameters<ReturnType<ExportsRepository[K]>>
@@ -150,6 +158,7 @@ function gatedReads(exports: ExportsRepository, through: <T>(task: () => Promise
     equivalencyBatches: (environment) => gate(exports.equivalencyBatches(environment)),
     equivalencyWithCoursesBatches: (environment) => gate(exports.equivalencyWithCoursesBatches(environment)),
     equivalencyCsvBatches: (environment) => gate(exports.equivalencyCsvBatches(environment)),
+    equivalencyJsonBatches: (environment) => gate(exports.equivalencyJsonBatches(environment)),
   };
 }
 
@@ -171,9 +180,15 @@ async function renderedChunks(
     const batches = await openBatches(exports.equivalencyWithCoursesBatches(environment), batchSize);
     return jsonArrayChunks(mapBatches(batches, transferValueProfile), CTDL_OPEN, CTDL_CLOSE);
   }
-  // The largest CSV is rendered by the database: the main thread only passes its text on.
-  if (format === "csv" && resource === "equivalencies")
-    return databaseCsvChunks(CSV_COLUMNS.equivalencies, exports.equivalencyCsvBatches(environment), renderedBatchSize);
+  // The largest exports are rendered by the database: the main thread only passes their text on.
+  if (format === "csv" && resource === "equivalencies") {
+    const read = exports.equivalencyCsvBatches(environment);
+    const batches = (after: BatchKey | null, take: number) =>
+      read(after, take).then(({ csv, ...b }) => ({ text: csv, ...b }));
+    return databaseChunks(FRAMES.csv, batches, renderedBatchSize);
+  }
+  if (format === "json" && resource === "equivalencies")
+    return databaseChunks(FRAMES.json, exports.equivalencyJsonBatches(environment), renderedBatchSize);
   const views = await viewBatches(exports, environment, resource, batchSize);
   return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
 }
@@ -202,20 +217,30 @@ async function* mapBatches<Row, Out>(batches: AsyncIterable<Row[]>, map: (row: R
   for await (const batch of batches) yield batch.map(map);
 }
 
-/** The header, then batches of CSV text the database rendered; the first batch is read before the stream starts. */
-async function databaseCsvChunks(
-  columns: readonly string[],
-  read: (after: CsvBatch | null, take: number) => Promise<CsvBatch>,
+/**
+ * What the database's rendering of the equivalency exports is framed by: the CSV header; the JSON
+ * array's brackets (a COPY's elements each start with ",\n": the first one's comma is skipped).
+ */
+const FRAMES = {
+  csv: { open: csvHeader(CSV_COLUMNS.equivalencies), close: "" },
+  json: { open: "[", close: "\n]\n", skip: 1 },
+} as const;
+
+/** The opening text, then batches of text the database rendered, then the closing text; the first batch is read before the stream starts. */
+async function databaseChunks(
+  frame: { open: string; close: string },
+  read: (after: BatchKey | null, take: number) => Promise<RenderedBatch>,
   batchSize: number,
 ): Promise<AsyncIterable<string>> {
   const first = await read(null, batchSize);
   return (async function* () {
-    yield csvHeader(columns);
+    yield frame.open;
     let batch = first;
     for (;;) {
-      if (batch.rows) yield batch.csv;
-      if (batch.rows < batchSize) return;
+      if (batch.rows) yield batch.text;
+      if (batch.rows < batchSize) break;
       batch = await read(batch, batchSize);
     }
+    if (frame.close) yield frame.close;
   })();
 }
