@@ -64,7 +64,7 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     courses: createCoursesRepository(db),
     equivalencies: createEquivalenciesRepository(db, read),
     equivalencyRequests: createEquivalencyRequestsRepository(db),
-    transferEvaluations: createTransferEvaluationsRepository(db),
+    transferEvaluations: createTransferEvaluationsRepository(db, read),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db),
     catalogImports: createCatalogImportsRepository(db),
