@@ -64,6 +64,12 @@ async function load(database: Awaited<ReturnType<typeof freshDatabase>>["databas
     SOURCE_COURSES,
     TARGETS,
   );
+  // The GIN indexes are built once after the rows, several times faster than entry by entry.
+  const ginIndexes = await database.prisma.$queryRawUnsafe<{ name: string; definition: string }[]>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+     WHERE schemaname = current_schema() AND tablename = 'equivalencies' AND indexdef LIKE '% USING gin %'`,
+  );
+  for (const index of ginIndexes) await database.prisma.$executeRawUnsafe(`DROP INDEX "${index.name}"`);
   // Rule n: target institution 1 + n % 100; one source course, or (every fifth) two neighbours.
   await database.prisma.$executeRawUnsafe(
     `INSERT INTO equivalencies (id, environment, source_course_id, target_institution_id, target_course_id, target_code,
@@ -81,7 +87,10 @@ async function load(database: Awaited<ReturnType<typeof freshDatabase>>["databas
     TARGETS,
     SOURCE_COURSES,
   );
-  await database.prisma.$executeRawUnsafe("ANALYZE");
+  for (const index of ginIndexes) await database.prisma.$executeRawUnsafe(index.definition);
+  // As a database that has been in service is: statistics gathered, and the rows' visibility
+  // settled, which the first reads after a bulk insert would otherwise do at the requests' cost.
+  await database.prisma.$executeRawUnsafe("VACUUM ANALYZE");
   process.stderr.write(
     `loaded ${RULES.toLocaleString("en-US")} rules in ${fixed((performance.now() - started) / 1000)} s\n`,
   );

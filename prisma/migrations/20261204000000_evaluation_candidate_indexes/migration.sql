@@ -12,8 +12,13 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT ARRAY(SELECT target_institution_id || ' ' || course_id FROM unnest(source_course_ids) AS course_id)
 $$;
 
+--
+-- Without fastupdate: a GIN index otherwise collects new entries in a pending list that every
+-- search reads whole until a vacuum merges it (up to 4 MB; the embedded database never vacuums by
+-- itself), and evaluations far outnumber rule writes.
 CREATE INDEX "equivalencies_accepted_source_keys_idx" ON "equivalencies"
     USING GIN ("equivalency_source_keys"("target_institution_id", "source_course_ids"))
+    WITH (fastupdate = off)
     WHERE "status" = 'accepted';
 
 -- The target institution's credit unit (the unit most of its courses count in), counted from
