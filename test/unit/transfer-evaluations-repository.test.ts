@@ -3,8 +3,8 @@
 // the target institution's accepted candidate rules with the codes and titles of the courses they
 // name and the institution's credit unit, through the driver (`read`) and through Prisma alike.
 import { expect } from "chai";
-import type { Prisma } from "../../generated/prisma/client.ts";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
+import { storeRule, type StoredRuleFields } from "../helpers/fixtures.ts";
 import {
   createTransferEvaluationsRepository,
   type TransferEvaluationsRepository,
@@ -16,26 +16,9 @@ const UCLA = "inst_ucla";
 
 describe("transfer evaluations repository", () => {
   let database: TestDatabase;
-  let sequence = 0;
 
-  async function rule(
-    fields: Partial<Prisma.EquivalencyUncheckedCreateInput> & { sourceCourseIds: string[] },
-  ): Promise<string> {
-    sequence += 1;
-    const id = fields.id ?? `eq_${sequence}`;
-    await database.prisma.equivalency.create({
-      data: {
-        id,
-        environment: "live",
-        sourceCourseId: fields.sourceCourseIds[0],
-        targetInstitutionId: UCB,
-        targetKey: `test:${sequence}`,
-        status: "accepted",
-        sourceSetKey: [...fields.sourceCourseIds].sort().join(" "),
-        ...fields,
-      },
-    });
-    return id;
+  function rule(fields: Omit<StoredRuleFields, "targetInstitutionId"> & { targetInstitutionId?: string }) {
+    return storeRule(database.prisma, { targetInstitutionId: UCB, ...fields });
   }
 
   before(async () => {
@@ -117,9 +100,8 @@ describe("transfer evaluations repository", () => {
   }
 
   describe("candidates, on both paths", () => {
-    const ids: Record<string, string> = {};
     before(async () => {
-      ids.pair = await rule({
+      await rule({
         id: "eq_pair",
         sourceCourseIds: ["crs_chem", "crs_lab"],
         targets: [
@@ -133,7 +115,7 @@ describe("transfer evaluations repository", () => {
         awardedCreditUnit: "quarter",
         generalEducationArea: "5A",
       });
-      ids.expired = await rule({
+      await rule({
         id: "eq_expired",
         sourceCourseIds: ["crs_bio"],
         targets: [{ courseId: "crs_bio1a", code: "BIO 1A", credits: 4 }],
@@ -141,7 +123,7 @@ describe("transfer evaluations repository", () => {
         effectiveUntil: new Date("2021-05-31"),
         kind: "elective",
       });
-      ids.needsHistory = await rule({ id: "eq_needs_hist", sourceCourseIds: ["crs_bio", "crs_hist"] });
+      await rule({ id: "eq_needs_hist", sourceCourseIds: ["crs_bio", "crs_hist"] });
       await rule({ id: "eq_pending", sourceCourseIds: ["crs_bio"], status: "pending" });
       await rule({ id: "eq_rejected", sourceCourseIds: ["crs_chem"], status: "conflict" });
       await rule({ id: "eq_other_target", sourceCourseIds: ["crs_bio"], targetInstitutionId: UCLA });
