@@ -55,7 +55,11 @@ export interface EvaluationCandidates {
 const COURSE_JSON = `json_build_object('id', c.id, 'institutionId', c.institution_id, 'code', c.code,
   'codeKey', c.code_key, 'title', c.title, 'credits', c.credits, 'creditUnit', c.credit_unit)`;
 
-/** $1 environment, $2 institution ids, $3 course ids, $4 and $5 the (institution id, code key) pairs. */
+/**
+ * $1 environment, $2 institution ids, $3 course ids, $4 and $5 the (institution id, code key) pairs.
+ * The ids are gathered into one array first: `id = ANY(…) OR (institution_id, code_key) IN (…)`
+ * can use no index and read every course.
+ */
 const SUBJECTS = `SELECT json_build_object(
   'institutionIds', (SELECT coalesce(json_agg(i.id), '[]') FROM institutions i
                      WHERE i.environment = $1::"Environment" AND i.id = ANY($2::text[])),
@@ -112,7 +116,7 @@ const CANDIDATES = `WITH keyed AS MATERIALIZED (
 type RuleJson = Omit<RuleRow, "sourceCodes" | "targetTitles">;
 
 /** The key of a source course at a target institution, as "equivalency_source_keys" makes it. */
-export function sourceKey(targetInstitutionId: string, courseId: string): string {
+function sourceKey(targetInstitutionId: string, courseId: string): string {
   return `${targetInstitutionId} ${courseId}`;
 }
 
