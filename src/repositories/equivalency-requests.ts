@@ -16,27 +16,41 @@ const ORDER: Order = [
 export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient) {
   return {
     /**
-     * Records an evaluation's fingerprint for its day; false when it was recorded already (the
-     * same evaluation, from the same credential, that day). Fingerprints of earlier days go.
+     * One request more for each source course at the target institution, asked at `now`, unless
+     * an evaluation with this fingerprint (the same evaluation, from the same credential, that day)
+     * was counted already; fingerprints of earlier days go. One statement, so an evaluation is
+     * counted whole or not at all, and each evaluation waits on no other one for long: the rows are
+     * taken in the order of their source course ids, so two evaluations that share courses cannot
+     * deadlock, and an evaluation asks nothing else of the database meanwhile. Answers whether it
+     * counted.
      */
-    async firstToday(fingerprint: string, day: string): Promise<boolean> {
-      await db.$executeRaw`DELETE FROM evaluation_fingerprints WHERE day < ${day}::date`;
-      const inserted = await db.$executeRaw`
-        INSERT INTO evaluation_fingerprints (fingerprint, day) VALUES (${fingerprint}, ${day}::date)
-        ON CONFLICT (fingerprint) DO NOTHING`;
-      return inserted > 0;
-    },
-
-    /** One request more for each source course at the target institution, asked at `now`. */
-    async count(environment: Environment, targetInstitutionId: string, sourceCourseIds: readonly string[], now: Date) {
-      if (sourceCourseIds.length === 0) return;
-      await db.$executeRaw`
-        INSERT INTO equivalency_requests (environment, target_institution_id, source_course_id, requests, last_requested_at)
-        SELECT ${environment}::"Environment", ${targetInstitutionId}, id, 1, ${now}
-        FROM unnest(${[...sourceCourseIds]}::text[]) AS id
-        ON CONFLICT (environment, target_institution_id, source_course_id) DO UPDATE SET
-          requests = equivalency_requests.requests + 1,
-          last_requested_at = GREATEST(equivalency_requests.last_requested_at, EXCLUDED.last_requested_at)`;
+    async countOncePerDay(
+      fingerprint: string,
+      day: string,
+      environment: Environment,
+      targetInstitutionId: string,
+      sourceCourseIds: readonly string[],
+      now: Date,
+    ): Promise<boolean> {
+      const [row] = await db.$queryRaw<{ first: number }[]>`
+        WITH expired AS (
+          DELETE FROM evaluation_fingerprints WHERE day < ${day}::date
+        ), first AS (
+          INSERT INTO evaluation_fingerprints (fingerprint, day) VALUES (${fingerprint}, ${day}::date)
+          ON CONFLICT (fingerprint) DO NOTHING
+          RETURNING fingerprint
+        ), counted AS (
+          INSERT INTO equivalency_requests (environment, target_institution_id, source_course_id, requests, last_requested_at)
+          SELECT ${environment}::"Environment", ${targetInstitutionId}, id, 1, ${now}
+          FROM (SELECT DISTINCT id FROM unnest(${[...sourceCourseIds]}::text[]) AS id) AS asked, first
+          ORDER BY id
+          ON CONFLICT (environment, target_institution_id, source_course_id) DO UPDATE SET
+            requests = equivalency_requests.requests + 1,
+            last_requested_at = GREATEST(equivalency_requests.last_requested_at, EXCLUDED.last_requested_at)
+          RETURNING 1
+        )
+        SELECT (SELECT count(*) FROM first)::int AS first`;
+      return row.first > 0;
     },
 
     /** Forgets the requests for these source courses at the target institution (a rule now covers them). */

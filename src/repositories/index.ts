@@ -80,7 +80,7 @@ export function createRepositories(db: Db, read?: Database["read"], copyValues?:
     equivalencies: createEquivalenciesRepository(db, read),
     equivalencyRequests: createEquivalencyRequestsRepository(db),
     equivalencyImports: createEquivalencyImportsRepository(db),
-    transferEvaluations: createTransferEvaluationsRepository(db),
+    transferEvaluations: createTransferEvaluationsRepository(db, read),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db, copyValues),
     catalogImports: createCatalogImportsRepository(db),

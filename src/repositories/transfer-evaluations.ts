@@ -1,6 +1,10 @@
-// What an evaluation reads (POST /transfer-evaluations): the institutions and courses it names,
-// the target institution's credit unit, and the accepted rules that mention any of its courses,
-// in one query over the GIN index on equivalencies.source_course_ids.
+// What an evaluation reads (POST /transfer-evaluations), in two statements whatever the number of
+// courses and rules: first the institutions and courses it names, then the accepted rules of the
+// target institution that mention any of those courses, with the codes and titles of the courses
+// the rules name and the target institution's credit unit. Each statement answers one JSON text,
+// parsed here, so the embedded database and PostgreSQL give the same values. `read`
+// (Database.read) sends them straight to the driver, outside Prisma's query pipeline.
+import type { Database } from "../db/database.ts";
 import type { Environment, Prisma } from "../../generated/prisma/client.ts";
 
 export interface EvaluatedCourseRow {
@@ -30,72 +34,153 @@ export interface RuleRow {
   awardedCreditUnit: string | null;
   /** Code of each source course, by id. */
   sourceCodes: Record<string, string>;
-  /** Title of each target course, by id. */
+  /** Title of each target course, by id; null when no target names a stored course. */
   targetTitles: Record<string, string> | null;
 }
 
-const COURSE_COLUMNS = `id, institution_id AS "institutionId", code, code_key AS "codeKey", title, credits,
-  credit_unit::text AS "creditUnit"`;
+export interface EvaluationSubjects {
+  /** The ids among those asked of institutions of the environment. */
+  institutionIds: Set<string>;
+  /** The courses of the environment with the ids asked, or at the (institution, code key) pairs asked. */
+  courses: EvaluatedCourseRow[];
+}
 
-export function createTransferEvaluationsRepository(db: Prisma.TransactionClient) {
+export interface EvaluationCandidates {
+  /** The accepted rules of the target institution with any of the courses among their sources. */
+  rules: RuleRow[];
+  /** The unit most of the target institution's courses count in (ties: the first in the enum's order); null without courses. */
+  creditUnit: string | null;
+}
+
+const COURSE_JSON = `json_build_object('id', c.id, 'institutionId', c.institution_id, 'code', c.code,
+  'codeKey', c.code_key, 'title', c.title, 'credits', c.credits, 'creditUnit', c.credit_unit)`;
+
+/**
+ * $1 environment, $2 institution ids, $3 course ids, $4 and $5 the (institution id, code key) pairs.
+ * The ids are gathered into one array first: `id = ANY(…) OR (institution_id, code_key) IN (…)`
+ * can use no index and read every course.
+ */
+const SUBJECTS = `SELECT json_build_object(
+  'institutionIds', (SELECT coalesce(json_agg(i.id), '[]') FROM institutions i
+                     WHERE i.environment = $1::"Environment" AND i.id = ANY($2::text[])),
+  'courses', (SELECT coalesce(json_agg(${COURSE_JSON}), '[]') FROM courses c
+    WHERE c.environment = $1::"Environment" AND c.id = ANY (ARRAY(
+      SELECT id FROM courses WHERE environment = $1::"Environment" AND id = ANY($3::text[])
+      UNION
+      SELECT courses.id FROM unnest($4::text[], $5::text[]) AS asked(institution_id, code_key)
+      JOIN courses ON courses.environment = $1::"Environment"
+        AND courses.institution_id = asked.institution_id AND courses.code_key = asked.code_key)))
+)::text AS subjects`;
+
+/**
+ * $1 environment, $2 target institution id, $3 the course ids, $4 their source keys (see the
+ * migration evaluation_candidate_indexes: "<target institution id> <course id>").
+ *
+ * The candidates are found through the index on the rules' source keys alone, behind a
+ * MATERIALIZED fence: left to itself the planner intersects that index with every rule of the
+ * target institution (the (environment, target_institution_id) index, 10,000 entries a target at
+ * 1,000,000 rules), which costs more than the few candidates it filters. Every course named by
+ * the candidates (sources and targets) is then read once, by primary key. The credit unit is
+ * named `unit` so that ORDER BY credit_unit breaks ties in the enum's order, not the text's.
+ */
+const CANDIDATES = `WITH keyed AS MATERIALIZED (
+    SELECT * FROM equivalencies
+    WHERE "equivalency_source_keys"(target_institution_id, source_course_ids) && $4::text[]
+      AND status = 'accepted'
+  ), rules AS (
+    SELECT * FROM keyed
+    WHERE environment = $1::"Environment" AND target_institution_id = $2
+      AND source_course_ids && $3::text[]
+  ), named AS (
+    SELECT c.id, c.code, c.title FROM courses c
+    WHERE c.id = ANY (ARRAY(
+      SELECT unnest(r.source_course_ids) FROM rules r
+      UNION
+      SELECT target->>'courseId' FROM rules r, jsonb_array_elements(r.targets) AS target))
+  )
+  SELECT json_build_object(
+    'rules', (SELECT coalesce(json_agg(json_build_object(
+        'id', r.id, 'version', r.version, 'targetInstitutionId', r.target_institution_id, 'status', r.status,
+        'sourceCourseIds', r.source_course_ids, 'kind', r.kind, 'targets', r.targets,
+        'generalEducationArea', r.general_education_area, 'minimumGrade', r.minimum_grade,
+        'effectiveFrom', to_char(r.effective_from, 'YYYY-MM-DD'),
+        'effectiveUntil', to_char(r.effective_until, 'YYYY-MM-DD'),
+        'priority', r.priority, 'awardedCredits', r.awarded_credits, 'awardedCreditUnit', r.awarded_credit_unit
+      ) ORDER BY r.id, r.version), '[]') FROM rules r),
+    'courses', (SELECT coalesce(json_object_agg(n.id, json_build_array(n.code, n.title)), '{}') FROM named n),
+    'creditUnit', (SELECT credit_unit::text AS unit FROM courses
+                   WHERE environment = $1::"Environment" AND institution_id = $2
+                   GROUP BY credit_unit ORDER BY count(*) DESC, credit_unit LIMIT 1)
+  )::text AS candidates`;
+
+type RuleJson = Omit<RuleRow, "sourceCodes" | "targetTitles">;
+
+/** The key of a source course at a target institution, as "equivalency_source_keys" makes it. */
+function sourceKey(targetInstitutionId: string, courseId: string): string {
+  return `${targetInstitutionId} ${courseId}`;
+}
+
+/** A rule with the codes of its source courses and the titles of its target courses, from the courses named. */
+function withCourseNames(rule: RuleJson, named: Readonly<Record<string, [string, string]>>): RuleRow {
+  const sourceCodes: Record<string, string> = {};
+  for (const id of rule.sourceCourseIds) if (named[id]) sourceCodes[id] = named[id][0];
+  let targetTitles: Record<string, string> | null = null;
+  for (const target of rule.targets) {
+    if (!target.courseId || !named[target.courseId]) continue;
+    targetTitles ??= {};
+    targetTitles[target.courseId] = named[target.courseId][1];
+  }
+  return { ...rule, sourceCodes, targetTitles };
+}
+
+export function createTransferEvaluationsRepository(db: Prisma.TransactionClient, read?: Database["read"]) {
+  async function queryText(sql: string, column: string, params: unknown[]): Promise<string> {
+    const rows = read
+      ? await read<Record<string, string>>(sql, params)
+      : await db.$queryRawUnsafe<Record<string, string>[]>(sql, ...params);
+    return rows[0][column];
+  }
+
   return {
-    /** The ids among `ids` of institutions of the environment. */
-    async existingInstitutions(environment: Environment, ids: readonly string[]): Promise<Set<string>> {
-      const rows = await db.institution.findMany({
-        where: { environment, id: { in: [...ids] } },
-        select: { id: true },
-      });
-      return new Set(rows.map((row) => row.id));
-    },
-
-    /** The courses of the environment with these ids, or at these (institution, code key) pairs. */
-    findCourses(
+    /** The institutions and courses an evaluation names, in one statement. */
+    async subjects(
       environment: Environment,
-      ids: readonly string[],
+      institutionIds: readonly string[],
+      courseIds: readonly string[],
       codes: readonly { institutionId: string; codeKey: string }[],
-    ): Promise<EvaluatedCourseRow[]> {
-      return db.$queryRawUnsafe<EvaluatedCourseRow[]>(
-        `SELECT ${COURSE_COLUMNS} FROM courses
-         WHERE environment = $1::"Environment"
-           AND (id = ANY($2::text[])
-             OR (institution_id, code_key) IN (SELECT * FROM unnest($3::text[], $4::text[])))`,
+    ): Promise<EvaluationSubjects> {
+      const text = await queryText(SUBJECTS, "subjects", [
         environment,
-        [...ids],
+        [...institutionIds],
+        [...courseIds],
         codes.map((code) => code.institutionId),
         codes.map((code) => code.codeKey),
-      );
+      ]);
+      const parsed = JSON.parse(text) as { institutionIds: string[]; courses: EvaluatedCourseRow[] };
+      return { institutionIds: new Set(parsed.institutionIds), courses: parsed.courses };
     },
 
-    /** The unit most of the institution's courses count in (ties: the first in the enum's order); null without courses. */
-    async creditUnitOf(environment: Environment, institutionId: string): Promise<string | null> {
-      const rows = await db.$queryRaw<{ unit: string }[]>`
-        SELECT credit_unit::text AS unit FROM courses
-        WHERE environment = ${environment}::"Environment" AND institution_id = ${institutionId}
-        GROUP BY credit_unit ORDER BY count(*) DESC, credit_unit LIMIT 1`;
-      return rows[0]?.unit ?? null;
-    },
-
-    /** The accepted rules of the target institution with any of these courses among their sources. */
-    rulesMentioning(
+    /** The target institution's accepted rules that mention any of the courses, and its credit unit, in one statement. */
+    async candidates(
       environment: Environment,
       targetInstitutionId: string,
       courseIds: readonly string[],
-    ): Promise<RuleRow[]> {
-      return db.$queryRaw<RuleRow[]>`
-        SELECT e.id, e.version, e.target_institution_id AS "targetInstitutionId", e.status::text AS status,
-          e.source_course_ids AS "sourceCourseIds", e.kind::text AS kind, e.targets,
-          e.general_education_area AS "generalEducationArea", e.minimum_grade AS "minimumGrade",
-          to_char(e.effective_from, 'YYYY-MM-DD') AS "effectiveFrom",
-          to_char(e.effective_until, 'YYYY-MM-DD') AS "effectiveUntil",
-          e.priority, e.awarded_credits AS "awardedCredits", e.awarded_credit_unit::text AS "awardedCreditUnit",
-          (SELECT json_object_agg(c.id, c.code) FROM courses c WHERE c.id = ANY(e.source_course_ids)) AS "sourceCodes",
-          (SELECT json_object_agg(c.id, c.title) FROM courses c
-            WHERE c.id IN (SELECT t->>'courseId' FROM jsonb_array_elements(e.targets) t)) AS "targetTitles"
-        FROM equivalencies e
-        WHERE e.environment = ${environment}::"Environment"
-          AND e.target_institution_id = ${targetInstitutionId}
-          AND e.status = 'accepted'
-          AND e.source_course_ids && ${[...courseIds]}::text[]`;
+    ): Promise<EvaluationCandidates> {
+      const text = await queryText(CANDIDATES, "candidates", [
+        environment,
+        targetInstitutionId,
+        [...courseIds],
+        courseIds.map((id) => sourceKey(targetInstitutionId, id)),
+      ]);
+      const parsed = JSON.parse(text) as {
+        rules: RuleJson[];
+        courses: Record<string, [string, string]>;
+        creditUnit: string | null;
+      };
+      return {
+        rules: parsed.rules.map((rule) => withCourseNames(rule, parsed.courses)),
+        creditUnit: parsed.creditUnit,
+      };
     },
   };
 }

@@ -132,9 +132,7 @@ export function createTransferEvaluationsService(deps: Dependencies) {
       .createHmac("sha256", fingerprintKey)
       .update(`${caller.environment}\n${caller.id}\n${day}\n${canonicalInput(request, courseIds)}`)
       .digest("base64url");
-    if (await demand.firstToday(fingerprint, day)) {
-      await demand.count(caller.environment, request.targetInstitutionId, uncovered, at);
-    }
+    await demand.countOncePerDay(fingerprint, day, caller.environment, request.targetInstitutionId, uncovered, at);
   }
 
   return {
@@ -144,12 +142,9 @@ export function createTransferEvaluationsService(deps: Dependencies) {
         request.targetInstitutionId,
         ...request.courses.flatMap((course) => (course.institutionId ? [course.institutionId] : [])),
       ];
-      const known = await reads.existingInstitutions(environment, [...new Set(institutionIds)]);
-      if (!known.has(request.targetInstitutionId)) {
-        throw ValidationError.single("/targetInstitutionId", `no institution with id "${request.targetInstitutionId}"`);
-      }
-      const rows = await reads.findCourses(
+      const { institutionIds: known, courses: rows } = await reads.subjects(
         environment,
+        [...new Set(institutionIds)],
         request.courses.flatMap((course) => (course.courseId ? [course.courseId] : [])),
         request.courses.flatMap((course) =>
           course.institutionId && course.code
@@ -157,6 +152,9 @@ export function createTransferEvaluationsService(deps: Dependencies) {
             : [],
         ),
       );
+      if (!known.has(request.targetInstitutionId)) {
+        throw ValidationError.single("/targetInstitutionId", `no institution with id "${request.targetInstitutionId}"`);
+      }
       const byId = new Map(rows.map((row) => [row.id, row]));
       const byCode = new Map(rows.map((row) => [`${row.institutionId}\n${row.codeKey}`, row]));
       const resolved = request.courses.map((course) =>
@@ -181,10 +179,7 @@ export function createTransferEvaluationsService(deps: Dependencies) {
         };
       });
       const courseIds = courses.map((course) => course.id);
-      const [rules, unit] = await Promise.all([
-        reads.rulesMentioning(environment, request.targetInstitutionId, courseIds),
-        reads.creditUnitOf(environment, request.targetInstitutionId),
-      ]);
+      const { rules, creditUnit: unit } = await reads.candidates(environment, request.targetInstitutionId, courseIds);
       const at = now();
       const targetUnit = (unit ?? "semester") as CreditUnit;
       const evaluation = evaluateTransfer({

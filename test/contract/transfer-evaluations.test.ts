@@ -1,10 +1,9 @@
 // "Will my courses transfer?" through the API: createTransferEvaluation against rules stored in
 // the database, and listEquivalencyRequests, the demand it counts (docs/api-guide.md).
 import { expect } from "chai";
-import type { Prisma } from "../../generated/prisma/client.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions, postCourses } from "../helpers/fixtures.ts";
+import { loadInstitutions, postCourses, storeRule, type StoredRuleFields } from "../helpers/fixtures.ts";
 
 const SMC = "inst_122977";
 const BERKELEY = "inst_110635";
@@ -34,22 +33,9 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
     t.http.get(`/api/v1/equivalency-requests?${query}`).set(bearer(key));
 
   /** An accepted rule of Berkeley, written as the rules' columns hold it. */
-  async function rule(fields: Partial<Prisma.EquivalencyUncheckedCreateInput> & { sourceCourseIds: string[] }) {
+  function rule(fields: Omit<StoredRuleFields, "id" | "targetInstitutionId">) {
     sequence += 1;
-    const id = `eq_test${sequence}`;
-    await t.database.prisma.equivalency.create({
-      data: {
-        id,
-        environment: "live",
-        sourceCourseId: fields.sourceCourseIds[0],
-        targetInstitutionId: BERKELEY,
-        targetKey: `test:${sequence}`,
-        status: "accepted",
-        sourceSetKey: [...fields.sourceCourseIds].sort().join(" "),
-        ...fields,
-      },
-    });
-    return id;
+    return storeRule(t.database.prisma, { id: `eq_test${sequence}`, targetInstitutionId: BERKELEY, ...fields });
   }
 
   before(async () => {

@@ -1,4 +1,5 @@
 // A small, known catalog for tests: institutions in both environments, and courses of them.
+import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../../src/db/database.ts";
 import type { Environment } from "../../src/services/types.ts";
 import type { InstitutionRow } from "../../src/services/imports/institutions.ts";
@@ -125,4 +126,28 @@ export async function loadInstitutions(db: Db, environment: Environment, list = 
     rows(list),
     environment,
   );
+}
+
+export type StoredRuleFields = Partial<Prisma.EquivalencyUncheckedCreateInput> & {
+  id: string;
+  targetInstitutionId: string;
+  sourceCourseIds: string[];
+};
+
+/**
+ * Stores an accepted live rule as the rules' columns hold it, straight into the table (no
+ * service, no events, no ambiguity check), for tests of what reads rules; `fields` override.
+ */
+export async function storeRule(db: Db, fields: StoredRuleFields): Promise<string> {
+  await db.equivalency.create({
+    data: {
+      environment: "live",
+      sourceCourseId: fields.sourceCourseIds[0],
+      targetKey: `test:${fields.id}`,
+      status: "accepted",
+      sourceSetKey: [...fields.sourceCourseIds].sort().join(" "),
+      ...fields,
+    },
+  });
+  return fields.id;
 }

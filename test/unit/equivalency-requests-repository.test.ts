@@ -37,11 +37,12 @@ describe("equivalency requests repository", () => {
   after(() => database.close());
 
   it("counts requests per source course, keeps the last time asked, lists them by demand and clears them", async () => {
-    await repository.count("sandbox", "inst_ucb", ["crs_0", "crs_1"], first);
-    await repository.count("sandbox", "inst_ucb", ["crs_1"], later);
-    await repository.count("sandbox", "inst_ucb", ["crs_1", "crs_2"], first);
-    await repository.count("live", "inst_ucb", ["crs_0"], first);
-    await repository.count("sandbox", "inst_smc", ["crs_0"], first);
+    const day = "2026-03-02";
+    await repository.countOncePerDay("list-1", day, "sandbox", "inst_ucb", ["crs_0", "crs_1"], first);
+    await repository.countOncePerDay("list-2", day, "sandbox", "inst_ucb", ["crs_1"], later);
+    await repository.countOncePerDay("list-3", day, "sandbox", "inst_ucb", ["crs_2", "crs_1"], first);
+    await repository.countOncePerDay("list-4", day, "live", "inst_ucb", ["crs_0"], first);
+    await repository.countOncePerDay("list-5", day, "sandbox", "inst_smc", ["crs_0"], first);
 
     const page = await repository.listPage("sandbox", "inst_ucb", { limit: 2, offset: 0 });
     expect(page.total).to.equal(3);
@@ -68,12 +69,48 @@ describe("equivalency requests repository", () => {
     expect(live.items.map((item) => item.sourceCourseId)).to.deep.equal(["crs_0"]);
   });
 
-  it("records a fingerprint once per day and forgets earlier days", async () => {
-    expect(await repository.firstToday("hash-a", "2026-03-01")).to.equal(true);
-    expect(await repository.firstToday("hash-a", "2026-03-01")).to.equal(false);
-    expect(await repository.firstToday("hash-b", "2026-03-01")).to.equal(true);
-    expect(await repository.firstToday("hash-c", "2026-03-02")).to.equal(true);
+  it("counts an evaluation's fingerprint once per day, and forgets the fingerprints of earlier days", async () => {
+    const asked = { environment: "sandbox", target: "inst_smc" } as const;
+    const countOnce = (fingerprint: string, day: string, ids: string[]) =>
+      repository.countOncePerDay(fingerprint, day, asked.environment, asked.target, ids, first);
+    const requestsFor = async (id: string) =>
+      (
+        await database.prisma.equivalencyRequest.findUnique({
+          where: {
+            environment_targetInstitutionId_sourceCourseId: {
+              environment: asked.environment,
+              targetInstitutionId: asked.target,
+              sourceCourseId: id,
+            },
+          },
+        })
+      )?.requests ?? 0;
+
+    expect(await countOnce("hash-a", "2026-03-01", ["crs_2"])).to.equal(true);
+    expect(await countOnce("hash-a", "2026-03-01", ["crs_2"])).to.equal(false);
+    expect(await requestsFor("crs_2")).to.equal(1);
+    expect(await countOnce("hash-b", "2026-03-01", ["crs_2", "crs_1"])).to.equal(true);
+    expect([await requestsFor("crs_2"), await requestsFor("crs_1")]).to.deep.equal([2, 1]);
+    expect(await countOnce("hash-c", "2026-03-03", ["crs_1"])).to.equal(true);
+    expect(await requestsFor("crs_1")).to.equal(2);
     const left = await database.prisma.evaluationFingerprint.findMany({ orderBy: { fingerprint: "asc" } });
     expect(left.map((row) => row.fingerprint)).to.deep.equal(["hash-c"]);
+  });
+
+  it("counts concurrent evaluations that share courses, in any order, without losing one", async () => {
+    const ids = ["crs_0", "crs_1", "crs_2"];
+    const orders = Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? ids : [...ids].reverse()));
+    const counted = await Promise.all(
+      orders.map((order, index) =>
+        repository.countOncePerDay(`parallel-${index}`, "2026-03-03", "live", "inst_smc", order, later),
+      ),
+    );
+    expect(counted.every(Boolean)).to.equal(true);
+    const page = await repository.listPage("live", "inst_smc", { limit: 10, offset: 0 });
+    expect(page.items.map((item) => [item.sourceCourseId, item.requests])).to.deep.equal([
+      ["crs_0", 12],
+      ["crs_1", 12],
+      ["crs_2", 12],
+    ]);
   });
 });
