@@ -25,6 +25,7 @@ import { addUsersCommands } from "./users.ts";
 import { addSsoCommands } from "./sso.ts";
 import type { CommandIo, CommandRunner, Terminal } from "../process/admin-channel.ts";
 import { debugStack, describeFailure } from "../process/exit-messages.ts";
+import { runAsOperator } from "./operator.ts";
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -157,23 +158,32 @@ export function buildProgram(
    */
   function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
     return withDatabase((database) =>
-      fn(
-        createServices({
-          repositories: repositoriesOf(database),
-          config: loadConfig(),
-          secrets: openKeys().box,
-          forgetCredential: server?.forgetCredential,
-        }),
-        database,
+      // Every change a command makes is the operator's, audited in its own transaction.
+      runAsOperator(commandName, () =>
+        fn(
+          createServices({
+            repositories: repositoriesOf(database),
+            config: loadConfig(),
+            secrets: openKeys().box,
+            forgetCredential: server?.forgetCredential,
+          }),
+          database,
+        ),
       ),
     );
   }
+
+  /** The command being run, as typed (`keys create`): the audit log's operationId is `cli:` and this. */
+  let commandName = "";
 
   const program = new Command("cli")
     .description("Administer the course and equivalency repository: organizations, keys, imports, database.")
     .option("--json", "print machine-readable JSON")
     .showHelpAfterError()
-    .hook("preAction", (command) => output.setJson(Boolean(command.optsWithGlobals().json)));
+    .hook("preAction", (command, action) => {
+      output.setJson(Boolean(command.optsWithGlobals().json));
+      commandName = commandPath(action);
+    });
 
   const orgs = program
     .command("orgs")
@@ -496,6 +506,13 @@ export function buildProgram(
       }
     });
   return program;
+}
+
+/** `keys create` for the `create` command of `keys` (the program's own name left out). */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
 }
 
 type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;

@@ -2,9 +2,9 @@
 // the rows after the last one already read, in a total order, so memory stays
 // at one batch however large the table, and no row is skipped or repeated while
 // rows are neither inserted nor deleted during the read.
+import type { Executor } from "./executor.ts";
 import type { Equivalency, Prisma } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
-import type { Db } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 
 /** Reads at most `take` rows that sort after `after` (from the start when null). */
@@ -43,7 +43,7 @@ const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' OR
   FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
   LEFT JOIN courses AS tc ON tc.id = t.value->>'courseId'`;
 
-export function createExportsRepository(db: Db) {
+export function createExportsRepository(db: Executor) {
   return {
     institutionBatches(environment: Environment) {
       return (after: { name: string; id: string } | null, take: number) =>

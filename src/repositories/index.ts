@@ -1,6 +1,7 @@
 // The data-access layer: one repository per aggregate, all built over one
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
 import type { Database, Db } from "../db/database.ts";
+import { type Executor, markTransaction } from "./executor.ts";
 import { createCatalogImportsRepository, type CatalogImportsRepository } from "./catalog-imports.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
 import { createDatasetsRepository, type DatasetsRepository } from "./datasets.ts";
@@ -51,14 +52,18 @@ export interface Repositories {
   transaction<T>(work: (repositories: TransactionRepositories) => Promise<T>): Promise<T>;
 }
 
-/** What a transaction's statements can use: the repositories, bound to the transaction. */
-export type TransactionRepositories = Pick<
-  Repositories,
-  "courses" | "equivalencies" | "equivalencyRequests" | "datasets" | "outbox" | "stewardship" | "idempotency"
->;
+/** What a transaction's statements can use: every repository, bound to the transaction. */
+export type TransactionRepositories = Omit<Repositories, "transaction">;
 
 /** `read` (Database.read), when given, serves the hot reads outside transactions. */
 export function createRepositories(db: Db, read?: Database["read"]): Repositories {
+  return {
+    ...boundRepositories(db, read),
+    transaction: (work) => db.$transaction((tx) => work(boundRepositories(markTransaction(tx)))),
+  };
+}
+
+function boundRepositories(db: Executor, read?: Database["read"]): TransactionRepositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
@@ -82,18 +87,6 @@ export function createRepositories(db: Db, read?: Database["read"]): Repositorie
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     audit: createAuditRepository(db),
-    transaction: (work) =>
-      db.$transaction((tx) =>
-        work({
-          courses: createCoursesRepository(tx),
-          equivalencies: createEquivalenciesRepository(tx),
-          equivalencyRequests: createEquivalencyRequestsRepository(tx),
-          datasets: createDatasetsRepository(tx),
-          outbox: createOutboxRepository(tx),
-          stewardship: createStewardshipRepository(tx),
-          idempotency: createIdempotencyRepository(tx),
-        }),
-      ),
   };
 }
 

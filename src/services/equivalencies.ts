@@ -36,6 +36,8 @@ import {
   type EquivalencyView,
   type LetterGrade,
 } from "../views/catalog.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
+import { noteNothingChanged } from "./change-origin.ts";
 import {
   defaultAwardedCredits,
   RULE_SCALAR_FIELDS,
@@ -135,7 +137,15 @@ export function ruleEventFields(view: EquivalencyView) {
   >;
 }
 
-type Writes = Pick<TransactionRepositories, "equivalencies" | "equivalencyRequests" | "outbox" | "stewardship">;
+type Writes = Pick<
+  TransactionRepositories,
+  "equivalencies" | "equivalencyRequests" | "outbox" | "stewardship" | "audit"
+>;
+
+/** What an equivalency's audit entry names: the rule, in the acting organization's log. */
+function equivalencyRecord(caller: Credential, id: string): ChangedRecord {
+  return { organizationId: caller.organizationId, environment: caller.environment, type: "equivalency", id };
+}
 
 /** A rule as it will be stored, before its references are checked; dates as `YYYY-MM-DD`. */
 interface RuleDraft {
@@ -483,6 +493,7 @@ async function tryUpdate(
   };
   const changed = UPDATABLE.filter((field) => !sameValue(next[field], current[field]));
   if (!changed.length) {
+    if (!dryRun) noteNothingChanged();
     const unchanged = await equivalencies.findExpandedWritten(id);
     return { view: expandedView(unchanged), etag, changed: false };
   }
@@ -547,6 +558,7 @@ async function tryUpdate(
       },
     },
   ]);
+  await auditChange(writes, [equivalencyRecord(caller, id)]);
   return { view: expandedView(updated), etag: etagOf(updated), changed: true };
 }
 
@@ -661,6 +673,7 @@ export function createEquivalenciesService(
             },
           },
         ]);
+        await auditChange(writes, [equivalencyRecord(caller, record.id)]);
         const written = await writes.equivalencies.findExpandedWritten(record.id);
         const created: CreatedEquivalency = { kind: "created", view: expandedView(written), etag: etagOf(written) };
         await options.beforeCommit?.(writes, created);
