@@ -26,6 +26,14 @@ import { addSsoCommands } from "./sso.ts";
 import type { CommandIo, CommandRunner, Terminal } from "../process/admin-channel.ts";
 import { debugStack, describeFailure } from "../process/exit-messages.ts";
 import { runAsOperator } from "./operator.ts";
+import { addEquivalenciesCommands, type ImportInput } from "./equivalencies.ts";
+
+/** Standard input read to its end (`--file -` run in this process). */
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -142,6 +150,8 @@ export function buildProgram(
   /** Stops a command that runs until stopped (over the server's channel); else Ctrl-C does. */
   signal?: AbortSignal,
   server: RunningServer | null = null,
+  /** Where `equivalencies import` reads its file: the content forwarded with the command, or here. */
+  importInput: Omit<ImportInput, "readablePath"> = { readStdin: readAllStdin },
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -369,6 +379,10 @@ export function buildProgram(
   addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
   addSsoCommands(program, output, withServices);
+  addEquivalenciesCommands(program, output, withServices, {
+    ...importInput,
+    readablePath: (file) => readableFile(cwd, file),
+  });
 
   program
     .command("institutions")
@@ -613,6 +627,10 @@ export interface CliOptions {
   cwd?: string;
   /** The server the command runs inside (its administrative channel), if any. */
   server?: RunningServer;
+  /** The content of the file a forwarded command names (`equivalencies import --file`), read by the CLI. */
+  forwardedInput?: string;
+  /** Standard input, for `--file -` (tests pass their own). */
+  readStdin?: () => Promise<string>;
 }
 
 /**
@@ -632,6 +650,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     options.cwd ?? process.cwd(),
     io.signal,
     options.server ?? null,
+    { forwarded: options.forwardedInput, readStdin: options.readStdin ?? readAllStdin },
   );
   const terminal = io.terminal;
   const configure = (command: Command) => {
@@ -686,7 +705,18 @@ export function serverCommandRunner(
     runCli(
       request.argv,
       { ...io, terminal: request.terminal },
-      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd, server },
+      {
+        openDb: shared,
+        openRaw: shared,
+        openKeys,
+        cwd: request.cwd,
+        server,
+        forwardedInput: request.input,
+        // The server's standard input is not the operator's: their file travels with the command.
+        readStdin: async () => {
+          throw new Error("standard input does not reach the server: give --file a path, or - with the CLI");
+        },
+      },
     );
 }
 
