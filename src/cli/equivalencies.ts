@@ -34,7 +34,12 @@ export function fileToForward(argv: readonly string[], readStdin: () => string, 
   const file = argv[at].startsWith("--file=") ? argv[at].slice("--file=".length) : argv[at + 1];
   if (file === undefined) return undefined;
   if (file === "-") return readStdin();
-  return fs.readFileSync(path.resolve(cwd, file), "utf8");
+  try {
+    return fs.readFileSync(path.resolve(cwd, file), "utf8");
+  } catch {
+    // Unreadable here: the command then says why, as it would without a server.
+    return undefined;
+  }
 }
 
 function describe(result: ImportResult, file: string): string {

@@ -124,7 +124,7 @@ export function createIdempotencyService({
       token: crypto.randomUUID(),
     };
     await sweep();
-    if (!(await idempotency.claim(claim, IN_PROGRESS_TIMEOUT_MS))) return answered<R>(claim);
+    if (!(await idempotency.claim(claim, IN_PROGRESS_TIMEOUT_MS))) return answered<R>(scope, claim);
     let remembered = false;
     const remember: RememberAnswer = async (transaction, response) => {
       await transaction.idempotency.storeResponse(scope, claim.token, response.status, recorded(response));
@@ -137,7 +137,7 @@ export function createIdempotencyService({
     } catch (error) {
       // A retry took the key over and its change committed first: this run's rolled back, and the
       // retry's answer is this request's too.
-      if (error instanceof ClaimLostError) return answered<R>(claim);
+      if (error instanceof ClaimLostError) return answered<R>(scope, claim);
       // A failed request is not remembered: the client may fix it and retry.
       await idempotency.release(scope, claim.token).catch(() => undefined);
       throw error;
@@ -145,8 +145,8 @@ export function createIdempotencyService({
   }
 
   /** The answer to a key held by another run: its stored answer replayed, or why there is none yet. */
-  async function answered<R>(claim: IdempotencyClaim): Promise<R> {
-    const existing = await idempotency.find(claim);
+  async function answered<R>(scope: IdempotencyScope, claim: IdempotencyClaim): Promise<R> {
+    const existing = await idempotency.find(scope);
     if (!existing) throw inProgress(claim.key);
     if (existing.operationId !== claim.operationId || existing.requestHash !== claim.fingerprint) {
       throw new ProblemError(

@@ -161,7 +161,9 @@ describe("CLI commands: equivalencies import, and the operator's audit entries",
       WITH_ISSUE,
     );
     expect(text.code).to.equal(1);
-    expect(text.stdout).to.match(/^2 row\(s\) of standard input: 1 created, .* 1 rejected\.\n {2}row 2, kind: must be one of/);
+    expect(text.stdout).to.match(
+      /^2 row\(s\) of standard input: 1 created, .* 1 rejected\.\n {2}row 2, kind: must be one of/,
+    );
     const json = await cli(
       [
         "--json",
