@@ -2764,7 +2764,7 @@ export interface components {
                 /** @description Its id, or null when the change made several records (a course batch). */
                 id: string | null;
             };
-            /** @description The environment of the credential that made the change. */
+            /** @description The environment of the credential that made the change; for the operator (the CLI), that of the record changed. */
             environment: components["schemas"]["Environment"] | null;
             /** @description The service's own id of the request (or CLI command) that made the change, as its logs name it. */
             requestId: string | null;
