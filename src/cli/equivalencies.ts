@@ -25,9 +25,15 @@ export interface ImportInput {
   readStdin(): Promise<string>;
 }
 
-/** The import command reads the file named by --file: the text the CLI sends along when it forwards it. */
+/**
+ * What a command reads that the server cannot: the file named by `equivalencies import --file`
+ * (or standard input), and the secret `sso add-oidc --client-secret-stdin` reads from standard
+ * input. The CLI sends it along when it forwards the command.
+ */
 export function fileToForward(argv: readonly string[], readStdin: () => string, cwd: string): string | undefined {
   const words = argv.filter((word) => !word.startsWith("-"));
+  if (words[0] === "sso" && words[1] === "add-oidc")
+    return argv.includes("--client-secret-stdin") ? readStdin() : undefined;
   if (words[0] !== "equivalencies" || words[1] !== "import") return undefined;
   const at = argv.findIndex((word) => word === "--file" || word.startsWith("--file="));
   if (at < 0) return undefined;

@@ -378,7 +378,7 @@ export function buildProgram(
 
   addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
-  addSsoCommands(program, output, withServices);
+  addSsoCommands(program, output, withServices, importInput);
   addEquivalenciesCommands(program, output, withServices, {
     ...importInput,
     readablePath: (file) => readableFile(cwd, file),

@@ -63,10 +63,16 @@ describe("audit entries in the change's own transaction (createKey, upsertCourse
     expect(replay.headers["idempotent-replayed"]).to.equal("true");
     expect(replay.body).to.deep.equal(first.body);
 
-    const ids = first.body.data.map((r: { id: string }) => r.id);
+    const ids: string[] = first.body.data.map((r: { id: string }) => r.id);
     const entries = await t.database.prisma.auditEntry.findMany({ where: { targetId: { in: ids } } });
-    // One entry per record of the batch, however many times it was sent.
-    expect(entries.map((e) => e.targetId).sort()).to.deep.equal([...ids].sort());
+    // One entry per committed version, however many times the batch was sent: AUD 1's creation,
+    // and AUD 0's creation (set-up) and its update by the batch.
+    const stored = await t.database.prisma.course.findMany({ where: { id: { in: ids } }, orderBy: { code: "asc" } });
+    expect(stored.map((row) => [row.code, row.version])).to.deep.equal([
+      ["AUD 0", 2],
+      ["AUD 1", 1],
+    ]);
+    for (const row of stored) expect(entries.filter((e) => e.targetId === row.id)).to.have.length(row.version);
     expect(new Set(entries.map((e) => e.operationId))).to.deep.equal(new Set(["upsertCourses"]));
     const after = await counts();
     expect(after.courses - before.courses).to.equal(1);
