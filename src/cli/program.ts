@@ -26,6 +26,7 @@ import { addSsoCommands } from "./sso.ts";
 import type { CommandIo, CommandRunner, Terminal } from "../process/admin-channel.ts";
 import { debugStack, describeFailure } from "../process/exit-messages.ts";
 import { runAsOperator } from "./operator.ts";
+import { whileNoServerRuns } from "../process/server-presence.ts";
 import { addEquivalenciesCommands, type ImportInput } from "./equivalencies.ts";
 
 /** Standard input read to its end (`--file -` run in this process). */
@@ -582,35 +583,46 @@ function addSecretsCommands(
         "in SVC_SECRETS_OLD_KEYS before running it",
     )
     .action(() =>
-      withServices(async ({ storedSecrets }) => {
+      withServices(async ({ storedSecrets }, database) => {
         const keyring = openKeys();
         // The running server keeps the keys it started with: a new key file key would strand it (it
         // could open nothing re-sealed, and would seal under a key removed from the file).
-        if (besideServer && keyring.keyFile)
-          throw new Error(
+        const besideRunningServer = () =>
+          new Error(
             `secrets rotate cannot change the key file ${keyring.keyFile} beside the running server, which keeps the key it started with; nothing was changed: stop the server, run secrets rotate, then start the server again.`,
           );
-        await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
-        const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
-        const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
-        const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
-        if (left.length)
-          throw new Error(
-            `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
-          );
-        if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
-        const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
-        const advice = keyring.keyFile
-          ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
-          : count
-            ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
-            : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
-        output.result(
-          { keyId: box.keyId, source: keyring.source, resealed: sealed },
-          `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
-        );
+        if (besideServer && keyring.keyFile) throw besideRunningServer();
+        // On PostgreSQL the server runs in processes of its own: it holds a lock this waits for in vain.
+        if (keyring.keyFile && database.kind === "postgresql") {
+          const done = await whileNoServerRuns(database, () => rotate(storedSecrets, keyring));
+          if (done === null) throw besideRunningServer();
+          return;
+        }
+        await rotate(storedSecrets, keyring);
       }),
     );
+
+  async function rotate(storedSecrets: Services["storedSecrets"], keyring: Keyring): Promise<void> {
+    await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
+    const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
+    const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
+    const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
+    if (left.length)
+      throw new Error(
+        `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
+      );
+    if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
+    const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
+    const advice = keyring.keyFile
+      ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
+      : count
+        ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
+        : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
+    output.result(
+      { keyId: box.keyId, source: keyring.source, resealed: sealed },
+      `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
+    );
+  }
 }
 
 export interface CliIo extends CommandIo {
