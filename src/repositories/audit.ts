@@ -27,8 +27,9 @@ export interface AuditFilter {
 
 export function createAuditRepository(db: Executor) {
   return {
-    async append(entry: NewAuditEntry): Promise<void> {
-      await db.auditEntry.create({ data: entry });
+    /** One statement for a change's entries (a batch of 500 courses writes 500). */
+    async appendMany(entries: NewAuditEntry[]): Promise<void> {
+      if (entries.length) await db.auditEntry.createMany({ data: entries });
     },
 
     /** Newest first (then by id, descending), filtered. */

@@ -87,8 +87,8 @@ export async function appendEntries(
   records: readonly ChangedRecord[],
 ): Promise<void> {
   const now = new Date();
-  for (const record of records) {
-    await writes.audit.append({
+  await writes.audit.appendMany(
+    records.map((record) => ({
       id: newId("aud"),
       organizationId: record.organizationId,
       actorKind: origin.actor.kind,
@@ -101,8 +101,8 @@ export async function appendEntries(
       requestId: origin.requestId,
       clientRequestId: origin.clientRequestId,
       createdAt: now,
-    });
-  }
+    })),
+  );
 }
 
 export function createAuditService(deps: Pick<Repositories, "audit" | "users" | "credentials">) {

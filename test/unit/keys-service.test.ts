@@ -72,7 +72,9 @@ describe("keys service (createKey, listKeys, revokeKey)", () => {
     const store = memoryCredentials();
     const forgotten: string[] = [];
     const audited: NewAuditEntry[] = [];
-    const audit = { append: async (entry: NewAuditEntry) => void audited.push(entry) } as unknown as AuditRepository;
+    const audit = {
+      appendMany: async (entries: NewAuditEntry[]) => void audited.push(...entries),
+    } as unknown as AuditRepository;
     const service = createKeysService({
       credentials: store.repository,
       // One "transaction": the writes and the audit entry go through the same repositories.

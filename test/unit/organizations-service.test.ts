@@ -39,7 +39,7 @@ function memoryOrganizations(grants: { standing: boolean; institutionIds: string
 
 /** The service over the in-memory repository; its "transaction" runs the work over the same repository. */
 function withoutAudit(organizations: OrganizationsRepository) {
-  const audit = { append: async () => undefined };
+  const audit = { appendMany: async () => undefined };
   return createOrganizationsService({
     organizations,
     transaction: (work) => work({ organizations, audit } as unknown as TransactionRepositories),
