@@ -1,6 +1,8 @@
 // The administrator's command-line tool: `npm run -s cli -- <command>`. The commands
 // live in src/cli/program.ts, which the server also runs for a CLI that reaches it.
+import fs from "node:fs";
 import { Command } from "commander";
+import { fileToForward } from "../src/cli/equivalencies.ts";
 import { loadConfig } from "../src/kernel/config.ts";
 import { adminSocketPath, forwardCommand, type Terminal } from "../src/process/admin-channel.ts";
 import { describeFailure } from "../src/process/exit-messages.ts";
@@ -31,6 +33,13 @@ function embeddedDataDir(): string | null {
   }
 }
 
+/** The file an import names, read here when the command goes to a server (which may not read it). */
+function forwardedInput(socket: string, argv: string[]): { input?: string } {
+  if (!fs.existsSync(socket)) return {};
+  const input = fileToForward(argv, () => fs.readFileSync(0, "utf8"), process.cwd());
+  return input === undefined ? {} : { input };
+}
+
 /**
  * The command line: sent to the server when one holds the embedded data
  * directory (src/admin-channel.ts), else run here.
@@ -43,9 +52,10 @@ async function main(argv: string[]): Promise<number> {
   };
   const dataDir = embeddedDataDir();
   if (dataDir) {
+    const socket = adminSocketPath(dataDir);
     const forwarded = await forwardCommand(
-      adminSocketPath(dataDir),
-      { argv, cwd: process.cwd(), terminal: ownTerminal() },
+      socket,
+      { argv, cwd: process.cwd(), terminal: ownTerminal(), ...forwardedInput(socket, argv) },
       io,
     ).catch((error: unknown) => {
       io.stderr(`error: ${describeFailure(error)}\n`);

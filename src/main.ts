@@ -9,6 +9,7 @@ import { createApp } from "./app/app.ts";
 import { createServer } from "./app/server.ts";
 import { Dispatcher } from "./webhooks/dispatcher.ts";
 import { adminSocketPath, openAdminChannel, type AdminChannel } from "./process/admin-channel.ts";
+import { holdServerPresence } from "./process/server-presence.ts";
 import { debugStack, describeFailure } from "./process/exit-messages.ts";
 import { ensureWritableDirectory } from "./db/database.ts";
 import { serverCommandRunner } from "./cli/program.ts";
@@ -57,6 +58,8 @@ async function main() {
     log.fatal({ err: error }, "the database is no longer usable");
     process.exit(1);
   });
+  // On PostgreSQL, commands that must not run beside a server (secrets rotate with the key file) see this one.
+  const presence = database.kind === "postgresql" ? await holdServerPresence(database) : null;
   const app = await createApp({ config, database, log, secrets });
   const dispatcher =
     config.webhooks.dispatcher === "inline"
@@ -103,6 +106,7 @@ async function main() {
       log.error({ err: error }, "closing the CLI's channel failed"),
     );
     Promise.all([streamsClosed, serverClosed, dispatcherStopped, channelClosed])
+      .then(() => presence?.release())
       .then(() => Promise.all([app.close(), database.close()]))
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();

@@ -76,7 +76,8 @@ export const CredentialKind = {
   api_key: 'api_key',
   oauth_client: 'oauth_client',
   external_token: 'external_token',
-  user: 'user'
+  user: 'user',
+  operator: 'operator'
 } as const
 
 export type CredentialKind = (typeof CredentialKind)[keyof typeof CredentialKind]

@@ -4,7 +4,7 @@
 import type { CredentialsRepository } from "../repositories/credentials.ts";
 import { AuthenticationError } from "../kernel/errors.ts";
 import { digestsEqual, parseApiKey } from "./api-keys.ts";
-import { type Credential, isScope } from "./credential.ts";
+import { type ApiCredential, isScope } from "./credential.ts";
 
 const REALM = 'Bearer realm="course-equivalency"';
 /** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
@@ -12,10 +12,10 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /** Verified keys are remembered briefly so hot read paths skip a lookup (SVC_CREDENTIAL_CACHE_MS). */
 const CACHE_TTL_MS = 2_000;
 
-export type AccessTokenVerifier = (token: string) => Promise<Credential>;
+export type AccessTokenVerifier = (token: string) => Promise<ApiCredential>;
 
 interface CachedCredential {
-  credential: Credential;
+  credential: ApiCredential;
   hash: string;
   expiresAt: number;
 }
@@ -23,7 +23,7 @@ interface CachedCredential {
 export class Authenticator {
   private readonly cache = new Map<string, CachedCredential>();
   /** Lookups under way, by key hash: when a cached key expires under load, every request waiting for it shares one query. */
-  private readonly lookups = new Map<string, Promise<Credential>>();
+  private readonly lookups = new Map<string, Promise<ApiCredential>>();
   /** Moves on at each forget: a lookup that started before a revocation is not cached after it. */
   private generation = 0;
   private readonly lastUsedWrites = new Map<string, number>();
@@ -35,7 +35,7 @@ export class Authenticator {
     private readonly cacheMs = CACHE_TTL_MS,
   ) {}
 
-  async authenticate(authorization: string | undefined): Promise<Credential> {
+  async authenticate(authorization: string | undefined): Promise<ApiCredential> {
     if (!authorization) {
       throw new AuthenticationError(
         "This operation needs a credential: send Authorization: Bearer <API key or access token>.",
@@ -75,7 +75,7 @@ export class Authenticator {
     this.cache.clear();
   }
 
-  private async authenticateApiKey(key: string): Promise<Credential> {
+  private async authenticateApiKey(key: string): Promise<ApiCredential> {
     const parsed = parseApiKey(key);
     if (!parsed) throw invalidCredential("The API key is malformed: expected svc_<live|sandbox>_<token>.");
     const cached = this.cache.get(parsed.hash);
@@ -90,12 +90,12 @@ export class Authenticator {
     return lookup;
   }
 
-  private async lookUpApiKey(hash: string): Promise<Credential> {
+  private async lookUpApiKey(hash: string): Promise<ApiCredential> {
     const generation = this.generation;
     const record = await this.credentials.findApiKeyByHash(hash);
     if (!record || !digestsEqual(record.hash, hash)) throw invalidCredential("The API key is not known.");
     if (record.revokedAt) throw invalidCredential("The API key has been revoked.");
-    const credential: Credential = {
+    const credential: ApiCredential = {
       kind: "api_key",
       id: record.id,
       organizationId: record.organizationId,

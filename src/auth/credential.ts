@@ -6,9 +6,12 @@ export const SCOPES = ["read:public", "write:contribute"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface Credential {
-  /** external_token: an access token of the configured external issuer; user: a dashboard user's token. */
-  kind: "api_key" | "oauth_client" | "external_token" | "user";
-  /** The api key's or OAuth client's record id; `ext:<sub>` for an external issuer's token; the user's id. */
+  /**
+   * external_token: an access token of the configured external issuer; user: a dashboard user's token;
+   * operator: whoever runs the server's command line (never an API credential: the CLI acts as it).
+   */
+  kind: "api_key" | "oauth_client" | "external_token" | "user" | "operator";
+  /** The api key's or OAuth client's record id; `ext:<sub>` for an external issuer's token; the user's id; the operator's OS user name. */
   id: string;
   /** kind user only: the user's current role and how the audit log names them. */
   user?: { role: UserRole; email: string; name: string | null; sessionId: string };
@@ -19,6 +22,9 @@ export interface Credential {
   environment: Environment;
   scopes: Scope[];
 }
+
+/** What the API authenticates: every kind but the command line's operator. */
+export type ApiCredential = Credential & { kind: Exclude<Credential["kind"], "operator"> };
 
 export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);

@@ -9,7 +9,7 @@ import type { ExternalIssuerConfig } from "../kernel/config.ts";
 import type { OrganizationsRepository } from "../repositories/organizations.ts";
 import type { AuthenticationError } from "../kernel/errors.ts";
 import { invalidCredential } from "./authenticator.ts";
-import { type Credential, SCOPES } from "./credential.ts";
+import { type ApiCredential, type Credential, SCOPES } from "./credential.ts";
 import { Environment } from "../../generated/prisma/enums.ts";
 
 /** Asymmetric algorithms only: a JWKS publishes public keys, and HS* would need a shared secret. */
@@ -41,7 +41,7 @@ export const EXTERNAL_ID_PREFIX = "ext:";
 
 export interface ExternalTokens {
   issuer: string;
-  verify(token: string): Promise<Credential>;
+  verify(token: string): Promise<ApiCredential>;
 }
 
 export function createExternalTokens(
@@ -54,7 +54,7 @@ export function createExternalTokens(
     cooldownDuration: JWKS_COOLDOWN_MS,
   });
 
-  async function verify(token: string): Promise<Credential> {
+  async function verify(token: string): Promise<ApiCredential> {
     let claims: JWTPayload;
     try {
       ({ payload: claims } = await jwtVerify(token, keys, {

@@ -18,7 +18,7 @@ import { ProblemError } from "../kernel/errors.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
 import { invalidCredential } from "./authenticator.ts";
-import { type Credential, ROLE_SCOPES, type Scope, isScope } from "./credential.ts";
+import { type ApiCredential, type Credential, ROLE_SCOPES, type Scope, isScope } from "./credential.ts";
 import type { Environment, UserRole } from "../../generated/prisma/client.ts";
 import type { SecretBox } from "../kernel/secret-box.ts";
 import { signingKeyContext } from "../repositories/secrets.ts";
@@ -62,7 +62,7 @@ export interface AccessTokens {
   issue(clientId: string, clientSecret: string, requestedScope: string | undefined): Promise<TokenResponse>;
   /** A short-lived token for a dashboard session, limited to the user's role and organization. */
   issueUserToken(request: UserTokenRequest): Promise<TokenResponse>;
-  verify(token: string): Promise<Credential>;
+  verify(token: string): Promise<ApiCredential>;
 }
 
 /** An OAuth error (RFC 6749 §5.2) carried in a problem document. */
@@ -176,7 +176,7 @@ export async function createAccessTokens(
    * A user token is honoured while its session lives (sign-out and disabling refuse it at once),
    * with the user's current role: a demotion narrows the token's scopes immediately.
    */
-  async function verifyUserToken(claims: JWTPayload): Promise<Credential> {
+  async function verifyUserToken(claims: JWTPayload): Promise<ApiCredential> {
     const environment = claims.env;
     if (typeof claims.sid !== "string" || (environment !== "live" && environment !== "sandbox")) {
       throw invalidCredential("The access token is not valid: it names no session or environment.");
@@ -202,7 +202,7 @@ export async function createAccessTokens(
     };
   }
 
-  async function verify(token: string): Promise<Credential> {
+  async function verify(token: string): Promise<ApiCredential> {
     let claims: JWTPayload;
     try {
       ({ payload: claims } = await jwtVerify(token, keySet, {

@@ -25,6 +25,16 @@ import { addUsersCommands } from "./users.ts";
 import { addSsoCommands } from "./sso.ts";
 import type { CommandIo, CommandRunner, Terminal } from "../process/admin-channel.ts";
 import { debugStack, describeFailure } from "../process/exit-messages.ts";
+import { runAsOperator } from "./operator.ts";
+import { whileNoServerRuns } from "../process/server-presence.ts";
+import { addEquivalenciesCommands, type ImportInput } from "./equivalencies.ts";
+
+/** Standard input read to its end (`--file -` run in this process). */
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 const ENVIRONMENTS = Object.values(Environment);
 const CHANNELS = Object.values(Channel);
@@ -141,6 +151,8 @@ export function buildProgram(
   /** Stops a command that runs until stopped (over the server's channel); else Ctrl-C does. */
   signal?: AbortSignal,
   server: RunningServer | null = null,
+  /** Where `equivalencies import` reads its file: the content forwarded with the command, or here. */
+  importInput: Omit<ImportInput, "readablePath"> = { readStdin: readAllStdin },
 ): Command {
   async function withDatabase<T>(fn: (database: Database) => Promise<T>): Promise<T> {
     const database = await openDb();
@@ -157,23 +169,32 @@ export function buildProgram(
    */
   function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
     return withDatabase((database) =>
-      fn(
-        createServices({
-          repositories: repositoriesOf(database),
-          config: loadConfig(),
-          secrets: openKeys().box,
-          forgetCredential: server?.forgetCredential,
-        }),
-        database,
+      // Every change a command makes is the operator's, audited in its own transaction.
+      runAsOperator(commandName, () =>
+        fn(
+          createServices({
+            repositories: repositoriesOf(database),
+            config: loadConfig(),
+            secrets: openKeys().box,
+            forgetCredential: server?.forgetCredential,
+          }),
+          database,
+        ),
       ),
     );
   }
+
+  /** The command being run, as typed (`keys create`): the audit log's operationId is `cli:` and this. */
+  let commandName = "";
 
   const program = new Command("cli")
     .description("Administer the course and equivalency repository: organizations, keys, imports, database.")
     .option("--json", "print machine-readable JSON")
     .showHelpAfterError()
-    .hook("preAction", (command) => output.setJson(Boolean(command.optsWithGlobals().json)));
+    .hook("preAction", (command, action) => {
+      output.setJson(Boolean(command.optsWithGlobals().json));
+      commandName = commandPath(action);
+    });
 
   const orgs = program
     .command("orgs")
@@ -358,7 +379,11 @@ export function buildProgram(
 
   addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
-  addSsoCommands(program, output, withServices);
+  addSsoCommands(program, output, withServices, importInput);
+  addEquivalenciesCommands(program, output, withServices, {
+    ...importInput,
+    readablePath: (file) => readableFile(cwd, file),
+  });
 
   program
     .command("institutions")
@@ -498,6 +523,13 @@ export function buildProgram(
   return program;
 }
 
+/** `keys create` for the `create` command of `keys` (the program's own name left out). */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
+  return names.join(" ");
+}
+
 type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 
 function addSecretsCommands(
@@ -551,35 +583,46 @@ function addSecretsCommands(
         "in SVC_SECRETS_OLD_KEYS before running it",
     )
     .action(() =>
-      withServices(async ({ storedSecrets }) => {
+      withServices(async ({ storedSecrets }, database) => {
         const keyring = openKeys();
         // The running server keeps the keys it started with: a new key file key would strand it (it
         // could open nothing re-sealed, and would seal under a key removed from the file).
-        if (besideServer && keyring.keyFile)
-          throw new Error(
+        const besideRunningServer = () =>
+          new Error(
             `secrets rotate cannot change the key file ${keyring.keyFile} beside the running server, which keeps the key it started with; nothing was changed: stop the server, run secrets rotate, then start the server again.`,
           );
-        await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
-        const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
-        const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
-        const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
-        if (left.length)
-          throw new Error(
-            `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
-          );
-        if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
-        const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
-        const advice = keyring.keyFile
-          ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
-          : count
-            ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
-            : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
-        output.result(
-          { keyId: box.keyId, source: keyring.source, resealed: sealed },
-          `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
-        );
+        if (besideServer && keyring.keyFile) throw besideRunningServer();
+        // On PostgreSQL the server runs in processes of its own: it holds a lock this waits for in vain.
+        if (keyring.keyFile && database.kind === "postgresql") {
+          const done = await whileNoServerRuns(database, () => rotate(storedSecrets, keyring));
+          if (done === null) throw besideRunningServer();
+          return;
+        }
+        await rotate(storedSecrets, keyring);
       }),
     );
+
+  async function rotate(storedSecrets: Services["storedSecrets"], keyring: Keyring): Promise<void> {
+    await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
+    const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
+    const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
+    const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
+    if (left.length)
+      throw new Error(
+        `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
+      );
+    if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
+    const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
+    const advice = keyring.keyFile
+      ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
+      : count
+        ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
+        : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
+    output.result(
+      { keyId: box.keyId, source: keyring.source, resealed: sealed },
+      `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
+    );
+  }
 }
 
 export interface CliIo extends CommandIo {
@@ -596,6 +639,10 @@ export interface CliOptions {
   cwd?: string;
   /** The server the command runs inside (its administrative channel), if any. */
   server?: RunningServer;
+  /** The content of the file a forwarded command names (`equivalencies import --file`), read by the CLI. */
+  forwardedInput?: string;
+  /** Standard input, for `--file -` (tests pass their own). */
+  readStdin?: () => Promise<string>;
 }
 
 /**
@@ -615,6 +662,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
     options.cwd ?? process.cwd(),
     io.signal,
     options.server ?? null,
+    { forwarded: options.forwardedInput, readStdin: options.readStdin ?? readAllStdin },
   );
   const terminal = io.terminal;
   const configure = (command: Command) => {
@@ -669,7 +717,18 @@ export function serverCommandRunner(
     runCli(
       request.argv,
       { ...io, terminal: request.terminal },
-      { openDb: shared, openRaw: shared, openKeys, cwd: request.cwd, server },
+      {
+        openDb: shared,
+        openRaw: shared,
+        openKeys,
+        cwd: request.cwd,
+        server,
+        forwardedInput: request.input,
+        // The server's standard input is not the operator's: their file travels with the command.
+        readStdin: async () => {
+          throw new Error("standard input does not reach the server: give --file a path, or - with the CLI");
+        },
+      },
     );
 }
 

@@ -51,7 +51,36 @@ function describe(connection: SsoConnectionView): string {
   return lines.join("\n");
 }
 
-export function addSsoCommands(program: Command, output: Output, withServices: WithServices): void {
+/** Where a secret given on standard input comes from: forwarded by the CLI over the channel, or read here. */
+export interface SecretInput {
+  forwarded?: string;
+  readStdin(): Promise<string>;
+}
+
+/** The client secret from standard input (its first line), or from the older argv flag with a warning. */
+async function clientSecretOf(
+  opts: { clientSecret?: string; clientSecretStdin?: boolean },
+  input: SecretInput,
+  output: Output,
+) {
+  if (opts.clientSecretStdin) {
+    const text = input.forwarded ?? (await input.readStdin());
+    const secret = text.split(/\r?\n/)[0]?.trim() ?? "";
+    if (!secret)
+      throw new Error(
+        '--client-secret-stdin read no secret: pipe it in, e.g. printf %s "$SECRET" | … --client-secret-stdin',
+      );
+    return secret;
+  }
+  if (opts.clientSecret === undefined)
+    throw new Error("give the client secret on standard input with --client-secret-stdin");
+  output.error(
+    "warning: --client-secret puts the secret in the process list and the shell's history; pipe it to --client-secret-stdin instead",
+  );
+  return opts.clientSecret;
+}
+
+export function addSsoCommands(program: Command, output: Output, withServices: WithServices, input: SecretInput): void {
   const sso = program
     .command("sso")
     .description("Single sign-on for the dashboard: each email domain's identity provider (OIDC or SAML 2.0)");
@@ -63,18 +92,23 @@ export function addSsoCommands(program: Command, output: Output, withServices: W
     .requiredOption("--domain <domain>", "email domain whose people sign in here, e.g. example.edu")
     .requiredOption("--issuer <url>", "the provider's issuer URL (its /.well-known/openid-configuration is read)")
     .requiredOption("--client-id <id>", "the client id registered at the provider")
-    .requiredOption("--client-secret <secret>", "the client secret (stored sealed)")
+    .option("--client-secret-stdin", "read the client secret (stored sealed) from standard input's first line")
+    .option(
+      "--client-secret <secret>",
+      "the client secret on the command line (kept working, with a warning: prefer --client-secret-stdin)",
+    )
     .option("--role-claim <claim>", "the ID token claim that carries the person's role or groups")
     .option("--role-map <map>", 'provider value=role pairs, e.g. "staff=contributor,it=admin"', roleMapOption)
     .action((opts) =>
       withServices(async (services) => {
+        const clientSecret = await clientSecretOf(opts, input, output);
         const org = await services.organizations.getOrganizationBySlug(opts.org);
         const connection = await services.sso.addOidcConnection({
           organizationId: org.id,
           domain: opts.domain,
           issuer: opts.issuer,
           clientId: opts.clientId,
-          clientSecret: opts.clientSecret,
+          clientSecret,
           roleClaim: opts.roleClaim,
           roleMap: opts.roleMap,
         });

@@ -31,14 +31,10 @@ export const listEquivalencyOverlaps: OperationHandler<"listEquivalencyOverlaps"
   );
 };
 
-export const importEquivalencies: OperationHandler<"importEquivalencies"> = async (
-  request,
-  { caller, services, requestId },
-) => ({
+export const importEquivalencies: OperationHandler<"importEquivalencies"> = async (request, { caller, services }) => ({
   status: 200,
   body: await services.equivalencyImport.importEquivalencies(caller, request.body, {
     dryRun: request.query.dryRun === true,
-    requestId,
   }),
 });
 

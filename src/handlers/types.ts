@@ -2,7 +2,7 @@
 // types, and the responses it may answer, all come from generated/api-types.ts.
 import type { Readable } from "node:stream";
 import type { operations } from "../../generated/api-types.ts";
-import type { Credential } from "../auth/credential.ts";
+import type { ApiCredential } from "../auth/credential.ts";
 import type { FieldError } from "../kernel/errors.ts";
 import type { Logger } from "../kernel/logger.ts";
 import type { Services } from "../services/index.ts";
@@ -60,7 +60,7 @@ export interface OperationRequest<K extends OperationId> {
 
 export interface RequestContext {
   /** Present on every operation: they all require a credential. */
-  caller: Credential;
+  caller: ApiCredential;
   requestId: string;
   log: Logger;
   services: Services;

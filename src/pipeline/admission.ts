@@ -8,14 +8,14 @@
 import type { Context } from "koa";
 import type { Authenticator } from "../auth/authenticator.ts";
 import { clientAddressKey } from "../auth/client-address.ts";
-import type { Credential } from "../auth/credential.ts";
+import type { ApiCredential } from "../auth/credential.ts";
 import type { RateLimitDecision, RateLimiter } from "../auth/rate-limiter.ts";
 import { AuthenticationError, ProblemError } from "../kernel/errors.ts";
 import { countRateLimited } from "./request-metrics.ts";
 
 export interface Admission {
   /** The caller's credential: 401 without a valid one (429 from a blocked address), 429 for an empty bucket. */
-  admit(ctx: Context): Promise<Credential>;
+  admit(ctx: Context): Promise<ApiCredential>;
   /** Counts a token request against its client address (before its body is read): 429 when the bucket is empty. */
   throttleTokenRequest(ctx: Context): Promise<void>;
   /** Counts a request to a dashboard sign-in route against its client address: 429 when the bucket is empty. */
@@ -23,7 +23,7 @@ export interface Admission {
 }
 
 export function createAdmission(authenticator: Authenticator, rateLimiter: RateLimiter): Admission {
-  async function authenticate(ctx: Context, address: string): Promise<Credential> {
+  async function authenticate(ctx: Context, address: string): Promise<ApiCredential> {
     const authorization = ctx.get("authorization") || undefined;
     try {
       return await authenticator.authenticate(authorization);

@@ -1,32 +1,51 @@
-// The audit log's entry for a change made through the API: one per successful write (not a read,
-// a dry run or a replayed idempotent answer), written right after it, outside the change's
-// transaction. A failure to write it is logged as an error, and the change's answer stands.
-// The entry names the record from the operation's path and the answer.
+// Every change made through the API has its audit entries, written by the services inside the
+// change's own transaction (services/audit.ts, auditChange). The pipeline runs each operation as a
+// change of its caller (the origin the services read: caller, operationId, the service's request
+// id and the client's X-Request-Id) and, after a successful change, checks that the operation
+// did append an entry: one that did not is a gap in the log, reported loudly.
 import type { Operation } from "openapi-backend";
 import type { RequestContext } from "../handlers/types.ts";
+import { runAsChange } from "../services/change-origin.ts";
 import type { OperationResponse } from "./respond.ts";
 
-export async function recordChange(
+/**
+ * Operations whose changes are audited by a path of their own, outside this check: an import
+ * writes its entries per changed record in its own transactions (services/equivalency-import.ts),
+ * and a file whose rows all match what is stored changes nothing.
+ */
+const AUDITED_ELSEWHERE = new Set(["importEquivalencies"]);
+
+export class UnauditedChangeError extends Error {}
+
+export async function runAudited(
   operation: Operation,
-  request: { params: Record<string, unknown>; query: unknown },
-  result: OperationResponse,
+  request: { query: unknown },
   context: RequestContext,
-): Promise<void> {
-  if (!isChange(operation, request.query, result)) return;
-  try {
-    await context.services.audit.recordChange(context.caller, {
-      operationId: operation.operationId as string,
-      target: auditTarget(operation.path, request.params, result.body),
-      requestId: context.requestId,
-    });
-  } catch (error) {
-    context.log.error({ err: error }, "audit entry could not be written");
+  requestIds: { requestId: string; clientRequestId: string | null },
+  handle: () => Promise<OperationResponse>,
+  strict: boolean,
+): Promise<OperationResponse> {
+  const operationId = operation.operationId as string;
+  const { result, entries, unchanged } = await runAsChange(
+    { actor: context.caller, operationId, ...requestIds },
+    handle,
+  );
+  if (
+    entries === 0 &&
+    !unchanged &&
+    isChange(operation, request.query, result) &&
+    !AUDITED_ELSEWHERE.has(operationId)
+  ) {
+    const message = `${operationId} answered ${result.status} without writing an audit entry`;
+    context.log.error({ operationId }, message);
+    if (strict) throw new UnauditedChangeError(message);
   }
+  return result;
 }
 
 /**
- * A write that succeeded and changed something: not a read (a GET, or a POST marked `x-read-only`
- * that asks a question in its body), a dry run, or a replayed idempotent answer.
+ * A write that succeeded and may have changed something: not a read (a GET, or a POST marked
+ * `x-read-only` that asks a question in its body), a dry run, or a replayed idempotent answer.
  */
 function isChange(operation: Operation, query: unknown, result: OperationResponse): boolean {
   const { status, headers } = result;
@@ -35,36 +54,4 @@ function isChange(operation: Operation, query: unknown, result: OperationRespons
   if (headers?.["Idempotent-Replayed"] === "true") return false;
   const dryRun = (query as Record<string, unknown> | undefined)?.dryRun;
   return dryRun !== true && dryRun !== "true";
-}
-
-const RECORD_KINDS: Record<string, string> = {
-  keys: "key",
-  "oauth-clients": "oauth_client",
-  webhooks: "webhook",
-  members: "member",
-  courses: "course",
-  equivalencies: "equivalency",
-  datasets: "dataset",
-};
-
-function idOf(value: unknown): string | null {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === "string" ? id : null;
-}
-
-/** `/webhooks/{id}/deliveries/{deliveryId}/redeliver` names the delivery; other paths their first collection. */
-function auditTarget(
-  operationPath: string,
-  params: Record<string, unknown>,
-  body: unknown,
-): { type: string | null; id: string | null } {
-  if (operationPath.includes("{deliveryId}")) {
-    return { type: "delivery", id: typeof params.deliveryId === "string" ? params.deliveryId : null };
-  }
-  const collection = operationPath.split("/")[1] ?? "";
-  const type = RECORD_KINDS[collection] ?? (collection || null);
-  if (typeof params.id === "string") return { type, id: params.id };
-  const data = (body as { data?: unknown } | null)?.data;
-  if (Array.isArray(data)) return { type, id: data.length === 1 ? idOf(data[0]) : null };
-  return { type, id: idOf(data) };
 }

@@ -7,19 +7,19 @@
 //   authorize   scopes, credential kind and role, from the document 403
 //   read        the JSON body, within its size and depth limits    413, 415, 400
 //   validate    the contract (Ajv), and an operation's own checks  400
-//   handle      the operation's handler (services hold the rules), then its audit entry
+//   handle      the operation's handler (services hold the rules and write the audit entries)
 //   respond     status, headers, and a body or a stream
 import type { Context, Middleware, Next } from "koa";
 import type { OpenAPIBackend, Operation, Request } from "openapi-backend";
 import { authorize } from "../auth/authorize.ts";
-import type { Credential } from "../auth/credential.ts";
+import type { ApiCredential } from "../auth/credential.ts";
 import { handlers, requestChecks } from "../handlers/index.ts";
 import type { OperationId, OperationRequest, RequestContext } from "../handlers/types.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { Services } from "../services/index.ts";
 import type { Admission } from "./admission.ts";
-import { recordChange } from "./audit.ts";
+import { runAudited } from "./audit.ts";
 import { readCsvBody, readJsonBody } from "./body.ts";
 import { routeRequest } from "./contract.ts";
 import { rejectNonDecimalIntegers } from "./integer-parameters.ts";
@@ -69,8 +69,13 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
     const input = await validate(operation, request, ctx, context);
 
-    const result = await (handlers[operationId] as AnyHandler)(input, context);
-    await recordChange(operation, input, result, context);
+    // The services append the change's audit entries in its own transaction (pipeline/audit.ts).
+    const handle = () => (handlers[operationId] as AnyHandler)(input, context);
+    const requestIds = {
+      requestId: (ctx.state.serviceRequestId as string | undefined) ?? context.requestId,
+      clientRequestId: (ctx.state.clientRequestId as string | null | undefined) ?? null,
+    };
+    const result = await runAudited(operation, input, context, requestIds, handle, deps.validateResponses === true);
     if (deps.validateResponses) assertResponseOnContract(contract, operation, result);
     respond(ctx, result);
   };
@@ -90,7 +95,7 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     return routeRequest(contract, request);
   }
 
-  function requestContext(ctx: Context, caller: Credential): RequestContext {
+  function requestContext(ctx: Context, caller: ApiCredential): RequestContext {
     ctx.state.credential = caller;
     return {
       caller,

@@ -13,8 +13,14 @@ export function problemBoundary(log: Logger) {
   return async function boundary(ctx: Context, next: Next) {
     const started = process.hrtime.bigint();
     const incoming = ctx.get("x-request-id");
-    const requestId = CLIENT_REQUEST_ID.test(incoming) ? incoming : newId("req");
+    // The service names every request itself (the audit log keeps that id, which no client can
+    // choose); a safe X-Request-Id from the client is echoed and kept beside it.
+    const serviceRequestId = newId("req");
+    const clientRequestId = CLIENT_REQUEST_ID.test(incoming) ? incoming : null;
+    const requestId = clientRequestId ?? serviceRequestId;
     ctx.state.requestId = requestId;
+    ctx.state.serviceRequestId = serviceRequestId;
+    ctx.state.clientRequestId = clientRequestId;
     ctx.set("X-Request-Id", requestId);
     try {
       await next();

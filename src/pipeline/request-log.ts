@@ -19,6 +19,8 @@ export function installRequestLog(koa: Koa, log: Logger): void {
 /** What every line about a request carries: its id and, once known, the caller and the operation. */
 export function requestFields(ctx: Context): Record<string, unknown> {
   const fields: Record<string, unknown> = { requestId: ctx.state.requestId };
+  if (ctx.state.serviceRequestId && ctx.state.serviceRequestId !== ctx.state.requestId)
+    fields.serviceRequestId = ctx.state.serviceRequestId;
   const credentialId = (ctx.state.credential as { id?: string } | undefined)?.id;
   if (credentialId) fields.credentialId = credentialId;
   if (ctx.state.operationId) fields.operationId = ctx.state.operationId;

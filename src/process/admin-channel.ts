@@ -33,6 +33,11 @@ export interface CommandRequest {
   /** The CLI's working directory: relative file arguments are read from there. */
   cwd: string;
   terminal: Terminal;
+  /**
+   * The content of the file the command imports (`equivalencies import --file`, or standard
+   * input), read by the CLI: the server may not be able to read the operator's files.
+   */
+  input?: string;
 }
 
 export interface CommandIo {
@@ -50,8 +55,8 @@ export interface AdminChannel {
   close(): Promise<void>;
 }
 
-/** A request is a command line: a megabyte is far more than any needs. */
-const MAX_REQUEST_BYTES = 1024 * 1024;
+/** A request is a command line, and for an import the file's text: 64 MB is far more than any needs. */
+const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 
 function parseRequest(line: string): CommandRequest {
   const value = JSON.parse(line) as Partial<CommandRequest>;
@@ -59,6 +64,7 @@ function parseRequest(line: string): CommandRequest {
     throw new Error("not a command request");
   const terminal = (value.terminal ?? {}) as Partial<Terminal>;
   return {
+    ...(typeof value.input === "string" ? { input: value.input } : {}),
     argv: value.argv,
     cwd: value.cwd,
     terminal: {

@@ -1,6 +1,6 @@
 // The audit log: append-only entries (the database refuses UPDATE and DELETE), read per organization.
+import type { Executor } from "./executor.ts";
 import type { AuditEntry, CredentialKind, Environment } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import { pageOf, type Page } from "./paging.ts";
 
 export interface NewAuditEntry {
@@ -14,6 +14,7 @@ export interface NewAuditEntry {
   targetId: string | null;
   environment: Environment | null;
   requestId: string | null;
+  clientRequestId: string | null;
   createdAt: Date;
 }
 
@@ -24,10 +25,11 @@ export interface AuditFilter {
   operationId?: string;
 }
 
-export function createAuditRepository(db: Db) {
+export function createAuditRepository(db: Executor) {
   return {
-    async append(entry: NewAuditEntry): Promise<void> {
-      await db.auditEntry.create({ data: entry });
+    /** One statement for a change's entries (a batch of 500 courses writes 500). */
+    async appendMany(entries: NewAuditEntry[]): Promise<void> {
+      if (entries.length) await db.auditEntry.createMany({ data: entries });
     },
 
     /** Newest first (then by id, descending), filtered. */

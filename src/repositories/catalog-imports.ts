@@ -1,6 +1,6 @@
 // Reference-data imports: institutions (IPEDS) and CIP 2020 codes, written in
 // multi-row upserts.
-import type { Db } from "../db/database.ts";
+import type { Executor } from "./executor.ts";
 import type { Channel, Environment, InstitutionType } from "../../generated/prisma/client.ts";
 import { institutionId } from "../kernel/ids.ts";
 
@@ -25,7 +25,7 @@ export interface CipEntry {
   digits: 2 | 4 | 6;
 }
 
-export function createCatalogImportsRepository(db: Db) {
+export function createCatalogImportsRepository(db: Executor) {
   return {
     /** Inserts new institutions and updates changed ones (by IPEDS unit id); identical rows are not written. */
     async upsertInstitutions(

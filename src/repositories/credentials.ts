@@ -1,6 +1,6 @@
 // Credentials: API keys and OAuth clients (their hashed secrets, scopes and revocation).
+import type { Executor } from "./executor.ts";
 import type { ApiKey, OAuthClient, Organization } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 import { pageOf, type Page } from "./paging.ts";
 
@@ -14,7 +14,7 @@ export interface NewApiKeyRecord {
   scopes: string[];
 }
 
-export function createCredentialsRepository(db: Db) {
+export function createCredentialsRepository(db: Executor) {
   return {
     createApiKey(record: NewApiKeyRecord): Promise<ApiKey> {
       return db.apiKey.create({ data: record });

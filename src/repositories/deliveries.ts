@@ -2,8 +2,8 @@
 // reads, and the dispatcher's statements (fan-out of outbox events, claims
 // under a lease, recording outcomes). Each function that must be atomic runs
 // its own transaction, so callers never hold one.
+import { type Executor, inTransaction } from "./executor.ts";
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
@@ -75,7 +75,7 @@ export interface EndpointHealth {
   disabledReason: string;
 }
 
-export function createDeliveriesRepository(db: Db) {
+export function createDeliveriesRepository(db: Executor) {
   return {
     /** One page of an endpoint's deliveries, newest first. */
     listPage(webhookId: string, filter: DeliveryFilter, page: Page): Promise<PageResult<WebhookDelivery>> {
@@ -103,7 +103,7 @@ export function createDeliveriesRepository(db: Db) {
 
     /** Queues another attempt of a delivery's event, due at `now`, numbered after every attempt of that event so far. */
     queueNextAttempt(original: WebhookDelivery, id: string, now: Date): Promise<WebhookDelivery> {
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         // Serializes redeliveries of one endpoint so attempt numbers stay distinct.
         await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${original.webhookId} FOR UPDATE`;
         const latest = await tx.webhookDelivery.aggregate({
@@ -132,7 +132,7 @@ export function createDeliveriesRepository(db: Db) {
      * serialized per endpoint like single redeliveries.
      */
     redeliverFailedSince(webhookId: string, since: Date, now: Date, newId: () => string): Promise<number> {
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         await tx.$queryRaw`SELECT id FROM webhook_endpoints WHERE id = ${webhookId} FOR UPDATE`;
         const latest = await tx.$queryRaw<
           {
@@ -181,7 +181,7 @@ export function createDeliveriesRepository(db: Db) {
       batchSize: number,
       plan: (events: UndispatchedEvent[], endpoints: SubscribedEndpoint[]) => NewDelivery[],
     ): Promise<{ events: number; deliveries: number }> {
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const events = await tx.$queryRawUnsafe<UndispatchedEvent[]>(
           `SELECT id, environment::text AS environment, type, payload FROM outbox_events
            WHERE dispatched_at IS NULL ORDER BY sequence LIMIT $1 FOR UPDATE SKIP LOCKED`,
@@ -289,7 +289,7 @@ export function createDeliveriesRepository(db: Db) {
       next: (NewDelivery & { attempt: number }) | null,
       health: EndpointHealth,
     ): Promise<boolean> {
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const updated = await tx.webhookDelivery.updateMany({
           where: { id: deliveryId, leaseOwner: owner, status: "pending" },
           data: { ...attempt, leaseOwner: null, leaseExpiresAt: null },

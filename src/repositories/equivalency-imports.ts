@@ -1,14 +1,7 @@
 // The CSV import's statements: everything a file of up to 10,000 rules needs, read and written
 // in a few set-based statements (arrays and JSON record sets as parameters) instead of a few
 // statements per row. Built over the client or, for a write, over the import's transaction.
-import type {
-  AuditEntry,
-  Course,
-  Environment,
-  Equivalency,
-  Institution,
-  Prisma,
-} from "../../generated/prisma/client.ts";
+import type { Course, Environment, Equivalency, Institution, Prisma } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
 import { ruleSetLockKey, type NewEquivalencyVersion } from "./equivalencies.ts";
 
@@ -157,8 +150,6 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
 
     insertVersions: (versions: NewEquivalencyVersion[]) =>
       insertRows("EquivalencyVersion", "equivalency_versions", versions),
-
-    insertAuditEntries: (entries: AuditEntry[]) => insertRows("AuditEntry", "audit_entries", entries),
 
     /**
      * Refreshes the planner's statistics of the equivalencies after a large import. The embedded

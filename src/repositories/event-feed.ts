@@ -6,8 +6,8 @@
 // `sequence` order. Two steps never overlap (the lock), and a step sees only committed events,
 // so an event that commits after a step is numbered by a later step, above every position a
 // reader may already have passed. Readers only ever see numbered events.
+import { type Executor, inTransaction } from "./executor.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { EventEnvelope, EventType } from "../kernel/events.ts";
 
 /** One event of the feed and its position. */
@@ -55,7 +55,7 @@ function filters(query: Omit<FeedQuery, "limit" | "after">, first: number): { sq
   return { sql: clauses.join(" "), values };
 }
 
-export function createEventFeedRepository(db: Db) {
+export function createEventFeedRepository(db: Executor) {
   return {
     /**
      * Numbers the committed events that have no position yet (the serialized step). Answers how
@@ -65,7 +65,7 @@ export function createEventFeedRepository(db: Db) {
       const [pending] = await db.$queryRaw<{ any: boolean }[]>`
         SELECT EXISTS (SELECT 1 FROM outbox_events WHERE feed_position IS NULL) AS any`;
       if (!pending.any) return 0;
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const [feed] = await tx.$queryRaw<{ last: bigint }[]>`
           SELECT last_position AS last FROM event_feed WHERE id = 1 FOR UPDATE`;
         const numbered = await tx.$executeRaw`
@@ -146,7 +146,7 @@ export function createEventFeedRepository(db: Db) {
      * records how far it went (cursors and `since` before it are answered 410). Answers how many.
      */
     async prune(before: Date): Promise<number> {
-      return db.$transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const [removed] = await tx.$queryRaw<{ count: number; through: bigint | null }[]>`
           WITH gone AS (
             DELETE FROM outbox_events

@@ -2,10 +2,11 @@
 // the rows after the last one already read, in a total order, so memory stays
 // at one batch however large the table, and no row is skipped or repeated while
 // rows are neither inserted nor deleted during the read.
+import type { Executor } from "./executor.ts";
 import type { Equivalency, Prisma } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
 import type { Readable } from "node:stream";
-import type { Database, Db } from "../db/database.ts";
+import type { Database } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 
 /** Reads at most `take` rows that sort after `after` (from the start when null). */
@@ -79,7 +80,7 @@ function environmentLiteral(environment: Environment): string {
  * `copyValues` (Database.copyValues, PostgreSQL), when given, streams the largest exports with one
  * COPY instead of reading them batch by batch.
  */
-export function createExportsRepository(db: Db, copyValues?: Database["copyValues"]) {
+export function createExportsRepository(db: Executor, copyValues?: Database["copyValues"]) {
   /**
    * Equivalencies rendered by the database a batch at a time: `value` is the text of a row `e`
    * (with `joins`), and every row's text but the first of the export is preceded by `separator`.

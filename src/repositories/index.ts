@@ -1,6 +1,7 @@
 // The data-access layer: one repository per aggregate, all built over one
 // database client. Only repositories (and src/db/) touch Prisma or SQL.
 import type { Database, Db } from "../db/database.ts";
+import { type Executor, markTransaction } from "./executor.ts";
 import { createCatalogImportsRepository, type CatalogImportsRepository } from "./catalog-imports.ts";
 import { createCoursesRepository, type CoursesRepository } from "./courses.ts";
 import { createDatasetsRepository, type DatasetsRepository } from "./datasets.ts";
@@ -56,24 +57,25 @@ export interface Repositories {
   ): Promise<T>;
 }
 
-/** What a transaction's statements can use: the repositories, bound to the transaction. */
-export type TransactionRepositories = Pick<
-  Repositories,
-  | "courses"
-  | "equivalencies"
-  | "equivalencyImports"
-  | "equivalencyRequests"
-  | "datasets"
-  | "outbox"
-  | "stewardship"
-  | "idempotency"
->;
+/** What a transaction's statements can use: every repository, bound to the transaction. */
+export type TransactionRepositories = Omit<Repositories, "transaction">;
 
 /**
  * `read` (Database.read), when given, serves the hot reads outside transactions; `copyValues`
  * (Database.copyValues, PostgreSQL) streams the largest exports.
  */
 export function createRepositories(db: Db, read?: Database["read"], copyValues?: Database["copyValues"]): Repositories {
+  return {
+    ...boundRepositories(db, read, copyValues),
+    transaction: (work, options) => db.$transaction((tx) => work(boundRepositories(markTransaction(tx))), options),
+  };
+}
+
+function boundRepositories(
+  db: Executor,
+  read?: Database["read"],
+  copyValues?: Database["copyValues"],
+): TransactionRepositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
@@ -98,21 +100,6 @@ export function createRepositories(db: Db, read?: Database["read"], copyValues?:
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
     audit: createAuditRepository(db),
-    transaction: (work, options) =>
-      db.$transaction(
-        (tx) =>
-          work({
-            courses: createCoursesRepository(tx),
-            equivalencies: createEquivalenciesRepository(tx),
-            equivalencyRequests: createEquivalencyRequestsRepository(tx),
-            equivalencyImports: createEquivalencyImportsRepository(tx),
-            datasets: createDatasetsRepository(tx),
-            outbox: createOutboxRepository(tx),
-            stewardship: createStewardshipRepository(tx),
-            idempotency: createIdempotencyRepository(tx),
-          }),
-        options,
-      ),
   };
 }
 

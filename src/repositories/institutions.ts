@@ -1,6 +1,6 @@
 // Institutions: every query of the institutions table.
+import type { Executor } from "./executor.ts";
 import type { Institution, Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { Channel, Environment, InstitutionType } from "../../generated/prisma/client.ts";
 import { containsInsensitive } from "./search.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
@@ -12,7 +12,7 @@ export interface InstitutionFilters {
   q?: string;
 }
 
-export function createInstitutionsRepository(db: Db) {
+export function createInstitutionsRepository(db: Executor) {
   return {
     /** Ordered by name, then id. */
     listPage(environment: Environment, filters: InstitutionFilters, page: Page): Promise<PageResult<Institution>> {

@@ -1,10 +1,10 @@
 // Organizations: the tenants, and the stewardship grants read alongside them.
+import type { Executor } from "./executor.ts";
 import type { Organization } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { Channel, Environment } from "../../generated/prisma/client.ts";
 import { pageOf, type Page } from "./paging.ts";
 
-export function createOrganizationsRepository(db: Db) {
+export function createOrganizationsRepository(db: Executor) {
   return {
     create(record: { id: string; slug: string; name: string; source: Channel }): Promise<Organization> {
       return db.organization.create({ data: record });

@@ -1,8 +1,8 @@
 // The sandbox's fixed records: the public read-only key and its organization,
 // and the demo dataset (organizations, institutions, courses, equivalencies and
 // their versions) written in one transaction.
+import { type Executor, inTransaction } from "./executor.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { Channel, Environment } from "../../generated/prisma/client.ts";
 
 export interface FixedOrganization {
@@ -57,7 +57,7 @@ async function grantPresent(
 /** The seed's one transaction, once at the first start: longer than the usual 15 s, which a loaded machine's first start exceeded. */
 const SEED_TRANSACTION = { maxWait: 60_000, timeout: 300_000 };
 
-export function createSandboxRepository(db: Db) {
+export function createSandboxRepository(db: Executor) {
   return {
     async ensureApiKey(organization: FixedOrganization, key: FixedApiKey): Promise<void> {
       await ensureOrganization(db, organization);
@@ -73,19 +73,23 @@ export function createSandboxRepository(db: Db) {
     },
 
     async insertSeed(environment: Environment, seed: SandboxSeed): Promise<void> {
-      await db.$transaction(async (tx) => {
-        for (const organization of seed.organizations) await ensureOrganization(tx, organization);
-        await tx.institution.createMany({ data: seed.institutions });
-        await tx.course.createMany({ data: seed.courses });
-        await tx.equivalency.createMany({ data: seed.equivalencies });
-        await tx.equivalencyVersion.createMany({ data: seed.versions });
-        await grantPresent(
-          tx,
-          seed.steward,
-          environment,
-          seed.institutions.map((institution) => institution.id),
-        );
-      }, SEED_TRANSACTION);
+      await inTransaction(
+        db,
+        async (tx) => {
+          for (const organization of seed.organizations) await ensureOrganization(tx, organization);
+          await tx.institution.createMany({ data: seed.institutions });
+          await tx.course.createMany({ data: seed.courses });
+          await tx.equivalency.createMany({ data: seed.equivalencies });
+          await tx.equivalencyVersion.createMany({ data: seed.versions });
+          await grantPresent(
+            tx,
+            seed.steward,
+            environment,
+            seed.institutions.map((institution) => institution.id),
+          );
+        },
+        SEED_TRANSACTION,
+      );
     },
 
     /** Idempotent: grants already held are kept. */

@@ -2,8 +2,8 @@
 // sealed value, with the passes over them (counting by key id, reading a
 // batch to re-seal, replacing a value only if unchanged). A new kind of
 // secret (SSO client secrets, say) is one more entry in SEALED_COLUMNS.
+import type { Executor } from "./executor.ts";
 import type { Prisma, SigningKey } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 
 /** The contexts stored values are sealed with: their purpose and record, so a value opens nowhere else. */
 export const webhookSecretContext = (endpointId: string) => `webhook-secret:${endpointId}`;
@@ -28,7 +28,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
 /** Stands for values in the clear in counts by key id. */
 export const CLEAR = "clear";
 
-export function createSecretsRepository(db: Db) {
+export function createSecretsRepository(db: Executor) {
   return {
     /** The newest token-signing key, if any. */
     findNewestSigningKey(): Promise<SigningKey | null> {

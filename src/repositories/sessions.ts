@@ -1,10 +1,10 @@
 // Dashboard sessions: stored server-side, found by the SHA-256 of the cookie value.
+import type { Executor } from "./executor.ts";
 import type { DashboardSession, Organization, User } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 
 export type SessionWithUser = DashboardSession & { user: User & { organization: Organization } };
 
-export function createSessionsRepository(db: Db) {
+export function createSessionsRepository(db: Executor) {
   return {
     create(record: {
       id: string;

@@ -1,8 +1,8 @@
 // Single sign-on: the organizations' connections to their identity providers,
 // the sign-ins sent to a provider and not yet back, and the SAML assertion ids
 // already accepted (kept until the assertion expires, so none is accepted twice).
+import type { Executor } from "./executor.ts";
 import type { Prisma, SsoConnection, SsoProtocol, SsoSignInState } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import { pageOf, type Page } from "./paging.ts";
 
 export type SsoConnectionRecord = SsoConnection;
@@ -33,7 +33,7 @@ export interface NewSignIn {
   expiresAt: Date;
 }
 
-export function createSsoRepository(db: Db) {
+export function createSsoRepository(db: Executor) {
   return {
     /** Creates the connection; null when its domain already has one. */
     async create(record: NewSsoConnection): Promise<SsoConnection | null> {

@@ -1,6 +1,6 @@
 // Users (people of an organization) and their one-time sign-in links.
+import { type Executor, inTransaction } from "./executor.ts";
 import type { SignInLink, User, UserRole } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import { pageOf, type Page } from "./paging.ts";
 
 /** The identity of a user within an organization: the email trimmed and lower-cased. */
@@ -58,7 +58,7 @@ function fromRow(row: UserRow): User {
   };
 }
 
-export function createUsersRepository(db: Db) {
+export function createUsersRepository(db: Executor) {
   return {
     create(record: NewUserRecord): Promise<User> {
       return db.user.create({ data: { ...record, emailKey: emailKey(record.email) } });
@@ -113,7 +113,7 @@ export function createUsersRepository(db: Db) {
       // Two admins demoted at once must not both see the other as the remaining admin: sign-in role
       // changes of one organization take turns (the lock ends with the transaction), and the
       // statement's snapshot is taken after the lock.
-      const rows = await db.$transaction(async (tx) => {
+      const rows = await inTransaction(db, async (tx) => {
         await tx.$queryRaw`
           SELECT pg_advisory_xact_lock(hashtext('sign-in roles'), hashtext("organization_id"))::text
           FROM "users" WHERE "id" = ${userId}`;
@@ -176,11 +176,11 @@ export function createUsersRepository(db: Db) {
 
     /** An invited user and their first sign-in link, in one transaction: never a user without a link. */
     async createWithSignInLink(record: NewUserRecord, link: Omit<NewSignInLink, "userId">): Promise<User> {
-      const [user] = await db.$transaction([
-        db.user.create({ data: { ...record, emailKey: emailKey(record.email) } }),
-        db.signInLink.create({ data: { ...link, userId: record.id } }),
-      ]);
-      return user;
+      return inTransaction(db, async (tx) => {
+        const user = await tx.user.create({ data: { ...record, emailKey: emailKey(record.email) } });
+        await tx.signInLink.create({ data: { ...link, userId: record.id } });
+        return user;
+      });
     },
 
     findSignInLink(tokenHash: string): Promise<(SignInLink & { user: User }) | null> {

@@ -1,7 +1,7 @@
 // Webhook endpoints: registration records with their sealed secrets. An endpoint is
 // visible to its organization in its environment until it is (softly) deleted.
+import type { Executor } from "./executor.ts";
 import type { Prisma, WebhookEndpoint } from "../../generated/prisma/client.ts";
-import type { Db } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 import { pageOf, type Page } from "./paging.ts";
 
@@ -15,7 +15,7 @@ function visible(owner: EndpointOwner, id: string) {
   return { id, organizationId: owner.organizationId, environment: owner.environment, deletedAt: null };
 }
 
-export function createWebhooksRepository(db: Db) {
+export function createWebhooksRepository(db: Executor) {
   return {
     create(record: Prisma.WebhookEndpointUncheckedCreateInput): Promise<WebhookEndpoint> {
       return db.webhookEndpoint.create({ data: record });

@@ -7,6 +7,7 @@ import type { CourseLevel, CreditUnit, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
 import { notFound, ValidationError, type FieldError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
+import { auditChange } from "./audit.ts";
 import { BLANK_CODE, courseCodeKey, courseView, institutionView, isBlankCode } from "../views/catalog.ts";
 
 export type { CourseFilters } from "../repositories/courses.ts";
@@ -252,6 +253,11 @@ export function createCoursesService({
           })),
         );
         const result = summarized(results);
+        const changed = { organizationId: caller.organizationId, environment, type: "course" };
+        await auditChange(
+          writes,
+          results.map((course) => ({ ...changed, id: course.id })),
+        );
         await options.beforeCommit?.(writes, result);
         return result;
       });

@@ -10,6 +10,7 @@ import { notFound, ValidationError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
 import { courseView, equivalencyView } from "../views/catalog.ts";
 import { datasetDetailView, datasetIssueView, datasetView } from "../views/datasets.ts";
+import { auditChange } from "./audit.ts";
 import { findIssues, type SnapshotRow } from "./dataset-issues.ts";
 
 export interface DatasetPublish {
@@ -85,7 +86,7 @@ export function createDatasetsService(
       const now = clock();
       const id = newId("ds");
       const owner = ownedBy(caller);
-      await transaction(async ({ datasets: inTransaction, outbox }) => {
+      await transaction(async ({ datasets: inTransaction, outbox, audit }) => {
         const sequence = await inTransaction.nextSequence(owner);
         const rows = await inTransaction.lockSnapshot(owner);
         const issues = findIssues(rows, input.recordCount ?? null, { stalePendingDays, now });
@@ -124,6 +125,8 @@ export function createDatasetsService(
             },
           },
         ]);
+        const published = { organizationId: caller.organizationId, environment: caller.environment };
+        await auditChange({ audit }, [{ ...published, type: "dataset", id }]);
       });
       return getDataset(caller, id);
     },

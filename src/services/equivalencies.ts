@@ -22,6 +22,8 @@ import {
   isBlankCode,
   type EquivalencyView,
 } from "../views/catalog.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
+import { noteNothingChanged } from "./change-origin.ts";
 import {
   decideCreate,
   decideUpdate,
@@ -83,7 +85,15 @@ export function ruleEventFields(view: EquivalencyView) {
   >;
 }
 
-type Writes = Pick<TransactionRepositories, "equivalencies" | "equivalencyRequests" | "outbox" | "stewardship">;
+type Writes = Pick<
+  TransactionRepositories,
+  "equivalencies" | "equivalencyRequests" | "outbox" | "stewardship" | "audit"
+>;
+
+/** What an equivalency's audit entry names: the rule, in the acting organization's log. */
+function equivalencyRecord(caller: Credential, id: string): ChangedRecord {
+  return { organizationId: caller.organizationId, environment: caller.environment, type: "equivalency", id };
+}
 
 function actorOf(caller: Credential) {
   return { actorCredentialId: caller.id, actorOrganizationId: caller.organizationId, actorKind: caller.kind };
@@ -182,6 +192,7 @@ async function tryUpdate(
   }
   const decision = await decideUpdate(storedLookups(writes, caller, !dryRun), environment, current, patch, now);
   if (!decision.changed) {
+    if (!dryRun) noteNothingChanged();
     const unchanged = await equivalencies.findExpandedWritten(id);
     return { view: expandedView(unchanged), etag, changed: false };
   }
@@ -195,6 +206,7 @@ async function tryUpdate(
     versionOf(updated, caller, { changeNote: patch.note ?? null, changedFields, recordedAt: now }),
   );
   await outbox.recordEvents(environment, [updatedEvent(updated, current.status, changedFields)]);
+  await auditChange(writes, [equivalencyRecord(caller, id)]);
   return { view: expandedView(updated), etag: etagOf(updated), changed: true };
 }
 
@@ -261,6 +273,7 @@ export function createEquivalenciesService(
           versionOf(record, caller, { changeNote: null, changedFields: [], recordedAt: record.createdAt }),
         );
         await writes.outbox.recordEvents(environment, [createdEvent(record, resolved)]);
+        await auditChange(writes, [equivalencyRecord(caller, record.id)]);
         const written = await writes.equivalencies.findExpandedWritten(record.id);
         const created: CreatedEquivalency = { kind: "created", view: expandedView(written), etag: etagOf(written) };
         await options.beforeCommit?.(writes, created);

@@ -4,14 +4,13 @@
 // (rule-decisions.ts), against those records and the rows before it, and what the rows change
 // is collected and written with a few multi-row statements: equivalencies, versions, outbox
 // events (webhooks and the change feed), answered requests and one audit entry per record.
-import type { AuditEntry, Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
+import type { Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { NewEquivalencyVersion, OverlappingRule } from "../repositories/equivalencies.ts";
 import type { TransactionRepositories } from "../repositories/index.ts";
 import type { PendingEvent } from "../kernel/events.ts";
-import { newId } from "../kernel/ids.ts";
 import { calendarDate } from "../views/catalog.ts";
-import { actorName } from "./audit.ts";
+import { auditChange } from "./audit.ts";
 import { createdEvent, updatedEvent, versionOf } from "./equivalencies.ts";
 import type { CheckedRule, ResolvedRule, RuleIdentity, RuleLookups, UpdateDecision } from "./rule-decisions.ts";
 import { datesOverlap } from "./rules.ts";
@@ -137,7 +136,7 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
      * Writes everything the rows changed, in the import's transaction; LostRaceError (and the
      * transaction rolls back) when a concurrent writer changed a stored equivalency since it was read.
      */
-    async write(writes: TransactionRepositories, audit: { requestId: string | null; at: Date }): Promise<void> {
+    async write(writes: TransactionRepositories): Promise<void> {
       const { equivalencyImports } = writes;
       await equivalencyImports.insertEquivalencies([...inserted.values()]);
       const written = await equivalencyImports.updateEquivalencies([...updated.values()], readVersions);
@@ -145,20 +144,11 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       await equivalencyImports.insertVersions(versions);
       await writes.outbox.recordEvents(environment, events);
       await equivalencyImports.clearRequests(environment, answered);
-      const entries: AuditEntry[] = [...inserted.keys(), ...updated.keys()].map((id) => ({
-        id: newId("aud"),
-        organizationId: caller.organizationId,
-        actorKind: caller.kind,
-        actorId: caller.id,
-        actorName: actorName(caller),
-        operationId: "importEquivalencies",
-        targetType: "equivalency",
-        targetId: id,
-        environment,
-        requestId: audit.requestId,
-        createdAt: audit.at,
-      }));
-      await equivalencyImports.insertAuditEntries(entries);
+      const changedIds = [...inserted.keys(), ...updated.keys()];
+      await auditChange(
+        writes,
+        changedIds.map((id) => ({ organizationId: caller.organizationId, environment, type: "equivalency", id })),
+      );
     },
   };
 }

@@ -10,6 +10,7 @@ import type { EquivalencyImportsRepository } from "../repositories/equivalency-i
 import { ConflictError, ProblemError, RuleOverlapError, ValidationError } from "../kernel/errors.ts";
 import { courseCodeKey } from "../views/catalog.ts";
 import { assertSteward } from "./stewardship.ts";
+import { noteNothingChanged } from "./change-origin.ts";
 import type { EquivalenciesService } from "./equivalencies.ts";
 import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./rule-decisions.ts";
 import { ruleKey, sourceSetKey } from "./rules.ts";
@@ -52,7 +53,7 @@ export function createEquivalencyImportService(
     async importEquivalencies(
       caller: Credential,
       csv: string | undefined,
-      options: { dryRun?: boolean; requestId?: string } = {},
+      options: { dryRun?: boolean } = {},
     ): Promise<ImportResult> {
       // The contract checks JSON bodies only; a text body that is missing (or blank) is refused here.
       if (csv === undefined) throw ValidationError.single("", "a request body is required: the CSV file");
@@ -119,15 +120,19 @@ export function createEquivalencyImportService(
         return { batch, result: { dryRun, summary, issues } };
       };
 
-      if (dryRun) return (await decideAll(equivalencyImports, false)).result;
+      if (dryRun) {
+        noteNothingChanged();
+        return (await decideAll(equivalencyImports, false)).result;
+      }
       for (let attempt = 1; ; attempt++) {
         try {
           const { batch, result } = await transaction(async (writes) => {
             const decided = await decideAll(writes.equivalencyImports, true);
-            await decided.batch.write(writes, { requestId: options.requestId ?? null, at: now() });
+            await decided.batch.write(writes);
             return decided;
           }, IMPORT_TRANSACTION);
           if (batch.size) equivalencies.forgetTotals();
+          else noteNothingChanged();
           if (batch.size >= REFRESH_STATISTICS_AFTER) await equivalencyImports.refreshStatistics();
           return result;
         } catch (error) {

@@ -5,11 +5,16 @@
 import crypto from "node:crypto";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
-import { IN_PROGRESS, type IdempotencyClaim, type IdempotencyScope } from "../repositories/idempotency.ts";
+import {
+  ClaimLostError,
+  IN_PROGRESS,
+  type IdempotencyClaim,
+  type IdempotencyScope,
+} from "../repositories/idempotency.ts";
 import { ProblemError } from "../kernel/errors.ts";
 
 export const RETENTION_MS = 25 * 3_600_000;
-/** A key whose first request never finished (a crash) may be reused after this. */
+/** A key whose first request never finished (a crash) may be reused for another request after this. */
 const IN_PROGRESS_TIMEOUT_MS = 60_000;
 const SWEEP_INTERVAL_MS = 3_600_000;
 
@@ -95,7 +100,10 @@ export function createIdempotencyService({
    * Runs `run` once per key. `run` is given `remember`, to call inside the transaction of its
    * change with the answer it will give: the answer then commits with the change, or neither
    * does, so a retry after a crash either replays the answer or runs a change that never
-   * happened. An answer not remembered so (a dry run writes nothing) is stored after `run`.
+   * happened. A retry of the same request takes over a key still in progress (its run may have
+   * died with a server): only the run holding the key can store its answer, so if both are alive
+   * the first to commit answers both and the other's change rolls back. An answer not remembered
+   * so (a dry run writes nothing) is stored after `run`.
    */
   async function withIdempotency<R extends StoredResponse>(
     caller: Credential,
@@ -113,40 +121,49 @@ export function createIdempotencyService({
       ...scope,
       operationId: request.operationId,
       fingerprint: requestFingerprint(request.operationId, request.query, request.body),
+      token: crypto.randomUUID(),
     };
     await sweep();
-    if (!(await idempotency.claim(claim, IN_PROGRESS_TIMEOUT_MS))) {
-      const existing = await idempotency.find(scope);
-      if (!existing) return withIdempotency(caller, request, run);
-      if (existing.operationId !== claim.operationId || existing.requestHash !== claim.fingerprint) {
-        throw new ProblemError(
-          "idempotency-key-reused",
-          `The Idempotency-Key "${claim.key}" was already used with a different request.`,
-        );
-      }
-      if (existing.responseStatus === IN_PROGRESS) {
-        throw new ProblemError(
-          "conflict",
-          `A request with the Idempotency-Key "${claim.key}" is still in progress; retry shortly.`,
-        );
-      }
-      const stored = replayed(existing.responseBody as unknown as StoredRecord);
-      return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
-    }
+    if (!(await idempotency.claim(claim, IN_PROGRESS_TIMEOUT_MS))) return answered<R>(scope, claim);
     let remembered = false;
     const remember: RememberAnswer = async (transaction, response) => {
-      await transaction.idempotency.storeResponse(scope, response.status, recorded(response));
+      await transaction.idempotency.storeResponse(scope, claim.token, response.status, recorded(response));
       remembered = true;
     };
     try {
       const response = await run(remember);
-      if (!remembered) await idempotency.storeResponse(scope, response.status, recorded(response));
+      if (!remembered) await idempotency.storeResponse(scope, claim.token, response.status, recorded(response));
       return response;
     } catch (error) {
+      // A retry took the key over and its change committed first: this run's rolled back, and the
+      // retry's answer is this request's too.
+      if (error instanceof ClaimLostError) return answered<R>(scope, claim);
       // A failed request is not remembered: the client may fix it and retry.
-      await idempotency.release(scope).catch(() => undefined);
+      await idempotency.release(scope, claim.token).catch(() => undefined);
       throw error;
     }
+  }
+
+  /** The answer to a key held by another run: its stored answer replayed, or why there is none yet. */
+  async function answered<R>(scope: IdempotencyScope, claim: IdempotencyClaim): Promise<R> {
+    const existing = await idempotency.find(scope);
+    if (!existing) throw inProgress(claim.key);
+    if (existing.operationId !== claim.operationId || existing.requestHash !== claim.fingerprint) {
+      throw new ProblemError(
+        "idempotency-key-reused",
+        `The Idempotency-Key "${claim.key}" was already used with a different request.`,
+      );
+    }
+    if (existing.responseStatus === IN_PROGRESS) throw inProgress(claim.key);
+    const stored = replayed(existing.responseBody as unknown as StoredRecord);
+    return { ...stored, headers: { ...stored.headers, "Idempotent-Replayed": "true" } } as unknown as R;
+  }
+
+  function inProgress(key: string): ProblemError {
+    return new ProblemError(
+      "conflict",
+      `A request with the Idempotency-Key "${key}" is still in progress; retry shortly.`,
+    );
   }
 
   return { withIdempotency };

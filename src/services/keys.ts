@@ -6,6 +6,8 @@ import type { Repositories } from "../repositories/index.ts";
 import { generateApiKey, hashApiKey, keyPrefix } from "../auth/api-keys.ts";
 import { type Credential, type Scope, SCOPES, isScope } from "../auth/credential.ts";
 import { ForbiddenError, ValidationError, notFound } from "../kernel/errors.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
+import { noteNothingChanged } from "./change-origin.ts";
 import { newId } from "../kernel/ids.ts";
 
 export interface ApiKeyView {
@@ -32,6 +34,10 @@ export function toApiKeyView(key: ApiKey): ApiKeyView {
   };
 }
 
+function keyRecord(key: ApiKey): ChangedRecord {
+  return { organizationId: key.organizationId, environment: key.environment, type: "key", id: key.id };
+}
+
 export interface NewKeyInput {
   organizationId: string;
   environment: Environment;
@@ -39,7 +45,7 @@ export interface NewKeyInput {
   name?: string | null;
 }
 
-export interface KeysServiceDependencies extends Pick<Repositories, "credentials"> {
+export interface KeysServiceDependencies extends Pick<Repositories, "credentials" | "transaction"> {
   /** Drops a revoked key from the authenticator's cache so it stops working in this process at once. */
   forgetCredential?: (keyId: string) => void;
   now?: () => Date;
@@ -47,6 +53,7 @@ export interface KeysServiceDependencies extends Pick<Repositories, "credentials
 
 export function createKeysService({
   credentials,
+  transaction,
   forgetCredential = () => {},
   now = () => new Date(),
 }: KeysServiceDependencies) {
@@ -58,14 +65,18 @@ export function createKeysService({
       throw ValidationError.single("/scopes", `scopes must be a non-empty list of ${SCOPES.join(", ")}`);
     }
     const key = generateApiKey(input.environment);
-    const record = await credentials.createApiKey({
-      id: newId("key"),
-      organizationId: input.organizationId,
-      environment: input.environment,
-      name: input.name ?? null,
-      prefix: keyPrefix(key),
-      hash: hashApiKey(key),
-      scopes,
+    const record = await transaction(async (writes) => {
+      const created = await writes.credentials.createApiKey({
+        id: newId("key"),
+        organizationId: input.organizationId,
+        environment: input.environment,
+        name: input.name ?? null,
+        prefix: keyPrefix(key),
+        hash: hashApiKey(key),
+        scopes,
+      });
+      await auditChange(writes, [keyRecord(created)]);
+      return created;
     });
     return { view: toApiKeyView(record), key };
   }
@@ -81,7 +92,14 @@ export function createKeysService({
       (scope.organizationId === undefined || key.organizationId === scope.organizationId) &&
       (scope.environment === undefined || key.environment === scope.environment);
     if (!visible) throw notFound.apiKey(id);
-    const revoked = key.revokedAt ? key : await credentials.markApiKeyRevoked(id, now());
+    if (key.revokedAt) noteNothingChanged();
+    const revoked = key.revokedAt
+      ? key
+      : await transaction(async (writes) => {
+          const marked = await writes.credentials.markApiKeyRevoked(id, now());
+          await auditChange(writes, [keyRecord(marked)]);
+          return marked;
+        });
     forgetCredential(revoked.id);
     return toApiKeyView(revoked);
   }

@@ -9,6 +9,8 @@ import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
 import { type Credential, type Scope, SCOPES, isScope } from "../auth/credential.ts";
 import { ForbiddenError, ValidationError, notFound } from "../kernel/errors.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
+import { noteNothingChanged } from "./change-origin.ts";
 import { newId } from "../kernel/ids.ts";
 
 export interface OAuthClientView {
@@ -35,10 +37,35 @@ export function oauthClientView(client: OAuthClient): OAuthClientView {
   };
 }
 
+function clientRecord(client: OAuthClient): ChangedRecord {
+  return {
+    organizationId: client.organizationId,
+    environment: client.environment,
+    type: "oauth_client",
+    id: client.id,
+  };
+}
+
 export function createOAuthClientsService({
   credentials,
+  transaction,
   now = () => new Date(),
-}: Pick<Repositories, "credentials"> & { now?: () => Date }) {
+}: Pick<Repositories, "credentials" | "transaction"> & { now?: () => Date }) {
+  /** Revokes a client, with its audit entry; revoking a revoked client changes nothing. */
+  async function revoke(client: OAuthClient): Promise<OAuthClientView> {
+    if (client.revokedAt) {
+      noteNothingChanged();
+      return oauthClientView(client);
+    }
+    return oauthClientView(
+      await transaction(async (writes) => {
+        const revoked = await writes.credentials.markOAuthClientRevoked(client.id, now());
+        await auditChange(writes, [clientRecord(revoked)]);
+        return revoked;
+      }),
+    );
+  }
+
   /** The caller's organization's client of the caller's environment, or 404 (never 403). */
   async function visibleClient(caller: Credential, id: string): Promise<OAuthClient> {
     const client = await credentials.findOAuthClientByEitherId(id);
@@ -77,9 +104,7 @@ export function createOAuthClientsService({
 
     /** revokeOAuthClient: revokes a client the caller can see; twice is fine. */
     async revokeCallerOAuthClient(caller: Credential, id: string): Promise<OAuthClientView> {
-      const client = await visibleClient(caller, id);
-      if (client.revokedAt) return oauthClientView(client);
-      return oauthClientView(await credentials.markOAuthClientRevoked(client.id, now()));
+      return revoke(await visibleClient(caller, id));
     },
 
     async createOAuthClient(input: {
@@ -94,14 +119,18 @@ export function createOAuthClientsService({
       }
       const clientSecret = `svcsec_${crypto.randomBytes(30).toString("base64url")}`;
       const id = newId("oac");
-      const client = await credentials.createOAuthClient({
-        id,
-        clientId: id,
-        organizationId: input.organizationId,
-        environment: input.environment,
-        name: input.name ?? null,
-        secretHash: hashApiKey(clientSecret),
-        scopes,
+      const client = await transaction(async (writes) => {
+        const created = await writes.credentials.createOAuthClient({
+          id,
+          clientId: id,
+          organizationId: input.organizationId,
+          environment: input.environment,
+          name: input.name ?? null,
+          secretHash: hashApiKey(clientSecret),
+          scopes,
+        });
+        await auditChange(writes, [clientRecord(created)]);
+        return created;
       });
       return { client, clientSecret };
     },
@@ -115,8 +144,7 @@ export function createOAuthClientsService({
     async revokeOAuthClient(id: string): Promise<OAuthClientView> {
       const client = await credentials.findOAuthClientByEitherId(id);
       if (!client) throw notFound.oauthClient(id);
-      if (client.revokedAt) return oauthClientView(client);
-      return oauthClientView(await credentials.markOAuthClientRevoked(client.id, now()));
+      return revoke(client);
     },
   };
   return service;

@@ -2,8 +2,9 @@
 import { Channel } from "../../generated/prisma/enums.ts";
 import type { Page } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
-import type { Credential } from "../auth/credential.ts";
+import type { ApiCredential } from "../auth/credential.ts";
 import { ConflictError, ValidationError, notFound } from "../kernel/errors.ts";
+import { auditChange } from "./audit.ts";
 import { newId } from "../kernel/ids.ts";
 
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{1,62}$/;
@@ -15,7 +16,10 @@ export interface OrganizationInput {
   source?: Channel;
 }
 
-export function createOrganizationsService({ organizations }: Pick<Repositories, "organizations">) {
+export function createOrganizationsService({
+  organizations,
+  transaction,
+}: Pick<Repositories, "organizations" | "transaction">) {
   return {
     async createOrganization(input: OrganizationInput) {
       const errors = [];
@@ -33,7 +37,18 @@ export function createOrganizationsService({ organizations }: Pick<Repositories,
 
       const existing = await organizations.findBySlug(input.slug);
       if (existing) throw new ConflictError(`An organization with slug "${input.slug}" already exists.`, existing.id);
-      return organizations.create({ id: newId("org"), slug: input.slug, name: input.name.trim(), source });
+      return transaction(async (writes) => {
+        const created = await writes.organizations.create({
+          id: newId("org"),
+          slug: input.slug,
+          name: input.name.trim(),
+          source,
+        });
+        await auditChange(writes, [
+          { organizationId: created.id, environment: null, type: "organization", id: created.id },
+        ]);
+        return created;
+      });
     },
 
     async getOrganizationBySlug(slug: string) {
@@ -47,7 +62,7 @@ export function createOrganizationsService({ organizations }: Pick<Repositories,
     },
 
     /** Who the caller is, and a page of the institutions its organization stewards in its environment. */
-    async getCurrentOrganization(caller: Credential, page: Page) {
+    async getCurrentOrganization(caller: ApiCredential, page: Page) {
       const [organization, allInstitutions, stewarded] = await Promise.all([
         organizations.findById(caller.organizationId),
         organizations.holdsStandingStewardship(caller.organizationId, caller.environment),

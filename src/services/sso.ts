@@ -12,6 +12,7 @@ import type { Page, PageResult } from "./types.ts";
 import { requireAdminUser } from "./users.ts";
 import { ConflictError, NotFoundError, ProblemError, ValidationError, type FieldError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
 import { certificateFingerprint, type IdpMetadata } from "./sso-metadata.ts";
 
 export const SSO_ROLES = ["viewer", "contributor", "admin"] as const;
@@ -145,9 +146,20 @@ function checkCommon(input: { domain: string; roleClaim?: string; roleMap?: Reco
   return errors;
 }
 
-export function createSsoService({ sso }: Pick<Repositories, "sso">, secrets: SecretBox) {
+export function createSsoService({ sso, transaction }: Pick<Repositories, "sso" | "transaction">, secrets: SecretBox) {
+  const connectionRecord = (connection: SsoConnection): ChangedRecord => ({
+    organizationId: connection.organizationId,
+    environment: null,
+    type: "sso_connection",
+    id: connection.id,
+  });
+
   async function create(record: Parameters<typeof sso.create>[0]) {
-    const created = await sso.create(record);
+    const created = await transaction(async (writes) => {
+      const connection = await writes.sso.create(record);
+      if (connection) await auditChange(writes, [connectionRecord(connection)]);
+      return connection;
+    });
     if (!created) {
       const existing = await sso.findByDomain(record.domain);
       throw new ConflictError(`The domain ${record.domain} already has a sign-in connection.`, existing?.id);
@@ -212,7 +224,13 @@ export function createSsoService({ sso }: Pick<Repositories, "sso">, secrets: Se
     },
 
     async removeSsoConnection(id: string): Promise<void> {
-      if (!(await sso.remove(id))) throw new NotFoundError(`No sign-in connection with id "${id}".`);
+      const removed = await transaction(async (writes) => {
+        const connection = await writes.sso.findById(id);
+        if (!connection || !(await writes.sso.remove(id))) return false;
+        await auditChange(writes, [connectionRecord(connection)]);
+        return true;
+      });
+      if (!removed) throw new NotFoundError(`No sign-in connection with id "${id}".`);
     },
 
     /** The connection that signs in people of this email address's domain (or a parent domain). */

@@ -5,6 +5,7 @@ import type { Environment } from "./types.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
 import type { StewardshipRepository } from "../repositories/stewardship.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
 import { NotFoundError, NotStewardError, type FieldError } from "../kernel/errors.ts";
 
 export const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -56,23 +57,41 @@ export async function assertSteward(
 }
 
 /** Granting and revoking stewardship (an administrator's act: the CLI, test set-up). */
-export function createStewardshipService({ stewardship }: Pick<Repositories, "stewardship">) {
+export function createStewardshipService({
+  stewardship,
+  transaction,
+}: Pick<Repositories, "stewardship" | "transaction">) {
+  /** A grant names each institution it covers, or none for the standing grant of every institution. */
+  function grantRecords(organizationId: string, environment: Environment, target: GrantTarget): ChangedRecord[] {
+    const ids = "all" in target ? [null] : [...new Set(target.institutionIds)];
+    return ids.map((id) => ({ organizationId, environment, type: "stewardship", id }));
+  }
+
   return {
     /** Grants are idempotent: granting what is already granted changes nothing. */
     async grantStewardship(organizationId: string, environment: Environment, target: GrantTarget): Promise<void> {
-      if ("all" in target) return stewardship.grantAll(organizationId, environment);
-      const institutionIds = [...new Set(target.institutionIds)];
-      const known = await stewardship.existingInstitutionIds(environment, institutionIds);
-      const unknown = institutionIds.filter((id) => !known.has(id));
-      if (unknown.length)
-        throw new NotFoundError(`No institution ${unknown.join(", ")} in the ${environment} environment.`);
-      await stewardship.grantInstitutions(organizationId, environment, institutionIds);
+      if (!("all" in target)) {
+        const institutionIds = [...new Set(target.institutionIds)];
+        const known = await stewardship.existingInstitutionIds(environment, institutionIds);
+        const unknown = institutionIds.filter((id) => !known.has(id));
+        if (unknown.length)
+          throw new NotFoundError(`No institution ${unknown.join(", ")} in the ${environment} environment.`);
+      }
+      await transaction(async (writes) => {
+        if ("all" in target) await writes.stewardship.grantAll(organizationId, environment);
+        else
+          await writes.stewardship.grantInstitutions(organizationId, environment, [...new Set(target.institutionIds)]);
+        await auditChange(writes, grantRecords(organizationId, environment, target));
+      });
     },
 
     /** Revoking `all` withdraws the standing grant only; explicit grants stay until revoked by name. */
     async revokeStewardship(organizationId: string, environment: Environment, target: GrantTarget): Promise<void> {
-      if ("all" in target) return stewardship.revokeAll(organizationId, environment);
-      await stewardship.revokeInstitutions(organizationId, environment, target.institutionIds);
+      await transaction(async (writes) => {
+        if ("all" in target) await writes.stewardship.revokeAll(organizationId, environment);
+        else await writes.stewardship.revokeInstitutions(organizationId, environment, target.institutionIds);
+        await auditChange(writes, grantRecords(organizationId, environment, target));
+      });
     },
 
     /** Every environment's stewardship of one organization (for administrators). */

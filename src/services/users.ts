@@ -7,6 +7,7 @@ import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey } from "../auth/api-keys.ts";
 import { type Credential, USER_ROLES, isUserRole } from "../auth/credential.ts";
 import { ConflictError, ForbiddenError, SignInRefusedError, ValidationError, notFound } from "../kernel/errors.ts";
+import { appendEntries, auditChange, type ChangedRecord } from "./audit.ts";
 import { newId } from "../kernel/ids.ts";
 
 /** A sign-in link works once, within this time. */
@@ -46,7 +47,8 @@ export interface Invitation {
   expiresAt: Date;
 }
 
-export interface UsersServiceDependencies extends Pick<Repositories, "users" | "sessions" | "organizations"> {
+export interface UsersServiceDependencies
+  extends Pick<Repositories, "users" | "sessions" | "organizations" | "transaction"> {
   publicOrigin: string;
   now?: () => Date;
 }
@@ -76,11 +78,19 @@ export function requireAdminUser(caller: Credential): void {
 
 export function createUsersService({
   users,
-  sessions,
   organizations,
+  transaction,
   publicOrigin,
   now = () => new Date(),
 }: UsersServiceDependencies) {
+  /** Members have no environment: an entry about one names none. */
+  const memberRecord = (user: User): ChangedRecord => ({
+    organizationId: user.organizationId,
+    environment: null,
+    type: "member",
+    id: user.id,
+  });
+
   /** A one-time link: the token for the URL, and what is stored of it (only its hash). */
   function newSignInLink() {
     const token = crypto.randomBytes(32).toString("base64url");
@@ -93,7 +103,10 @@ export function createUsersService({
   /** A new one-time link for an existing user. */
   async function issueSignInLink(user: User): Promise<Invitation> {
     const { stored, signInUrl, expiresAt } = newSignInLink();
-    await users.createSignInLink({ ...stored, userId: user.id });
+    await transaction(async (writes) => {
+      await writes.users.createSignInLink({ ...stored, userId: user.id });
+      await auditChange(writes, [memberRecord(user)]);
+    });
     return { user, signInUrl, expiresAt };
   }
 
@@ -107,7 +120,11 @@ export function createUsersService({
     }
     const { stored, signInUrl, expiresAt } = newSignInLink();
     const record = { id: newId("usr"), organizationId, email, name: input.name ?? null, role };
-    const user = await users.createWithSignInLink(record, stored);
+    const user = await transaction(async (writes) => {
+      const created = await writes.users.createWithSignInLink(record, stored);
+      await auditChange(writes, [memberRecord(created)]);
+      return created;
+    });
     return { user, signInUrl, expiresAt };
   }
 
@@ -138,10 +155,13 @@ export function createUsersService({
       }
     }
     const disabledAt = change.disabled === undefined ? undefined : change.disabled ? (user.disabledAt ?? now()) : null;
-    const updated = await users.update(user.id, { role: change.role, disabledAt, updatedAt: now() });
-    // A disabled person is signed out everywhere at once (their tokens name the session).
-    if (change.disabled) await sessions.deleteForUser(user.id);
-    return updated;
+    return transaction(async (writes) => {
+      const updated = await writes.users.update(user.id, { role: change.role, disabledAt, updatedAt: now() });
+      // A disabled person is signed out everywhere at once (their tokens name the session).
+      if (change.disabled) await writes.sessions.deleteForUser(user.id);
+      await auditChange(writes, [memberRecord(updated)]);
+      return updated;
+    });
   }
 
   return {
@@ -193,10 +213,24 @@ export function createUsersService({
       const role = input.role === null ? null : checkRole(input.role);
       const name = input.name?.trim() || null;
       const at = now();
-      const { user, disabled, created } = await users.upsertFederated(
-        { id: newId("usr"), organizationId: input.organizationId, email, name, role: role ?? DEFAULT_FEDERATED_ROLE },
-        at,
-      );
+      // A user created by the sign-in is audited with the creation (the member is actor and target).
+      const { user, disabled, created } = await transaction(async (writes) => {
+        const outcome = await writes.users.upsertFederated(
+          { id: newId("usr"), organizationId: input.organizationId, email, name, role: role ?? DEFAULT_FEDERATED_ROLE },
+          at,
+        );
+        if (outcome.created) {
+          const origin = {
+            actor: { kind: "user" as const, id: outcome.user.id },
+            actorName: outcome.user.name ?? outcome.user.email,
+            operationId: "signIn",
+            requestId: input.requestId ?? null,
+            clientRequestId: null,
+          };
+          await appendEntries(writes, origin, [memberRecord(outcome.user)]);
+        }
+        return outcome;
+      });
       if (disabled) throw new SignInRefusedError("user-disabled", `The account ${user.email} has been disabled.`);
       if (created || role === null || role === user.role) return user;
       const audit = { id: newId("aud"), actorName: user.name ?? user.email, requestId: input.requestId ?? null };

@@ -1,7 +1,7 @@
 // Webhook deliveries: an endpoint's delivery log (listing and reading
 // attempts), queueing a redelivery, and sending a test event synchronously.
 import type { components } from "../../generated/api-types.ts";
-import type { WebhookDelivery } from "../../generated/prisma/client.ts";
+import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { SecretBox } from "../kernel/secret-box.ts";
 import type { Config } from "../kernel/config.ts";
@@ -12,6 +12,8 @@ import type { DeliveryFilter } from "../repositories/deliveries.ts";
 import { sendSigned } from "../webhooks/attempts.ts";
 import { serializeEnvelope } from "../webhooks/fan-out.ts";
 import { sampleData } from "../webhooks/sample-events.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
+import { noteNothingChanged } from "./change-origin.ts";
 import type { Page, PageResult } from "./types.ts";
 
 type EventType = components["schemas"]["EventType"];
@@ -38,7 +40,8 @@ export function deliveryView(record: WebhookDelivery) {
 
 export type DeliveryView = ReturnType<typeof deliveryView>;
 
-export interface WebhookDeliveriesServiceDependencies extends Pick<Repositories, "webhooks" | "deliveries"> {
+export interface WebhookDeliveriesServiceDependencies
+  extends Pick<Repositories, "webhooks" | "deliveries" | "transaction"> {
   /** Opens the endpoints' sealed secrets, to sign test events. */
   secrets: SecretBox;
   settings: Pick<Config["webhooks"], "timeoutMs" | "allowPrivateTargets">;
@@ -48,10 +51,18 @@ export interface WebhookDeliveriesServiceDependencies extends Pick<Repositories,
 export function createWebhookDeliveriesService({
   webhooks,
   deliveries,
+  transaction,
   secrets,
   settings,
   clock = () => new Date(),
 }: WebhookDeliveriesServiceDependencies) {
+  const changed = (endpoint: WebhookEndpoint, type: "delivery" | "webhook", id: string): ChangedRecord => ({
+    organizationId: endpoint.organizationId,
+    environment: endpoint.environment,
+    type,
+    id,
+  });
+
   /** The caller's endpoint, or 404 (another organization's, environment's or a deleted one included). */
   async function visibleWebhook(caller: Credential, webhookId: string) {
     const endpoint = await webhooks.findVisible(caller, webhookId);
@@ -84,14 +95,28 @@ export function createWebhookDeliveriesService({
 
     /** Queues a new attempt of the delivery's event, due now, with the same body; the dispatcher sends it. */
     async redeliverWebhookDelivery(caller: Credential, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+      const endpoint = await visibleWebhook(caller, webhookId);
       const original = await findDelivery(caller, webhookId, deliveryId);
-      return deliveryView(await deliveries.queueNextAttempt(original, newId("dlv"), clock()));
+      const queued = await transaction(async (writes) => {
+        const attempt = await writes.deliveries.queueNextAttempt(original, newId("dlv"), clock());
+        await auditChange(writes, [changed(endpoint, "delivery", original.id)]);
+        return attempt;
+      });
+      return deliveryView(queued);
     },
 
     /** Queues again every delivery of the endpoint that failed for good since `since`; answers how many. */
     async redeliverFailedWebhookDeliveries(caller: Credential, webhookId: string, since: string): Promise<number> {
       const endpoint = await visibleWebhook(caller, webhookId);
-      return deliveries.redeliverFailedSince(endpoint.id, new Date(since), clock(), () => newId("dlv"));
+      const queued = await transaction(async (writes) => {
+        const count = await writes.deliveries.redeliverFailedSince(endpoint.id, new Date(since), clock(), () =>
+          newId("dlv"),
+        );
+        if (count > 0) await auditChange(writes, [changed(endpoint, "webhook", endpoint.id)]);
+        return count;
+      });
+      if (queued === 0) noteNothingChanged();
+      return queued;
     },
 
     /**
@@ -113,17 +138,21 @@ export function createWebhookDeliveriesService({
       };
       const sent = await sendSigned(delivery, endpoint, clock(), settings, secrets);
       const { result } = sent;
-      const record = await deliveries.createAttempted({
-        ...delivery,
-        status: result.ok ? "succeeded" : "failed",
-        signature: sent.signature,
-        responseStatus: result.responseStatus,
-        responseExcerpt: result.responseExcerpt,
-        durationMs: result.durationMs,
-        error: result.error,
-        createdAt,
-        attemptedAt: sent.attemptedAt,
-        nextRetryAt: null,
+      const record = await transaction(async (writes) => {
+        const attempted = await writes.deliveries.createAttempted({
+          ...delivery,
+          status: result.ok ? "succeeded" : "failed",
+          signature: sent.signature,
+          responseStatus: result.responseStatus,
+          responseExcerpt: result.responseExcerpt,
+          durationMs: result.durationMs,
+          error: result.error,
+          createdAt,
+          attemptedAt: sent.attemptedAt,
+          nextRetryAt: null,
+        });
+        await auditChange(writes, [changed(endpoint, "delivery", attempted.id)]);
+        return attempted;
       });
       return deliveryView(record);
     },

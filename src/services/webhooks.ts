@@ -19,6 +19,7 @@ import {
   type TargetAllowance,
 } from "../webhooks/target-safety.ts";
 import { EVENT_TYPES, type EventType } from "../kernel/events.ts";
+import { auditChange, type ChangedRecord } from "./audit.ts";
 import type { Page, PageResult } from "./types.ts";
 
 /** How long the secret replaced by a rotation keeps signing deliveries. */
@@ -99,7 +100,7 @@ function statusChange(current: WebhookEndpoint, status: WebhookUpdateInput["stat
   return { status, disabledReason: OWNER_DISABLED_REASON, disabledAt: now };
 }
 
-export interface WebhooksServiceDependencies extends Pick<Repositories, "webhooks"> {
+export interface WebhooksServiceDependencies extends Pick<Repositories, "webhooks" | "transaction"> {
   /** Seals each endpoint's secret at rest. */
   secrets: SecretBox;
   targetPolicy: TargetPolicy;
@@ -108,10 +109,18 @@ export interface WebhooksServiceDependencies extends Pick<Repositories, "webhook
 
 export function createWebhooksService({
   webhooks,
+  transaction,
   secrets,
   targetPolicy,
   now = () => new Date(),
 }: WebhooksServiceDependencies) {
+  const endpointRecord = (caller: Caller, id: string): ChangedRecord => ({
+    organizationId: caller.organizationId,
+    environment: caller.environment,
+    type: "webhook",
+    id,
+  });
+
   /** The caller's live endpoint, or 404 (another organization's, environment's or a deleted one included). */
   async function findWebhook(caller: Caller, id: string): Promise<WebhookEndpoint> {
     const endpoint = await webhooks.findVisible(caller, id);
@@ -121,8 +130,11 @@ export function createWebhooksService({
 
   /** Applies changes only while the endpoint is still the caller's and not deleted. */
   async function updateVisible(caller: Caller, id: string, data: Prisma.WebhookEndpointUpdateManyMutationInput) {
-    if (!(await webhooks.updateVisible(caller, id, data))) throw notFound.webhook(id);
-    return webhooks.findById(id);
+    return transaction(async (writes) => {
+      if (!(await writes.webhooks.updateVisible(caller, id, data))) throw notFound.webhook(id);
+      await auditChange(writes, [endpointRecord(caller, id)]);
+      return writes.webhooks.findById(id);
+    });
   }
 
   return {
@@ -133,15 +145,19 @@ export function createWebhooksService({
       const url = await checkedUrl(input.url, targetPolicy);
       const secret = newWebhookSecret();
       const id = newId("wh");
-      const record = await webhooks.create({
-        id,
-        organizationId: caller.organizationId,
-        environment: caller.environment,
-        url,
-        events,
-        description: input.description ?? null,
-        secret: secrets.seal(secret, webhookSecretContext(id)),
-        secretPrefix: secretPrefix(secret),
+      const record = await transaction(async (writes) => {
+        const created = await writes.webhooks.create({
+          id,
+          organizationId: caller.organizationId,
+          environment: caller.environment,
+          url,
+          events,
+          description: input.description ?? null,
+          secret: secrets.seal(secret, webhookSecretContext(id)),
+          secretPrefix: secretPrefix(secret),
+        });
+        await auditChange(writes, [endpointRecord(caller, id)]);
+        return created;
       });
       return { ...webhookView(record), secret };
     },
@@ -185,15 +201,20 @@ export function createWebhooksService({
       for (;;) {
         const current = await findWebhook(caller, id);
         const secret = newWebhookSecret();
-        const swapped = await webhooks.replaceSecretIf(caller, id, current.secret, {
-          secret: secrets.seal(secret, webhookSecretContext(id)),
-          secretPrefix: secretPrefix(secret),
-          // Still sealed for this endpoint: it moves as it is.
-          previousSecret: current.secret,
-          previousSecretExpiresAt: new Date(at.getTime() + PREVIOUS_SECRET_LIFETIME_MS),
-          updatedAt: at,
+        const rotated = await transaction(async (writes) => {
+          const swapped = await writes.webhooks.replaceSecretIf(caller, id, current.secret, {
+            secret: secrets.seal(secret, webhookSecretContext(id)),
+            secretPrefix: secretPrefix(secret),
+            // Still sealed for this endpoint: it moves as it is.
+            previousSecret: current.secret,
+            previousSecretExpiresAt: new Date(at.getTime() + PREVIOUS_SECRET_LIFETIME_MS),
+            updatedAt: at,
+          });
+          if (!swapped) return null;
+          await auditChange(writes, [endpointRecord(caller, id)]);
+          return writes.webhooks.findById(id);
         });
-        if (swapped) return { ...webhookView(await webhooks.findById(id), at), secret };
+        if (rotated) return { ...webhookView(rotated, at), secret };
       }
     },
   };

@@ -371,14 +371,16 @@ describe("people: members, roles, audit log, OAuth clients", () => {
         operationId: "updateMember",
         target: { type: "member", id: viewer.id },
         environment: "live",
-        requestId: "req-audit-2",
+        clientRequestId: "req-audit-2",
       });
+      // The service's own id of the request (its logs' serviceRequestId), which no client chooses.
+      expect(latest.requestId).to.match(/^req_/);
       const adminName = (await t.database.prisma.user.findUniqueOrThrow({ where: { id: admin.id } })).name;
       expect(latest.actor).to.deep.equal({ kind: "user", id: admin.id, displayName: adminName });
       expect(previous).to.deep.include({
         operationId: "createKey",
         target: { type: "key", id: byKey.body.data.id },
-        requestId: "req-audit-1",
+        clientRequestId: "req-audit-1",
       });
       // A key is named by its current name, read with the log.
       expect(previous.actor).to.include({ kind: "api_key", displayName: "live test key" });
@@ -403,7 +405,10 @@ describe("people: members, roles, audit log, OAuth clients", () => {
       });
       const theirs = await t.http.get("/api/v1/audit-events").set(bearer(otherAdmin.token));
       await expectContract(theirs, 200);
-      expect(theirs.body.data).to.deep.equal([]);
+      // Only their own organization's entry: their admin, created at a (federated) sign-in.
+      expect(
+        theirs.body.data.map((e: { operationId: string; target: { id: string } }) => [e.operationId, e.target.id]),
+      ).to.deep.equal([["signIn", otherAdmin.id]]);
     });
 
     it("records no entry for reads, refused writes or dry runs; refuses API keys (403)", async () => {

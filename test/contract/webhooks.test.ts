@@ -1,4 +1,5 @@
 import os from "node:os";
+import { repositoriesOf } from "../../src/repositories/index.ts";
 import { expect } from "chai";
 import type { Response } from "supertest";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
@@ -18,6 +19,7 @@ const ANY_TARGET: TargetPolicy = { allowPrivateTargets: true };
 function webhookService(t: TestApp, targetPolicy: TargetPolicy, now?: () => Date) {
   return createWebhooksService({
     webhooks: createWebhooksRepository(t.database.prisma),
+    transaction: repositoriesOf(t.database).transaction,
     secrets: t.secrets,
     targetPolicy,
     now,

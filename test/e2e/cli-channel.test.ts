@@ -16,6 +16,7 @@ import { expect } from "chai";
 import type { Command } from "commander";
 import { buildProgram, runCli, serverCommandRunner } from "../../src/cli/program.ts";
 import { createOutput } from "../../src/cli/output.ts";
+import { fileToForward } from "../../src/cli/equivalencies.ts";
 import {
   adminSocketPath,
   ForeignSocketError,
@@ -59,6 +60,17 @@ const SCRIPT: ((seen: Transcript[]) => string[])[] = [
   () => ["--json", "orgs", "show", "--org", "acme"],
   () => ["orgs", "revoke-grant", "--org", "acme", "--env", "sandbox", "--all"],
   () => ["orgs", "grant", "--org", "acme", "--env", "live", "--institution", "inst_999999"],
+  () => [
+    "equivalencies",
+    "import",
+    "--organization",
+    "acme",
+    "--environment",
+    "live",
+    "--file",
+    "equivalencies-sample.csv",
+  ],
+  () => ["equivalencies", "import", "--organization", "acme", "--environment", "live", "--file", "no-such-file.csv"],
   () => ["keys", "create", "--org", "acme", "--env", "sandbox", "--name", "first"],
   () => ["--json", "keys", "create", "--org", "acme", "--env", "live", "--scopes", "read:public"],
   () => ["keys", "create", "--org", "acme", "--env", "staging"],
@@ -196,7 +208,9 @@ describe("CLI over the server's channel, compared with the CLI on its own", func
       async (argv) => {
         const { transcript, io } = capture(argv);
         const terminal = { outColors: false, errColors: false };
-        const code = await forwardCommand(channel.path, { argv, cwd: FIXTURES, terminal }, io);
+        // As the CLI does: an import's file travels with the command.
+        const input = fileToForward(argv, () => "", FIXTURES);
+        const code = await forwardCommand(channel.path, { argv, cwd: FIXTURES, terminal, input }, io);
         if (code === null) throw new Error("the channel did not answer");
         transcript.code = code;
         for (const id of served.keyring().box.keyIds) keyIdsServed.add(id);

@@ -1,5 +1,6 @@
 // The administrator's CLI: in-process on a fresh database for the commands,
 // and as a real process for exit codes and output streams.
+import { repositoriesOf } from "../../src/repositories/index.ts";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -365,6 +366,7 @@ describe("CLI commands", () => {
     const org = await db.prisma.organization.findUniqueOrThrow({ where: { slug: "ccc" } });
     const webhooks = createWebhooksService({
       webhooks: createWebhooksRepository(db.prisma),
+      transaction: repositoriesOf(db).transaction,
       secrets: before,
       targetPolicy: { allowPrivateTargets: true },
     });

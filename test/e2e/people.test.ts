@@ -29,6 +29,11 @@ describe("people: users, provisioning and sign-in links", () => {
     const results = await Promise.all(attempts);
     expect(new Set(results.map((user) => user.id)).size).to.equal(1);
     expect(await count(other.id)).to.equal(1);
+    // The creation's audit entry commits with it: one user, one entry, the user as actor and target.
+    const created = await t.database.prisma.auditEntry.findMany({ where: { organizationId: other.id } });
+    expect(created.map((entry) => [entry.operationId, entry.actorId, entry.targetId])).to.deep.equal([
+      ["signIn", results[0].id, results[0].id],
+    ]);
   });
 
   it("provisionFederatedUser updates name and role on a later sign-in and keeps the first email", async () => {
@@ -91,8 +96,9 @@ describe("people: users, provisioning and sign-in links", () => {
     const changes = await t.database.prisma.auditEntry.findMany({
       where: { organizationId: org.id, operationId: "signIn" },
     });
-    // b became admin (one entry), and one of the two lost it (one entry): every change audited, nothing else.
-    expect(changes).to.have.length(2);
+    // a and b were created (one entry each, with the creation), b became admin (one entry), and one of
+    // the two lost it (one entry): every change audited, nothing else.
+    expect(changes).to.have.length(4);
     expect(changes.map((entry) => entry.targetId).sort()).to.include(b.id);
   });
 

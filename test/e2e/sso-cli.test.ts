@@ -20,11 +20,21 @@ describe("CLI: sso commands", () => {
   let keyring: () => Keyring;
   let idp: SamlIdp;
 
+  /** Standard input of the next command (`--client-secret-stdin`), and what the last one wrote to standard error. */
+  let stdin = "";
+  let warned = "";
+
   async function cli(...args: string[]) {
     printed = "";
-    const output = createOutput((text) => (printed += text));
+    warned = "";
+    const output = createOutput(
+      (text) => (printed += text),
+      false,
+      (text) => (warned += text),
+    );
     const keepOpen = async () => ({ ...db, close: async () => {} });
-    const program = buildProgram(output, keepOpen, keepOpen, () => keyring());
+    const readStdin = async () => stdin;
+    const program = buildProgram(output, keepOpen, keepOpen, () => keyring(), tmp, undefined, null, { readStdin });
     const quiet = (command: Command) => {
       command.exitOverride().configureOutput({ writeOut: (s) => (printed += s), writeErr: (s) => (printed += s) });
       command.commands.forEach(quiet);
@@ -90,6 +100,25 @@ describe("CLI: sso commands", () => {
     expect(listed).to.contain("state.edu").and.contain("groups: staff=contributor,it-admins=admin");
     expect(listed).to.not.contain("s3cret");
     expect(await cli("--json", "sso", "list", "--org", "state-u")).to.not.contain("s3cret");
+  });
+
+  it("sso add-oidc reads the client secret from standard input (--client-secret-stdin); --client-secret still works, with a warning", async () => {
+    const base = ["sso", "add-oidc", "--org", "state-u", "--issuer", "https://login.state.edu/", "--client-id", "c"];
+    stdin = "piped-secret\n";
+    await cli(...base, "--domain", "piped.state.edu", "--client-secret-stdin");
+    expect(warned).to.equal("");
+    const stored = await db.prisma.ssoConnection.findFirstOrThrow({ where: { domain: "piped.state.edu" } });
+    expect(keyring().box.open(stored.oidcClientSecret!, ssoClientSecretContext(stored.id))).to.equal("piped-secret");
+    await cli(...base, "--domain", "flag.state.edu", "--client-secret", "argv-secret");
+    expect(warned)
+      .to.contain("warning: --client-secret puts the secret in the process list")
+      .and.contain("--client-secret-stdin instead");
+    expect(await refused(...base, "--domain", "none.state.edu")).to.contain(
+      "give the client secret on standard input with --client-secret-stdin",
+    );
+    await cli("sso", "remove", stored.id);
+    const flaggedId = (await db.prisma.ssoConnection.findFirstOrThrow({ where: { domain: "flag.state.edu" } })).id;
+    await cli("sso", "remove", flaggedId);
   });
 
   it("secrets rotate re-seals the OIDC client secret under the new key", async () => {

@@ -5,6 +5,7 @@ import type { IdempotencyRecord } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { ProblemError } from "../../src/kernel/errors.ts";
 import {
+  ClaimLostError,
   IN_PROGRESS,
   type IdempotencyClaim,
   type IdempotencyRepository,
@@ -22,7 +23,10 @@ function fakeRepository() {
     [scope.organizationId, scope.environment, scope.credentialId, scope.key].join("\u0000");
   const idempotency: IdempotencyRepository = {
     async claim(claim: IdempotencyClaim) {
-      if (records.has(id(claim))) return false;
+      const held = records.get(id(claim));
+      // The same request takes over a key still in progress (as the table's statement does).
+      const sameRequest = held?.requestHash === claim.fingerprint && held.operationId === claim.operationId;
+      if (held && !(held.responseStatus === IN_PROGRESS && sameRequest)) return false;
       records.set(id(claim), {
         organizationId: claim.organizationId,
         environment: claim.environment,
@@ -32,16 +36,20 @@ function fakeRepository() {
         requestHash: claim.fingerprint,
         responseStatus: IN_PROGRESS,
         responseBody: null,
+        claimToken: claim.token,
         createdAt: new Date(0),
       });
       return true;
     },
     find: async (scope) => records.get(id(scope)) ?? null,
-    async storeResponse(scope, status, response) {
-      const record = records.get(id(scope))!;
+    async storeResponse(scope, token, status, response) {
+      const record = records.get(id(scope));
+      if (record?.claimToken !== token || record.responseStatus !== IN_PROGRESS) throw new ClaimLostError("taken over");
       records.set(id(scope), { ...record, responseStatus: status, responseBody: response as never });
     },
-    release: async (scope) => void records.delete(id(scope)),
+    async release(scope, token) {
+      if (records.get(id(scope))?.claimToken === token) records.delete(id(scope));
+    },
     deleteCreatedBefore: async (cutoff) => void sweeps.push(cutoff),
   };
   return { idempotency, records, sweeps };
@@ -85,7 +93,7 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     });
   });
 
-  it("refuses the key with a different request (idempotency-key-reused) and while the first is in progress (conflict)", async () => {
+  it("refuses the key with a different request (idempotency-key-reused), also while the first is in progress", async () => {
     const { idempotency, records } = fakeRepository();
     const service = createIdempotencyService({ idempotency });
     await service.withIdempotency(caller, request({ a: 1 }), async () => ({ status: 201, body: null }));
@@ -98,12 +106,47 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     const first = [...records.values()][0]!;
     records.set(`org_1\u0000live\u0000key_1\u0000k2`, { ...first, key: "k2", responseStatus: IN_PROGRESS });
     const busy = await service
-      .withIdempotency(caller, request({ a: 1 }, "k2"), async () => ({ status: 201, body: null }))
+      .withIdempotency(caller, request({ a: 2 }, "k2"), async () => ({ status: 201, body: null }))
       .catch((e: unknown) => e);
-    expect((busy as ProblemError).slug).to.equal("conflict");
-    expect((busy as ProblemError).message).to.equal(
-      'A request with the Idempotency-Key "k2" is still in progress; retry shortly.',
-    );
+    expect((busy as ProblemError).slug).to.equal("idempotency-key-reused");
+  });
+
+  it("a retry takes over a key left in progress (its run died with a server) and runs once; the old run cannot answer", async () => {
+    const { idempotency, records } = fakeRepository();
+    const service = createIdempotencyService({ idempotency });
+    // The first run claimed the key and stopped before its change committed (a crash).
+    let resumeFirst!: () => void;
+    const paused = new Promise<void>((resolve) => {
+      resumeFirst = resolve;
+    });
+    let claimed!: () => void;
+    const running = new Promise<void>((resolve) => {
+      claimed = resolve;
+    });
+    const firstRun = service.withIdempotency(caller, request({ a: 1 }), async (remember) => {
+      claimed();
+      await paused;
+      await remember({ idempotency }, { status: 201, body: "first" });
+      return { status: 201, body: "first" };
+    });
+    await running;
+    expect([...records.values()][0].responseStatus).to.equal(IN_PROGRESS);
+    let runs = 0;
+    const retry = await service.withIdempotency(caller, request({ a: 1 }), async (remember) => {
+      runs++;
+      await remember({ idempotency }, { status: 201, body: "retry" });
+      return { status: 201, body: "retry" };
+    });
+    expect(retry).to.deep.equal({ status: 201, body: "retry" });
+    // Were the first run alive after all, its change could not store an answer: it rolls back and
+    // answers what the retry committed.
+    resumeFirst();
+    expect(await firstRun).to.deep.equal({
+      status: 201,
+      body: "retry",
+      headers: { "Idempotent-Replayed": "true" },
+    });
+    expect(runs).to.equal(1);
   });
 
   it("keeps a key apart per organization, environment and credential: the same key elsewhere runs its own request", async () => {
@@ -133,7 +176,7 @@ describe("idempotency service (withIdempotency, for upsertCourses and createEqui
     const transaction = {
       idempotency: {
         ...idempotency,
-        storeResponse: async (_scope: IdempotencyScope, status: number, response: unknown) =>
+        storeResponse: async (_scope: IdempotencyScope, _token: string, status: number, response: unknown) =>
           void inTransaction.push({ status, response }),
       },
     };

@@ -7,6 +7,9 @@ import type { CredentialsRepository, NewApiKeyRecord } from "../../src/repositor
 import { createKeysService } from "../../src/services/keys.ts";
 import type { Environment, Page } from "../../src/services/types.ts";
 import { rejection } from "../helpers/services.ts";
+import type { AuditRepository, NewAuditEntry } from "../../src/repositories/audit.ts";
+import type { TransactionRepositories } from "../../src/repositories/index.ts";
+import { runAsChange } from "../../src/services/change-origin.ts";
 
 const CREATED_AT = new Date("2026-01-01T00:00:00Z");
 const REVOKED_AT = new Date("2026-02-01T00:00:00Z");
@@ -68,12 +71,18 @@ describe("keys service (createKey, listKeys, revokeKey)", () => {
   function setup(clock: () => Date = () => REVOKED_AT) {
     const store = memoryCredentials();
     const forgotten: string[] = [];
+    const audited: NewAuditEntry[] = [];
+    const audit = {
+      appendMany: async (entries: NewAuditEntry[]) => void audited.push(...entries),
+    } as unknown as AuditRepository;
     const service = createKeysService({
       credentials: store.repository,
+      // One "transaction": the writes and the audit entry go through the same repositories.
+      transaction: (work) => work({ credentials: store.repository, audit } as unknown as TransactionRepositories),
       forgetCredential: (id) => forgotten.push(id),
       now: clock,
     });
-    return { ...store, forgotten, service };
+    return { ...store, forgotten, audited, service };
   }
 
   it("createKey stores only the hash and returns the plaintext once", async () => {
@@ -139,6 +148,36 @@ describe("keys service (createKey, listKeys, revokeKey)", () => {
     now = LATER;
     expect((await service.revokeKey(caller(), view.id)).revokedAt).to.equal(REVOKED_AT.toISOString());
     expect(forgotten).to.deep.equal([view.id, view.id]);
+  });
+
+  it("a key's creation and revocation each append one audit entry naming the key, with the origin's actor and ids", async () => {
+    const { service, audited } = setup();
+    const origin = { actor: caller(), operationId: "createKey", requestId: "req_own", clientRequestId: "etl-7" };
+    const { result: created, entries } = await runAsChange(origin, () => service.createKey(caller(), { name: "n" }));
+    expect(entries).to.equal(1);
+    expect(audited[0]).to.include({
+      organizationId: "org_acme",
+      actorKind: "api_key",
+      actorId: "key_caller",
+      operationId: "createKey",
+      targetType: "key",
+      targetId: created.view.id,
+      environment: "live",
+      requestId: "req_own",
+      clientRequestId: "etl-7",
+    });
+    const revoke = { ...origin, operationId: "revokeKey" };
+    await runAsChange(revoke, () => service.revokeKey(caller(), created.view.id));
+    const again = await runAsChange(revoke, () => service.revokeKey(caller(), created.view.id));
+    // Revoking a revoked key changes nothing: no second entry, and the pipeline owes none.
+    expect(again).to.include({ entries: 0, unchanged: true });
+    expect(audited.map((entry) => [entry.operationId, entry.targetId])).to.deep.equal([
+      ["createKey", created.view.id],
+      ["revokeKey", created.view.id],
+    ]);
+    // Outside any origin (fixtures, seed scripts) nothing is appended.
+    await service.createKey(caller(), {});
+    expect(audited).to.have.length(2);
   });
 
   it("revokeAnyKey (the operator's CLI) revokes a key of any organization", async () => {

@@ -1,4 +1,5 @@
 // The organizations service's rules (createOrganization, getCurrentOrganization) against an in-memory repository.
+import type { TransactionRepositories } from "../../src/repositories/index.ts";
 import { expect } from "chai";
 import type { Organization } from "../../generated/prisma/client.ts";
 import type { OrganizationsRepository } from "../../src/repositories/organizations.ts";
@@ -36,11 +37,18 @@ function memoryOrganizations(grants: { standing: boolean; institutionIds: string
   return repository;
 }
 
+/** The service over the in-memory repository; its "transaction" runs the work over the same repository. */
+function withoutAudit(organizations: OrganizationsRepository) {
+  const audit = { appendMany: async () => undefined };
+  return createOrganizationsService({
+    organizations,
+    transaction: (work) => work({ organizations, audit } as unknown as TransactionRepositories),
+  });
+}
+
 describe("organizations service (getCurrentOrganization, CLI's createOrganization)", () => {
   it("createOrganization names every invalid field, and refuses a taken slug with the existing id", async () => {
-    const service = createOrganizationsService({
-      organizations: memoryOrganizations({ standing: false, institutionIds: [] }),
-    });
+    const service = withoutAudit(memoryOrganizations({ standing: false, institutionIds: [] }));
     const invalid = await rejection(service.createOrganization({ slug: "-Bad", name: "  ", source: "fax" as never }));
     expect(invalid.slug).to.equal("validation-failed");
     expect((invalid.extensions.errors as { pointer: string }[]).map((error) => error.pointer)).to.deep.equal([
@@ -56,16 +64,14 @@ describe("organizations service (getCurrentOrganization, CLI's createOrganizatio
   });
 
   it("getOrganizationBySlug answers not-found with the slug", async () => {
-    const service = createOrganizationsService({
-      organizations: memoryOrganizations({ standing: false, institutionIds: [] }),
-    });
+    const service = withoutAudit(memoryOrganizations({ standing: false, institutionIds: [] }));
     const missing = await rejection(service.getOrganizationBySlug("nobody"));
     expect(missing.message).to.equal('No organization has the slug "nobody".');
   });
 
   it("getCurrentOrganization describes the caller and one page of its stewarded institutions", async () => {
     const organizations = memoryOrganizations({ standing: true, institutionIds: ["inst_1", "inst_2", "inst_3"] });
-    const service = createOrganizationsService({ organizations });
+    const service = withoutAudit(organizations);
     const org = await service.createOrganization({ slug: "acme", name: "Acme", source: "channel_a" });
     const caller = {
       kind: "api_key" as const,

@@ -68,7 +68,8 @@ describe("sso service rules", () => {
         return [parent, connection].filter((c) => domains.includes(c.domain));
       },
     } as unknown as Repositories["sso"];
-    const service = createSsoService({ sso }, new SecretBox(Buffer.alloc(32, 7)));
+    const transaction = () => Promise.reject(new Error("looking up a connection writes nothing"));
+    const service = createSsoService({ sso, transaction }, new SecretBox(Buffer.alloc(32, 7)));
     // The closest domain wins; one query whatever the number of labels.
     expect(await service.connectionForEmail("Ada@Student.Example.EDU")).to.equal(connection);
     // A top-level domain alone is never a sign-in domain.

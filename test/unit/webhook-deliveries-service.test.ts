@@ -1,6 +1,7 @@
 // The webhook deliveries service's rules (listWebhookDeliveries, getWebhookDelivery,
 // redeliverWebhookDelivery) against in-memory repositories: a delivery is only
 // reachable through an endpoint the caller can see.
+import type { TransactionRepositories } from "../../src/repositories/index.ts";
 import { expect } from "chai";
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Credential } from "../../src/auth/credential.ts";
@@ -126,6 +127,7 @@ function setup() {
   const service = createWebhookDeliveriesService({
     webhooks,
     deliveries,
+    transaction: (work) => work({ webhooks, deliveries } as unknown as TransactionRepositories),
     secrets: new SecretBox(Buffer.alloc(32, 7)),
     settings: { timeoutMs: 1000, allowPrivateTargets: false },
     clock: () => NOW,

@@ -2756,6 +2756,7 @@ export const IdempotencyRecordScalarFieldEnum = {
   requestHash: 'requestHash',
   responseStatus: 'responseStatus',
   responseBody: 'responseBody',
+  claimToken: 'claimToken',
   createdAt: 'createdAt'
 } as const
 
@@ -2899,6 +2900,7 @@ export const AuditEntryScalarFieldEnum = {
   targetId: 'targetId',
   environment: 'environment',
   requestId: 'requestId',
+  clientRequestId: 'clientRequestId',
   createdAt: 'createdAt'
 } as const
 

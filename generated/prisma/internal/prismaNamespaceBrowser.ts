@@ -298,6 +298,7 @@ export const IdempotencyRecordScalarFieldEnum = {
   requestHash: 'requestHash',
   responseStatus: 'responseStatus',
   responseBody: 'responseBody',
+  claimToken: 'claimToken',
   createdAt: 'createdAt'
 } as const
 
@@ -441,6 +442,7 @@ export const AuditEntryScalarFieldEnum = {
   targetId: 'targetId',
   environment: 'environment',
   requestId: 'requestId',
+  clientRequestId: 'clientRequestId',
   createdAt: 'createdAt'
 } as const
 

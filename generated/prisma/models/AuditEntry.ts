@@ -36,6 +36,7 @@ export type AuditEntryMinAggregateOutputType = {
   targetId: string | null
   environment: $Enums.Environment | null
   requestId: string | null
+  clientRequestId: string | null
   createdAt: Date | null
 }
 
@@ -50,6 +51,7 @@ export type AuditEntryMaxAggregateOutputType = {
   targetId: string | null
   environment: $Enums.Environment | null
   requestId: string | null
+  clientRequestId: string | null
   createdAt: Date | null
 }
 
@@ -64,6 +66,7 @@ export type AuditEntryCountAggregateOutputType = {
   targetId: number
   environment: number
   requestId: number
+  clientRequestId: number
   createdAt: number
   _all: number
 }
@@ -80,6 +83,7 @@ export type AuditEntryMinAggregateInputType = {
   targetId?: true
   environment?: true
   requestId?: true
+  clientRequestId?: true
   createdAt?: true
 }
 
@@ -94,6 +98,7 @@ export type AuditEntryMaxAggregateInputType = {
   targetId?: true
   environment?: true
   requestId?: true
+  clientRequestId?: true
   createdAt?: true
 }
 
@@ -108,6 +113,7 @@ export type AuditEntryCountAggregateInputType = {
   targetId?: true
   environment?: true
   requestId?: true
+  clientRequestId?: true
   createdAt?: true
   _all?: true
 }
@@ -195,6 +201,7 @@ export type AuditEntryGroupByOutputType = {
   targetId: string | null
   environment: $Enums.Environment | null
   requestId: string | null
+  clientRequestId: string | null
   createdAt: Date
   _count: AuditEntryCountAggregateOutputType | null
   _min: AuditEntryMinAggregateOutputType | null
@@ -230,6 +237,7 @@ export type AuditEntryWhereInput = {
   targetId?: Prisma.StringNullableFilter<"AuditEntry"> | string | null
   environment?: Prisma.EnumEnvironmentNullableFilter<"AuditEntry"> | $Enums.Environment | null
   requestId?: Prisma.StringNullableFilter<"AuditEntry"> | string | null
+  clientRequestId?: Prisma.StringNullableFilter<"AuditEntry"> | string | null
   createdAt?: Prisma.DateTimeFilter<"AuditEntry"> | Date | string
 }
 
@@ -244,6 +252,7 @@ export type AuditEntryOrderByWithRelationInput = {
   targetId?: Prisma.SortOrderInput | Prisma.SortOrder
   environment?: Prisma.SortOrderInput | Prisma.SortOrder
   requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  clientRequestId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -261,6 +270,7 @@ export type AuditEntryWhereUniqueInput = Prisma.AtLeast<{
   targetId?: Prisma.StringNullableFilter<"AuditEntry"> | string | null
   environment?: Prisma.EnumEnvironmentNullableFilter<"AuditEntry"> | $Enums.Environment | null
   requestId?: Prisma.StringNullableFilter<"AuditEntry"> | string | null
+  clientRequestId?: Prisma.StringNullableFilter<"AuditEntry"> | string | null
   createdAt?: Prisma.DateTimeFilter<"AuditEntry"> | Date | string
 }, "id">
 
@@ -275,6 +285,7 @@ export type AuditEntryOrderByWithAggregationInput = {
   targetId?: Prisma.SortOrderInput | Prisma.SortOrder
   environment?: Prisma.SortOrderInput | Prisma.SortOrder
   requestId?: Prisma.SortOrderInput | Prisma.SortOrder
+  clientRequestId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.AuditEntryCountOrderByAggregateInput
   _max?: Prisma.AuditEntryMaxOrderByAggregateInput
@@ -295,6 +306,7 @@ export type AuditEntryScalarWhereWithAggregatesInput = {
   targetId?: Prisma.StringNullableWithAggregatesFilter<"AuditEntry"> | string | null
   environment?: Prisma.EnumEnvironmentNullableWithAggregatesFilter<"AuditEntry"> | $Enums.Environment | null
   requestId?: Prisma.StringNullableWithAggregatesFilter<"AuditEntry"> | string | null
+  clientRequestId?: Prisma.StringNullableWithAggregatesFilter<"AuditEntry"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"AuditEntry"> | Date | string
 }
 
@@ -309,6 +321,7 @@ export type AuditEntryCreateInput = {
   targetId?: string | null
   environment?: $Enums.Environment | null
   requestId?: string | null
+  clientRequestId?: string | null
   createdAt?: Date | string
 }
 
@@ -323,6 +336,7 @@ export type AuditEntryUncheckedCreateInput = {
   targetId?: string | null
   environment?: $Enums.Environment | null
   requestId?: string | null
+  clientRequestId?: string | null
   createdAt?: Date | string
 }
 
@@ -337,6 +351,7 @@ export type AuditEntryUpdateInput = {
   targetId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   environment?: Prisma.NullableEnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment | null
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientRequestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -351,6 +366,7 @@ export type AuditEntryUncheckedUpdateInput = {
   targetId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   environment?: Prisma.NullableEnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment | null
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientRequestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -365,6 +381,7 @@ export type AuditEntryCreateManyInput = {
   targetId?: string | null
   environment?: $Enums.Environment | null
   requestId?: string | null
+  clientRequestId?: string | null
   createdAt?: Date | string
 }
 
@@ -379,6 +396,7 @@ export type AuditEntryUpdateManyMutationInput = {
   targetId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   environment?: Prisma.NullableEnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment | null
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientRequestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -393,6 +411,7 @@ export type AuditEntryUncheckedUpdateManyInput = {
   targetId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   environment?: Prisma.NullableEnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment | null
   requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  clientRequestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -407,6 +426,7 @@ export type AuditEntryCountOrderByAggregateInput = {
   targetId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
+  clientRequestId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -421,6 +441,7 @@ export type AuditEntryMaxOrderByAggregateInput = {
   targetId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
+  clientRequestId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -435,6 +456,7 @@ export type AuditEntryMinOrderByAggregateInput = {
   targetId?: Prisma.SortOrder
   environment?: Prisma.SortOrder
   requestId?: Prisma.SortOrder
+  clientRequestId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -459,6 +481,7 @@ export type AuditEntrySelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   targetId?: boolean
   environment?: boolean
   requestId?: boolean
+  clientRequestId?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["auditEntry"]>
 
@@ -473,6 +496,7 @@ export type AuditEntrySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   targetId?: boolean
   environment?: boolean
   requestId?: boolean
+  clientRequestId?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["auditEntry"]>
 
@@ -487,6 +511,7 @@ export type AuditEntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   targetId?: boolean
   environment?: boolean
   requestId?: boolean
+  clientRequestId?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["auditEntry"]>
 
@@ -501,10 +526,11 @@ export type AuditEntrySelectScalar = {
   targetId?: boolean
   environment?: boolean
   requestId?: boolean
+  clientRequestId?: boolean
   createdAt?: boolean
 }
 
-export type AuditEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "actorKind" | "actorId" | "actorName" | "operationId" | "targetType" | "targetId" | "environment" | "requestId" | "createdAt", ExtArgs["result"]["auditEntry"]>
+export type AuditEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "organizationId" | "actorKind" | "actorId" | "actorName" | "operationId" | "targetType" | "targetId" | "environment" | "requestId" | "clientRequestId" | "createdAt", ExtArgs["result"]["auditEntry"]>
 
 export type $AuditEntryPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AuditEntry"
@@ -520,6 +546,10 @@ export type $AuditEntryPayload<ExtArgs extends runtime.Types.Extensions.Internal
     targetId: string | null
     environment: $Enums.Environment | null
     requestId: string | null
+    /**
+     * The X-Request-Id the client sent, beside the service's own request id.
+     */
+    clientRequestId: string | null
     createdAt: Date
   }, ExtArgs["result"]["auditEntry"]>
   composites: {}
@@ -954,6 +984,7 @@ export interface AuditEntryFieldRefs {
   readonly targetId: Prisma.FieldRef<"AuditEntry", 'String'>
   readonly environment: Prisma.FieldRef<"AuditEntry", 'Environment'>
   readonly requestId: Prisma.FieldRef<"AuditEntry", 'String'>
+  readonly clientRequestId: Prisma.FieldRef<"AuditEntry", 'String'>
   readonly createdAt: Prisma.FieldRef<"AuditEntry", 'DateTime'>
 }
     

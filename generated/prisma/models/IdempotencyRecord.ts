@@ -42,6 +42,7 @@ export type IdempotencyRecordMinAggregateOutputType = {
   operationId: string | null
   requestHash: string | null
   responseStatus: number | null
+  claimToken: string | null
   createdAt: Date | null
 }
 
@@ -53,6 +54,7 @@ export type IdempotencyRecordMaxAggregateOutputType = {
   operationId: string | null
   requestHash: string | null
   responseStatus: number | null
+  claimToken: string | null
   createdAt: Date | null
 }
 
@@ -65,6 +67,7 @@ export type IdempotencyRecordCountAggregateOutputType = {
   requestHash: number
   responseStatus: number
   responseBody: number
+  claimToken: number
   createdAt: number
   _all: number
 }
@@ -86,6 +89,7 @@ export type IdempotencyRecordMinAggregateInputType = {
   operationId?: true
   requestHash?: true
   responseStatus?: true
+  claimToken?: true
   createdAt?: true
 }
 
@@ -97,6 +101,7 @@ export type IdempotencyRecordMaxAggregateInputType = {
   operationId?: true
   requestHash?: true
   responseStatus?: true
+  claimToken?: true
   createdAt?: true
 }
 
@@ -109,6 +114,7 @@ export type IdempotencyRecordCountAggregateInputType = {
   requestHash?: true
   responseStatus?: true
   responseBody?: true
+  claimToken?: true
   createdAt?: true
   _all?: true
 }
@@ -208,6 +214,7 @@ export type IdempotencyRecordGroupByOutputType = {
   requestHash: string
   responseStatus: number
   responseBody: runtime.JsonValue
+  claimToken: string | null
   createdAt: Date
   _count: IdempotencyRecordCountAggregateOutputType | null
   _avg: IdempotencyRecordAvgAggregateOutputType | null
@@ -243,6 +250,7 @@ export type IdempotencyRecordWhereInput = {
   requestHash?: Prisma.StringFilter<"IdempotencyRecord"> | string
   responseStatus?: Prisma.IntFilter<"IdempotencyRecord"> | number
   responseBody?: Prisma.JsonFilter<"IdempotencyRecord">
+  claimToken?: Prisma.StringNullableFilter<"IdempotencyRecord"> | string | null
   createdAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
 }
 
@@ -255,6 +263,7 @@ export type IdempotencyRecordOrderByWithRelationInput = {
   requestHash?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
   responseBody?: Prisma.SortOrder
+  claimToken?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -271,6 +280,7 @@ export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
   requestHash?: Prisma.StringFilter<"IdempotencyRecord"> | string
   responseStatus?: Prisma.IntFilter<"IdempotencyRecord"> | number
   responseBody?: Prisma.JsonFilter<"IdempotencyRecord">
+  claimToken?: Prisma.StringNullableFilter<"IdempotencyRecord"> | string | null
   createdAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
 }, "organizationId_environment_credentialId_key">
 
@@ -283,6 +293,7 @@ export type IdempotencyRecordOrderByWithAggregationInput = {
   requestHash?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
   responseBody?: Prisma.SortOrder
+  claimToken?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.IdempotencyRecordCountOrderByAggregateInput
   _avg?: Prisma.IdempotencyRecordAvgOrderByAggregateInput
@@ -303,6 +314,7 @@ export type IdempotencyRecordScalarWhereWithAggregatesInput = {
   requestHash?: Prisma.StringWithAggregatesFilter<"IdempotencyRecord"> | string
   responseStatus?: Prisma.IntWithAggregatesFilter<"IdempotencyRecord"> | number
   responseBody?: Prisma.JsonWithAggregatesFilter<"IdempotencyRecord">
+  claimToken?: Prisma.StringNullableWithAggregatesFilter<"IdempotencyRecord"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"IdempotencyRecord"> | Date | string
 }
 
@@ -315,6 +327,7 @@ export type IdempotencyRecordCreateInput = {
   requestHash: string
   responseStatus: number
   responseBody: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: string | null
   createdAt?: Date | string
 }
 
@@ -327,6 +340,7 @@ export type IdempotencyRecordUncheckedCreateInput = {
   requestHash: string
   responseStatus: number
   responseBody: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: string | null
   createdAt?: Date | string
 }
 
@@ -339,6 +353,7 @@ export type IdempotencyRecordUpdateInput = {
   requestHash?: Prisma.StringFieldUpdateOperationsInput | string
   responseStatus?: Prisma.IntFieldUpdateOperationsInput | number
   responseBody?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -351,6 +366,7 @@ export type IdempotencyRecordUncheckedUpdateInput = {
   requestHash?: Prisma.StringFieldUpdateOperationsInput | string
   responseStatus?: Prisma.IntFieldUpdateOperationsInput | number
   responseBody?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -363,6 +379,7 @@ export type IdempotencyRecordCreateManyInput = {
   requestHash: string
   responseStatus: number
   responseBody: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: string | null
   createdAt?: Date | string
 }
 
@@ -375,6 +392,7 @@ export type IdempotencyRecordUpdateManyMutationInput = {
   requestHash?: Prisma.StringFieldUpdateOperationsInput | string
   responseStatus?: Prisma.IntFieldUpdateOperationsInput | number
   responseBody?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -387,6 +405,7 @@ export type IdempotencyRecordUncheckedUpdateManyInput = {
   requestHash?: Prisma.StringFieldUpdateOperationsInput | string
   responseStatus?: Prisma.IntFieldUpdateOperationsInput | number
   responseBody?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  claimToken?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -406,6 +425,7 @@ export type IdempotencyRecordCountOrderByAggregateInput = {
   requestHash?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
   responseBody?: Prisma.SortOrder
+  claimToken?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -421,6 +441,7 @@ export type IdempotencyRecordMaxOrderByAggregateInput = {
   operationId?: Prisma.SortOrder
   requestHash?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
+  claimToken?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -432,6 +453,7 @@ export type IdempotencyRecordMinOrderByAggregateInput = {
   operationId?: Prisma.SortOrder
   requestHash?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
+  claimToken?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -450,6 +472,7 @@ export type IdempotencyRecordSelect<ExtArgs extends runtime.Types.Extensions.Int
   requestHash?: boolean
   responseStatus?: boolean
   responseBody?: boolean
+  claimToken?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["idempotencyRecord"]>
 
@@ -462,6 +485,7 @@ export type IdempotencyRecordSelectCreateManyAndReturn<ExtArgs extends runtime.T
   requestHash?: boolean
   responseStatus?: boolean
   responseBody?: boolean
+  claimToken?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["idempotencyRecord"]>
 
@@ -474,6 +498,7 @@ export type IdempotencyRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   requestHash?: boolean
   responseStatus?: boolean
   responseBody?: boolean
+  claimToken?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["idempotencyRecord"]>
 
@@ -486,10 +511,11 @@ export type IdempotencyRecordSelectScalar = {
   requestHash?: boolean
   responseStatus?: boolean
   responseBody?: boolean
+  claimToken?: boolean
   createdAt?: boolean
 }
 
-export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"organizationId" | "environment" | "credentialId" | "key" | "operationId" | "requestHash" | "responseStatus" | "responseBody" | "createdAt", ExtArgs["result"]["idempotencyRecord"]>
+export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"organizationId" | "environment" | "credentialId" | "key" | "operationId" | "requestHash" | "responseStatus" | "responseBody" | "claimToken" | "createdAt", ExtArgs["result"]["idempotencyRecord"]>
 
 export type $IdempotencyRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "IdempotencyRecord"
@@ -507,6 +533,10 @@ export type $IdempotencyRecordPayload<ExtArgs extends runtime.Types.Extensions.I
     requestHash: string
     responseStatus: number
     responseBody: runtime.JsonValue
+    /**
+     * Which run holds an in-progress key: only that run's change may store the answer.
+     */
+    claimToken: string | null
     createdAt: Date
   }, ExtArgs["result"]["idempotencyRecord"]>
   composites: {}
@@ -939,6 +969,7 @@ export interface IdempotencyRecordFieldRefs {
   readonly requestHash: Prisma.FieldRef<"IdempotencyRecord", 'String'>
   readonly responseStatus: Prisma.FieldRef<"IdempotencyRecord", 'Int'>
   readonly responseBody: Prisma.FieldRef<"IdempotencyRecord", 'Json'>
+  readonly claimToken: Prisma.FieldRef<"IdempotencyRecord", 'String'>
   readonly createdAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
 }
     

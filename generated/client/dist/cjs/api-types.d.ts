@@ -1903,15 +1903,15 @@ export interface components {
          *     }
          */
         Actor: {
-            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, the user's id for a dashboard user's token, or null (system changes). */
+            /** @description Id of the API key or OAuth client, `ext:<sub>` for an external issuer's token, the user's id for a dashboard user's token, the operator's OS user name, or null (system changes). */
             credentialId: string | null;
             /** @description Id of the credential's organization, or null. */
             organizationId: string | null;
             /**
-             * @description Kind of credential (`user`, a dashboard user's access token).
+             * @description Kind of credential (`user`, a dashboard user's access token; `operator`, whoever ran the server's command line, e.g. an import).
              * @enum {string}
              */
-            kind: "api_key" | "oauth_client" | "external_token" | "user" | "system";
+            kind: "api_key" | "oauth_client" | "external_token" | "user" | "system" | "operator";
             /**
              * @description How the actor is named, for an actor of the caller's own organization: a member's email,
              *     an API key's or OAuth client's name (or its prefix or client id when it has none), an
@@ -2721,7 +2721,7 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
         };
         /**
-         * @description One change made through the API or the dashboard (append-only).
+         * @description One change made through the API, the dashboard or the server's command line (append-only), written in the change's own transaction.
          * @example {
          *       "id": "aud_01JD9B1C2D3E4F5G6H7J8K9M0N",
          *       "actor": {
@@ -2736,6 +2736,7 @@ export interface components {
          *       },
          *       "environment": "live",
          *       "requestId": "req_01JDAB3C4D5E6F7G8H9J0K1M2N",
+         *       "clientRequestId": "etl-2025-02-15-0042",
          *       "createdAt": "2025-02-15T11:20:00Z"
          *     }
          */
@@ -2745,16 +2746,16 @@ export interface components {
             /** @description Who made the change. */
             actor: {
                 /**
-                 * @description The kind of credential.
+                 * @description The kind of credential; `operator` is whoever ran the server's command line (the CLI).
                  * @enum {string}
                  */
-                kind: "api_key" | "oauth_client" | "external_token" | "user";
-                /** @description The user's, API key's or OAuth client's id, or `ext:<sub>` for an external issuer's token. */
+                kind: "api_key" | "oauth_client" | "external_token" | "user" | "operator";
+                /** @description The user's, API key's or OAuth client's id, `ext:<sub>` for an external issuer's token, or the operator's OS user name. */
                 id: string;
                 /** @description The user's name (or email), the external token's subject, or the API key's or OAuth client's current name (its prefix or client id when it has none). */
                 displayName: string | null;
             };
-            /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member's role that a single sign-on's identity provider changed (the member is actor and target). */
+            /** @description The operation that made the change, e.g. `createKey`; `signIn` for a member created or re-roled by a single sign-on's identity provider (the member is actor and target); `cli:<command>` for a command of the server's command line, e.g. `cli:keys create`. */
             operationId: string;
             /** @description What was changed. */
             target: {
@@ -2763,10 +2764,12 @@ export interface components {
                 /** @description Its id, or null when the change made several records (a course batch). */
                 id: string | null;
             };
-            /** @description The environment of the credential that made the change. */
+            /** @description The environment of the credential that made the change; for the operator (the CLI), that of the record changed. */
             environment: components["schemas"]["Environment"] | null;
-            /** @description The `X-Request-Id` of the request that made the change. */
+            /** @description The service's own id of the request (or CLI command) that made the change, as its logs name it. */
             requestId: string | null;
+            /** @description The `X-Request-Id` the client sent with that request, if any. */
+            clientRequestId: string | null;
             /**
              * Format: date-time
              * @description Time of the change.
