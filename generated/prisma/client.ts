@@ -133,6 +133,8 @@ export type DatasetVersion = Prisma.DatasetVersionModel
 /**
  * Model DatasetRecord
  * One row of a dataset snapshot: the equivalency and the courses it references, as published.
+ * The state is stored only when it differs from the previous publication's; an unchanged row
+ * names the dataset version that holds it (stateDatasetVersionId) instead.
  */
 export type DatasetRecord = Prisma.DatasetRecordModel
 /**

@@ -8,13 +8,6 @@ import type { RequestContext } from "../handlers/types.ts";
 import { runAsChange } from "../services/change-origin.ts";
 import type { OperationResponse } from "./respond.ts";
 
-/**
- * Operations whose changes are audited by a path of their own, outside this check: an import
- * writes its entries per changed record in its own transactions (services/equivalency-import.ts),
- * and a file whose rows all match what is stored changes nothing.
- */
-const AUDITED_ELSEWHERE = new Set(["importEquivalencies"]);
-
 export class UnauditedChangeError extends Error {}
 
 export async function runAudited(
@@ -30,12 +23,7 @@ export async function runAudited(
     { actor: context.caller, operationId, ...requestIds },
     handle,
   );
-  if (
-    entries === 0 &&
-    !unchanged &&
-    isChange(operation, request.query, result) &&
-    !AUDITED_ELSEWHERE.has(operationId)
-  ) {
+  if (entries === 0 && !unchanged && isChange(operation, request.query, result)) {
     const message = `${operationId} answered ${result.status} without writing an audit entry`;
     context.log.error({ operationId }, message);
     if (strict) throw new UnauditedChangeError(message);

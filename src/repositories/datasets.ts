@@ -21,6 +21,14 @@ export interface DatasetOwner {
   environment: Environment;
 }
 
+/** A snapshot row as stored: its state, or the dataset version whose row for the same equivalency holds it. */
+export type NewDatasetRecord =
+  | { equivalencyId: string; state: Prisma.InputJsonValue; stateHash: string }
+  | { equivalencyId: string; stateDatasetVersionId: string; stateHash: string };
+
+/** What the owner's previous publication stored for each equivalency: the state's hash and where the state is. */
+export type PublishedStates = Map<string, { stateHash: string | null; heldBy: string }>;
+
 export type NewDatasetVersion = Omit<DatasetVersion, "metadata"> & { metadata: Prisma.InputJsonValue | undefined };
 
 // Keeps every statement well under PostgreSQL's limit of bind parameters.
@@ -61,12 +69,62 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
       });
     },
 
+    /**
+     * What the owner's latest publication before `sequence` stored, by equivalency (empty for the first):
+     * the hash of each state and the dataset version that holds it.
+     */
+    async previousStates(owner: DatasetOwner, sequence: number): Promise<PublishedStates> {
+      const previous = await db.datasetVersion.findFirst({
+        where: { ...owner, sequence: { lt: sequence } },
+        orderBy: { sequence: "desc" },
+        select: { id: true },
+      });
+      if (!previous) return new Map();
+      const rows = await db.datasetRecord.findMany({
+        where: { datasetVersionId: previous.id },
+        select: { equivalencyId: true, stateHash: true, stateDatasetVersionId: true },
+      });
+      return new Map(
+        rows.map((row) => [
+          row.equivalencyId,
+          { stateHash: row.stateHash, heldBy: row.stateDatasetVersionId ?? previous.id },
+        ]),
+      );
+    },
+
+    /**
+     * A version's records in row order, each with its state as published: an unchanged row's state
+     * is read from the version that holds it, with this version's id as its datasetVersionId.
+     */
+    async snapshotRecords(
+      datasetVersionId: string,
+    ): Promise<{ row: number; equivalencyId: string; state: Prisma.JsonObject }[]> {
+      const rows = await db.datasetRecord.findMany({ where: { datasetVersionId }, orderBy: { row: "asc" } });
+      const held = new Map<string, Prisma.JsonObject>();
+      const holders = [
+        ...new Set(rows.flatMap((row) => (row.stateDatasetVersionId ? [row.stateDatasetVersionId] : []))),
+      ];
+      for (const holder of holders) {
+        const ids = rows.filter((row) => row.stateDatasetVersionId === holder).map((row) => row.equivalencyId);
+        for (const part of chunks(ids)) {
+          const states = await db.datasetRecord.findMany({
+            where: { datasetVersionId: holder, equivalencyId: { in: part } },
+            select: { equivalencyId: true, state: true },
+          });
+          for (const state of states)
+            held.set(`${holder}\u0000${state.equivalencyId}`, state.state as Prisma.JsonObject);
+        }
+      }
+      return rows.map((row) => {
+        const state = row.stateDatasetVersionId
+          ? { ...held.get(`${row.stateDatasetVersionId}\u0000${row.equivalencyId}`)!, datasetVersionId }
+          : (row.state as Prisma.JsonObject);
+        return { row: row.row, equivalencyId: row.equivalencyId, state };
+      });
+    },
+
     /** The version, its records (row numbers from 1, in the order given) and its issues. */
-    async insertVersion(
-      version: NewDatasetVersion,
-      records: { equivalencyId: string; state: Prisma.InputJsonValue }[],
-      issues: Issue[],
-    ): Promise<void> {
+    async insertVersion(version: NewDatasetVersion, records: NewDatasetRecord[], issues: Issue[]): Promise<void> {
       await db.datasetVersion.create({ data: version });
       for (const part of chunks(records.map((record, index) => ({ ...record, row: index + 1 })))) {
         await db.datasetRecord.createMany({

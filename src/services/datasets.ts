@@ -1,10 +1,11 @@
 // Datasets: an organization publishes immutable, numbered snapshots of its
 // equivalencies (with the courses they reference) and the row-level issues
 // found in them.
+import { createHash } from "node:crypto";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
-import type { DatasetOwner } from "../repositories/datasets.ts";
+import type { DatasetOwner, NewDatasetRecord, PublishedStates } from "../repositories/datasets.ts";
 import { MAX_INT4, type Page, type PageResult } from "./types.ts";
 import { notFound, ValidationError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
@@ -33,12 +34,30 @@ function ownedBy(caller: Credential): DatasetOwner {
 }
 
 /** The equivalency as it reads once published, with the courses it references. */
-function snapshotState(record: SnapshotRow, datasetVersionId: string): Prisma.InputJsonValue {
+function snapshotState(record: SnapshotRow, datasetVersionId: string) {
   return {
     ...equivalencyView({ ...record, datasetVersionId }),
     sourceCourse: courseView(record.sourceCourse),
     targetCourse: record.targetCourse ? courseView(record.targetCourse) : null,
   };
+}
+
+/**
+ * The snapshot's rows: a record whose state (apart from the datasetVersionId every publication
+ * sets) is what the previous publication stored refers to the version holding that state instead
+ * of copying it, so a publication stores only what changed.
+ */
+function snapshotRecords(rows: SnapshotRow[], datasetVersionId: string, previous: PublishedStates): NewDatasetRecord[] {
+  return rows.map((record) => {
+    const { datasetVersionId: _published, ...content } = snapshotState(record, datasetVersionId);
+    const stateHash = createHash("sha256").update(JSON.stringify(content)).digest("hex");
+    const before = previous.get(record.id);
+    if (before?.stateHash === stateHash) {
+      return { equivalencyId: record.id, stateDatasetVersionId: before.heldBy, stateHash };
+    }
+    const state = { ...content, datasetVersionId } as Prisma.InputJsonValue;
+    return { equivalencyId: record.id, state, stateHash };
+  });
 }
 
 export function createDatasetsService(
@@ -102,7 +121,7 @@ export function createDatasetsService(
             issueCount: issues.length,
             createdAt: now,
           },
-          rows.map((record) => ({ equivalencyId: record.id, state: snapshotState(record, id) })),
+          snapshotRecords(rows, id, await inTransaction.previousStates(owner, sequence)),
           issues,
         );
         // Reporting the latest dataset is not a change of the equivalency: no

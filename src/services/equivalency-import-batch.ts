@@ -17,9 +17,7 @@ import { datesOverlap } from "./rules.ts";
 
 /** A stored equivalency the import changes was changed by another writer after the import read it. */
 export class LostRaceError extends Error {
-  constructor() {
-    super("an equivalency of the import changed while the import was being decided");
-  }
+  override readonly message = "an equivalency of the import changed while the import was being decided";
 }
 
 /** What the import read for the whole file. */

@@ -2,6 +2,7 @@ import { expect } from "chai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { loadSpec } from "../../src/pipeline/contract.ts";
+import { createDatasetsRepository } from "../../src/repositories/datasets.ts";
 import { createDatasetsService } from "../../src/services/datasets.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
@@ -278,6 +279,67 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     expect(String(refused)).to.match(/append-only/);
     expect(await db.datasetRecord.count({ where: { datasetVersionId: dataset.id } })).to.equal(3);
     expect(await db.datasetIssue.count({ where: { datasetVersionId: dataset.id } })).to.equal(2);
+  });
+
+  it("stores only what changed since the previous publication; unchanged rows name the version holding their state", async () => {
+    const db = t.database.prisma;
+    const stored = (datasetVersionId: string) =>
+      db.datasetRecord.findMany({ where: { datasetVersionId }, orderBy: { row: "asc" } });
+    const first = (await publish({ label: "first" })).body.data;
+    const second = (await publish({ label: "second" })).body.data;
+    // Nothing changed: the second publication copies no state.
+    expect((await stored(second.id)).map((r) => [r.equivalencyId, r.state, r.stateDatasetVersionId])).to.deep.equal([
+      [eq.clean, null, first.id],
+      [eq.noCip, null, first.id],
+      [eq.noTarget, null, first.id],
+    ]);
+
+    const patched = await t.http
+      .patch(`/api/v1/equivalencies/${eq.clean}`)
+      .set(bearer(t.keys.live))
+      .send({ status: "accepted" });
+    expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
+    const third = (await publish({ label: "third" })).body.data;
+    const thirdRows = await stored(third.id);
+    // Only the changed equivalency's state is stored; the others still refer to the first publication.
+    expect(thirdRows.map((r) => [r.equivalencyId, r.state === null, r.stateDatasetVersionId])).to.deep.equal([
+      [eq.clean, false, null],
+      [eq.noCip, true, first.id],
+      [eq.noTarget, true, first.id],
+    ]);
+    expect(thirdRows[0].state).to.deep.include({
+      id: eq.clean,
+      status: "accepted",
+      version: 2,
+      datasetVersionId: third.id,
+    });
+
+    // Read back, every version is its whole snapshot as published, each state naming its own version.
+    const snapshot = (id: string) => createDatasetsRepository(db).snapshotRecords(id);
+    const [firstSnapshot, secondSnapshot, thirdSnapshot] = [
+      await snapshot(first.id),
+      await snapshot(second.id),
+      await snapshot(third.id),
+    ];
+    for (const [records, id] of [
+      [firstSnapshot, first.id],
+      [secondSnapshot, second.id],
+      [thirdSnapshot, third.id],
+    ] as const) {
+      expect(records.map((r) => [r.row, r.equivalencyId])).to.deep.equal([
+        [1, eq.clean],
+        [2, eq.noCip],
+        [3, eq.noTarget],
+      ]);
+      for (const record of records) expect(record.state).to.include({ id: record.equivalencyId, datasetVersionId: id });
+    }
+    const withoutVersion = ({ datasetVersionId: _, ...rest }: Record<string, unknown>) => rest;
+    expect(secondSnapshot.map((r) => withoutVersion(r.state))).to.deep.equal(
+      firstSnapshot.map((r) => withoutVersion(r.state)),
+    );
+    expect(thirdSnapshot[0].state).to.include({ status: "accepted", version: 2 });
+    expect(withoutVersion(thirdSnapshot[1].state)).to.deep.equal(withoutVersion(firstSnapshot[1].state));
+    expect(firstSnapshot[0].state).to.include({ status: "pending", version: 1 });
   });
 
   it("400 for an unknown field, a missing or empty label and a recordCount below 0 or past its limit; nothing written", async () => {

@@ -2829,7 +2829,9 @@ export const DatasetRecordScalarFieldEnum = {
   datasetVersionId: 'datasetVersionId',
   row: 'row',
   equivalencyId: 'equivalencyId',
-  state: 'state'
+  state: 'state',
+  stateHash: 'stateHash',
+  stateDatasetVersionId: 'stateDatasetVersionId'
 } as const
 
 export type DatasetRecordScalarFieldEnum = (typeof DatasetRecordScalarFieldEnum)[keyof typeof DatasetRecordScalarFieldEnum]

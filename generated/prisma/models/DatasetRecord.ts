@@ -15,6 +15,8 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 /**
  * Model DatasetRecord
  * One row of a dataset snapshot: the equivalency and the courses it references, as published.
+ * The state is stored only when it differs from the previous publication's; an unchanged row
+ * names the dataset version that holds it (stateDatasetVersionId) instead.
  */
 export type DatasetRecordModel = runtime.Types.Result.DefaultSelection<Prisma.$DatasetRecordPayload>
 
@@ -38,12 +40,16 @@ export type DatasetRecordMinAggregateOutputType = {
   datasetVersionId: string | null
   row: number | null
   equivalencyId: string | null
+  stateHash: string | null
+  stateDatasetVersionId: string | null
 }
 
 export type DatasetRecordMaxAggregateOutputType = {
   datasetVersionId: string | null
   row: number | null
   equivalencyId: string | null
+  stateHash: string | null
+  stateDatasetVersionId: string | null
 }
 
 export type DatasetRecordCountAggregateOutputType = {
@@ -51,6 +57,8 @@ export type DatasetRecordCountAggregateOutputType = {
   row: number
   equivalencyId: number
   state: number
+  stateHash: number
+  stateDatasetVersionId: number
   _all: number
 }
 
@@ -67,12 +75,16 @@ export type DatasetRecordMinAggregateInputType = {
   datasetVersionId?: true
   row?: true
   equivalencyId?: true
+  stateHash?: true
+  stateDatasetVersionId?: true
 }
 
 export type DatasetRecordMaxAggregateInputType = {
   datasetVersionId?: true
   row?: true
   equivalencyId?: true
+  stateHash?: true
+  stateDatasetVersionId?: true
 }
 
 export type DatasetRecordCountAggregateInputType = {
@@ -80,6 +92,8 @@ export type DatasetRecordCountAggregateInputType = {
   row?: true
   equivalencyId?: true
   state?: true
+  stateHash?: true
+  stateDatasetVersionId?: true
   _all?: true
 }
 
@@ -173,7 +187,9 @@ export type DatasetRecordGroupByOutputType = {
   datasetVersionId: string
   row: number
   equivalencyId: string
-  state: runtime.JsonValue
+  state: runtime.JsonValue | null
+  stateHash: string | null
+  stateDatasetVersionId: string | null
   _count: DatasetRecordCountAggregateOutputType | null
   _avg: DatasetRecordAvgAggregateOutputType | null
   _sum: DatasetRecordSumAggregateOutputType | null
@@ -203,19 +219,26 @@ export type DatasetRecordWhereInput = {
   datasetVersionId?: Prisma.StringFilter<"DatasetRecord"> | string
   row?: Prisma.IntFilter<"DatasetRecord"> | number
   equivalencyId?: Prisma.StringFilter<"DatasetRecord"> | string
-  state?: Prisma.JsonFilter<"DatasetRecord">
+  state?: Prisma.JsonNullableFilter<"DatasetRecord">
+  stateHash?: Prisma.StringNullableFilter<"DatasetRecord"> | string | null
+  stateDatasetVersionId?: Prisma.StringNullableFilter<"DatasetRecord"> | string | null
   dataset?: Prisma.XOR<Prisma.DatasetVersionScalarRelationFilter, Prisma.DatasetVersionWhereInput>
+  stateDataset?: Prisma.XOR<Prisma.DatasetVersionNullableScalarRelationFilter, Prisma.DatasetVersionWhereInput> | null
 }
 
 export type DatasetRecordOrderByWithRelationInput = {
   datasetVersionId?: Prisma.SortOrder
   row?: Prisma.SortOrder
   equivalencyId?: Prisma.SortOrder
-  state?: Prisma.SortOrder
+  state?: Prisma.SortOrderInput | Prisma.SortOrder
+  stateHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  stateDatasetVersionId?: Prisma.SortOrderInput | Prisma.SortOrder
   dataset?: Prisma.DatasetVersionOrderByWithRelationInput
+  stateDataset?: Prisma.DatasetVersionOrderByWithRelationInput
 }
 
 export type DatasetRecordWhereUniqueInput = Prisma.AtLeast<{
+  datasetVersionId_equivalencyId?: Prisma.DatasetRecordDatasetVersionIdEquivalencyIdCompoundUniqueInput
   datasetVersionId_row?: Prisma.DatasetRecordDatasetVersionIdRowCompoundUniqueInput
   AND?: Prisma.DatasetRecordWhereInput | Prisma.DatasetRecordWhereInput[]
   OR?: Prisma.DatasetRecordWhereInput[]
@@ -223,15 +246,20 @@ export type DatasetRecordWhereUniqueInput = Prisma.AtLeast<{
   datasetVersionId?: Prisma.StringFilter<"DatasetRecord"> | string
   row?: Prisma.IntFilter<"DatasetRecord"> | number
   equivalencyId?: Prisma.StringFilter<"DatasetRecord"> | string
-  state?: Prisma.JsonFilter<"DatasetRecord">
+  state?: Prisma.JsonNullableFilter<"DatasetRecord">
+  stateHash?: Prisma.StringNullableFilter<"DatasetRecord"> | string | null
+  stateDatasetVersionId?: Prisma.StringNullableFilter<"DatasetRecord"> | string | null
   dataset?: Prisma.XOR<Prisma.DatasetVersionScalarRelationFilter, Prisma.DatasetVersionWhereInput>
-}, "datasetVersionId_row">
+  stateDataset?: Prisma.XOR<Prisma.DatasetVersionNullableScalarRelationFilter, Prisma.DatasetVersionWhereInput> | null
+}, "datasetVersionId_row" | "datasetVersionId_equivalencyId">
 
 export type DatasetRecordOrderByWithAggregationInput = {
   datasetVersionId?: Prisma.SortOrder
   row?: Prisma.SortOrder
   equivalencyId?: Prisma.SortOrder
-  state?: Prisma.SortOrder
+  state?: Prisma.SortOrderInput | Prisma.SortOrder
+  stateHash?: Prisma.SortOrderInput | Prisma.SortOrder
+  stateDatasetVersionId?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.DatasetRecordCountOrderByAggregateInput
   _avg?: Prisma.DatasetRecordAvgOrderByAggregateInput
   _max?: Prisma.DatasetRecordMaxOrderByAggregateInput
@@ -246,55 +274,70 @@ export type DatasetRecordScalarWhereWithAggregatesInput = {
   datasetVersionId?: Prisma.StringWithAggregatesFilter<"DatasetRecord"> | string
   row?: Prisma.IntWithAggregatesFilter<"DatasetRecord"> | number
   equivalencyId?: Prisma.StringWithAggregatesFilter<"DatasetRecord"> | string
-  state?: Prisma.JsonWithAggregatesFilter<"DatasetRecord">
+  state?: Prisma.JsonNullableWithAggregatesFilter<"DatasetRecord">
+  stateHash?: Prisma.StringNullableWithAggregatesFilter<"DatasetRecord"> | string | null
+  stateDatasetVersionId?: Prisma.StringNullableWithAggregatesFilter<"DatasetRecord"> | string | null
 }
 
 export type DatasetRecordCreateInput = {
   row: number
   equivalencyId: string
-  state: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
   dataset: Prisma.DatasetVersionCreateNestedOneWithoutRecordsInput
+  stateDataset?: Prisma.DatasetVersionCreateNestedOneWithoutReferencedByInput
 }
 
 export type DatasetRecordUncheckedCreateInput = {
   datasetVersionId: string
   row: number
   equivalencyId: string
-  state: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+  stateDatasetVersionId?: string | null
 }
 
 export type DatasetRecordUpdateInput = {
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   dataset?: Prisma.DatasetVersionUpdateOneRequiredWithoutRecordsNestedInput
+  stateDataset?: Prisma.DatasetVersionUpdateOneWithoutReferencedByNestedInput
 }
 
 export type DatasetRecordUncheckedUpdateInput = {
   datasetVersionId?: Prisma.StringFieldUpdateOperationsInput | string
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateDatasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DatasetRecordCreateManyInput = {
   datasetVersionId: string
   row: number
   equivalencyId: string
-  state: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+  stateDatasetVersionId?: string | null
 }
 
 export type DatasetRecordUpdateManyMutationInput = {
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DatasetRecordUncheckedUpdateManyInput = {
   datasetVersionId?: Prisma.StringFieldUpdateOperationsInput | string
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateDatasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DatasetRecordListRelationFilter = {
@@ -307,6 +350,11 @@ export type DatasetRecordOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
+export type DatasetRecordDatasetVersionIdEquivalencyIdCompoundUniqueInput = {
+  datasetVersionId: string
+  equivalencyId: string
+}
+
 export type DatasetRecordDatasetVersionIdRowCompoundUniqueInput = {
   datasetVersionId: string
   row: number
@@ -317,6 +365,8 @@ export type DatasetRecordCountOrderByAggregateInput = {
   row?: Prisma.SortOrder
   equivalencyId?: Prisma.SortOrder
   state?: Prisma.SortOrder
+  stateHash?: Prisma.SortOrder
+  stateDatasetVersionId?: Prisma.SortOrder
 }
 
 export type DatasetRecordAvgOrderByAggregateInput = {
@@ -327,12 +377,16 @@ export type DatasetRecordMaxOrderByAggregateInput = {
   datasetVersionId?: Prisma.SortOrder
   row?: Prisma.SortOrder
   equivalencyId?: Prisma.SortOrder
+  stateHash?: Prisma.SortOrder
+  stateDatasetVersionId?: Prisma.SortOrder
 }
 
 export type DatasetRecordMinOrderByAggregateInput = {
   datasetVersionId?: Prisma.SortOrder
   row?: Prisma.SortOrder
   equivalencyId?: Prisma.SortOrder
+  stateHash?: Prisma.SortOrder
+  stateDatasetVersionId?: Prisma.SortOrder
 }
 
 export type DatasetRecordSumOrderByAggregateInput = {
@@ -346,10 +400,24 @@ export type DatasetRecordCreateNestedManyWithoutDatasetInput = {
   connect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
 }
 
+export type DatasetRecordCreateNestedManyWithoutStateDatasetInput = {
+  create?: Prisma.XOR<Prisma.DatasetRecordCreateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput> | Prisma.DatasetRecordCreateWithoutStateDatasetInput[] | Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput[]
+  connectOrCreate?: Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput | Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput[]
+  createMany?: Prisma.DatasetRecordCreateManyStateDatasetInputEnvelope
+  connect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+}
+
 export type DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput = {
   create?: Prisma.XOR<Prisma.DatasetRecordCreateWithoutDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutDatasetInput> | Prisma.DatasetRecordCreateWithoutDatasetInput[] | Prisma.DatasetRecordUncheckedCreateWithoutDatasetInput[]
   connectOrCreate?: Prisma.DatasetRecordCreateOrConnectWithoutDatasetInput | Prisma.DatasetRecordCreateOrConnectWithoutDatasetInput[]
   createMany?: Prisma.DatasetRecordCreateManyDatasetInputEnvelope
+  connect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+}
+
+export type DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput = {
+  create?: Prisma.XOR<Prisma.DatasetRecordCreateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput> | Prisma.DatasetRecordCreateWithoutStateDatasetInput[] | Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput[]
+  connectOrCreate?: Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput | Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput[]
+  createMany?: Prisma.DatasetRecordCreateManyStateDatasetInputEnvelope
   connect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
 }
 
@@ -367,6 +435,20 @@ export type DatasetRecordUpdateManyWithoutDatasetNestedInput = {
   deleteMany?: Prisma.DatasetRecordScalarWhereInput | Prisma.DatasetRecordScalarWhereInput[]
 }
 
+export type DatasetRecordUpdateManyWithoutStateDatasetNestedInput = {
+  create?: Prisma.XOR<Prisma.DatasetRecordCreateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput> | Prisma.DatasetRecordCreateWithoutStateDatasetInput[] | Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput[]
+  connectOrCreate?: Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput | Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput[]
+  upsert?: Prisma.DatasetRecordUpsertWithWhereUniqueWithoutStateDatasetInput | Prisma.DatasetRecordUpsertWithWhereUniqueWithoutStateDatasetInput[]
+  createMany?: Prisma.DatasetRecordCreateManyStateDatasetInputEnvelope
+  set?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  disconnect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  delete?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  connect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  update?: Prisma.DatasetRecordUpdateWithWhereUniqueWithoutStateDatasetInput | Prisma.DatasetRecordUpdateWithWhereUniqueWithoutStateDatasetInput[]
+  updateMany?: Prisma.DatasetRecordUpdateManyWithWhereWithoutStateDatasetInput | Prisma.DatasetRecordUpdateManyWithWhereWithoutStateDatasetInput[]
+  deleteMany?: Prisma.DatasetRecordScalarWhereInput | Prisma.DatasetRecordScalarWhereInput[]
+}
+
 export type DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput = {
   create?: Prisma.XOR<Prisma.DatasetRecordCreateWithoutDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutDatasetInput> | Prisma.DatasetRecordCreateWithoutDatasetInput[] | Prisma.DatasetRecordUncheckedCreateWithoutDatasetInput[]
   connectOrCreate?: Prisma.DatasetRecordCreateOrConnectWithoutDatasetInput | Prisma.DatasetRecordCreateOrConnectWithoutDatasetInput[]
@@ -381,16 +463,34 @@ export type DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput = {
   deleteMany?: Prisma.DatasetRecordScalarWhereInput | Prisma.DatasetRecordScalarWhereInput[]
 }
 
+export type DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput = {
+  create?: Prisma.XOR<Prisma.DatasetRecordCreateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput> | Prisma.DatasetRecordCreateWithoutStateDatasetInput[] | Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput[]
+  connectOrCreate?: Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput | Prisma.DatasetRecordCreateOrConnectWithoutStateDatasetInput[]
+  upsert?: Prisma.DatasetRecordUpsertWithWhereUniqueWithoutStateDatasetInput | Prisma.DatasetRecordUpsertWithWhereUniqueWithoutStateDatasetInput[]
+  createMany?: Prisma.DatasetRecordCreateManyStateDatasetInputEnvelope
+  set?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  disconnect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  delete?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  connect?: Prisma.DatasetRecordWhereUniqueInput | Prisma.DatasetRecordWhereUniqueInput[]
+  update?: Prisma.DatasetRecordUpdateWithWhereUniqueWithoutStateDatasetInput | Prisma.DatasetRecordUpdateWithWhereUniqueWithoutStateDatasetInput[]
+  updateMany?: Prisma.DatasetRecordUpdateManyWithWhereWithoutStateDatasetInput | Prisma.DatasetRecordUpdateManyWithWhereWithoutStateDatasetInput[]
+  deleteMany?: Prisma.DatasetRecordScalarWhereInput | Prisma.DatasetRecordScalarWhereInput[]
+}
+
 export type DatasetRecordCreateWithoutDatasetInput = {
   row: number
   equivalencyId: string
-  state: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+  stateDataset?: Prisma.DatasetVersionCreateNestedOneWithoutReferencedByInput
 }
 
 export type DatasetRecordUncheckedCreateWithoutDatasetInput = {
   row: number
   equivalencyId: string
-  state: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+  stateDatasetVersionId?: string | null
 }
 
 export type DatasetRecordCreateOrConnectWithoutDatasetInput = {
@@ -400,6 +500,32 @@ export type DatasetRecordCreateOrConnectWithoutDatasetInput = {
 
 export type DatasetRecordCreateManyDatasetInputEnvelope = {
   data: Prisma.DatasetRecordCreateManyDatasetInput | Prisma.DatasetRecordCreateManyDatasetInput[]
+  skipDuplicates?: boolean
+}
+
+export type DatasetRecordCreateWithoutStateDatasetInput = {
+  row: number
+  equivalencyId: string
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+  dataset: Prisma.DatasetVersionCreateNestedOneWithoutRecordsInput
+}
+
+export type DatasetRecordUncheckedCreateWithoutStateDatasetInput = {
+  datasetVersionId: string
+  row: number
+  equivalencyId: string
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+}
+
+export type DatasetRecordCreateOrConnectWithoutStateDatasetInput = {
+  where: Prisma.DatasetRecordWhereUniqueInput
+  create: Prisma.XOR<Prisma.DatasetRecordCreateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput>
+}
+
+export type DatasetRecordCreateManyStateDatasetInputEnvelope = {
+  data: Prisma.DatasetRecordCreateManyStateDatasetInput | Prisma.DatasetRecordCreateManyStateDatasetInput[]
   skipDuplicates?: boolean
 }
 
@@ -426,31 +552,89 @@ export type DatasetRecordScalarWhereInput = {
   datasetVersionId?: Prisma.StringFilter<"DatasetRecord"> | string
   row?: Prisma.IntFilter<"DatasetRecord"> | number
   equivalencyId?: Prisma.StringFilter<"DatasetRecord"> | string
-  state?: Prisma.JsonFilter<"DatasetRecord">
+  state?: Prisma.JsonNullableFilter<"DatasetRecord">
+  stateHash?: Prisma.StringNullableFilter<"DatasetRecord"> | string | null
+  stateDatasetVersionId?: Prisma.StringNullableFilter<"DatasetRecord"> | string | null
+}
+
+export type DatasetRecordUpsertWithWhereUniqueWithoutStateDatasetInput = {
+  where: Prisma.DatasetRecordWhereUniqueInput
+  update: Prisma.XOR<Prisma.DatasetRecordUpdateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedUpdateWithoutStateDatasetInput>
+  create: Prisma.XOR<Prisma.DatasetRecordCreateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedCreateWithoutStateDatasetInput>
+}
+
+export type DatasetRecordUpdateWithWhereUniqueWithoutStateDatasetInput = {
+  where: Prisma.DatasetRecordWhereUniqueInput
+  data: Prisma.XOR<Prisma.DatasetRecordUpdateWithoutStateDatasetInput, Prisma.DatasetRecordUncheckedUpdateWithoutStateDatasetInput>
+}
+
+export type DatasetRecordUpdateManyWithWhereWithoutStateDatasetInput = {
+  where: Prisma.DatasetRecordScalarWhereInput
+  data: Prisma.XOR<Prisma.DatasetRecordUpdateManyMutationInput, Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetInput>
 }
 
 export type DatasetRecordCreateManyDatasetInput = {
   row: number
   equivalencyId: string
-  state: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
+  stateDatasetVersionId?: string | null
+}
+
+export type DatasetRecordCreateManyStateDatasetInput = {
+  datasetVersionId: string
+  row: number
+  equivalencyId: string
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: string | null
 }
 
 export type DatasetRecordUpdateWithoutDatasetInput = {
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateDataset?: Prisma.DatasetVersionUpdateOneWithoutReferencedByNestedInput
 }
 
 export type DatasetRecordUncheckedUpdateWithoutDatasetInput = {
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateDatasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type DatasetRecordUncheckedUpdateManyWithoutDatasetInput = {
   row?: Prisma.IntFieldUpdateOperationsInput | number
   equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
-  state?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateDatasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
+export type DatasetRecordUpdateWithoutStateDatasetInput = {
+  row?: Prisma.IntFieldUpdateOperationsInput | number
+  equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  dataset?: Prisma.DatasetVersionUpdateOneRequiredWithoutRecordsNestedInput
+}
+
+export type DatasetRecordUncheckedUpdateWithoutStateDatasetInput = {
+  datasetVersionId?: Prisma.StringFieldUpdateOperationsInput | string
+  row?: Prisma.IntFieldUpdateOperationsInput | number
+  equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
+export type DatasetRecordUncheckedUpdateManyWithoutStateDatasetInput = {
+  datasetVersionId?: Prisma.StringFieldUpdateOperationsInput | string
+  row?: Prisma.IntFieldUpdateOperationsInput | number
+  equivalencyId?: Prisma.StringFieldUpdateOperationsInput | string
+  state?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  stateHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -460,7 +644,10 @@ export type DatasetRecordSelect<ExtArgs extends runtime.Types.Extensions.Interna
   row?: boolean
   equivalencyId?: boolean
   state?: boolean
+  stateHash?: boolean
+  stateDatasetVersionId?: boolean
   dataset?: boolean | Prisma.DatasetVersionDefaultArgs<ExtArgs>
+  stateDataset?: boolean | Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>
 }, ExtArgs["result"]["datasetRecord"]>
 
 export type DatasetRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -468,7 +655,10 @@ export type DatasetRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   row?: boolean
   equivalencyId?: boolean
   state?: boolean
+  stateHash?: boolean
+  stateDatasetVersionId?: boolean
   dataset?: boolean | Prisma.DatasetVersionDefaultArgs<ExtArgs>
+  stateDataset?: boolean | Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>
 }, ExtArgs["result"]["datasetRecord"]>
 
 export type DatasetRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -476,7 +666,10 @@ export type DatasetRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   row?: boolean
   equivalencyId?: boolean
   state?: boolean
+  stateHash?: boolean
+  stateDatasetVersionId?: boolean
   dataset?: boolean | Prisma.DatasetVersionDefaultArgs<ExtArgs>
+  stateDataset?: boolean | Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>
 }, ExtArgs["result"]["datasetRecord"]>
 
 export type DatasetRecordSelectScalar = {
@@ -484,29 +677,40 @@ export type DatasetRecordSelectScalar = {
   row?: boolean
   equivalencyId?: boolean
   state?: boolean
+  stateHash?: boolean
+  stateDatasetVersionId?: boolean
 }
 
-export type DatasetRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"datasetVersionId" | "row" | "equivalencyId" | "state", ExtArgs["result"]["datasetRecord"]>
+export type DatasetRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"datasetVersionId" | "row" | "equivalencyId" | "state" | "stateHash" | "stateDatasetVersionId", ExtArgs["result"]["datasetRecord"]>
 export type DatasetRecordInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   dataset?: boolean | Prisma.DatasetVersionDefaultArgs<ExtArgs>
+  stateDataset?: boolean | Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>
 }
 export type DatasetRecordIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   dataset?: boolean | Prisma.DatasetVersionDefaultArgs<ExtArgs>
+  stateDataset?: boolean | Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>
 }
 export type DatasetRecordIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   dataset?: boolean | Prisma.DatasetVersionDefaultArgs<ExtArgs>
+  stateDataset?: boolean | Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>
 }
 
 export type $DatasetRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "DatasetRecord"
   objects: {
     dataset: Prisma.$DatasetVersionPayload<ExtArgs>
+    stateDataset: Prisma.$DatasetVersionPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     datasetVersionId: string
     row: number
     equivalencyId: string
-    state: runtime.JsonValue
+    state: runtime.JsonValue | null
+    /**
+     * SHA-256 of the state without its datasetVersionId.
+     */
+    stateHash: string | null
+    stateDatasetVersionId: string | null
   }, ExtArgs["result"]["datasetRecord"]>
   composites: {}
 }
@@ -902,6 +1106,7 @@ readonly fields: DatasetRecordFieldRefs;
 export interface Prisma__DatasetRecordClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   dataset<T extends Prisma.DatasetVersionDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersionDefaultArgs<ExtArgs>>): Prisma.Prisma__DatasetVersionClient<runtime.Types.Result.GetResult<Prisma.$DatasetVersionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  stateDataset<T extends Prisma.DatasetRecord$stateDatasetArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetRecord$stateDatasetArgs<ExtArgs>>): Prisma.Prisma__DatasetVersionClient<runtime.Types.Result.GetResult<Prisma.$DatasetVersionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -935,6 +1140,8 @@ export interface DatasetRecordFieldRefs {
   readonly row: Prisma.FieldRef<"DatasetRecord", 'Int'>
   readonly equivalencyId: Prisma.FieldRef<"DatasetRecord", 'String'>
   readonly state: Prisma.FieldRef<"DatasetRecord", 'Json'>
+  readonly stateHash: Prisma.FieldRef<"DatasetRecord", 'String'>
+  readonly stateDatasetVersionId: Prisma.FieldRef<"DatasetRecord", 'String'>
 }
     
 
@@ -1333,6 +1540,25 @@ export type DatasetRecordDeleteManyArgs<ExtArgs extends runtime.Types.Extensions
    * Limit how many DatasetRecords to delete.
    */
   limit?: number
+}
+
+/**
+ * DatasetRecord.stateDataset
+ */
+export type DatasetRecord$stateDatasetArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DatasetVersion
+   */
+  select?: Prisma.DatasetVersionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DatasetVersion
+   */
+  omit?: Prisma.DatasetVersionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DatasetVersionInclude<ExtArgs> | null
+  where?: Prisma.DatasetVersionWhereInput
 }
 
 /**

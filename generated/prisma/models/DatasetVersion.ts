@@ -265,6 +265,7 @@ export type DatasetVersionWhereInput = {
   issueCount?: Prisma.IntFilter<"DatasetVersion"> | number
   createdAt?: Prisma.DateTimeFilter<"DatasetVersion"> | Date | string
   records?: Prisma.DatasetRecordListRelationFilter
+  referencedBy?: Prisma.DatasetRecordListRelationFilter
   issues?: Prisma.DatasetIssueListRelationFilter
 }
 
@@ -280,6 +281,7 @@ export type DatasetVersionOrderByWithRelationInput = {
   issueCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   records?: Prisma.DatasetRecordOrderByRelationAggregateInput
+  referencedBy?: Prisma.DatasetRecordOrderByRelationAggregateInput
   issues?: Prisma.DatasetIssueOrderByRelationAggregateInput
 }
 
@@ -299,6 +301,7 @@ export type DatasetVersionWhereUniqueInput = Prisma.AtLeast<{
   issueCount?: Prisma.IntFilter<"DatasetVersion"> | number
   createdAt?: Prisma.DateTimeFilter<"DatasetVersion"> | Date | string
   records?: Prisma.DatasetRecordListRelationFilter
+  referencedBy?: Prisma.DatasetRecordListRelationFilter
   issues?: Prisma.DatasetIssueListRelationFilter
 }, "id" | "organizationId_environment_sequence">
 
@@ -348,6 +351,7 @@ export type DatasetVersionCreateInput = {
   issueCount: number
   createdAt?: Date | string
   records?: Prisma.DatasetRecordCreateNestedManyWithoutDatasetInput
+  referencedBy?: Prisma.DatasetRecordCreateNestedManyWithoutStateDatasetInput
   issues?: Prisma.DatasetIssueCreateNestedManyWithoutDatasetInput
 }
 
@@ -363,6 +367,7 @@ export type DatasetVersionUncheckedCreateInput = {
   issueCount: number
   createdAt?: Date | string
   records?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput
+  referencedBy?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput
   issues?: Prisma.DatasetIssueUncheckedCreateNestedManyWithoutDatasetInput
 }
 
@@ -378,6 +383,7 @@ export type DatasetVersionUpdateInput = {
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   records?: Prisma.DatasetRecordUpdateManyWithoutDatasetNestedInput
+  referencedBy?: Prisma.DatasetRecordUpdateManyWithoutStateDatasetNestedInput
   issues?: Prisma.DatasetIssueUpdateManyWithoutDatasetNestedInput
 }
 
@@ -393,6 +399,7 @@ export type DatasetVersionUncheckedUpdateInput = {
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   records?: Prisma.DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput
+  referencedBy?: Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput
   issues?: Prisma.DatasetIssueUncheckedUpdateManyWithoutDatasetNestedInput
 }
 
@@ -497,9 +504,20 @@ export type DatasetVersionScalarRelationFilter = {
   isNot?: Prisma.DatasetVersionWhereInput
 }
 
+export type DatasetVersionNullableScalarRelationFilter = {
+  is?: Prisma.DatasetVersionWhereInput | null
+  isNot?: Prisma.DatasetVersionWhereInput | null
+}
+
 export type DatasetVersionCreateNestedOneWithoutRecordsInput = {
   create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutRecordsInput, Prisma.DatasetVersionUncheckedCreateWithoutRecordsInput>
   connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutRecordsInput
+  connect?: Prisma.DatasetVersionWhereUniqueInput
+}
+
+export type DatasetVersionCreateNestedOneWithoutReferencedByInput = {
+  create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
+  connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutReferencedByInput
   connect?: Prisma.DatasetVersionWhereUniqueInput
 }
 
@@ -509,6 +527,16 @@ export type DatasetVersionUpdateOneRequiredWithoutRecordsNestedInput = {
   upsert?: Prisma.DatasetVersionUpsertWithoutRecordsInput
   connect?: Prisma.DatasetVersionWhereUniqueInput
   update?: Prisma.XOR<Prisma.XOR<Prisma.DatasetVersionUpdateToOneWithWhereWithoutRecordsInput, Prisma.DatasetVersionUpdateWithoutRecordsInput>, Prisma.DatasetVersionUncheckedUpdateWithoutRecordsInput>
+}
+
+export type DatasetVersionUpdateOneWithoutReferencedByNestedInput = {
+  create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
+  connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutReferencedByInput
+  upsert?: Prisma.DatasetVersionUpsertWithoutReferencedByInput
+  disconnect?: Prisma.DatasetVersionWhereInput | boolean
+  delete?: Prisma.DatasetVersionWhereInput | boolean
+  connect?: Prisma.DatasetVersionWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.DatasetVersionUpdateToOneWithWhereWithoutReferencedByInput, Prisma.DatasetVersionUpdateWithoutReferencedByInput>, Prisma.DatasetVersionUncheckedUpdateWithoutReferencedByInput>
 }
 
 export type DatasetVersionCreateNestedOneWithoutIssuesInput = {
@@ -536,6 +564,7 @@ export type DatasetVersionCreateWithoutRecordsInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount: number
   createdAt?: Date | string
+  referencedBy?: Prisma.DatasetRecordCreateNestedManyWithoutStateDatasetInput
   issues?: Prisma.DatasetIssueCreateNestedManyWithoutDatasetInput
 }
 
@@ -550,12 +579,48 @@ export type DatasetVersionUncheckedCreateWithoutRecordsInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount: number
   createdAt?: Date | string
+  referencedBy?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput
   issues?: Prisma.DatasetIssueUncheckedCreateNestedManyWithoutDatasetInput
 }
 
 export type DatasetVersionCreateOrConnectWithoutRecordsInput = {
   where: Prisma.DatasetVersionWhereUniqueInput
   create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutRecordsInput, Prisma.DatasetVersionUncheckedCreateWithoutRecordsInput>
+}
+
+export type DatasetVersionCreateWithoutReferencedByInput = {
+  id: string
+  environment: $Enums.Environment
+  organizationId: string
+  sequence: number
+  label: string
+  recordCount?: number | null
+  snapshotRecordCount: number
+  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  issueCount: number
+  createdAt?: Date | string
+  records?: Prisma.DatasetRecordCreateNestedManyWithoutDatasetInput
+  issues?: Prisma.DatasetIssueCreateNestedManyWithoutDatasetInput
+}
+
+export type DatasetVersionUncheckedCreateWithoutReferencedByInput = {
+  id: string
+  environment: $Enums.Environment
+  organizationId: string
+  sequence: number
+  label: string
+  recordCount?: number | null
+  snapshotRecordCount: number
+  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  issueCount: number
+  createdAt?: Date | string
+  records?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput
+  issues?: Prisma.DatasetIssueUncheckedCreateNestedManyWithoutDatasetInput
+}
+
+export type DatasetVersionCreateOrConnectWithoutReferencedByInput = {
+  where: Prisma.DatasetVersionWhereUniqueInput
+  create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
 }
 
 export type DatasetVersionUpsertWithoutRecordsInput = {
@@ -580,6 +645,7 @@ export type DatasetVersionUpdateWithoutRecordsInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  referencedBy?: Prisma.DatasetRecordUpdateManyWithoutStateDatasetNestedInput
   issues?: Prisma.DatasetIssueUpdateManyWithoutDatasetNestedInput
 }
 
@@ -594,6 +660,48 @@ export type DatasetVersionUncheckedUpdateWithoutRecordsInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  referencedBy?: Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput
+  issues?: Prisma.DatasetIssueUncheckedUpdateManyWithoutDatasetNestedInput
+}
+
+export type DatasetVersionUpsertWithoutReferencedByInput = {
+  update: Prisma.XOR<Prisma.DatasetVersionUpdateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedUpdateWithoutReferencedByInput>
+  create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
+  where?: Prisma.DatasetVersionWhereInput
+}
+
+export type DatasetVersionUpdateToOneWithWhereWithoutReferencedByInput = {
+  where?: Prisma.DatasetVersionWhereInput
+  data: Prisma.XOR<Prisma.DatasetVersionUpdateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedUpdateWithoutReferencedByInput>
+}
+
+export type DatasetVersionUpdateWithoutReferencedByInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
+  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
+  sequence?: Prisma.IntFieldUpdateOperationsInput | number
+  label?: Prisma.StringFieldUpdateOperationsInput | string
+  recordCount?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  snapshotRecordCount?: Prisma.IntFieldUpdateOperationsInput | number
+  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  issueCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  records?: Prisma.DatasetRecordUpdateManyWithoutDatasetNestedInput
+  issues?: Prisma.DatasetIssueUpdateManyWithoutDatasetNestedInput
+}
+
+export type DatasetVersionUncheckedUpdateWithoutReferencedByInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
+  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
+  sequence?: Prisma.IntFieldUpdateOperationsInput | number
+  label?: Prisma.StringFieldUpdateOperationsInput | string
+  recordCount?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  snapshotRecordCount?: Prisma.IntFieldUpdateOperationsInput | number
+  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  issueCount?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  records?: Prisma.DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput
   issues?: Prisma.DatasetIssueUncheckedUpdateManyWithoutDatasetNestedInput
 }
 
@@ -609,6 +717,7 @@ export type DatasetVersionCreateWithoutIssuesInput = {
   issueCount: number
   createdAt?: Date | string
   records?: Prisma.DatasetRecordCreateNestedManyWithoutDatasetInput
+  referencedBy?: Prisma.DatasetRecordCreateNestedManyWithoutStateDatasetInput
 }
 
 export type DatasetVersionUncheckedCreateWithoutIssuesInput = {
@@ -623,6 +732,7 @@ export type DatasetVersionUncheckedCreateWithoutIssuesInput = {
   issueCount: number
   createdAt?: Date | string
   records?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput
+  referencedBy?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput
 }
 
 export type DatasetVersionCreateOrConnectWithoutIssuesInput = {
@@ -653,6 +763,7 @@ export type DatasetVersionUpdateWithoutIssuesInput = {
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   records?: Prisma.DatasetRecordUpdateManyWithoutDatasetNestedInput
+  referencedBy?: Prisma.DatasetRecordUpdateManyWithoutStateDatasetNestedInput
 }
 
 export type DatasetVersionUncheckedUpdateWithoutIssuesInput = {
@@ -667,6 +778,7 @@ export type DatasetVersionUncheckedUpdateWithoutIssuesInput = {
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   records?: Prisma.DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput
+  referencedBy?: Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput
 }
 
 
@@ -676,11 +788,13 @@ export type DatasetVersionUncheckedUpdateWithoutIssuesInput = {
 
 export type DatasetVersionCountOutputType = {
   records: number
+  referencedBy: number
   issues: number
 }
 
 export type DatasetVersionCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   records?: boolean | DatasetVersionCountOutputTypeCountRecordsArgs
+  referencedBy?: boolean | DatasetVersionCountOutputTypeCountReferencedByArgs
   issues?: boolean | DatasetVersionCountOutputTypeCountIssuesArgs
 }
 
@@ -704,6 +818,13 @@ export type DatasetVersionCountOutputTypeCountRecordsArgs<ExtArgs extends runtim
 /**
  * DatasetVersionCountOutputType without action
  */
+export type DatasetVersionCountOutputTypeCountReferencedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.DatasetRecordWhereInput
+}
+
+/**
+ * DatasetVersionCountOutputType without action
+ */
 export type DatasetVersionCountOutputTypeCountIssuesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.DatasetIssueWhereInput
 }
@@ -721,6 +842,7 @@ export type DatasetVersionSelect<ExtArgs extends runtime.Types.Extensions.Intern
   issueCount?: boolean
   createdAt?: boolean
   records?: boolean | Prisma.DatasetVersion$recordsArgs<ExtArgs>
+  referencedBy?: boolean | Prisma.DatasetVersion$referencedByArgs<ExtArgs>
   issues?: boolean | Prisma.DatasetVersion$issuesArgs<ExtArgs>
   _count?: boolean | Prisma.DatasetVersionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["datasetVersion"]>
@@ -767,6 +889,7 @@ export type DatasetVersionSelectScalar = {
 export type DatasetVersionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "organizationId" | "sequence" | "label" | "recordCount" | "snapshotRecordCount" | "metadata" | "issueCount" | "createdAt", ExtArgs["result"]["datasetVersion"]>
 export type DatasetVersionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   records?: boolean | Prisma.DatasetVersion$recordsArgs<ExtArgs>
+  referencedBy?: boolean | Prisma.DatasetVersion$referencedByArgs<ExtArgs>
   issues?: boolean | Prisma.DatasetVersion$issuesArgs<ExtArgs>
   _count?: boolean | Prisma.DatasetVersionCountOutputTypeDefaultArgs<ExtArgs>
 }
@@ -777,6 +900,10 @@ export type $DatasetVersionPayload<ExtArgs extends runtime.Types.Extensions.Inte
   name: "DatasetVersion"
   objects: {
     records: Prisma.$DatasetRecordPayload<ExtArgs>[]
+    /**
+     * Rows of later publications whose state this version holds.
+     */
+    referencedBy: Prisma.$DatasetRecordPayload<ExtArgs>[]
     issues: Prisma.$DatasetIssuePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -1188,6 +1315,7 @@ readonly fields: DatasetVersionFieldRefs;
 export interface Prisma__DatasetVersionClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   records<T extends Prisma.DatasetVersion$recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersion$recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DatasetRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  referencedBy<T extends Prisma.DatasetVersion$referencedByArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersion$referencedByArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DatasetRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   issues<T extends Prisma.DatasetVersion$issuesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersion$issuesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DatasetIssuePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -1624,6 +1752,30 @@ export type DatasetVersionDeleteManyArgs<ExtArgs extends runtime.Types.Extension
  * DatasetVersion.records
  */
 export type DatasetVersion$recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the DatasetRecord
+   */
+  select?: Prisma.DatasetRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the DatasetRecord
+   */
+  omit?: Prisma.DatasetRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.DatasetRecordInclude<ExtArgs> | null
+  where?: Prisma.DatasetRecordWhereInput
+  orderBy?: Prisma.DatasetRecordOrderByWithRelationInput | Prisma.DatasetRecordOrderByWithRelationInput[]
+  cursor?: Prisma.DatasetRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.DatasetRecordScalarFieldEnum | Prisma.DatasetRecordScalarFieldEnum[]
+}
+
+/**
+ * DatasetVersion.referencedBy
+ */
+export type DatasetVersion$referencedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   /**
    * Select specific fields to fetch from the DatasetRecord
    */
