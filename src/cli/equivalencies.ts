@@ -6,14 +6,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
-import type { Database } from "../db/database.ts";
-import type { Services } from "../services/index.ts";
 import { Environment } from "../../generated/prisma/enums.ts";
 import type { ImportResult } from "../services/equivalency-import.ts";
+import type { WithServices } from "./options.ts";
 import type { Output } from "./output.ts";
 import { operatorCredential, runAsOperator } from "./operator.ts";
-
-type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 
 /** Where the import's CSV comes from: the content the CLI sent over the channel, else the file or stdin here. */
 export interface ImportInput {

@@ -10,24 +10,25 @@ import { openMigratedDatabase } from "../process/startup.ts";
 import { applyMigrations, migrationStatus } from "../db/migrations.ts";
 import { repositoriesOf } from "../repositories/index.ts";
 import { createServices, type Services } from "../services/index.ts";
-import type { GrantTarget } from "../services/stewardship.ts";
-import { addKeyToFile, openKeyring, pruneKeyFile, type Keyring } from "../process/secrets-keyring.ts";
-import { generateSecretsKey } from "../kernel/secret-box.ts";
-import { CLEAR } from "../services/stored-secrets.ts";
+import { openKeyring } from "../process/secrets-keyring.ts";
 import { countRecords, readInstitutionFile } from "../services/imports/institutions.ts";
 import { ProblemError } from "../kernel/errors.ts";
 import { EVENT_TYPES, type EventType } from "../kernel/events.ts";
-import { SCOPES } from "../auth/credential.ts";
 import type { Database } from "../db/database.ts";
-import { Channel, Environment } from "../../generated/prisma/enums.ts";
 import { createProgress, type Output, createOutput } from "./output.ts";
 import { addUsersCommands } from "./users.ts";
 import { addSsoCommands } from "./sso.ts";
 import type { CommandIo, CommandRunner, Terminal } from "../process/admin-channel.ts";
 import { debugStack, describeFailure } from "../process/exit-messages.ts";
 import { runAsOperator } from "./operator.ts";
-import { whileNoServerRuns } from "../process/server-presence.ts";
 import { addEquivalenciesCommands, type ImportInput } from "./equivalencies.ts";
+import { addCredentialCommands } from "./credentials.ts";
+import { CHANNELS, envOption } from "./options.ts";
+import { addOrganizationCommands } from "./organizations.ts";
+import type { Environment } from "../../generated/prisma/enums.ts";
+import { addSecretsCommands, type KeyringOpener } from "./secrets.ts";
+
+export type { KeyringOpener } from "./secrets.ts";
 
 /** Standard input read to its end (`--file -` run in this process). */
 async function readAllStdin(): Promise<string> {
@@ -35,43 +36,6 @@ async function readAllStdin(): Promise<string> {
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
 }
-
-const ENVIRONMENTS = Object.values(Environment);
-const CHANNELS = Object.values(Channel);
-
-function scopeList(value: string): string[] {
-  const scopes = value
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  if (!scopes.length || unknown.length)
-    throw new InvalidArgumentError(`expected a comma-separated list of ${SCOPES.join(", ")}`);
-  return scopes;
-}
-
-function institutionList(value: string): string[] {
-  const ids = value
-    .split(",")
-    .map((id) => id.trim())
-    .filter(Boolean);
-  if (!ids.length || ids.some((id) => !/^inst_\d+$/.test(id)))
-    throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635");
-  return ids;
-}
-
-function grantTarget(opts: { institution?: string[]; all?: boolean }): GrantTarget {
-  if (Boolean(opts.institution) === Boolean(opts.all))
-    throw new InvalidArgumentError("give either --institution <ids> or --all");
-  return opts.all ? { all: true } : { institutionIds: opts.institution! };
-}
-
-function describeTarget(target: GrantTarget): string {
-  return "all" in target ? "every institution" : target.institutionIds.join(", ");
-}
-
-const envOption = () =>
-  new Option("--env <environment>", "live or sandbox").choices(ENVIRONMENTS).makeOptionMandatory();
 
 /** Opens the configured database, migrated. Tests pass their own. */
 export type DatabaseOpener = () => Promise<Database>;
@@ -105,9 +69,6 @@ const openUnmigratedDatabase: DatabaseOpener = () => {
     sharedBuffersMb: config.embeddedSharedBuffersMb,
   });
 };
-
-/** The keys that seal stored secrets, as the server finds them. Tests pass their own. */
-export type KeyringOpener = () => Keyring;
 
 const openConfiguredKeyring: KeyringOpener = () => openKeyring(loadConfig());
 
@@ -196,187 +157,8 @@ export function buildProgram(
       commandName = commandPath(action);
     });
 
-  const orgs = program
-    .command("orgs")
-    .description("Manage organizations (the tenants that own keys, webhooks, datasets)");
-  orgs
-    .command("create")
-    .description("Create an organization")
-    .requiredOption("--slug <slug>", "short unique name, e.g. ccc-articulation")
-    .requiredOption("--name <name>", "display name")
-    .addOption(new Option("--source <channel>", "onboarding channel").choices(CHANNELS).default("direct"))
-    .action((opts) =>
-      withServices(async (services) => {
-        const org = await services.organizations.createOrganization({
-          slug: opts.slug,
-          name: opts.name,
-          source: opts.source,
-        });
-        output.result(org, `Created organization ${org.slug} (${org.id}, ${org.source}).`);
-      }),
-    );
-  orgs
-    .command("list")
-    .description("List organizations")
-    .action(() =>
-      withServices(async (services) => {
-        const list = await services.organizations.listOrganizations();
-        output.table(list, ["id", "slug", "name", "source"]);
-      }),
-    );
-
-  const grantOptions = (command: Command) =>
-    command
-      .requiredOption("--org <slug>", "organization slug")
-      .addOption(envOption())
-      .option("--institution <ids>", "comma-separated institution ids, e.g. inst_110635,inst_122977", institutionList)
-      .option("--all", "every institution of the environment, present and future (system offices, consortia)");
-  grantOptions(
-    orgs.command("grant").description("Let an organization write for institutions (stewardship) in one environment"),
-  ).action((opts) =>
-    withServices(async (services) => {
-      const org = await services.organizations.getOrganizationBySlug(opts.org);
-      const target = grantTarget(opts);
-      await services.stewardship.grantStewardship(org.id, opts.env, target);
-      output.result(
-        { organization: org.slug, environment: opts.env, granted: target },
-        `Granted ${org.slug} stewardship of ${describeTarget(target)} in ${opts.env}.`,
-      );
-    }),
-  );
-  grantOptions(orgs.command("revoke-grant").description("Withdraw stewardship granted with `orgs grant`")).action(
-    (opts) =>
-      withServices(async (services) => {
-        const org = await services.organizations.getOrganizationBySlug(opts.org);
-        const target = grantTarget(opts);
-        await services.stewardship.revokeStewardship(org.id, opts.env, target);
-        output.result(
-          { organization: org.slug, environment: opts.env, revoked: target },
-          `Revoked ${org.slug}'s stewardship of ${describeTarget(target)} in ${opts.env}.`,
-        );
-      }),
-  );
-  orgs
-    .command("show")
-    .description("Show an organization and the institutions it stewards in each environment")
-    .requiredOption("--org <slug>", "organization slug")
-    .action((opts) =>
-      withServices(async (services) => {
-        const org = await services.organizations.getOrganizationBySlug(opts.org);
-        const stewardship = await services.stewardship.describeStewardship(org.id);
-        const lines = stewardship.map(({ environment, allInstitutions, institutionIds }) => {
-          const listed = institutionIds.length ? institutionIds.join(", ") : "none";
-          return `  ${environment}: ${allInstitutions ? `every institution (standing grant)${institutionIds.length ? `; also listed: ${listed}` : ""}` : listed}`;
-        });
-        output.result(
-          { id: org.id, slug: org.slug, name: org.name, source: org.source, stewardship },
-          [`${org.slug} — ${org.name} (${org.id}, ${org.source})`, "Stewarded institutions:", ...lines].join("\n"),
-        );
-      }),
-    );
-
-  const keys = program.command("keys").description("Manage API keys");
-  keys
-    .command("create")
-    .description("Create an API key; the key is printed once, alone on the last line")
-    .requiredOption("--org <slug>", "organization slug")
-    .addOption(envOption())
-    .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
-    .option("--name <name>", "a label to recognise the key by")
-    .action((opts) =>
-      withServices(async ({ organizations, keys }) => {
-        const org = await organizations.getOrganizationBySlug(opts.org);
-        const { view, key } = await keys.issueKey({
-          organizationId: org.id,
-          environment: opts.env,
-          scopes: opts.scopes,
-          name: opts.name,
-        });
-        output.result(
-          { ...view, organization: org.slug, key },
-          `Created ${view.environment} key ${view.id} for ${org.slug} (scopes ${view.scopes.join(", ")}). It is shown only now:\n${key}`,
-        );
-      }),
-    );
-  keys
-    .command("list")
-    .description("List an organization's keys (prefixes only)")
-    .requiredOption("--org <slug>", "organization slug")
-    .action((opts) =>
-      withServices(async ({ organizations, keys }) => {
-        const org = await organizations.getOrganizationBySlug(opts.org);
-        const { items } = await keys.listOrganizationKeys(org.id, undefined, { limit: 10_000, offset: 0 });
-        output.table(items, ["id", "prefix", "environment", "scopes", "name", "lastUsedAt", "revokedAt"]);
-      }),
-    );
-  keys
-    .command("revoke")
-    .description("Revoke a key by id")
-    .argument("<id>", "key id (key_…)")
-    .action((id: string) =>
-      withServices(async (services) => {
-        const view = await services.keys.revokeAnyKey(id);
-        output.result(view, `Revoked ${view.id} (${view.prefix}…).`);
-      }),
-    );
-
-  const oauthClients = program
-    .command("oauth-clients")
-    .description("Manage OAuth 2.0 clients (client credentials grant)");
-  oauthClients
-    .command("create")
-    .description("Create an OAuth client; the secret is printed once, alone on the last line")
-    .requiredOption("--org <slug>", "organization slug")
-    .addOption(envOption())
-    .option("--scopes <scopes>", `comma-separated: ${SCOPES.join(",")}`, scopeList, [...SCOPES])
-    .option("--name <name>", "a label")
-    .action((opts) =>
-      withServices(async ({ organizations, oauthClients }) => {
-        const org = await organizations.getOrganizationBySlug(opts.org);
-        const { client, clientSecret } = await oauthClients.createOAuthClient({
-          organizationId: org.id,
-          environment: opts.env,
-          scopes: opts.scopes,
-          name: opts.name,
-        });
-        output.result(
-          {
-            id: client.id,
-            clientId: client.clientId,
-            environment: client.environment,
-            scopes: client.scopes,
-            clientSecret,
-          },
-          `Created OAuth client ${client.clientId} (${client.environment}, scopes ${client.scopes.join(" ")}). Its secret is shown only now:\n${clientSecret}`,
-        );
-      }),
-    );
-
-  oauthClients
-    .command("list")
-    .description("List an organization's OAuth clients, revoked ones included (never their secrets)")
-    .requiredOption("--org <slug>", "organization slug")
-    .action((opts) =>
-      withServices(async ({ organizations, oauthClients }) => {
-        const org = await organizations.getOrganizationBySlug(opts.org);
-        const clients = await oauthClients.listOAuthClients(org.id);
-        output.table(clients, ["id", "name", "environment", "scopes", "createdAt", "lastUsedAt", "revokedAt"]);
-      }),
-    );
-  oauthClients
-    .command("revoke")
-    .description("Revoke an OAuth client: no new tokens, and the tokens it was issued stop working")
-    .argument("<id>", "client id (oac_…)")
-    .action((id: string) =>
-      withServices(async (services) => {
-        const view = await services.oauthClients.revokeOAuthClient(id);
-        output.result(
-          view,
-          `Revoked OAuth client ${view.id}${view.name ? ` (${view.name})` : ""} at ${view.revokedAt}; its tokens are refused from now on.`,
-        );
-      }),
-    );
-
+  addOrganizationCommands(program, output, withServices);
+  addCredentialCommands(program, output, withServices);
   addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
   addSsoCommands(program, output, withServices, importInput);
@@ -528,101 +310,6 @@ function commandPath(command: Command): string {
   const names: string[] = [];
   for (let at: Command | null = command; at?.parent; at = at.parent) names.unshift(at.name());
   return names.join(" ");
-}
-
-type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
-
-function addSecretsCommands(
-  program: Command,
-  output: Output,
-  withServices: WithServices,
-  openKeys: KeyringOpener,
-  /** Inside a running server (its channel), which keeps the keys it started with. */
-  besideServer: boolean,
-): void {
-  const secrets = program
-    .command("secrets")
-    .description("Keys that seal stored secrets (webhook secrets, the token-signing key)");
-  secrets
-    .command("generate-key")
-    .description("Print a new random key for SVC_SECRETS_KEY (32 bytes, base64url)")
-    .action(() => {
-      const key = generateSecretsKey();
-      output.result({ key }, key);
-    });
-  secrets
-    .command("status")
-    .description("Count stored secrets by the key id that sealed them")
-    .action(() =>
-      withServices(async ({ storedSecrets }) => {
-        const keyring = openKeys();
-        const counts = await storedSecrets.countByKeyId();
-        const role = (keyId: string) =>
-          keyId === CLEAR
-            ? "in the clear"
-            : keyId === keyring.box.keyId
-              ? "current key"
-              : keyring.box.keyIds.includes(keyId)
-                ? "older key"
-                : "unknown key";
-        const rows = Object.entries(counts).map(([keyId, values]) => ({ keyId, values, key: role(keyId) }));
-        output.result(
-          { currentKeyId: keyring.box.keyId, keyIds: keyring.box.keyIds, source: keyring.source, counts },
-          [
-            `Current key id ${keyring.box.keyId} (from ${keyring.source}).`,
-            ...rows.map((r) => `  ${r.keyId}: ${r.values} value(s), ${r.key}`),
-          ].join("\n"),
-        );
-      }),
-    );
-  secrets
-    .command("rotate")
-    .description(
-      "Re-seal every stored secret under the current key. With the key file (SVC_SECRETS_KEY unset), a new key is " +
-        "generated first and the old one removed afterwards; with SVC_SECRETS_KEY, set the new key there and the old one " +
-        "in SVC_SECRETS_OLD_KEYS before running it",
-    )
-    .action(() =>
-      withServices(async ({ storedSecrets }, database) => {
-        const keyring = openKeys();
-        // The running server keeps the keys it started with: a new key file key would strand it (it
-        // could open nothing re-sealed, and would seal under a key removed from the file).
-        const besideRunningServer = () =>
-          new Error(
-            `secrets rotate cannot change the key file ${keyring.keyFile} beside the running server, which keeps the key it started with; nothing was changed: stop the server, run secrets rotate, then start the server again.`,
-          );
-        if (besideServer && keyring.keyFile) throw besideRunningServer();
-        // On PostgreSQL the server runs in processes of its own: it holds a lock this waits for in vain.
-        if (keyring.keyFile && database.kind === "postgresql") {
-          const done = await whileNoServerRuns(database, () => rotate(storedSecrets, keyring));
-          if (done === null) throw besideRunningServer();
-          return;
-        }
-        await rotate(storedSecrets, keyring);
-      }),
-    );
-
-  async function rotate(storedSecrets: Services["storedSecrets"], keyring: Keyring): Promise<void> {
-    await storedSecrets.assertEverySecretOpens(keyring.box, keyring.source);
-    const box = keyring.keyFile ? addKeyToFile(keyring.keyFile) : keyring.box;
-    const { sealed } = await storedSecrets.sealStoredSecrets(box, "all");
-    const left = Object.entries(await storedSecrets.countByKeyId()).filter(([keyId]) => keyId !== box.keyId);
-    if (left.length)
-      throw new Error(
-        `Some values were written under another key meanwhile (${left.map(([k, n]) => `${k}: ${n}`).join(", ")}); run secrets rotate again.`,
-      );
-    if (keyring.keyFile) pruneKeyFile(keyring.keyFile);
-    const count = Object.values(sealed).reduce((sum, n) => sum + n, 0);
-    const advice = keyring.keyFile
-      ? `The key file ${keyring.keyFile} now holds only the new key; restart the server.`
-      : count
-        ? "Nothing is sealed under an older key any more: SVC_SECRETS_OLD_KEYS can be removed."
-        : "To rotate, put a new key (secrets generate-key) in SVC_SECRETS_KEY and this one in SVC_SECRETS_OLD_KEYS, restart, and run secrets rotate again.";
-    output.result(
-      { keyId: box.keyId, source: keyring.source, resealed: sealed },
-      `Re-sealed ${count} stored secret(s) under key id ${box.keyId}. ${advice}`,
-    );
-  }
 }
 
 export interface CliIo extends CommandIo {

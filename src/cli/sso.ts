@@ -2,14 +2,11 @@
 // SAML 2.0), one per email domain. Registered by scripts/cli.ts.
 import fs from "node:fs/promises";
 import { type Command, InvalidArgumentError } from "commander";
-import type { Services } from "../services/index.ts";
-import type { Database } from "../db/database.ts";
 import { parseRoleMap, type SsoConnectionView } from "../services/sso.ts";
 import { parseIdpMetadata } from "../services/sso-metadata.ts";
 import { ProblemError } from "../kernel/errors.ts";
+import type { WithServices } from "./options.ts";
 import type { Output } from "./output.ts";
-
-type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 
 function roleMapOption(value: string): Record<string, string> {
   try {

@@ -1,12 +1,9 @@
 // The `users` group of the CLI: people of an organization. The first admin of an organization
 // comes from here (there is no self-service sign-up): `users invite` prints a one-time sign-in link.
 import { type Command, Option } from "commander";
-import type { Database } from "../db/database.ts";
-import type { Services } from "../services/index.ts";
 import { USER_ROLES } from "../auth/credential.ts";
+import type { WithServices } from "./options.ts";
 import type { Output } from "./output.ts";
-
-type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
 
 export function addUsersCommands(program: Command, output: Output, withServices: WithServices): void {
   const users = program.command("users").description("Manage people (dashboard users) of an organization");
