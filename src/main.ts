@@ -12,7 +12,7 @@ import { adminSocketPath, openAdminChannel, type AdminChannel } from "./process/
 import { holdServerPresence } from "./process/server-presence.ts";
 import { debugStack, describeFailure } from "./process/exit-messages.ts";
 import { ensureWritableDirectory } from "./db/database.ts";
-import { serverCommandRunner } from "./cli/program.ts";
+import { serverCommandRunner } from "./cli/server-commands.ts";
 
 /** A port another process holds, said plainly. */
 class PortInUseError extends Error {}
@@ -77,7 +77,7 @@ async function main() {
   let channel: AdminChannel | null = null;
   if (database.kind === "embedded") {
     // The embedded database sends no revocation notices: a key revoked here leaves this cache at once.
-    const runner = serverCommandRunner(database, undefined, {
+    const runner = serverCommandRunner(database, {
       forgetCredential: (id) => app.context.authenticator.forget(id),
     });
     channel = await openAdminChannel(adminSocketPath(config.dataDir), runner, log).catch((error: unknown) => {

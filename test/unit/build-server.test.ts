@@ -37,9 +37,23 @@ describe("server build (scripts/build-server.ts)", function () {
       "@prisma/client/runtime/client",
     );
     // Single sign-on (a configured connection), Redis (SVC_RATE_LIMIT_REDIS_URL), the PostgreSQL
-    // driver (DATABASE_URL; the embedded default never needs it).
-    const lazy = ["openid-client", "@node-saml/node-saml", "xml2js", "ioredis", "pg", "@prisma/adapter-pg"];
+    // driver (DATABASE_URL; the embedded default never needs it), the administrator's command
+    // program (the first command over the admin channel).
+    const lazy = [
+      "openid-client",
+      "@node-saml/node-saml",
+      "xml2js",
+      "ioredis",
+      "pg",
+      "@prisma/adapter-pg",
+      "pg-copy-streams",
+      "commander",
+      "cli-progress",
+    ];
     for (const name of lazy) expect(atStart).to.not.include.keys(name);
+    // The embedded database's engine runs on its own thread, started only without DATABASE_URL.
+    expect(atStart).to.not.include.keys("@electric-sql/pglite", "pglite-prisma-adapter");
+    expect(packagesLoadedAtStart(metafile, "embedded-thread")).to.include.keys("@electric-sql/pglite");
     // They are in the build all the same, behind import().
     const everything = Object.values(metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
     expect(everything).to.include.members(lazy);
