@@ -2,6 +2,7 @@
 import type { Executor } from "./executor.ts";
 import type { AuditEntry, CredentialKind, Environment } from "../../generated/prisma/client.ts";
 import { pageOf, type Page } from "./paging.ts";
+import { insertRecords } from "./record-columns.ts";
 
 export interface NewAuditEntry {
   id: string;
@@ -27,9 +28,9 @@ export interface AuditFilter {
 
 export function createAuditRepository(db: Executor) {
   return {
-    /** One statement for a change's entries (a batch of 500 courses writes 500). */
-    async appendMany(entries: NewAuditEntry[]): Promise<void> {
-      if (entries.length) await db.auditEntry.createMany({ data: entries });
+    /** One statement for a change's entries (a batch of 500 courses writes 500, an import one per rule). */
+    appendMany(entries: NewAuditEntry[]): Promise<void> {
+      return insertRecords(db, "AuditEntry", "audit_entries", entries);
     },
 
     /** Newest first (then by id, descending), filtered. */

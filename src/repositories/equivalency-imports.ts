@@ -2,7 +2,7 @@
 // in a few set-based statements (arrays and JSON record sets as parameters) instead of a few
 // statements per row. Built over the client or, for a write, over the import's transaction.
 import type { Course, Environment, Equivalency, Institution, Prisma } from "../../generated/prisma/client.ts";
-import { columnsOf, recordFromJson } from "./record-columns.ts";
+import { byColumn, columnsOf, insertRecords, recordFromJson } from "./record-columns.ts";
 import { ruleSetLockKey, type NewEquivalencyVersion } from "./equivalencies.ts";
 
 /** A rule set: the rules of one target institution with one source set (the ambiguity check's scope). */
@@ -20,12 +20,6 @@ export interface RuleIdentityKey {
 
 type RowJson = Record<string, unknown>;
 
-/** The record under its column names, as jsonb_populate_recordset reads it. */
-function byColumn(db: Prisma.TransactionClient, model: Prisma.ModelName, record: object): RowJson {
-  const values = record as Record<string, unknown>;
-  return Object.fromEntries(columnsOf(db, model).map(({ field, column }) => [column, values[field] ?? null]));
-}
-
 export function createEquivalencyImportsRepository(db: Prisma.TransactionClient) {
   const equivalencyColumns = () => columnsOf(db, "Equivalency");
 
@@ -38,16 +32,8 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
     return (JSON.parse(row.rows) as RowJson[]).map((json) => recordFromJson<Equivalency>(json, equivalencyColumns())!);
   }
 
-  /** Inserts the records in one statement, each column cast by the table's own row type. */
-  async function insertRows(model: Prisma.ModelName, table: string, records: object[]): Promise<void> {
-    if (!records.length) return;
-    const columns = columnsOf(db, model).map(({ column }) => `"${column}"`);
-    await db.$executeRawUnsafe(
-      `INSERT INTO ${table} (${columns.join(", ")})
-       SELECT ${columns.join(", ")} FROM jsonb_populate_recordset(NULL::${table}, $1::jsonb)`,
-      JSON.stringify(records.map((record) => byColumn(db, model, record))),
-    );
-  }
+  const insertRows = (model: Prisma.ModelName, table: string, records: object[]) =>
+    insertRecords(db, model, table, records);
 
   return {
     /**
@@ -142,7 +128,7 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
          FROM jsonb_populate_recordset(NULL::equivalencies, $1::jsonb) AS r
          JOIN unnest($2::text[], $3::int[]) AS v (id, version) ON v.id = r.id
          WHERE e.id = r.id AND e.version = v.version`,
-        JSON.stringify(records.map((record) => byColumn(db, "Equivalency", record))),
+        JSON.stringify(records.map((record) => byColumn(equivalencyColumns(), record))),
         records.map((record) => record.id),
         records.map((record) => readVersions.get(record.id)!),
       );
