@@ -31,6 +31,14 @@ export interface Database {
    */
   read<T>(sql: string, params: unknown[]): Promise<T[]>;
   /**
+   * One statement outside any transaction, straight to the driver like `read`, which may write (a
+   * single statement is atomic on its own). Start-up work (stored secrets, the sandbox's key and seed,
+   * the signing key), the dispatcher's idle poll and readiness go through it rather than through the
+   * Prisma client: Prisma loads its query compiler (tens of MiB resident) with its first query, raw ones
+   * included, so an idle process that never ran one never pays for it (docs/benchmarks.md).
+   */
+  statement<T>(sql: string, params: unknown[]): Promise<T[]>;
+  /**
    * PostgreSQL only: the text values of a one-column select, concatenated, as the bytes the server
    * sends (copy-values.ts), streamed with the server's pace and the reader's backpressure. Resolves
    * once a connection is held (a failing statement fails the stream); the connection is held until the stream
@@ -145,16 +153,13 @@ function lockWritableDirectory(dataDir: string, dir: string): () => void {
   return lockDirectory(dataDir);
 }
 
-async function ping(prisma: Db): Promise<void> {
-  await prisma.$queryRaw`SELECT 1`;
-}
-
 async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise<Database> {
   const prisma = new PrismaClient({ adapter: embeddedAdapterFactory(engine), transactionOptions: TRANSACTION_OPTIONS });
+  const statement = <T>(sql: string, params: unknown[]) => engine.call<T[]>({ op: "read", sql, params });
   return {
     prisma,
     kind: "embedded",
-    ping: () => ping(prisma),
+    ping: async () => void (await statement("SELECT 1", [])),
     session: (fn) =>
       fn({
         async exec(sql) {
@@ -165,7 +170,8 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
     lost: engine.stopped,
     listen: () => async () => undefined,
     shedStartupMemory: () => engine.restart(),
-    read: <T>(sql: string, params: unknown[]) => engine.call<T[]>({ op: "read", sql, params }),
+    read: statement,
+    statement,
     poolStats: () => null,
     async close() {
       await prisma.$disconnect();
@@ -242,15 +248,17 @@ async function openPostgres(url: string): Promise<Database> {
   // the next checkout; without a listener the pool's error would end the process.
   pool.on("error", () => undefined);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
+  const statement = async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[];
   return {
     prisma,
     kind: "postgresql",
-    ping: () => ping(prisma),
+    ping: async () => void (await statement("SELECT 1", [])),
     // The pool replaces broken connections itself; a lost server shows as failed queries.
     lost: new Promise<Error>(() => undefined),
     listen: (channel, onNotice, onGap) => listenOnServer(pg.Client, url, channel, onNotice, onGap),
     shedStartupMemory: async () => undefined,
-    read: async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[],
+    read: statement,
+    statement,
     async copyValues(select: string) {
       const { to } = await import("pg-copy-streams");
       const client = await pool.connect();

@@ -27,7 +27,10 @@ export type EngineRequest =
   /** The SqlRunner of `Database.session`: PGlite's own exec/query with its default type parsers. */
   | { op: "exec"; sql: string }
   | { op: "query"; sql: string; params: unknown[] }
-  /** Database.read: a read-only statement, sent in one call like the adapter's (its prepared types stay valid). */
+  /**
+   * Database.read and Database.statement: one statement outside transactions, sent in one call like the
+   * adapter's (its prepared types stay valid: never a script that changes types).
+   */
   | { op: "read"; sql: string; params: unknown[] }
   | { op: "close" };
 

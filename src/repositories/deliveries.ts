@@ -2,7 +2,8 @@
 // reads, and the dispatcher's statements (fan-out of outbox events, claims
 // under a lease, recording outcomes). Each function that must be atomic runs
 // its own transaction, so callers never hold one.
-import { type Executor, inTransaction } from "./executor.ts";
+import { type Executor, inTransaction, statementsOn } from "./executor.ts";
+import type { Database } from "../db/database.ts";
 import type { WebhookDelivery, WebhookEndpoint } from "../../generated/prisma/client.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 import { columnsOf, recordFromJson } from "./record-columns.ts";
@@ -75,7 +76,12 @@ export interface EndpointHealth {
   disabledReason: string;
 }
 
-export function createDeliveriesRepository(db: Executor) {
+/**
+ * `statement` (Database.statement), when given, serves the dispatcher's poll outside transactions:
+ * an idle server's polls then never load Prisma's query compiler.
+ */
+export function createDeliveriesRepository(db: Executor, statement?: Database["statement"]) {
+  const run = statementsOn(db, statement);
   return {
     /** One page of an endpoint's deliveries, newest first. */
     listPage(webhookId: string, filter: DeliveryFilter, page: Page): Promise<PageResult<WebhookDelivery>> {
@@ -176,11 +182,19 @@ export function createDeliveriesRepository(db: Executor) {
      * in one transaction. A disabled endpoint gets its deliveries too: they wait
      * (claimDue skips them) until it is enabled again, so no event is lost to it.
      */
-    fanOutEvents(
+    async fanOutEvents(
       now: Date,
       batchSize: number,
       plan: (events: UndispatchedEvent[], endpoints: SubscribedEndpoint[]) => NewDelivery[],
     ): Promise<{ events: number; deliveries: number }> {
+      // Most polls find nothing: one read on the driver answers them, without a transaction.
+      if (statement) {
+        const [{ pending }] = await statement<{ pending: boolean }>(
+          "SELECT EXISTS (SELECT FROM outbox_events WHERE dispatched_at IS NULL) AS pending",
+          [],
+        );
+        if (!pending) return { events: 0, deliveries: 0 };
+      }
       return inTransaction(db, async (tx) => {
         const events = await tx.$queryRawUnsafe<UndispatchedEvent[]>(
           `SELECT id, environment::text AS environment, type, payload FROM outbox_events
@@ -223,7 +237,7 @@ export function createDeliveriesRepository(db: Executor) {
      */
     async claimDue(owner: string, now: Date, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
       if (limit <= 0) return [];
-      const rows = await db.$queryRawUnsafe<{ claimed: string }[]>(
+      const rows = await run<{ claimed: string }>(
         `WITH claimed AS (
            UPDATE webhook_deliveries AS claim SET lease_owner = $1, lease_expires_at = $2::timestamp(3)
            FROM (
@@ -238,10 +252,7 @@ export function createDeliveriesRepository(db: Executor) {
            RETURNING claim.*)
          SELECT coalesce(json_agg(json_build_array(row_to_json(c), row_to_json(e)) ORDER BY c.next_retry_at, c.id), '[]')::text AS claimed
          FROM claimed AS c JOIN webhook_endpoints AS e ON e.id = c.webhook_id`,
-        owner,
-        new Date(now.getTime() + leaseMs).toISOString(),
-        now.toISOString(),
-        limit,
+        [owner, new Date(now.getTime() + leaseMs).toISOString(), now.toISOString(), limit],
       );
       const pairs = JSON.parse(rows[0].claimed) as [Record<string, unknown>, Record<string, unknown>][];
       return pairs.map(([delivery, endpoint]) => ({

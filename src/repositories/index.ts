@@ -60,22 +60,22 @@ export interface Repositories {
 /** What a transaction's statements can use: every repository, bound to the transaction. */
 export type TransactionRepositories = Omit<Repositories, "transaction">;
 
+/** What the repositories use of the driver itself, outside transactions (each optional: tests pass a bare client). */
+export type DriverAccess = Partial<Pick<Database, "read" | "statement" | "copyValues">>;
+
 /**
- * `read` (Database.read), when given, serves the hot reads outside transactions; `copyValues`
+ * `read` (Database.read), when given, serves the hot reads outside transactions; `statement`
+ * (Database.statement) the start-up work and the dispatcher's idle poll; `copyValues`
  * (Database.copyValues, PostgreSQL) streams the largest exports.
  */
-export function createRepositories(db: Db, read?: Database["read"], copyValues?: Database["copyValues"]): Repositories {
+export function createRepositories(db: Db, driver: DriverAccess = {}): Repositories {
   return {
-    ...boundRepositories(db, read, copyValues),
+    ...boundRepositories(db, driver),
     transaction: (work, options) => db.$transaction((tx) => work(boundRepositories(markTransaction(tx))), options),
   };
 }
 
-function boundRepositories(
-  db: Executor,
-  read?: Database["read"],
-  copyValues?: Database["copyValues"],
-): TransactionRepositories {
+function boundRepositories(db: Executor, { read, statement, copyValues }: DriverAccess = {}): TransactionRepositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
@@ -86,16 +86,16 @@ function boundRepositories(
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db, copyValues),
     catalogImports: createCatalogImportsRepository(db),
-    sandbox: createSandboxRepository(db),
+    sandbox: createSandboxRepository(db, statement),
     organizations: createOrganizationsRepository(db),
     credentials: createCredentialsRepository(db),
     webhooks: createWebhooksRepository(db),
-    outbox: createOutboxRepository(db),
+    outbox: createOutboxRepository(db, statement),
     eventFeed: createEventFeedRepository(db),
     stewardship: createStewardshipRepository(db),
     idempotency: createIdempotencyRepository(db),
-    deliveries: createDeliveriesRepository(db),
-    secrets: createSecretsRepository(db),
+    deliveries: createDeliveriesRepository(db, statement),
+    secrets: createSecretsRepository(db, statement),
     sso: createSsoRepository(db),
     users: createUsersRepository(db),
     sessions: createSessionsRepository(db),
@@ -104,8 +104,10 @@ function boundRepositories(
 }
 
 /** The repositories over an open database (what the server, the dispatcher and the CLI build on). */
-export function repositoriesOf(
-  database: Pick<Database, "prisma"> & Partial<Pick<Database, "read" | "copyValues">>,
-): Repositories {
-  return createRepositories(database.prisma, database.read, database.copyValues?.bind(database));
+export function repositoriesOf(database: Pick<Database, "prisma"> & DriverAccess): Repositories {
+  return createRepositories(database.prisma, {
+    read: database.read,
+    statement: database.statement,
+    copyValues: database.copyValues?.bind(database),
+  });
 }

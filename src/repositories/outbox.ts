@@ -1,10 +1,14 @@
 // The outbox: events written in the transaction of the change that causes them
 // (see services/outbox.ts), read later by the dispatcher.
 import type { Prisma } from "../../generated/prisma/client.ts";
+import type { Database } from "../db/database.ts";
+import { statementsOn } from "./executor.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
 import { envelope, type EventEnvelope, type PendingEvent } from "../kernel/events.ts";
 
-export function createOutboxRepository(db: Prisma.TransactionClient) {
+/** `statement` (Database.statement), when given, serves the metrics' backlog without Prisma's query compiler. */
+export function createOutboxRepository(db: Prisma.TransactionClient, statement?: Database["statement"]) {
+  const run = statementsOn(db, statement);
   return {
     /**
      * One INSERT from a JSON array, in the caller's transaction: a batch of 500
@@ -28,9 +32,13 @@ export function createOutboxRepository(db: Prisma.TransactionClient) {
 
     /** Events not yet fanned out, and the age of the oldest in seconds (0 when none), for metrics. */
     async backlog(now = new Date()): Promise<{ pending: number; oldestAgeSeconds: number }> {
-      const [row] = await db.$queryRaw<{ pending: number; oldest: Date | null }[]>`
-        SELECT count(*)::int AS pending, min(created_at) AS oldest FROM outbox_events WHERE dispatched_at IS NULL`;
-      const oldestAgeSeconds = row.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0;
+      // The oldest as epoch seconds: a timestamp column holds UTC, which the drivers would read as local time.
+      const [row] = await run<{ pending: number; oldest: number | null }>(
+        `SELECT count(*)::int AS pending, extract(epoch FROM min(created_at))::float8 AS oldest
+         FROM outbox_events WHERE dispatched_at IS NULL`,
+        [],
+      );
+      const oldestAgeSeconds = row.oldest === null ? 0 : Math.max(0, now.getTime() / 1000 - row.oldest);
       return { pending: row.pending, oldestAgeSeconds };
     },
   };

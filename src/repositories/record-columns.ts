@@ -90,3 +90,24 @@ export async function insertRecords(
     JSON.stringify(records.map((record) => byColumn(shape, record))),
   );
 }
+
+/**
+ * The INSERT of the records of parameter `$param` (a JSON array under column names, `json`), naming
+ * only the columns of the fields the first record sets: the others take their defaults, as with
+ * Prisma's createMany, and BEFORE INSERT triggers see those defaults. The records set the same fields.
+ */
+export function insertFromJson(
+  db: Prisma.TransactionClient,
+  model: Prisma.ModelName,
+  table: string,
+  records: readonly object[],
+  param: number,
+): { sql: string; json: string } {
+  const set = new Set(Object.keys(records[0] ?? {}));
+  const shape = columnsOf(db, model).filter(({ field }) => set.has(field));
+  const columns = shape.map(({ column }) => `"${column}"`).join(", ");
+  return {
+    sql: `INSERT INTO ${table} (${columns}) SELECT ${columns} FROM jsonb_populate_recordset(NULL::${table}, $${param}::jsonb)`,
+    json: JSON.stringify(records.map((record) => byColumn(shape, record))),
+  };
+}
