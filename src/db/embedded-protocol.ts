@@ -29,6 +29,8 @@ export type EngineRequest =
   | { op: "query"; sql: string; params: unknown[] }
   /** Database.read: a read-only statement, sent in one call like the adapter's (its prepared types stay valid). */
   | { op: "read"; sql: string; params: unknown[] }
+  /** Database.readBytes: like read, one row, its text column `column` sent as bytes in a transferred buffer. */
+  | { op: "readBytes"; sql: string; params: unknown[]; column: string }
   | { op: "close" };
 
 export type EngineCall = EngineRequest & { id: number };

@@ -83,9 +83,14 @@ function environmentLiteral(environment: Environment): string {
 
 /**
  * `copyValues` (Database.copyValues, PostgreSQL), when given, streams the largest exports with one
- * COPY instead of reading them batch by batch.
+ * COPY instead of reading them batch by batch; `readBytes` (Database.readBytes, the embedded
+ * database), when given, reads each rendered batch as bytes instead of a string.
  */
-export function createExportsRepository(db: Executor, copyValues?: Database["copyValues"]) {
+export function createExportsRepository(
+  db: Executor,
+  copyValues?: Database["copyValues"],
+  readBytes?: Database["readBytes"],
+) {
   /**
    * Equivalencies rendered by the database a batch at a time: `value` is the text of a row `e`
    * (with `joins`); the export's first row is preceded by `lead`, every other one by `separator`.
@@ -95,10 +100,7 @@ export function createExportsRepository(db: Executor, copyValues?: Database["cop
     return async (after: BatchKey | null, take: number): Promise<RenderedBatch> => {
       const params: unknown[] = [environment, take, after?.lastCreatedAt ? separator : lead, separator];
       if (after?.lastCreatedAt) params.push(after.lastCreatedAt, after.lastId);
-      const [row] = await db.$queryRawUnsafe<
-        { text: string | null; rows: number; last_created_at: Date | null; last_id: string | null }[]
-      >(
-        `WITH batch AS (
+      const sql = `WITH batch AS (
            SELECT * FROM equivalencies WHERE environment = $1::"Environment"
            ${after?.lastCreatedAt ? "AND (created_at, id) > ($5::timestamp(3), $6)" : ""}
            ORDER BY created_at, id LIMIT $2)
@@ -107,10 +109,13 @@ export function createExportsRepository(db: Executor, copyValues?: Database["cop
                 (SELECT count(*)::int FROM batch) AS rows,
                 last.created_at AS last_created_at, last.id AS last_id
          FROM (SELECT 1) AS one
-         LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`,
-        ...params,
-      );
-      return { text: row.text ?? "", rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
+         LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`;
+      if (readBytes) {
+        const { bytes, row } = await readBytes(sql, params, "text");
+        return { text: bytes, ...batchKey(row as unknown as BatchRow) };
+      }
+      const [row] = await db.$queryRawUnsafe<(BatchRow & { text: string | null })[]>(sql, ...params);
+      return { text: row.text ?? "", ...batchKey(row) };
     };
   }
 
@@ -217,14 +222,25 @@ export interface BatchKey {
   lastId: string | null;
 }
 
-/** A batch of rendered rows, and the key of its last row. */
+/** A batch of rendered rows (bytes when read by Database.readBytes), and the key of its last row. */
 export interface RenderedBatch extends BatchKey {
-  text: string;
+  text: string | Buffer;
   rows: number;
 }
 
 /** A batch of CSV records, and the key of its last row (null when the batch is empty). */
 export interface CsvBatch extends BatchKey {
-  csv: string;
+  csv: string | Buffer;
   rows: number;
+}
+
+/** The columns of a rendered batch's statement besides its text. */
+interface BatchRow {
+  rows: number;
+  last_created_at: Date | null;
+  last_id: string | null;
+}
+
+function batchKey(row: BatchRow): BatchKey & { rows: number } {
+  return { rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
 }

@@ -62,11 +62,17 @@ export type TransactionRepositories = Omit<Repositories, "transaction">;
 
 /**
  * `read` (Database.read), when given, serves the hot reads outside transactions; `copyValues`
- * (Database.copyValues, PostgreSQL) streams the largest exports.
+ * (Database.copyValues, PostgreSQL) streams the largest exports, and `readBytes`
+ * (Database.readBytes, the embedded database) reads their batches as bytes.
  */
-export function createRepositories(db: Db, read?: Database["read"], copyValues?: Database["copyValues"]): Repositories {
+export function createRepositories(
+  db: Db,
+  read?: Database["read"],
+  copyValues?: Database["copyValues"],
+  readBytes?: Database["readBytes"],
+): Repositories {
   return {
-    ...boundRepositories(db, read, copyValues),
+    ...boundRepositories(db, read, copyValues, readBytes),
     transaction: (work, options) => db.$transaction((tx) => work(boundRepositories(markTransaction(tx))), options),
   };
 }
@@ -75,6 +81,7 @@ function boundRepositories(
   db: Executor,
   read?: Database["read"],
   copyValues?: Database["copyValues"],
+  readBytes?: Database["readBytes"],
 ): TransactionRepositories {
   return {
     institutions: createInstitutionsRepository(db),
@@ -84,7 +91,7 @@ function boundRepositories(
     equivalencyImports: createEquivalencyImportsRepository(db),
     transferEvaluations: createTransferEvaluationsRepository(db, read),
     datasets: createDatasetsRepository(db),
-    exports: createExportsRepository(db, copyValues),
+    exports: createExportsRepository(db, copyValues, readBytes),
     catalogImports: createCatalogImportsRepository(db),
     sandbox: createSandboxRepository(db),
     organizations: createOrganizationsRepository(db),
@@ -105,7 +112,12 @@ function boundRepositories(
 
 /** The repositories over an open database (what the server, the dispatcher and the CLI build on). */
 export function repositoriesOf(
-  database: Pick<Database, "prisma"> & Partial<Pick<Database, "read" | "copyValues">>,
+  database: Pick<Database, "prisma"> & Partial<Pick<Database, "read" | "copyValues" | "readBytes">>,
 ): Repositories {
-  return createRepositories(database.prisma, database.read, database.copyValues?.bind(database));
+  return createRepositories(
+    database.prisma,
+    database.read,
+    database.copyValues?.bind(database),
+    database.readBytes?.bind(database),
+  );
 }

@@ -171,7 +171,7 @@ async function renderedChunks(
   resource: ExportResource,
   format: ExportFormat,
   { batchSize, renderedBatchSize }: Required<ExportOptions>,
-): Promise<AsyncIterable<string>> {
+): Promise<AsyncIterable<string | Buffer>> {
   // The equivalency exports are rendered by the database: the main thread only passes their text on.
   if (format === "csv" && resource === "equivalencies") {
     const read = exports.equivalencyCsvBatches(environment);
@@ -235,7 +235,7 @@ async function databaseChunks(
   frame: { open: string; close: string },
   read: (after: BatchKey | null, take: number) => Promise<RenderedBatch>,
   batchSize: number,
-): Promise<AsyncIterable<string>> {
+): Promise<AsyncIterable<string | Buffer>> {
   const first = await read(null, batchSize);
   return (async function* () {
     yield frame.open;
