@@ -180,9 +180,9 @@ export function createExportsRepository(
 
     /**
      * The equivalency JSON export's elements (equivalencyView, as the "equivalency_api_json"
-     * function of the migration "api_json" renders it), a batch at a time: one text of the
-     * batch's elements, each after ",\n" but the very first, which follows a line break (as the
-     * COPY's first element does once its comma is skipped).
+     * function of the migrations "api_json" and "exports_rendered_json" renders it), a batch at a
+     * time: one text of the batch's elements, each after ",\n" but the very first, which follows a
+     * line break (as the COPY's first element does once its comma is skipped).
      */
     equivalencyJsonBatches(environment: Environment) {
       return renderedBatches(environment, `"equivalency_api_json"(e)`, ",\n", "", "\n");
