@@ -32,6 +32,52 @@ function chunks<T>(items: T[]): T[][] {
   return result;
 }
 
+/**
+ * Rows `firstRow + 1` on of a new version, one per equivalency of `ids`, each state rendered and
+ * compared by the database, so an unchanged one never leaves it: the equivalency as the API shows
+ * it (`equivalency_api_json`) with its source and target courses (`course_api_json`), without the
+ * datasetVersionId every publication sets. A state equal to what the previous version stored is
+ * not copied: the row names the version holding it. Equal means the same SHA-256 of the state's
+ * jsonb text, or, where the stored hash differs or is missing (written by another rendering of
+ * the same value, or before hashes were stored), the same value as the held state.
+ */
+async function insertRecords(
+  db: Prisma.TransactionClient,
+  version: { id: string; previousId: string | null },
+  ids: string[],
+  firstRow: number,
+): Promise<void> {
+  await db.$executeRaw`
+    INSERT INTO dataset_records (dataset_version_id, "row", equivalency_id, state, state_hash, state_dataset_version_id)
+    SELECT ${version.id}, d.row, d.id,
+      CASE WHEN d.held_by IS NULL THEN d.content || jsonb_build_object('datasetVersionId', ${version.id}::text) END,
+      d.state_hash, d.held_by
+    FROM (
+      SELECT h.row, h.id, h.content, h.state_hash,
+        CASE
+          WHEN h.holder IS NULL THEN NULL
+          WHEN h.previous_hash = h.state_hash THEN h.holder
+          WHEN (SELECT held.state - 'datasetVersionId' FROM dataset_records AS held
+                WHERE held.dataset_version_id = h.holder AND held.equivalency_id = h.id) = h.content THEN h.holder
+        END AS held_by
+      FROM (
+        SELECT s.row, s.id, s.content, encode(sha256(convert_to(s.content::text, 'UTF8')), 'hex') AS state_hash,
+          p.state_hash AS previous_hash, coalesce(p.state_dataset_version_id, p.dataset_version_id) AS holder
+        FROM (
+          SELECT ${firstRow}::int + n.position AS row, e.id,
+            ("equivalency_api_json"(e)::jsonb - 'datasetVersionId') || jsonb_build_object(
+              'sourceCourse', "course_api_json"(sc),
+              'targetCourse', CASE WHEN tc.id IS NULL THEN NULL ELSE "course_api_json"(tc) END) AS content
+          FROM unnest(${ids}::text[]) WITH ORDINALITY AS n(id, position)
+          JOIN equivalencies AS e ON e.id = n.id
+          JOIN courses AS sc ON sc.id = e.source_course_id
+          LEFT JOIN courses AS tc ON tc.id = e.target_course_id
+        ) AS s
+        LEFT JOIN dataset_records AS p ON p.dataset_version_id = ${version.previousId} AND p.equivalency_id = s.id
+      ) AS h
+    ) AS d`;
+}
+
 export function createDatasetsRepository(db: Prisma.TransactionClient) {
   return {
     /**
@@ -93,14 +139,8 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
     },
 
     /**
-     * The version, its records (row numbers from 1, in the order of `equivalencyIds`) and its issues.
-     * Each record's state is rendered and compared by the database, so an unchanged one is never
-     * read out: the equivalency as the API shows it (`equivalency_api_json`) with its source and
-     * target courses (`course_api_json`), without its datasetVersionId, which every publication
-     * sets. A state equal to what the owner's previous publication stored is not copied: the row
-     * names the version holding it. Equal means the same SHA-256 of the state's jsonb text, or,
-     * where the hashes differ (one written before the database computed them, by another
-     * rendering of the same value), the same value as the held state.
+     * The version, its records (row numbers from 1, in the order of `equivalencyIds`, each stored
+     * as insertRecords decides) and its issues.
      */
     async insertVersion(version: NewDatasetVersion, equivalencyIds: string[], issues: Issue[]): Promise<void> {
       await db.datasetVersion.create({ data: version });
@@ -113,37 +153,8 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
         orderBy: { sequence: "desc" },
         select: { id: true },
       });
-      for (const [index, part] of chunks(equivalencyIds).entries()) {
-        await db.$executeRaw`
-          INSERT INTO dataset_records (dataset_version_id, "row", equivalency_id, state, state_hash, state_dataset_version_id)
-          SELECT ${version.id}, d.row, d.id,
-            CASE WHEN d.held_by IS NULL THEN d.content || jsonb_build_object('datasetVersionId', ${version.id}::text) END,
-            d.state_hash, d.held_by
-          FROM (
-            SELECT h.row, h.id, h.content, h.state_hash,
-              CASE
-                WHEN h.holder IS NULL THEN NULL
-                WHEN h.previous_hash = h.state_hash THEN h.holder
-                WHEN (SELECT held.state - 'datasetVersionId' FROM dataset_records AS held
-                      WHERE held.dataset_version_id = h.holder AND held.equivalency_id = h.id) = h.content THEN h.holder
-              END AS held_by
-            FROM (
-              SELECT s.row, s.id, s.content, encode(sha256(convert_to(s.content::text, 'UTF8')), 'hex') AS state_hash,
-                p.state_hash AS previous_hash, coalesce(p.state_dataset_version_id, p.dataset_version_id) AS holder
-              FROM (
-                SELECT ${index * CHUNK}::int + n.position AS row, e.id,
-                  ("equivalency_api_json"(e)::jsonb - 'datasetVersionId') || jsonb_build_object(
-                    'sourceCourse', "course_api_json"(sc),
-                    'targetCourse', CASE WHEN tc.id IS NULL THEN NULL ELSE "course_api_json"(tc) END) AS content
-                FROM unnest(${part}::text[]) WITH ORDINALITY AS n(id, position)
-                JOIN equivalencies AS e ON e.id = n.id
-                JOIN courses AS sc ON sc.id = e.source_course_id
-                LEFT JOIN courses AS tc ON tc.id = e.target_course_id
-              ) AS s
-              LEFT JOIN dataset_records AS p ON p.dataset_version_id = ${previous?.id ?? null} AND p.equivalency_id = s.id
-            ) AS h
-          ) AS d`;
-      }
+      for (const [index, part] of chunks(equivalencyIds).entries())
+        await insertRecords(db, { id: version.id, previousId: previous?.id ?? null }, part, index * CHUNK);
       for (const part of chunks(issues))
         await db.datasetIssue.createMany({ data: part.map((issue) => ({ datasetVersionId: version.id, ...issue })) });
     },
