@@ -47,7 +47,7 @@ async function insertRecords(
   ids: string[],
   firstRow: number,
 ): Promise<void> {
-  await db.$executeRaw`
+  const inserted = await db.$executeRaw`
     INSERT INTO dataset_records (dataset_version_id, "row", equivalency_id, state, state_hash, state_dataset_version_id)
     SELECT ${version.id}, d.row, d.id,
       CASE WHEN d.held_by IS NULL THEN d.content || jsonb_build_object('datasetVersionId', ${version.id}::text) END,
@@ -76,6 +76,8 @@ async function insertRecords(
         LEFT JOIN dataset_records AS p ON p.dataset_version_id = ${version.previousId} AND p.equivalency_id = s.id
       ) AS h
     ) AS d`;
+  // Every id is one of the owner's locked equivalencies; a row missing would misnumber the snapshot.
+  if (inserted !== ids.length) throw new Error(`${inserted} dataset records written for ${ids.length} equivalencies`);
 }
 
 export function createDatasetsRepository(db: Prisma.TransactionClient) {
