@@ -6,7 +6,7 @@
 // PostgreSQL: the same rows in the same order as CSV from
 // `COPY (SELECT …) TO STDOUT WITH CSV` through the same driver (pg).
 //
-//   npx tsx scripts/bench/export.ts [--database-url postgresql://…] [--sizes 100000,1000000]
+//   npx tsx scripts/bench/export.ts [--database-url postgresql://…] [--sizes 100000,1000000] [--formats csv,json,ctdl]
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
@@ -63,7 +63,11 @@ async function copyBaseline(url: string): Promise<{ seconds: number; bytes: numb
 
 async function main() {
   const { values } = parseArgs({
-    options: { "database-url": { type: "string" }, sizes: { type: "string", default: "100000,1000000" } },
+    options: {
+      "database-url": { type: "string" },
+      sizes: { type: "string", default: "100000,1000000" },
+      formats: { type: "string", default: "csv,json" },
+    },
     strict: true,
   });
   const sizes = values.sizes
@@ -89,7 +93,7 @@ async function main() {
         const copy = await copyBaseline(bench.config.databaseUrl!);
         figures.push({ name: `baseline: COPY … TO STDOUT WITH CSV (pg), ${size}`, rows: size, ...mib(copy) });
       }
-      for (const format of ["csv", "json"]) {
+      for (const format of values.formats.split(",")) {
         const server = await startServerProcess(bench);
         try {
           const before = memoryOf(server.child.pid!);

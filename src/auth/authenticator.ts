@@ -7,6 +7,7 @@ import { digestsEqual, parseApiKey } from "./api-keys.ts";
 import { type ApiCredential, isScope } from "./credential.ts";
 
 const REALM = 'Bearer realm="course-equivalency"';
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 /** lastUsedAt is a hint, not an audit log: write it at most once a minute per key. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 /** Verified keys are remembered briefly so hot read paths skip a lookup (SVC_CREDENTIAL_CACHE_MS). */
@@ -35,6 +36,19 @@ export class Authenticator {
     private readonly cacheMs = CACHE_TTL_MS,
   ) {}
 
+  /**
+   * The credential of an API key this process verified moments ago, without waiting: a request
+   * that finds its key here is answered by authenticate() the same way, a turn of the event loop
+   * later. Undefined for anything else (authenticate() then decides).
+   */
+  cached(authorization: string | undefined): ApiCredential | undefined {
+    if (!authorization) return undefined;
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token?.startsWith("svc_")) return undefined;
+    const parsed = parseApiKey(token);
+    return parsed ? this.cachedKey(parsed.hash) : undefined;
+  }
+
   async authenticate(authorization: string | undefined): Promise<ApiCredential> {
     if (!authorization) {
       throw new AuthenticationError(
@@ -42,7 +56,7 @@ export class Authenticator {
         REALM,
       );
     }
-    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    const match = BEARER.exec(authorization);
     if (!match) {
       throw invalidCredential(
         "The Authorization header must have the form 'Bearer <API key or access token>'.",
@@ -78,8 +92,8 @@ export class Authenticator {
   private async authenticateApiKey(key: string): Promise<ApiCredential> {
     const parsed = parseApiKey(key);
     if (!parsed) throw invalidCredential("The API key is malformed: expected svc_<live|sandbox>_<token>.");
-    const cached = this.cache.get(parsed.hash);
-    if (cached && cached.expiresAt > Date.now() && digestsEqual(cached.hash, parsed.hash)) return cached.credential;
+    const cached = this.cachedKey(parsed.hash);
+    if (cached) return cached;
     let lookup = this.lookups.get(parsed.hash);
     if (!lookup) {
       lookup = this.lookUpApiKey(parsed.hash).finally(() => {
@@ -88,6 +102,12 @@ export class Authenticator {
       this.lookups.set(parsed.hash, lookup);
     }
     return lookup;
+  }
+
+  private cachedKey(hash: string): ApiCredential | undefined {
+    const cached = this.cache.get(hash);
+    if (cached && cached.expiresAt > Date.now() && digestsEqual(cached.hash, hash)) return cached.credential;
+    return undefined;
   }
 
   private async lookUpApiKey(hash: string): Promise<ApiCredential> {

@@ -15,6 +15,13 @@ import { embeddedTemplatePath } from "./embedded-template.ts";
 
 export type Db = PrismaClient;
 
+/** One row read by Database.readBytes: its text column's bytes (empty for NULL or no row), and the rest. */
+export interface BytesRow {
+  bytes: Buffer;
+  /** The row's other columns; null when the statement answered no row. */
+  row: Record<string, unknown> | null;
+}
+
 /** Executes plain SQL scripts (several statements at once) outside Prisma. */
 export interface SqlRunner {
   exec(sql: string): Promise<void>;
@@ -45,6 +52,13 @@ export interface Database {
    * ends, and closed rather than reused when the stream fails or is abandoned.
    */
   copyValues?(select: string): Promise<Readable>;
+  /**
+   * The embedded database only: a read-only statement of one row, its text column `column` as
+   * UTF-8 bytes and the other columns as the driver parses them. The bytes cross from the
+   * database's thread in a transferred buffer, so the text never becomes a string on this thread
+   * (what the exports' batches are read with: docs/benchmarks.md).
+   */
+  readBytes?(sql: string, params: unknown[], column: string): Promise<BytesRow>;
   /** Runs fn on one database session (advisory locks and scripts need one). */
   session<T>(fn: (sql: SqlRunner) => Promise<T>): Promise<T>;
   kind: "embedded" | "postgresql";
@@ -172,6 +186,15 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
     shedStartupMemory: () => engine.restart(),
     read: statement,
     statement,
+    async readBytes(sql, params, column) {
+      const { bytes, row } = await engine.call<{ bytes: Uint8Array; row: BytesRow["row"] }>({
+        op: "readBytes",
+        sql,
+        params,
+        column,
+      });
+      return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), row };
+    },
     poolStats: () => null,
     async close() {
       await prisma.$disconnect();

@@ -32,6 +32,8 @@ export type EngineRequest =
    * adapter's (its prepared types stay valid: never a script that changes types).
    */
   | { op: "read"; sql: string; params: unknown[] }
+  /** Database.readBytes: like read, one row, its text column `column` sent as bytes in a transferred buffer. */
+  | { op: "readBytes"; sql: string; params: unknown[]; column: string }
   | { op: "close" };
 
 export type EngineCall = EngineRequest & { id: number };

@@ -91,6 +91,11 @@ async function handle(call: EngineCall): Promise<unknown> {
       return pgliteRunner(database().pglite).exec(call.sql);
     case "read":
       return (await (oneCall!.client() as PGlite).query(call.sql, call.params)).rows;
+    case "readBytes":
+      return rowWithBytes(
+        (await (oneCall!.client() as PGlite).query<Record<string, unknown>>(call.sql, call.params)).rows[0],
+        call.column,
+      );
     case "query":
       oneCall?.invalidate();
       return pgliteRunner(database().pglite).query(call.sql, call.params);
@@ -103,8 +108,35 @@ async function handle(call: EngineCall): Promise<unknown> {
   }
 }
 
+/** A reply whose buffers are moved to the main thread rather than copied. */
+class Transferred {
+  constructor(
+    readonly value: unknown,
+    readonly buffers: ArrayBuffer[],
+  ) {}
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The row's text column `column` encoded here, into a buffer of its own that is transferred: the
+ * main thread gets the bytes without a copy and without decoding a string (a batch's text is about
+ * a megabyte, and a string that size is collected lazily on each thread that holds one).
+ */
+function rowWithBytes(row: Record<string, unknown> | undefined, column: string): Transferred {
+  if (!row) return new Transferred({ bytes: new Uint8Array(0), row: null }, []);
+  const { [column]: text, ...rest } = row;
+  const bytes = encoder.encode(typeof text === "string" ? text : "");
+  return new Transferred({ bytes, row: rest }, [bytes.buffer as ArrayBuffer]);
+}
+
 function reply(message: EngineReply): void {
   try {
+    if (message.ok && message.value instanceof Transferred) {
+      const { value, buffers } = message.value;
+      port.postMessage({ ...message, value }, buffers);
+      return;
+    }
     port.postMessage(message);
   } catch (error) {
     // A result that cannot be cloned must fail its own request, not end this thread.

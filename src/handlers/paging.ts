@@ -61,17 +61,18 @@ export function pagination(
   return { total: result.total, limit: page.limit, offset: page.offset, returned, nextCursor };
 }
 
+/** The link to another page: the request's query with its position replaced (a copy of the parameters, not of the URL). */
 function at(url: URL, page: PageParams, position: { offset: number } | { after: string }): string {
-  const target = new URL(url);
-  target.searchParams.set("limit", String(page.limit));
+  const target = new URLSearchParams(url.searchParams);
+  target.set("limit", String(page.limit));
   if ("after" in position) {
-    target.searchParams.delete("offset");
-    target.searchParams.set("after", position.after);
+    target.delete("offset");
+    target.set("after", position.after);
   } else {
-    target.searchParams.delete("after");
-    target.searchParams.set("offset", String(position.offset));
+    target.delete("after");
+    target.set("offset", String(position.offset));
   }
-  return `<${target.pathname}${target.search}>`;
+  return `<${url.pathname}?${target}>`;
 }
 
 /**

@@ -40,16 +40,31 @@ export interface Cursors {
   open(scope: string, cursor: string): KeyValue[];
 }
 
+/** Tags of cursors sealed lately: the first page of a busy list seals the same cursor on every request. */
+const REMEMBERED_TAGS = 256;
+
 export function createCursors(secrets: SecretBox): Cursors {
   const key = secrets.derive("list cursors");
   const tagOf = (scope: string, payload: string) =>
     crypto.createHmac("sha256", key).update(scope).update("\n").update(payload).digest().subarray(0, TAG_BYTES);
+  // The tag is a function of scope and payload alone; an HMAC object per request cost more than the page's links.
+  const sealedTags = new Map<string, string>();
+  const sealedTagOf = (scope: string, payload: string) => {
+    const input = `${scope}\n${payload}`;
+    let tag = sealedTags.get(input);
+    if (tag === undefined) {
+      tag = tagOf(scope, payload).toString("base64url");
+      if (sealedTags.size >= REMEMBERED_TAGS) sealedTags.clear();
+      sealedTags.set(input, tag);
+    }
+    return tag;
+  };
 
   return {
     seal(scope, values) {
       const encoded: Encoded[] = values.map((value) => (value instanceof Date ? { t: value.toISOString() } : value));
       const payload = Buffer.from(JSON.stringify(encoded)).toString("base64url");
-      return `${payload}.${tagOf(scope, payload).toString("base64url")}`;
+      return `${payload}.${sealedTagOf(scope, payload)}`;
     },
 
     open(scope, cursor) {

@@ -7,6 +7,8 @@ import { ValidationError, escapePointer, type FieldError } from "./errors.ts";
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function rejectUnstorableText(request: { params: unknown; query: unknown; body: unknown }): void {
+  // Almost every request is clean: look first, and build the pointers only for one that is not.
+  if (storable(request.params) && storable(request.query) && storable(request.body)) return;
   const errors = [
     ...unstorable(request.params, "/path"),
     ...unstorable(request.query, "/query"),
@@ -20,6 +22,21 @@ export function unstorableFlaw(text: string): string | undefined {
   if (text.includes("\u0000")) return "must not contain the character U+0000";
   if (LONE_SURROGATE.test(text)) return "must be well-formed Unicode (it holds a lone surrogate)";
   return undefined;
+}
+
+/** Whether every string (and member name) in the value can be stored; allocates nothing. */
+function storable(value: unknown): boolean {
+  if (typeof value === "string") return unstorableFlaw(value) === undefined;
+  if (value === null || typeof value !== "object") return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!storable(item)) return false;
+    return true;
+  }
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    if (unstorableFlaw(name) !== undefined || !storable((value as Record<string, unknown>)[name])) return false;
+  }
+  return true;
 }
 
 /** The strings (and member names) that cannot be stored, by pointer. */

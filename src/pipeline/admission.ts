@@ -23,8 +23,11 @@ export interface Admission {
 }
 
 export function createAdmission(authenticator: Authenticator, rateLimiter: RateLimiter): Admission {
-  async function authenticate(ctx: Context, address: string): Promise<ApiCredential> {
-    const authorization = ctx.get("authorization") || undefined;
+  async function authenticate(
+    ctx: Context,
+    authorization: string | undefined,
+    address: string,
+  ): Promise<ApiCredential> {
     try {
       return await authenticator.authenticate(authorization);
     } catch (error) {
@@ -42,7 +45,9 @@ export function createAdmission(authenticator: Authenticator, rateLimiter: RateL
   return {
     async admit(ctx) {
       const address = clientAddressKey(ctx.ip);
-      const credential = await authenticate(ctx, address);
+      const authorization = ctx.get("authorization") || undefined;
+      // A key verified moments ago is known at once; anything else waits for authenticate().
+      const credential = authenticator.cached(authorization) ?? (await authenticate(ctx, authorization, address));
       let decision = rateLimiter.forCredential(credential, address);
       if (decision instanceof Promise) decision = await decision;
       applyRateLimit(ctx, decision);

@@ -9,17 +9,40 @@ import { pathParameterSegments } from "./path-encoding.ts";
 
 const DECIMAL = /^-?[0-9]+$/;
 
+interface IntegerParameter {
+  name: string;
+  in: "query" | "path";
+}
+
+/** Operations are the router's, built once: their integer parameters are found once too. */
+const integersOf = new WeakMap<Operation, IntegerParameter[]>();
+
+function integerParameters(operation: Operation): IntegerParameter[] {
+  let found = integersOf.get(operation);
+  if (!found) {
+    found = [];
+    for (const parameter of operation.parameters ?? []) {
+      if ("$ref" in parameter || !isIntegerSchema(parameter.schema)) continue;
+      if (parameter.in === "query" || parameter.in === "path") found.push({ name: parameter.name, in: parameter.in });
+    }
+    integersOf.set(operation, found);
+  }
+  return found;
+}
+
 /** `path` is the request's path below the API root, `querystring` its raw query (without "?"). */
 export function rejectNonDecimalIntegers(operation: Operation, path: string, querystring: string): void {
-  const query = new URLSearchParams(querystring);
-  const segments = pathParameterSegments(operation.path, path);
+  const integers = integerParameters(operation);
+  if (integers.length === 0) return;
+  const query = querystring === "" ? null : new URLSearchParams(querystring);
+  const segments = integers.some((parameter) => parameter.in === "path")
+    ? pathParameterSegments(operation.path, path)
+    : null;
   const errors: FieldError[] = [];
-  for (const parameter of operation.parameters ?? []) {
-    if ("$ref" in parameter || !isIntegerSchema(parameter.schema)) continue;
+  for (const parameter of integers) {
     let values: string[] = [];
-    if (parameter.in === "query") values = query.getAll(parameter.name);
-    else if (parameter.in === "path" && segments.has(parameter.name))
-      values = [decodeURIComponent(segments.get(parameter.name)!)];
+    if (parameter.in === "query") values = query ? query.getAll(parameter.name) : [];
+    else if (segments?.has(parameter.name)) values = [decodeURIComponent(segments.get(parameter.name)!)];
     const message = values.map(flaw).find((found) => found !== undefined);
     if (message) errors.push({ pointer: `/${parameter.in}/${escapePointer(parameter.name)}`, message });
   }

@@ -12,26 +12,28 @@
 import type { Context, Middleware, Next } from "koa";
 import type { OpenAPIBackend, Operation, Request } from "openapi-backend";
 import { authorize } from "../auth/authorize.ts";
-import type { ApiCredential } from "../auth/credential.ts";
 import { handlers, requestChecks } from "../handlers/index.ts";
-import type { OperationId, OperationRequest, RequestContext } from "../handlers/types.ts";
+import type { OperationId, RequestContext } from "../handlers/types.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { Services } from "../services/index.ts";
 import type { Admission } from "./admission.ts";
-import { runAudited } from "./audit.ts";
+import { type AnyHandler, runAudited } from "./audit.ts";
 import { readCsvBody, readJsonBody } from "./body.ts";
 import { routeRequest } from "./contract.ts";
 import { rejectNonDecimalIntegers } from "./integer-parameters.ts";
 import { negotiate, responseTypes } from "./negotiation.ts";
-import { requestLog } from "./request-log.ts";
+import { OperationInput, PipelineContext } from "./request-context.ts";
+import type { RequestState } from "./request-log.ts";
 import { decodesAsUri, rejectMalformedPathEncoding } from "./path-encoding.ts";
 import { requestFieldErrors, requestValidationError } from "./request-errors.ts";
-import { validateParameters } from "./request-parameters.ts";
-import { assertResponseOnContract, respond, type OperationResponse } from "./respond.ts";
+import { type RequestParameters, validateParameters } from "./request-parameters.ts";
+import { assertResponseOnContract, respond } from "./respond.ts";
 
 /** A 10,000-row import file is larger than a JSON write: its body may be this many times the body limit. */
 export const CSV_BODY_LIMIT_FACTOR = 4;
+
+const UNDER_API_ROOT = `${API_ROOT}/`;
 
 export interface PipelineDependencies {
   contract: OpenAPIBackend;
@@ -42,41 +44,44 @@ export interface PipelineDependencies {
   validateResponses?: boolean;
 }
 
-type AnyHandler = (request: OperationRequest<OperationId>, context: RequestContext) => Promise<OperationResponse>;
-
 export function apiPipeline(deps: PipelineDependencies): Middleware {
   const { contract, admission, services } = deps;
+  const strict = deps.validateResponses === true;
 
   return async function api(ctx: Context, next: Next) {
-    if (ctx.path !== API_ROOT && !ctx.path.startsWith(`${API_ROOT}/`)) return next();
+    const path = ctx.path;
+    if (path !== API_ROOT && !path.startsWith(UNDER_API_ROOT)) return next();
     const request: Request = {
       method: ctx.method,
-      path: ctx.path,
+      path,
       query: ctx.querystring,
       headers: ctx.headers as Request["headers"],
     };
 
     const operation = route(request);
     const operationId = operation.operationId as OperationId;
-    ctx.state.operationId = operationId;
+    const state = ctx.state as RequestState;
+    state.operationId = operationId;
     negotiate(ctx, responseTypes(operation));
 
     const caller = await admission.admit(ctx);
-    const context = requestContext(ctx, caller);
+    state.credential = caller;
+    const context = new PipelineContext(ctx, caller, state.requestId, services);
     authorize(operation, caller);
 
     if (operation.requestBody) request.body = await readBody(ctx, operation, deps.bodyLimitBytes);
-    rejectNonDecimalIntegers(operation, ctx.path.slice(API_ROOT.length), ctx.querystring);
-    const input = await validate(operation, request, ctx, context);
+    rejectNonDecimalIntegers(operation, path.slice(API_ROOT.length), request.query as string);
+    const { parameters, errors } = validateParameters(contract, operation, request);
+    if (errors) await refuseInvalid(operation, request, errors, context);
+    const input = inputOf(parameters, request, ctx);
 
     // The services append the change's audit entries in its own transaction (pipeline/audit.ts).
-    const handle = () => (handlers[operationId] as AnyHandler)(input, context);
-    const requestIds = {
-      requestId: (ctx.state.serviceRequestId as string | undefined) ?? context.requestId,
-      clientRequestId: (ctx.state.clientRequestId as string | null | undefined) ?? null,
+    const ids = {
+      serviceRequestId: state.serviceRequestId ?? state.requestId,
+      clientRequestId: state.clientRequestId ?? null,
     };
-    const result = await runAudited(operation, input, context, requestIds, handle, deps.validateResponses === true);
-    if (deps.validateResponses) assertResponseOnContract(contract, operation, result);
+    const result = await runAudited(operation, input, context, ids, handlers[operationId] as AnyHandler, strict);
+    if (strict) assertResponseOnContract(contract, operation, result);
     respond(ctx, result);
   };
 
@@ -88,45 +93,34 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
 
   /** openapi-backend decodes path parameters as it matches: a malformed one is named before that. */
   function route(request: Request): Operation {
-    if (!decodesAsUri(request.path)) {
+    if (request.path.includes("%") && !decodesAsUri(request.path)) {
       const operation = contract.router.matchOperation(request);
       if (operation) rejectMalformedPathEncoding(operation.path, request.path.slice(API_ROOT.length));
     }
     return routeRequest(contract, request);
   }
 
-  function requestContext(ctx: Context, caller: ApiCredential): RequestContext {
-    ctx.state.credential = caller;
-    return {
-      caller,
-      requestId: ctx.state.requestId as string,
-      get log() {
-        return requestLog(ctx);
-      },
-      services,
-    };
-  }
-
-  /** The request as its handler reads it, with the contract's coerced types; 400 when it is off the contract. */
-  async function validate(
+  /** 400 for a request off the contract, with an operation's own checks beside the schema's. */
+  async function refuseInvalid(
     operation: Operation,
     request: Request,
-    ctx: Context,
+    errors: NonNullable<ReturnType<typeof validateParameters>["errors"]>,
     context: RequestContext,
-  ): Promise<OperationRequest<OperationId>> {
-    const { parameters, errors } = validateParameters(contract, operation, request);
-    if (errors) {
-      const schemaErrors = requestFieldErrors(errors);
-      const check = requestChecks[operation.operationId as OperationId];
-      throw requestValidationError([], check ? await check(request.body, schemaErrors, context) : schemaErrors);
-    }
-    const input = {
-      params: parameters.path as never,
-      query: parameters.query as never,
-      body: request.body as never,
-      headers: ctx.headers as Record<string, string | undefined>,
-      url: new URL(ctx.originalUrl, "http://localhost"),
-    };
+  ): Promise<never> {
+    const schemaErrors = requestFieldErrors(errors);
+    const check = requestChecks[operation.operationId as OperationId];
+    throw requestValidationError([], check ? await check(request.body, schemaErrors, context) : schemaErrors);
+  }
+
+  /** The request as its handler reads it, with the contract's coerced types. */
+  function inputOf(parameters: RequestParameters, request: Request, ctx: Context): OperationInput {
+    const input = new OperationInput(
+      parameters.path as never,
+      parameters.query as never,
+      request.body as never,
+      ctx.headers as Record<string, string | undefined>,
+      ctx.originalUrl,
+    );
     rejectUnstorableText(input);
     return input;
   }

@@ -52,6 +52,13 @@ function shapeOf(operation: Operation): OperationShape {
   return shape;
 }
 
+/** The media type of the request's body, without parameters, lower-case ("" without a Content-Type). */
+function contentTypeOf(request: Request): string {
+  const header = request.headers["content-type"];
+  if (header === undefined || header === "") return "";
+  return String(header).split(";")[0].trim().toLowerCase();
+}
+
 export interface ValidatedRequest {
   parameters: RequestParameters;
   errors: ErrorObject[] | null;
@@ -65,15 +72,13 @@ export function validateParameters(
   const { pattern, names, arrays } = shapeOf(operation);
   const path: Record<string, unknown> = {};
   const values = pattern.exec(contract.router.normalizePath(request.path));
-  if (values) names.forEach((name, index) => (path[name] = decodeURIComponent(values[index + 1])));
+  if (values)
+    for (let index = 0; index < names.length; index++) path[names[index]] = decodeURIComponent(values[index + 1]);
   const query = contract.router.parseRequestQuery(request) as Record<string, unknown>;
   for (const name of arrays) if (typeof query[name] === "string") query[name] = [query[name]];
   const parameters: RequestParameters = { path, query, header: { ...request.headers }, cookie: {} };
-  const contentType = String(request.headers["content-type"] ?? "")
-    .split(";")[0]
-    .trim()
-    .toLowerCase();
-  if (typeof request.body === "object" || contentType === "application/json") parameters.requestBody = request.body;
+  if (typeof request.body === "object" || contentTypeOf(request) === "application/json")
+    parameters.requestBody = request.body;
 
   let errors: ErrorObject[] | null = null;
   for (const validate of contract.validator.getRequestValidatorsForOperation(operation.operationId as string) ?? []) {

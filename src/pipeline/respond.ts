@@ -16,7 +16,8 @@ export interface OperationResponse {
 
 export function respond(ctx: Context, result: OperationResponse): void {
   ctx.status = result.status;
-  for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
+  const headers = result.headers;
+  if (headers) for (const name in headers) ctx.set(name, headers[name]);
   if (result.stream) ctx.body = result.stream;
   else if (result.json !== undefined) {
     ctx.type = "application/json";

@@ -21,14 +21,6 @@ export interface DatasetOwner {
   environment: Environment;
 }
 
-/** A snapshot row as stored: its state, or the dataset version whose row for the same equivalency holds it. */
-export type NewDatasetRecord =
-  | { equivalencyId: string; state: Prisma.InputJsonValue; stateHash: string }
-  | { equivalencyId: string; stateDatasetVersionId: string; stateHash: string };
-
-/** What the owner's previous publication stored for each equivalency: the state's hash and where the state is. */
-export type PublishedStates = Map<string, { stateHash: string | null; heldBy: string }>;
-
 export type NewDatasetVersion = Omit<DatasetVersion, "metadata"> & { metadata: Prisma.InputJsonValue | undefined };
 
 // Keeps every statement well under PostgreSQL's limit of bind parameters.
@@ -38,6 +30,54 @@ function chunks<T>(items: T[]): T[][] {
   const result: T[][] = [];
   for (let i = 0; i < items.length; i += CHUNK) result.push(items.slice(i, i + CHUNK));
   return result;
+}
+
+/**
+ * Rows `firstRow + 1` on of a new version, one per equivalency of `ids`, each state rendered and
+ * compared by the database, so an unchanged one never leaves it: the equivalency as the API shows
+ * it (`equivalency_api_json`) with its source and target courses (`course_api_json`), without the
+ * datasetVersionId every publication sets. A state equal to what the previous version stored is
+ * not copied: the row names the version holding it. Equal means the same SHA-256 of the state's
+ * jsonb text, or, where the stored hash differs or is missing (written by another rendering of
+ * the same value, or before hashes were stored), the same value as the held state.
+ */
+async function insertRecords(
+  db: Prisma.TransactionClient,
+  version: { id: string; previousId: string | null },
+  ids: string[],
+  firstRow: number,
+): Promise<void> {
+  const inserted = await db.$executeRaw`
+    INSERT INTO dataset_records (dataset_version_id, "row", equivalency_id, state, state_hash, state_dataset_version_id)
+    SELECT ${version.id}, d.row, d.id,
+      CASE WHEN d.held_by IS NULL THEN d.content || jsonb_build_object('datasetVersionId', ${version.id}::text) END,
+      d.state_hash, d.held_by
+    FROM (
+      SELECT h.row, h.id, h.content, h.state_hash,
+        CASE
+          WHEN h.holder IS NULL THEN NULL
+          WHEN h.previous_hash = h.state_hash THEN h.holder
+          WHEN (SELECT held.state - 'datasetVersionId' FROM dataset_records AS held
+                WHERE held.dataset_version_id = h.holder AND held.equivalency_id = h.id) = h.content THEN h.holder
+        END AS held_by
+      FROM (
+        SELECT s.row, s.id, s.content, encode(sha256(convert_to(s.content::text, 'UTF8')), 'hex') AS state_hash,
+          p.state_hash AS previous_hash, coalesce(p.state_dataset_version_id, p.dataset_version_id) AS holder
+        FROM (
+          SELECT ${firstRow}::int + n.position AS row, e.id,
+            ("equivalency_api_json"(e)::jsonb - 'datasetVersionId') || jsonb_build_object(
+              'sourceCourse', "course_api_json"(sc),
+              'targetCourse', CASE WHEN tc.id IS NULL THEN NULL ELSE "course_api_json"(tc) END) AS content
+          FROM unnest(${ids}::text[]) WITH ORDINALITY AS n(id, position)
+          JOIN equivalencies AS e ON e.id = n.id
+          JOIN courses AS sc ON sc.id = e.source_course_id
+          LEFT JOIN courses AS tc ON tc.id = e.target_course_id
+        ) AS s
+        LEFT JOIN dataset_records AS p ON p.dataset_version_id = ${version.previousId} AND p.equivalency_id = s.id
+      ) AS h
+    ) AS d`;
+  // Every id is one of the owner's locked equivalencies; a row missing would misnumber the snapshot.
+  if (inserted !== ids.length) throw new Error(`${inserted} dataset records written for ${ids.length} equivalencies`);
 }
 
 export function createDatasetsRepository(db: Prisma.TransactionClient) {
@@ -67,29 +107,6 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
         orderBy: [{ createdAt: "asc" }, { id: "asc" }],
         include: { sourceCourse: true, targetCourse: true },
       });
-    },
-
-    /**
-     * What the owner's latest publication before `sequence` stored, by equivalency (empty for the first):
-     * the hash of each state and the dataset version that holds it.
-     */
-    async previousStates(owner: DatasetOwner, sequence: number): Promise<PublishedStates> {
-      const previous = await db.datasetVersion.findFirst({
-        where: { ...owner, sequence: { lt: sequence } },
-        orderBy: { sequence: "desc" },
-        select: { id: true },
-      });
-      if (!previous) return new Map();
-      const rows = await db.datasetRecord.findMany({
-        where: { datasetVersionId: previous.id },
-        select: { equivalencyId: true, stateHash: true, stateDatasetVersionId: true },
-      });
-      return new Map(
-        rows.map((row) => [
-          row.equivalencyId,
-          { stateHash: row.stateHash, heldBy: row.stateDatasetVersionId ?? previous.id },
-        ]),
-      );
     },
 
     /**
@@ -123,14 +140,23 @@ export function createDatasetsRepository(db: Prisma.TransactionClient) {
       });
     },
 
-    /** The version, its records (row numbers from 1, in the order given) and its issues. */
-    async insertVersion(version: NewDatasetVersion, records: NewDatasetRecord[], issues: Issue[]): Promise<void> {
+    /**
+     * The version, its records (row numbers from 1, in the order of `equivalencyIds`, each stored
+     * as insertRecords decides) and its issues.
+     */
+    async insertVersion(version: NewDatasetVersion, equivalencyIds: string[], issues: Issue[]): Promise<void> {
       await db.datasetVersion.create({ data: version });
-      for (const part of chunks(records.map((record, index) => ({ ...record, row: index + 1 })))) {
-        await db.datasetRecord.createMany({
-          data: part.map((record) => ({ datasetVersionId: version.id, ...record })),
-        });
-      }
+      const previous = await db.datasetVersion.findFirst({
+        where: {
+          organizationId: version.organizationId,
+          environment: version.environment,
+          sequence: { lt: version.sequence },
+        },
+        orderBy: { sequence: "desc" },
+        select: { id: true },
+      });
+      for (const [index, part] of chunks(equivalencyIds).entries())
+        await insertRecords(db, { id: version.id, previousId: previous?.id ?? null }, part, index * CHUNK);
       for (const part of chunks(issues))
         await db.datasetIssue.createMany({ data: part.map((issue) => ({ datasetVersionId: version.id, ...issue })) });
     },

@@ -27,7 +27,6 @@ export function keysetAfter<Row, Key extends keyof Row & string>(last: Row, keys
 
 const INSTITUTION_ORDER = ["name", "id"] as const;
 const COURSE_ORDER = ["institutionId", "codeKey", "id"] as const;
-const EQUIVALENCY_ORDER = ["createdAt", "id"] as const;
 
 const ascending = (keys: readonly string[]) => keys.map((key) => ({ [key]: "asc" as const }));
 
@@ -68,6 +67,12 @@ const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON tru
   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;
 
+/** The equivalency exports the database renders whole. */
+export type RenderedFormat = "csv" | "json" | "ctdl";
+
+/** The function that renders one JSON element of each JSON format. */
+const JSON_ELEMENT = { json: `"equivalency_api_json"`, ctdl: `"equivalency_ctdl_json"` } as const;
+
 const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
 
 /** An environment as an SQL literal, for the statements that take no parameters (COPY). */
@@ -78,22 +83,24 @@ function environmentLiteral(environment: Environment): string {
 
 /**
  * `copyValues` (Database.copyValues, PostgreSQL), when given, streams the largest exports with one
- * COPY instead of reading them batch by batch.
+ * COPY instead of reading them batch by batch; `readBytes` (Database.readBytes, the embedded
+ * database), when given, reads each rendered batch as bytes instead of a string.
  */
-export function createExportsRepository(db: Executor, copyValues?: Database["copyValues"]) {
+export function createExportsRepository(
+  db: Executor,
+  copyValues?: Database["copyValues"],
+  readBytes?: Database["readBytes"],
+) {
   /**
    * Equivalencies rendered by the database a batch at a time: `value` is the text of a row `e`
-   * (with `joins`), and every row's text but the first of the export is preceded by `separator`.
+   * (with `joins`); the export's first row is preceded by `lead`, every other one by `separator`.
    * The row comparison starts the (environment, created_at, id) index scan at the last row read.
    */
-  function renderedBatches(environment: Environment, value: string, separator: string, joins: string) {
+  function renderedBatches(environment: Environment, value: string, separator: string, joins: string, lead = "") {
     return async (after: BatchKey | null, take: number): Promise<RenderedBatch> => {
-      const params: unknown[] = [environment, take, after?.lastCreatedAt ? separator : "", separator];
+      const params: unknown[] = [environment, take, after?.lastCreatedAt ? separator : lead, separator];
       if (after?.lastCreatedAt) params.push(after.lastCreatedAt, after.lastId);
-      const [row] = await db.$queryRawUnsafe<
-        { text: string | null; rows: number; last_created_at: Date | null; last_id: string | null }[]
-      >(
-        `WITH batch AS (
+      const sql = `WITH batch AS (
            SELECT * FROM equivalencies WHERE environment = $1::"Environment"
            ${after?.lastCreatedAt ? "AND (created_at, id) > ($5::timestamp(3), $6)" : ""}
            ORDER BY created_at, id LIMIT $2)
@@ -102,10 +109,13 @@ export function createExportsRepository(db: Executor, copyValues?: Database["cop
                 (SELECT count(*)::int FROM batch) AS rows,
                 last.created_at AS last_created_at, last.id AS last_id
          FROM (SELECT 1) AS one
-         LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`,
-        ...params,
-      );
-      return { text: row.text ?? "", rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
+         LEFT JOIN (SELECT created_at, id FROM batch ORDER BY created_at DESC, id DESC LIMIT 1) AS last ON true`;
+      if (readBytes) {
+        const { bytes, row } = await readBytes(sql, params, "text");
+        return { text: bytes, ...batchKey(row as unknown as BatchRow) };
+      }
+      const [row] = await db.$queryRawUnsafe<(BatchRow & { text: string | null })[]>(sql, ...params);
+      return { text: row.text ?? "", ...batchKey(row) };
     };
   }
 
@@ -170,61 +180,36 @@ export function createExportsRepository(db: Executor, copyValues?: Database["cop
 
     /**
      * The equivalency JSON export's elements (equivalencyView, as the "equivalency_api_json"
-     * function of the migration "api_json" renders it), a batch at a time: one text of the
-     * batch's elements, each after ",\n" but the very first.
+     * function of the migrations "api_json" and "exports_rendered_json" renders it), a batch at a
+     * time: one text of the batch's elements, each after ",\n" but the very first, which follows a
+     * line break (as the COPY's first element does once its comma is skipped).
      */
     equivalencyJsonBatches(environment: Environment) {
-      return (after: BatchKey | null, take: number) =>
-        renderedBatches(environment, `"equivalency_api_json"(e)`, ",\n", "")(after, take);
+      return renderedBatches(environment, `"equivalency_api_json"(e)`, ",\n", "", "\n");
     },
 
     /**
-     * The same texts as the CSV and JSON batches, the whole export in one COPY, as bytes (PostgreSQL:
-     * Database.copyValues); null where the database has no COPY to its client (the embedded one).
-     * Each JSON element is preceded by ",\n", the first one's comma included (a window function to
-     * tell the first row apart slowed the COPY by a third).
+     * The CTDL export's nodes (one ceterms:TransferValueProfile per rule, as the
+     * "equivalency_ctdl_json" function of the migration "exports_rendered_json" renders it), a
+     * batch at a time, framed as the JSON batches are.
      */
-    equivalencyCopy(environment: Environment, format: "csv" | "json"): Promise<Readable> | null {
+    equivalencyCtdlBatches(environment: Environment) {
+      return renderedBatches(environment, `"equivalency_ctdl_json"(e)`, ",\n", "", "\n");
+    },
+
+    /**
+     * The same texts as the CSV, JSON and CTDL batches, the whole export in one COPY, as bytes
+     * (PostgreSQL: Database.copyValues); null where the database has no COPY to its client (the
+     * embedded one). Each JSON element or CTDL node is preceded by ",\n", the first one's comma
+     * included (a window function to tell the first row apart slowed the COPY by a third).
+     */
+    equivalencyCopy(environment: Environment, format: RenderedFormat): Promise<Readable> | null {
       if (!copyValues) return null;
-      const value = format === "csv" ? `${EQUIVALENCY_CSV_RECORD} || E'\r\n'` : `E',\n' || "equivalency_api_json"(e)`;
+      const value = format === "csv" ? `${EQUIVALENCY_CSV_RECORD} || E'\r\n'` : `E',\n' || ${JSON_ELEMENT[format]}(e)`;
       return copyValues(
         `SELECT ${value} FROM equivalencies AS e ${format === "csv" ? EQUIVALENCY_CSV_JOINS : ""}
          WHERE e.environment = ${environmentLiteral(environment)} ORDER BY e.created_at, e.id`,
       );
-    },
-
-    /** Equivalencies with the courses and institutions a CTDL assertion names: every source and target course. */
-    equivalencyWithCoursesBatches(environment: Environment) {
-      return async (after: { createdAt: Date; id: string } | null, take: number) => {
-        const rows = await db.equivalency.findMany({
-          where: {
-            environment,
-            ...(after ? (keysetAfter(after, EQUIVALENCY_ORDER) as Prisma.EquivalencyWhereInput) : {}),
-          },
-          orderBy: ascending(EQUIVALENCY_ORDER),
-          include: { sourceCourse: { include: { institution: true } }, targetInstitution: true, targetCourse: true },
-          take,
-        });
-        const targetIds = (row: Equivalency) =>
-          (row.targets as { courseId: string | null }[]).flatMap((t) => (t.courseId ? [t.courseId] : []));
-        const ids = [...new Set(rows.flatMap((row) => [...row.sourceCourseIds, ...targetIds(row)]))];
-        const courses = new Map(
-          (ids.length
-            ? await db.course.findMany({ where: { id: { in: ids } }, include: { institution: true } })
-            : []
-          ).map((course) => [course.id, course]),
-        );
-        const known = (id: string) => (courses.has(id) ? [courses.get(id)!] : []);
-        return rows.map((row) => ({
-          ...row,
-          sourceCourses: row.sourceCourseIds.flatMap(known),
-          targetCourses: new Map(
-            targetIds(row)
-              .flatMap(known)
-              .map((course) => [course.id, course]),
-          ),
-        }));
-      };
     },
   };
 }
@@ -237,18 +222,25 @@ export interface BatchKey {
   lastId: string | null;
 }
 
-/** A batch of rendered rows, and the key of its last row. */
+/** A batch of rendered rows (bytes when read by Database.readBytes), and the key of its last row. */
 export interface RenderedBatch extends BatchKey {
-  text: string;
+  text: string | Buffer;
   rows: number;
 }
 
 /** A batch of CSV records, and the key of its last row (null when the batch is empty). */
 export interface CsvBatch extends BatchKey {
-  csv: string;
+  csv: string | Buffer;
   rows: number;
 }
 
-export type EquivalencyWithCourses = Awaited<
-  ReturnType<ReturnType<ExportsRepository["equivalencyWithCoursesBatches"]>>
->[number];
+/** The columns of a rendered batch's statement besides its text. */
+interface BatchRow {
+  rows: number;
+  last_created_at: Date | null;
+  last_id: string | null;
+}
+
+function batchKey(row: BatchRow): BatchKey & { rows: number } {
+  return { rows: Number(row.rows), lastCreatedAt: row.last_created_at, lastId: row.last_id };
+}

@@ -61,12 +61,13 @@ export interface Repositories {
 export type TransactionRepositories = Omit<Repositories, "transaction">;
 
 /** What the repositories use of the driver itself, outside transactions (each optional: tests pass a bare client). */
-export type DriverAccess = Partial<Pick<Database, "read" | "statement" | "copyValues">>;
+export type DriverAccess = Partial<Pick<Database, "read" | "statement" | "copyValues" | "readBytes">>;
 
 /**
  * `read` (Database.read), when given, serves the hot reads outside transactions; `statement`
  * (Database.statement) the start-up work and the dispatcher's idle poll; `copyValues`
- * (Database.copyValues, PostgreSQL) streams the largest exports.
+ * (Database.copyValues, PostgreSQL) streams the largest exports, and `readBytes`
+ * (Database.readBytes, the embedded database) reads their batches as bytes.
  */
 export function createRepositories(db: Db, driver: DriverAccess = {}): Repositories {
   return {
@@ -75,7 +76,10 @@ export function createRepositories(db: Db, driver: DriverAccess = {}): Repositor
   };
 }
 
-function boundRepositories(db: Executor, { read, statement, copyValues }: DriverAccess = {}): TransactionRepositories {
+function boundRepositories(
+  db: Executor,
+  { read, statement, copyValues, readBytes }: DriverAccess = {},
+): TransactionRepositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
@@ -84,7 +88,7 @@ function boundRepositories(db: Executor, { read, statement, copyValues }: Driver
     equivalencyImports: createEquivalencyImportsRepository(db),
     transferEvaluations: createTransferEvaluationsRepository(db, read),
     datasets: createDatasetsRepository(db),
-    exports: createExportsRepository(db, copyValues),
+    exports: createExportsRepository(db, copyValues, readBytes),
     catalogImports: createCatalogImportsRepository(db),
     sandbox: createSandboxRepository(db, statement),
     organizations: createOrganizationsRepository(db),
@@ -109,5 +113,6 @@ export function repositoriesOf(database: Pick<Database, "prisma"> & DriverAccess
     read: database.read,
     statement: database.statement,
     copyValues: database.copyValues?.bind(database),
+    readBytes: database.readBytes?.bind(database),
   });
 }

@@ -1,18 +1,16 @@
 // Datasets: an organization publishes immutable, numbered snapshots of its
 // equivalencies (with the courses they reference) and the row-level issues
 // found in them.
-import { createHash } from "node:crypto";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Repositories } from "../repositories/index.ts";
-import type { DatasetOwner, NewDatasetRecord, PublishedStates } from "../repositories/datasets.ts";
+import type { DatasetOwner } from "../repositories/datasets.ts";
 import { MAX_INT4, type Page, type PageResult } from "./types.ts";
 import { notFound, ValidationError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
-import { courseView, equivalencyView } from "../views/catalog.ts";
 import { datasetDetailView, datasetIssueView, datasetView } from "../views/datasets.ts";
 import { auditChange } from "./audit.ts";
-import { findIssues, type SnapshotRow } from "./dataset-issues.ts";
+import { findIssues } from "./dataset-issues.ts";
 
 export interface DatasetPublish {
   label: string;
@@ -31,33 +29,6 @@ export const MAX_RECORD_COUNT = MAX_INT4;
 
 function ownedBy(caller: Credential): DatasetOwner {
   return { organizationId: caller.organizationId, environment: caller.environment };
-}
-
-/** The equivalency as it reads once published, with the courses it references. */
-function snapshotState(record: SnapshotRow, datasetVersionId: string) {
-  return {
-    ...equivalencyView({ ...record, datasetVersionId }),
-    sourceCourse: courseView(record.sourceCourse),
-    targetCourse: record.targetCourse ? courseView(record.targetCourse) : null,
-  };
-}
-
-/**
- * The snapshot's rows: a record whose state (apart from the datasetVersionId every publication
- * sets) is what the previous publication stored refers to the version holding that state instead
- * of copying it, so a publication stores only what changed.
- */
-function snapshotRecords(rows: SnapshotRow[], datasetVersionId: string, previous: PublishedStates): NewDatasetRecord[] {
-  return rows.map((record) => {
-    const { datasetVersionId: _published, ...content } = snapshotState(record, datasetVersionId);
-    const stateHash = createHash("sha256").update(JSON.stringify(content)).digest("hex");
-    const before = previous.get(record.id);
-    if (before?.stateHash === stateHash) {
-      return { equivalencyId: record.id, stateDatasetVersionId: before.heldBy, stateHash };
-    }
-    const state = { ...content, datasetVersionId } as Prisma.InputJsonValue;
-    return { equivalencyId: record.id, state, stateHash };
-  });
 }
 
 export function createDatasetsService(
@@ -121,7 +92,8 @@ export function createDatasetsService(
             issueCount: issues.length,
             createdAt: now,
           },
-          snapshotRecords(rows, id, await inTransaction.previousStates(owner, sequence)),
+          // Stored as the database renders them, only where they changed since the previous publication.
+          rows.map((record) => record.id),
           issues,
         );
         // Reporting the latest dataset is not a change of the equivalency: no

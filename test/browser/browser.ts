@@ -1,11 +1,17 @@
 // One headless Debian chromium for a browser test file, driven by playwright-core, plus the
 // checks every page gets: axe-core (no serious or critical violation), no console error or
-// CSP violation, and a screenshot under test-results/screenshots/.
+// CSP violation, and a screenshot under test-results/screenshots/; and the set-up the files share:
+// the app served on a free port, a page of chromium on it, signed in through a one-time link.
 import fs from "node:fs";
+import type http from "node:http";
 import { createRequire } from "node:module";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect } from "chai";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { createServer } from "../../src/app/server.ts";
+import type { TestApp } from "../helpers/app.ts";
+import { signInLink } from "./sign-in-link.ts";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 export const CHROMIUM_FLAGS = [
@@ -98,4 +104,63 @@ export function expectNoPageProblems(watched: () => WatchedPage | undefined): vo
 export async function checkPage(page: Page, name: string): Promise<void> {
   await expectAccessible(page, name);
   await screenshot(page, name);
+}
+
+/** Listens on a free port of 127.0.0.1; answers the server's origin. */
+export async function listenOnFreePort(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A test app served over HTTP, with one chromium and one watched page for the file. */
+export interface ServedPage extends WatchedPage {
+  server: http.Server;
+  origin: string;
+  browser: Browser;
+  /** Closes the browser, then the server (the app is the caller's to close). */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the app on a free port and opens a page of a new chromium. `prepare` sees the server
+ * before it listens (to add request listeners).
+ */
+export async function servedPage(t: TestApp, prepare?: (server: http.Server) => void): Promise<ServedPage> {
+  const server = createServer(t.app.koa);
+  prepare?.(server);
+  const origin = await listenOnFreePort(server);
+  const browser = await launchBrowser();
+  const watched = await openPage(browser);
+  return {
+    ...watched,
+    server,
+    origin,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+type Invite = Parameters<typeof signInLink>[2];
+
+/** Signs in with a one-time link as `npm run cli -- users invite` prints it, and waits for the Overview. */
+export async function signInThroughLink(page: Page, t: TestApp, origin: string, invite: Invite): Promise<void> {
+  await page.goto(await signInLink(t, origin, invite));
+  // The link opens a page whose button uses it (a POST), so a link preview cannot spend it.
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+}
+
+/** servedPage, signed in as the invited person. */
+export async function signedInPage(t: TestApp, invite: Invite): Promise<ServedPage> {
+  const served = await servedPage(t);
+  try {
+    await signInThroughLink(served.page, t, served.origin, invite);
+  } catch (error) {
+    await served.close();
+    throw error;
+  }
+  return served;
 }

@@ -2,27 +2,28 @@
 // on a fresh database: sign-in with a one-time link, every page's main flow, CSRF, keyboard
 // use, axe-core on every page, a screenshot of every page. One browser and one page for the
 // whole file; the steps run in order and build on each other.
-import type { AddressInfo } from "node:net";
-import type http from "node:http";
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
-import { createServer } from "../../src/app/server.ts";
 import { createLogger } from "../../src/kernel/logger.ts";
 import { Dispatcher } from "../../src/webhooks/dispatcher.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
 import { Receiver } from "../helpers/receiver.ts";
-import { checkPage, expectNoPageProblems, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
-import { signInLink } from "./sign-in-link.ts";
+import {
+  checkPage,
+  expectNoPageProblems,
+  openPage,
+  type ServedPage,
+  servedPage,
+  signInThroughLink,
+} from "./browser.ts";
 
 describe("dashboard in the browser", function () {
   this.timeout(120_000);
   let t: TestApp;
-  let server: http.Server;
+  let served: ServedPage;
   let origin: string;
-  let browser: Browser;
-  let watched: WatchedPage;
   let page: Page;
   let receiver: Receiver;
   let equivalencyId: string;
@@ -42,7 +43,6 @@ describe("dashboard in the browser", function () {
     await buildDashboard();
     t = await createTestApp({ SVC_WEBHOOK_ALLOW_PRIVATE_TARGETS: "true" });
     await loadInstitutions(t.database.prisma, "live");
-    server = createServer(t.app.koa);
     // Like npm start: the server runs the webhook dispatcher and wakes it after each write.
     dispatcher = new Dispatcher({
       deliveries: t.app.context.repositories.deliveries,
@@ -52,11 +52,12 @@ describe("dashboard in the browser", function () {
       pollIntervalMs: 50,
     });
     dispatcher.start();
-    server.on("request", (request, response) => {
-      if (request.method !== "GET") response.once("finish", () => dispatcher.wake());
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    served = await servedPage(t, (server) =>
+      server.on("request", (request, response) => {
+        if (request.method !== "GET") response.once("finish", () => dispatcher.wake());
+      }),
+    );
+    ({ origin, page } = served);
     receiver = await Receiver.start();
     // Records to browse: two courses and an equivalency between them, made with an API key.
     const courses = await t.http
@@ -74,21 +75,17 @@ describe("dashboard in the browser", function () {
       .send({ sourceCourseId: source.id, targetInstitutionId: "inst_110635", targetCourseId: target.id })
       .expect(201);
     equivalencyId = created.body.data.id;
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    page = watched.page;
   });
 
   after(async () => {
-    await browser?.close();
+    await served?.close();
     await dispatcher?.stop();
     await receiver?.close();
-    await new Promise((resolve) => server?.close(resolve));
     await t?.close();
   });
 
   // Every step leaves the page free of script errors, CSP violations and missing files.
-  expectNoPageProblems(() => watched);
+  expectNoPageProblems(() => served);
 
   it("shows the sign-in page without a session, and says to ask an admin when the domain has no connection", async () => {
     await go("/");
@@ -102,10 +99,7 @@ describe("dashboard in the browser", function () {
   });
 
   it("signs in with a one-time link from the command line and lands on the overview", async () => {
-    const link = await signInLink(t, origin, { email: "registrar@acme.example", role: "admin" });
-    await page.goto(link);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading("Overview").waitFor();
+    await signInThroughLink(page, t, origin, { email: "registrar@acme.example", role: "admin" });
     expect(page.url()).to.equal(`${origin}/dashboard/`);
     await page.getByText("Your organization stewards every institution").waitFor();
     await checkPage(page, "overview");
@@ -376,11 +370,9 @@ describe("dashboard in the browser", function () {
   });
 
   it("shows a viewer only what a viewer may do: no admin pages, no status change", async () => {
-    const viewer = await openPage(browser);
+    const viewer = await openPage(served.browser);
     try {
-      await viewer.page.goto(await signInLink(t, origin, { email: "reader@acme.example", role: "viewer" }));
-      await viewer.page.getByRole("button", { name: "Sign in" }).click();
-      await viewer.page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+      await signInThroughLink(viewer.page, t, origin, { email: "reader@acme.example", role: "viewer" });
       const links = viewer.page.getByRole("navigation", { name: "Dashboard" }).getByRole("link");
       expect(await links.allTextContents()).to.deep.equal([
         "Overview",

@@ -2,24 +2,18 @@
 // against the real service on a fresh database: a pasted list of courses evaluated with its
 // reasons, then the course without a rule in the requested rules with its "Create rule" link;
 // axe-core and a screenshot on each page.
-import type { AddressInfo } from "node:net";
-import type http from "node:http";
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
-import { createServer } from "../../src/app/server.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { checkPage, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
-import { signInLink } from "./sign-in-link.ts";
+import { checkPage, expectNoPageProblems, type ServedPage, signedInPage } from "./browser.ts";
 
 describe("dashboard in the browser: Evaluate and Requested rules", function () {
   this.timeout(120_000);
   let t: TestApp;
-  let server: http.Server;
+  let served: ServedPage;
   let origin: string;
-  let browser: Browser;
-  let watched: WatchedPage;
   let page: Page;
   let courses: Record<string, string>;
   const heading = (name: string) => page.getByRole("heading", { level: 1, name });
@@ -49,26 +43,16 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
         status: "accepted",
       })
       .expect(201);
-    server = createServer(t.app.koa);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    page = watched.page;
-    await page.goto(await signInLink(t, origin, { email: "advisor@acme.example", role: "contributor" }));
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading("Overview").waitFor();
+    served = await signedInPage(t, { email: "advisor@acme.example", role: "contributor" });
+    ({ origin, page } = served);
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await t?.close();
   });
 
-  afterEach(function () {
-    if (this.currentTest?.state === "passed") expect(watched.problems, "console and page errors").to.deep.equal([]);
-  });
+  expectNoPageProblems(() => served);
 
   it("evaluates a pasted list of courses and shows each outcome with its reasons", async () => {
     await page

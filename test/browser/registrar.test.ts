@@ -3,16 +3,12 @@
 // here), names instead of ids on every page, institutions and courses found by name and code,
 // a course edited and its rules listed, the review queue decided with change notes. axe-core
 // on every page, no console error (nor a /favicon.ico 404), a screenshot of each.
-import type { AddressInfo } from "node:net";
-import type http from "node:http";
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
-import { createServer } from "../../src/app/server.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { checkPage, expectNoPageProblems, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
-import { signInLink } from "./sign-in-link.ts";
+import { checkPage, expectNoPageProblems, type ServedPage, servedPage, signInThroughLink } from "./browser.ts";
 
 const SANTA_MONICA = "inst_122977";
 const BERKELEY = "inst_110635";
@@ -21,10 +17,8 @@ const UCLA = "inst_110662";
 describe("dashboard: a registrar's day", function () {
   this.timeout(120_000);
   let t: TestApp;
-  let server: http.Server;
+  let served: ServedPage;
   let origin: string;
-  let browser: Browser;
-  let watched: WatchedPage;
   let page: Page;
   const course: Record<string, string> = {};
   const missing: string[] = [];
@@ -83,36 +77,29 @@ describe("dashboard: a registrar's day", function () {
       { sourceCourseId: course["CS 55"], targetInstitutionId: UCLA, targetCode: "COM SCI 31" },
       bearer(ucla.key),
     );
-    server = createServer(t.app.koa);
     // The browser asks for some files by itself, unseen by the page's listeners (/favicon.ico
     // unless the page names an icon): the server tells every 404 outside the API.
-    server.on("request", (request, response) => {
-      response.once("finish", () => {
-        if (response.statusCode === 404 && !request.url?.startsWith("/api/")) missing.push(request.url ?? "");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    page = watched.page;
+    served = await servedPage(t, (server) =>
+      server.on("request", (request, response) => {
+        response.once("finish", () => {
+          if (response.statusCode === 404 && !request.url?.startsWith("/api/")) missing.push(request.url ?? "");
+        });
+      }),
+    );
+    ({ origin, page } = served);
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await t?.close();
   });
 
   // Every step leaves the page free of script errors, CSP violations and missing files.
-  expectNoPageProblems(() => watched);
+  expectNoPageProblems(() => served);
   afterEach(() => expect(missing, "files the server did not have").to.deep.equal([]));
 
   it("opens a new user's dashboard in the sandbox, where the organization's institutions are, listed by name", async () => {
-    await page.goto(await signInLink(t, origin, { email: "registrar@acme.example", role: "contributor" }));
-    // The link opens a page whose button uses it (a POST), so a link preview cannot spend it.
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading("Overview").waitFor();
+    await signInThroughLink(page, t, origin, { email: "registrar@acme.example", role: "contributor" });
     expect(await page.getByRole("radio", { name: "Sandbox" }).isChecked()).to.equal(true);
     // The icon is in the page, so the browser asks for no /favicon.ico.
     expect(await page.locator('link[rel="icon"]').getAttribute("href")).to.match(/^data:image\/svg\+xml,/);

@@ -4,16 +4,12 @@
 // (recorded as accepted, "does not transfer"); a rule edited field by field through PATCH with
 // If-Match, and an edit that would make it ambiguous refused with a link to the rule in force.
 // axe-core on every page, no console error, a screenshot of each.
-import type { AddressInfo } from "node:net";
-import type http from "node:http";
 import { expect } from "chai";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
-import { createServer } from "../../src/app/server.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { checkPage, expectNoPageProblems, launchBrowser, openPage, type WatchedPage } from "./browser.ts";
-import { signInLink } from "./sign-in-link.ts";
+import { checkPage, expectNoPageProblems, type ServedPage, signedInPage } from "./browser.ts";
 
 const SANTA_MONICA = "inst_122977";
 const BERKELEY = "inst_110635";
@@ -21,10 +17,8 @@ const BERKELEY = "inst_110635";
 describe("dashboard: importing, rejecting and editing rules", function () {
   this.timeout(120_000);
   let t: TestApp;
-  let server: http.Server;
+  let served: ServedPage;
   let origin: string;
-  let browser: Browser;
-  let watched: WatchedPage;
   let page: Page;
   const course: Record<string, string> = {};
   const rule: Record<string, string> = {};
@@ -66,24 +60,16 @@ describe("dashboard: importing, rejecting and editing rules", function () {
       targetInstitutionId: BERKELEY,
       targets: [{ courseId: course["MATH 1A"] }],
     });
-    server = createServer(t.app.koa);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await launchBrowser();
-    watched = await openPage(browser);
-    page = watched.page;
-    await page.goto(await signInLink(t, origin, { email: "steward@acme.example", role: "contributor" }));
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await heading("Overview").waitFor();
+    served = await signedInPage(t, { email: "steward@acme.example", role: "contributor" });
+    ({ origin, page } = served);
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    await served?.close();
     await t?.close();
   });
 
-  expectNoPageProblems(() => watched);
+  expectNoPageProblems(() => served);
 
   it("checks a CSV file by a dry run, then imports it: counts, and the row issues by row and column", async () => {
     const csv = [

@@ -4,7 +4,6 @@
 // time with the mapped role. A tampered SAML assertion ends on a clear refusal page. axe-core
 // checks the refusal page too; screenshots go to test-results/screenshots/.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect } from "chai";
 import type { Browser } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
@@ -12,7 +11,7 @@ import { parseIdpMetadata } from "../../src/services/sso-metadata.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { startOidcProvider, type OidcTestProvider } from "../helpers/idp/oidc-provider.ts";
 import { startSamlIdp, type SamlIdp } from "../helpers/idp/saml-idp.ts";
-import { checkPage, launchBrowser, openPage } from "./browser.ts";
+import { checkPage, launchBrowser, listenOnFreePort, openPage } from "./browser.ts";
 
 describe("dashboard sign-in with OIDC and SAML in the browser", function () {
   this.timeout(120_000);
@@ -32,8 +31,7 @@ describe("dashboard sign-in with OIDC and SAML in the browser", function () {
     this.timeout(300_000);
     await buildDashboard();
     server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = await listenOnFreePort(server);
     t = await createTestApp({ SVC_PUBLIC_ORIGIN: origin });
     server.on("request", t.app.koa.callback());
     op = await startOidcProvider({ redirectUris: [`${origin}/dashboard/auth/oidc/callback`] });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect } from "chai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -5,6 +6,7 @@ import { loadSpec } from "../../src/pipeline/contract.ts";
 import { createDatasetsRepository } from "../../src/repositories/datasets.ts";
 import { createDatasetsService } from "../../src/services/datasets.ts";
 import type { Credential } from "../../src/auth/credential.ts";
+import { courseView, equivalencyView } from "../../src/views/catalog.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
 import { COURSES, loadInstitutions, postCourses } from "../helpers/fixtures.ts";
@@ -56,6 +58,19 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       .set(bearer(key))
       .send(body as object);
   const events = () => t.database.prisma.outboxEvent.findMany({ orderBy: { sequence: "asc" } });
+  /** An equivalency's state as the views in JavaScript render it, published in `datasetVersionId`. */
+  const viewsOf = async (id: string, datasetVersionId: string): Promise<Record<string, unknown>> => {
+    const e = await t.database.prisma.equivalency.findUniqueOrThrow({
+      where: { id },
+      include: { sourceCourse: true, targetCourse: true },
+    });
+    const state = {
+      ...equivalencyView({ ...e, datasetVersionId }),
+      sourceCourse: courseView(e.sourceCourse),
+      targetCourse: e.targetCourse ? courseView(e.targetCourse) : null,
+    };
+    return JSON.parse(JSON.stringify(state));
+  };
 
   beforeEach(async () => {
     t = await createTestApp();
@@ -340,6 +355,81 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     expect(thirdSnapshot[0].state).to.include({ status: "accepted", version: 2 });
     expect(withoutVersion(thirdSnapshot[1].state)).to.deep.equal(withoutVersion(firstSnapshot[1].state));
     expect(firstSnapshot[0].state).to.include({ status: "pending", version: 1 });
+  });
+
+  it("stores each state as equivalencyView and courseView make it, with its own datasetVersionId", async () => {
+    const first = (await publish({ label: "first" })).body.data;
+    const records = await t.database.prisma.datasetRecord.findMany({
+      where: { datasetVersionId: first.id },
+      orderBy: { row: "asc" },
+    });
+    expect(records.map((r) => r.state)).to.deep.equal(
+      await Promise.all([eq.clean, eq.noCip, eq.noTarget].map((id) => viewsOf(id, first.id))),
+    );
+  });
+
+  it("stores the state again when a course it references changed though the equivalency did not", async () => {
+    const first = (await publish({ label: "first" })).body.data;
+    const renamed = await t.http
+      .post("/api/v1/courses")
+      .set(bearer(t.keys.live))
+      .send([
+        { institutionId: "inst_122977", code: "ART 1", title: "Drawing and Composition", credits: 3, level: "lower" },
+      ]);
+    expect(renamed.body.data[0], JSON.stringify(renamed.body)).to.include({ result: "updated", version: 2 });
+    const second = (await publish({ label: "second" })).body.data;
+    const rows = await t.database.prisma.datasetRecord.findMany({
+      where: { datasetVersionId: second.id },
+      orderBy: { row: "asc" },
+    });
+    expect(rows.map((r) => [r.equivalencyId, r.state === null, r.stateDatasetVersionId])).to.deep.equal([
+      [eq.clean, true, first.id],
+      [eq.noCip, false, null],
+      [eq.noTarget, true, first.id],
+    ]);
+    expect(rows[1].state).to.deep.equal(await viewsOf(eq.noCip, second.id));
+    expect(rows[1].state).to.deep.include({ version: 1 });
+    expect((rows[1].state as { sourceCourse: object }).sourceCourse).to.include({ title: "Drawing and Composition" });
+  });
+
+  it("takes a state held by an earlier publication whose hash was written otherwise, or not at all, as unchanged", async () => {
+    // A publication as the views in JavaScript stored it: each hash the SHA-256 of the state's
+    // JSON.stringify text, and none for a row stored before hashes were.
+    const legacy = "ds_legacy_publication";
+    await t.database.prisma.datasetVersion.create({
+      data: {
+        id: legacy,
+        organizationId: t.organizationId,
+        environment: "live",
+        sequence: 1,
+        label: "legacy",
+        snapshotRecordCount: 3,
+        issueCount: 0,
+      },
+    });
+    const ids = [eq.clean, eq.noCip, eq.noTarget];
+    for (const [index, id] of ids.entries()) {
+      const { datasetVersionId: _, ...content } = await viewsOf(id, legacy);
+      const stateHash = index === 2 ? null : createHash("sha256").update(JSON.stringify(content)).digest("hex");
+      await t.database.prisma.datasetRecord.create({
+        data: {
+          datasetVersionId: legacy,
+          row: index + 1,
+          equivalencyId: id,
+          state: { ...content, datasetVersionId: legacy },
+          stateHash,
+        },
+      });
+    }
+    const next = (await publish({ label: "after" })).body.data;
+    expect(next.sequence).to.equal(2);
+    const rows = await t.database.prisma.datasetRecord.findMany({
+      where: { datasetVersionId: next.id },
+      orderBy: { row: "asc" },
+    });
+    expect(rows.map((r) => [r.equivalencyId, r.state, r.stateDatasetVersionId])).to.deep.equal(
+      ids.map((id) => [id, null, legacy]),
+    );
   });
 
   it("400 for an unknown field, a missing or empty label and a recordCount below 0 or past its limit; nothing written", async () => {

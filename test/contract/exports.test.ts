@@ -406,9 +406,11 @@ describe("exports: exportData over large tables", () => {
     const { db } = observedDb(3);
     const lines: string[] = [];
     const log = createLogger("info", { write: (line: string) => lines.push(line) });
-    // The failure is injected into the batch reads; on PostgreSQL the export would otherwise stream
-    // through one COPY (Database.copyValues), whose failures test/unit/export-copy.test.ts covers.
-    const database = { ...t.database, prisma: db, copyValues: undefined };
+    // The failure is injected into the batch reads through Prisma; on PostgreSQL the export would
+    // otherwise stream through one COPY (Database.copyValues), whose failures
+    // test/unit/export-copy.test.ts covers, and on the embedded database read its batches as bytes
+    // (Database.readBytes), which test/unit/embedded-read-bytes.test.ts covers.
+    const database = { ...t.database, prisma: db, copyValues: undefined, readBytes: undefined };
     const app = await createApp({ config: t.config, database, log, secrets: t.secrets });
     app.koa.silent = true;
     const outcome = await supertest(app.koa.callback())

@@ -6,29 +6,10 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract } from "../helpers/contract.ts";
-import { loadInstitutions, postCourses } from "../helpers/fixtures.ts";
+import { loadInstitutions, postCourses, ruleCourses } from "../helpers/fixtures.ts";
 
 const SMC = "inst_122977";
 const BERKELEY = "inst_110635";
-
-const COURSES = [
-  {
-    institutionId: SMC,
-    code: "CHEM 1A",
-    title: "General Chemistry",
-    credits: 4,
-    creditUnit: "quarter",
-    level: "lower",
-  },
-  { institutionId: SMC, code: "MATH 7", title: "Calculus", credits: 5, level: "lower" },
-  { institutionId: SMC, code: "ART 10", title: "Design", credits: 3, level: "lower" },
-  { institutionId: SMC, code: "BIO 3", title: "Biology", credits: 4, level: "lower" },
-  { institutionId: BERKELEY, code: "CHEM 4A", title: "General Chemistry", credits: 3, level: "lower" },
-  { institutionId: BERKELEY, code: "CHEM 3A", title: "Chemical Structure", credits: 4, level: "lower" },
-  { institutionId: BERKELEY, code: "MATH 1A", title: "Calculus", credits: 4, level: "lower" },
-  { institutionId: BERKELEY, code: "ART 8", title: "Design", credits: 4, level: "lower" },
-  { institutionId: BERKELEY, code: "BIO 1A", title: "Biology", credits: 4, level: "lower" },
-];
 
 const HEADER = "source_institution,source_course_1,target_institution,target_course_1,effective_from,status";
 
@@ -58,7 +39,10 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
-    c = await postCourses(t, COURSES);
+    c = await postCourses(
+      t,
+      ruleCourses("CHEM 1A", "MATH 7", "ART 10", "BIO 3", "CHEM 4A", "CHEM 3A", "MATH 1A", "ART 8", "BIO 1A"),
+    );
   });
   after(() => t.close());
 

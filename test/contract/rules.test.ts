@@ -5,36 +5,14 @@
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract, expectProblem } from "../helpers/contract.ts";
-import { loadInstitutions, postCourses } from "../helpers/fixtures.ts";
+import { loadInstitutions, postCourses, ruleCourses } from "../helpers/fixtures.ts";
 
 const SMC = "inst_122977";
 const BERKELEY = "inst_110635";
 const UCLA = "inst_110662";
 
 /** A quarter-unit lecture and lab at the source, semester courses at the targets. */
-const RULE_COURSES = [
-  {
-    institutionId: SMC,
-    code: "CHEM 1A",
-    title: "General Chemistry",
-    credits: 4,
-    creditUnit: "quarter",
-    level: "lower",
-  },
-  {
-    institutionId: SMC,
-    code: "CHEM 1AL",
-    title: "General Chemistry Laboratory",
-    credits: 1,
-    creditUnit: "quarter",
-    level: "lower",
-  },
-  { institutionId: SMC, code: "HIST 11", title: "US History", credits: 3, level: "lower" },
-  { institutionId: BERKELEY, code: "CHEM 4A", title: "General Chemistry", credits: 3, level: "lower" },
-  { institutionId: BERKELEY, code: "CHEM 3A", title: "Chemical Structure", credits: 4, level: "lower" },
-  { institutionId: UCLA, code: "CHEM 14A", title: "Chemistry", credits: 3, level: "lower" },
-  { institutionId: UCLA, code: "HIST 13A", title: "History of the United States", credits: 4, level: "lower" },
-];
+const COURSES = ruleCourses("CHEM 1A", "CHEM 1AL", "HIST 11", "CHEM 4A", "CHEM 3A", "CHEM 14A", "HIST 13A");
 
 describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEquivalency with the 1.1 rule fields", () => {
   let t: TestApp;
@@ -45,7 +23,7 @@ describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEqu
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
-    c = await postCourses(t, RULE_COURSES);
+    c = await postCourses(t, COURSES);
   });
   after(() => t.close());
 
@@ -303,7 +281,7 @@ describe("rules: importEquivalencies (POST /equivalencies/imports)", () => {
   before(async () => {
     t = await createTestApp();
     await loadInstitutions(t.database.prisma, "live");
-    await postCourses(t, RULE_COURSES);
+    await postCourses(t, COURSES);
   });
   after(() => t.close());
 

@@ -25,6 +25,11 @@ const WITH_ISSUE = [
   "inst_122977,NOPE 1,inst_110635,CHEM 4A,sideways,accepted",
 ].join("\n");
 
+/** The arguments of `equivalencies import` of `file` for an organization's live rules. */
+function importArgs(file: string, organization = "district"): string[] {
+  return ["equivalencies", "import", "--organization", organization, "--environment", "live", "--file", file];
+}
+
 describe("CLI commands: equivalencies import, and the operator's audit entries", function () {
   this.timeout(300_000);
   let db: TestDatabase;
@@ -46,6 +51,20 @@ describe("CLI commands: equivalencies import, and the operator's audit entries",
       },
     );
     return transcript;
+  }
+
+  /**
+   * `equivalencies import` of `file` for district's live rules (or another organization's), with
+   * `--dry-run` and `--json` when asked; `result` is what `--json` printed, parsed.
+   */
+  async function importRules(
+    file: string,
+    options: { stdin?: string; organization?: string; dryRun?: boolean; json?: boolean } = {},
+  ) {
+    const { stdin = "", organization, dryRun = false, json = false } = options;
+    const argv = [...(json ? ["--json"] : []), ...importArgs(file, organization), ...(dryRun ? ["--dry-run"] : [])];
+    const transcript = await cli(argv, stdin);
+    return { ...transcript, result: json ? JSON.parse(transcript.stdout) : undefined };
   }
 
   const operatorEntries = (operationId: string) =>
@@ -114,31 +133,12 @@ describe("CLI commands: equivalencies import, and the operator's audit entries",
 
   it("imports a file for an organization: the counts, one audit entry per rule written, exit 0", async () => {
     fs.writeFileSync(path.join(tmp, "rules.csv"), GOOD);
-    const dry = await cli([
-      "equivalencies",
-      "import",
-      "--organization",
-      "district",
-      "--environment",
-      "live",
-      "--file",
-      "rules.csv",
-      "--dry-run",
-    ]);
+    const dry = await importRules("rules.csv", { dryRun: true });
     expect(dry.code).to.equal(0);
     expect(dry.stdout).to.contain("Dry run, nothing written: 1 row(s) of rules.csv: 1 created");
     expect(await db.prisma.equivalency.count()).to.equal(0);
 
-    const done = await cli([
-      "equivalencies",
-      "import",
-      "--organization",
-      "district",
-      "--environment",
-      "live",
-      "--file",
-      "rules.csv",
-    ]);
+    const done = await importRules("rules.csv");
     expect(done).to.deep.include({ code: 0, stderr: "" });
     expect(done.stdout).to.equal(
       "1 row(s) of rules.csv: 1 created, 0 updated, 0 unchanged, 0 in conflict, 0 rejected.\n",
@@ -156,53 +156,24 @@ describe("CLI commands: equivalencies import, and the operator's audit entries",
   });
 
   it("prints each row's issue, exits 1, and reads standard input with --file -; --json prints the result", async () => {
-    const text = await cli(
-      ["equivalencies", "import", "--organization", "district", "--environment", "live", "--file", "-"],
-      WITH_ISSUE,
-    );
+    const text = await importRules("-", { stdin: WITH_ISSUE });
     expect(text.code).to.equal(1);
     expect(text.stdout).to.match(
       /^2 row\(s\) of standard input: 1 created, .* 1 rejected\.\n {2}row 2, kind: must be one of/,
     );
-    const json = await cli(
-      [
-        "--json",
-        "equivalencies",
-        "import",
-        "--organization",
-        "district",
-        "--environment",
-        "live",
-        "--file",
-        "-",
-        "--dry-run",
-      ],
-      WITH_ISSUE,
-    );
+    const json = await importRules("-", { stdin: WITH_ISSUE, dryRun: true, json: true });
     expect(json.code).to.equal(1);
-    const result = JSON.parse(json.stdout);
+    const { result } = json;
     expect(result.summary).to.include({ received: 2, unchanged: 1, rejected: 1 });
     expect(result.issues.map((issue: { row: number }) => issue.row)).to.deep.equal([2]);
   });
 
   it("refuses an unknown organization or a missing file with one line, writing nothing", async () => {
     const before = await db.prisma.equivalency.count();
-    const nobody = await cli(
-      ["equivalencies", "import", "--organization", "nobody", "--environment", "live", "--file", "-"],
-      GOOD,
-    );
+    const nobody = await importRules("-", { stdin: GOOD, organization: "nobody" });
     expect(nobody.code).to.equal(1);
     expect(nobody.stderr).to.contain('No organization has the slug "nobody"');
-    const missing = await cli([
-      "equivalencies",
-      "import",
-      "--organization",
-      "district",
-      "--environment",
-      "live",
-      "--file",
-      "absent.csv",
-    ]);
+    const missing = await importRules("absent.csv");
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.contain("Cannot read absent.csv: there is no such file");
     expect(await db.prisma.equivalency.count()).to.equal(before);
@@ -221,16 +192,7 @@ describe("CLI commands: equivalencies import, and the operator's audit entries",
         path.join(operatorDir, "more.csv"),
         WITH_ISSUE.replace("HIST 1,", "HIST 1,").replace("pending", "accepted"),
       );
-      const argv = [
-        "equivalencies",
-        "import",
-        "--organization",
-        "district",
-        "--environment",
-        "live",
-        "--file",
-        "more.csv",
-      ];
+      const argv = importArgs("more.csv");
       const input = fileToForward(argv, () => "", operatorDir);
       // The server is told a working directory where the file is not: only the content can reach it.
       fs.rmSync(operatorDir, { recursive: true, force: true });

@@ -111,6 +111,51 @@ export const COURSES = {
   },
 } as const;
 
+/**
+ * Courses for the tests of articulation rules, by code: a quarter-unit lecture and lab and semester
+ * courses at Santa Monica College, semester courses at Berkeley and UCLA.
+ */
+export const RULE_COURSES = {
+  "CHEM 1A": {
+    institutionId: "inst_122977",
+    code: "CHEM 1A",
+    title: "General Chemistry",
+    credits: 4,
+    creditUnit: "quarter",
+    level: "lower",
+  },
+  "CHEM 1AL": {
+    institutionId: "inst_122977",
+    code: "CHEM 1AL",
+    title: "General Chemistry Laboratory",
+    credits: 1,
+    creditUnit: "quarter",
+    level: "lower",
+  },
+  "HIST 11": { institutionId: "inst_122977", code: "HIST 11", title: "US History", credits: 3, level: "lower" },
+  "MATH 7": COURSES["MATH 7"],
+  "ART 10": { institutionId: "inst_122977", code: "ART 10", title: "Design", credits: 3, level: "lower" },
+  "BIO 3": { institutionId: "inst_122977", code: "BIO 3", title: "Biology", credits: 4, level: "lower" },
+  "CHEM 4A": { institutionId: "inst_110635", code: "CHEM 4A", title: "General Chemistry", credits: 3, level: "lower" },
+  "CHEM 3A": { institutionId: "inst_110635", code: "CHEM 3A", title: "Chemical Structure", credits: 4, level: "lower" },
+  "MATH 1A": { institutionId: "inst_110635", code: "MATH 1A", title: "Calculus", credits: 4, level: "lower" },
+  "ART 8": { institutionId: "inst_110635", code: "ART 8", title: "Design", credits: 4, level: "lower" },
+  "BIO 1A": { institutionId: "inst_110635", code: "BIO 1A", title: "Biology", credits: 4, level: "lower" },
+  "CHEM 14A": { institutionId: "inst_110662", code: "CHEM 14A", title: "Chemistry", credits: 3, level: "lower" },
+  "HIST 13A": {
+    institutionId: "inst_110662",
+    code: "HIST 13A",
+    title: "History of the United States",
+    credits: 4,
+    level: "lower",
+  },
+} as const;
+
+/** The rule courses of these codes, in this order. */
+export function ruleCourses(...codes: (keyof typeof RULE_COURSES)[]): object[] {
+  return codes.map((code) => RULE_COURSES[code]);
+}
+
 /** Creates the courses with the live key; answers their ids by code. */
 export async function postCourses(t: TestApp, courses: readonly object[]): Promise<Record<string, string>> {
   const response = await t.http.post("/api/v1/courses").set(bearer(t.keys.live)).send(courses);

@@ -5,94 +5,14 @@
 // shape: one-to-one, several sources and targets, each kind, null and set dates, grades, credits,
 // awkward text; through the driver (Database.read) and through Prisma's raw queries.
 import { expect } from "chai";
-import type { Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
+import type { Course, Institution } from "../../generated/prisma/client.ts";
 import { createEquivalenciesRepository } from "../../src/repositories/equivalencies.ts";
 import type { EquivalenciesRepository, EquivalencyFilters } from "../../src/repositories/equivalencies.ts";
 import { expandedView } from "../../src/services/equivalencies.ts";
 import { equivalencyView } from "../../src/views/catalog.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-
-const at = (i: number) => new Date(Date.UTC(2025, 0, 1, 0, 0, Math.floor(i / 2), (i * 37) % 1000));
-
-function course(id: string, institutionId: string, fields: Partial<Course> = {}) {
-  return {
-    id,
-    environment: "live" as const,
-    institutionId,
-    code: id.toUpperCase(),
-    codeKey: id.toUpperCase(),
-    title: `Course ${id}`,
-    credits: 3,
-    level: "lower" as const,
-    updatedAt: at(1),
-    ...fields,
-  };
-}
-
-type Rule = Partial<Equivalency> & Pick<Equivalency, "id" | "sourceCourseIds">;
-
-/** Rules of every shape the contract allows; the 1.0 columns mirror the first source and target. */
-const RULES: Rule[] = [
-  {
-    id: "eq_one_to_one",
-    sourceCourseIds: ["crs_a"],
-    targetCourseId: "crs_t1",
-    targets: [{ courseId: "crs_t1", code: null, credits: 3 }],
-    status: "accepted",
-    decidedBy: "registrar@berkeley.edu",
-    decidedAt: at(3),
-    provenance: "direct",
-  },
-  {
-    id: "eq_many",
-    sourceCourseIds: ["crs_b", "crs_a", "crs_c"],
-    targetCourseId: "crs_t1",
-    targets: [
-      { courseId: "crs_t1", code: null, credits: 2.5 },
-      { courseId: null, code: "MATH 1X", credits: null },
-      { courseId: "crs_t2", code: null, credits: 3.33 },
-    ],
-    kind: "equivalent",
-    minimumGrade: "C",
-    effectiveFrom: new Date("2024-08-15T00:00:00Z"),
-    effectiveUntil: new Date("2027-05-31T00:00:00Z"),
-    priority: 2,
-    awardedCredits: 3.33,
-    awardedCreditUnit: "semester",
-  },
-  {
-    id: "eq_elective",
-    sourceCourseIds: ["crs_c"],
-    targetCode: "ELEC 1XX",
-    targets: [{ courseId: null, code: "ELEC 1XX", credits: 4 }],
-    kind: "elective",
-    minimumGrade: "P",
-    effectiveFrom: new Date("2020-01-01T00:00:00Z"),
-    priority: -1,
-    awardedCredits: 4,
-    awardedCreditUnit: "quarter",
-  },
-  {
-    id: "eq_general_education",
-    sourceCourseIds: ["crs_b"],
-    targets: [],
-    kind: "general_education",
-    generalEducationArea: 'Area 4: "Social" Sciences, ünïcode',
-    effectiveUntil: new Date("2030-12-31T00:00:00Z"),
-    status: "conflict",
-    policyBasis: 'Articulation "agreement"\nline two, \\ backslash',
-  },
-  {
-    id: "eq_no_credit",
-    sourceCourseIds: ["crs_a", "crs_c"],
-    targets: [],
-    kind: "no_credit",
-    status: "pending",
-    provenance: null,
-    datasetVersionId: null,
-  },
-];
+import { course, insertRules, RULES } from "../helpers/rule-records.ts";
 
 describe("the database's rendering of equivalencies equals the JavaScript views", () => {
   let t: TestApp;
@@ -110,21 +30,7 @@ describe("the database's rendering of equivalencies equals the JavaScript views"
         course("crs_t2", "inst_110635", { credits: 3.33, creditUnit: "ceu" }),
       ],
     });
-    await prisma.equivalency.createMany({
-      data: RULES.map((rule, i) => ({
-        environment: "live" as const,
-        sourceCourseId: rule.sourceCourseIds[0],
-        targetInstitutionId: "inst_110635",
-        targetKey: rule.id,
-        status: "accepted" as const,
-        provenance: "channel_a" as const,
-        createdAt: at(i),
-        updatedAt: at(i + 7),
-        ...rule,
-        sourceSetKey: [...rule.sourceCourseIds].sort().join(" "),
-        targets: rule.targets ?? [],
-      })),
-    });
+    await insertRules(prisma, RULES);
   });
   after(() => t.close());
 

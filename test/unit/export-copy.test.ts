@@ -1,8 +1,9 @@
-// The equivalency CSV and JSON exports through one COPY on PostgreSQL (src/db/copy-values.ts,
+// The equivalency CSV, JSON and CTDL exports through one COPY on PostgreSQL (src/db/copy-values.ts,
 // src/services/exports/copied.ts): COPY's binary framing stripped wherever the driver cuts it; the
 // export framed by its header or brackets; a failure after the first bytes destroys the stream
 // after what was sent; an abandoned export ends its COPY and gives its connection back. With
-// SVC_TEST_DATABASE_URL, the real COPY's bytes equal the batches the embedded database renders.
+// SVC_TEST_DATABASE_URL, the real COPY's bytes equal the batches the embedded database renders
+// (CSV, JSON and CTDL).
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { expect } from "chai";
@@ -212,16 +213,17 @@ describe("the COPY's bytes equal the database's batches (PostgreSQL)", () => {
     }
   }
 
-  it("CSV and JSON: the COPY through the pool, the batches through Prisma, byte for byte", async () => {
+  it("CSV, JSON and CTDL: the COPY through the pool, the batches through Prisma, byte for byte", async () => {
     const exports = t.app.context.repositories.exports;
-    for (const format of ["csv", "json"] as const) {
+    const jsonBatches = { json: exports.equivalencyJsonBatches("live"), ctdl: exports.equivalencyCtdlBatches("live") };
+    for (const format of ["csv", "json", "ctdl"] as const) {
       const copy = await exports.equivalencyCopy("live", format);
       expect(copy, "PostgreSQL has COPY").to.not.equal(null);
       const copied = (await drain(await copy!)).text;
       const batches =
         format === "csv"
           ? await batchesText(exports.equivalencyCsvBatches("live") as never)
-          : `,\n${await batchesText(exports.equivalencyJsonBatches("live") as never)}`;
+          : `,${await batchesText(jsonBatches[format] as never)}`;
       expect(copied.length, format).to.equal(batches.length);
       expect(copied === batches, format).to.equal(true);
     }

@@ -2,7 +2,7 @@
 // src/repositories/exports.ts): the first batch at once, the rest on demand.
 import type { BatchReader } from "../../repositories/exports.ts";
 
-export type { BatchReader, EquivalencyWithCourses } from "../../repositories/exports.ts";
+export type { BatchReader } from "../../repositories/exports.ts";
 
 export const DEFAULT_BATCH_SIZE = 1_000;
 

@@ -1,11 +1,11 @@
-// The equivalency CSV and JSON exports on PostgreSQL: one COPY of the rows the database renders
+// The equivalency CSV, JSON and CTDL exports on PostgreSQL: one COPY of the rows the database renders
 // (src/repositories/exports.ts equivalencyCopy), passed to the response as the bytes the driver
 // receives, so the export's text never becomes a JavaScript string and the server's memory does
 // not grow with the export's size (docs/benchmarks.md). The COPY holds one of the connections
 // exports share (the gate of limits.ts) until the export ends, is abandoned or fails.
 import type { Readable } from "node:stream";
 import type { Environment } from "../types.ts";
-import type { ExportsRepository } from "../../repositories/exports.ts";
+import type { ExportsRepository, RenderedFormat } from "../../repositories/exports.ts";
 
 export type Gate = <T>(task: () => Promise<T>) => Promise<T>;
 
@@ -24,7 +24,7 @@ export async function copiedExport(
   exports: Pick<ExportsRepository, "equivalencyCopy">,
   through: Gate,
   environment: Environment,
-  format: "csv" | "json",
+  format: RenderedFormat,
   text: { open: string; close: string; skip?: number },
 ): Promise<CopiedExport | null> {
   let leave!: () => void;

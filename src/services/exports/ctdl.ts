@@ -1,5 +1,8 @@
-// Equivalencies as Credential Transparency Description Language (CTDL) aligned
-// JSON-LD: one ceterms:TransferValueProfile per equivalency in `@graph`.
+// Equivalencies as Credential Transparency Description Language (CTDL) aligned JSON-LD: one
+// ceterms:TransferValueProfile per equivalency in `@graph`. The nodes are rendered by the database
+// (the "equivalency_ctdl_json" function of the migration "exports_rendered_json"); this module
+// holds the document's frame. test/helpers/ctdl-oracle.ts is the JavaScript rendering the
+// database's is held to (test/unit/ctdl-json.test.ts).
 //
 // Mapping (equivalency field -> term):
 //   id                       -> "@id" urn:course-equivalency:<id>, and ceterms:identifier
@@ -28,9 +31,6 @@
 //   datasetVersionId,           equivalent for; `ce:` is this service's namespace
 //   updatedAt
 //   (every node)             -> dcterms:license, CC BY 4.0
-import type { Course, Institution } from "../../../generated/prisma/client.ts";
-import type { EquivalencyWithCourses } from "./batches.ts";
-import type { RuleTarget } from "../rules.ts";
 
 export const LICENSE_URL = "https://creativecommons.org/licenses/by/4.0/";
 
@@ -42,119 +42,6 @@ export const CTDL_CONTEXT = [
     schema: "https://schema.org/",
   },
 ];
-
-const LANGUAGE = "en-US";
-const text = (value: string) => ({ [LANGUAGE]: value });
-
-function organization(institution: Institution) {
-  return {
-    "@type": "ceterms:CredentialOrganization",
-    "ceterms:name": text(institution.name),
-    "ceterms:ipedsID": institution.ipedsId,
-  };
-}
-
-function creditValue(credits: number) {
-  return [{ "@type": "ceterms:ValueProfile", "schema:value": credits }];
-}
-
-function course(record: Course, institution: Institution) {
-  return {
-    "@type": "ceterms:Course",
-    "@id": `urn:course-equivalency:${record.id}`,
-    "ceterms:codedNotation": record.code,
-    "ceterms:name": text(record.title),
-    ...(record.description ? { "ceterms:description": text(record.description) } : {}),
-    "ceterms:creditValue": creditValue(record.credits),
-    ...(record.cipCode
-      ? {
-          "ceterms:instructionalProgramType": [
-            {
-              "@type": "ceterms:CredentialAlignmentObject",
-              "ceterms:codedNotation": record.cipCode,
-              "ceterms:frameworkName": text("CIP 2020"),
-            },
-          ],
-        }
-      : {}),
-    "ceterms:ownedBy": [organization(institution)],
-  };
-}
-
-function targets(record: EquivalencyWithCourses) {
-  return (record.targets as RuleTarget[]).flatMap((target) => {
-    const known = target.courseId ? record.targetCourses.get(target.courseId) : undefined;
-    if (known) return [course(known, record.targetInstitution)];
-    if (!target.code) return [];
-    return [
-      {
-        "@type": "ceterms:Course",
-        "ceterms:codedNotation": target.code,
-        "ceterms:ownedBy": [organization(record.targetInstitution)],
-      },
-    ];
-  });
-}
-
-function title(record: EquivalencyWithCourses): string {
-  const sources = record.sourceCourses.length ? record.sourceCourses : [record.sourceCourse];
-  const source = `${sources.map((c) => c.code).join(" + ")} (${record.sourceCourse.institution.name})`;
-  const targetCode = record.targetCourse?.code ?? record.targetCode;
-  const destination = targetCode ? `${targetCode} (${record.targetInstitution.name})` : record.targetInstitution.name;
-  return `${source} to ${destination}`;
-}
-
-/** The credit awarded: the rule's awardedCredits in its unit, else (1.0 data) the target course's credits. */
-function transferValue(record: EquivalencyWithCourses) {
-  if (record.awardedCredits !== null)
-    return {
-      "ceterms:transferValue": [
-        {
-          "@type": "ceterms:ValueProfile",
-          "schema:value": record.awardedCredits,
-          ...(record.awardedCreditUnit ? { "ceterms:creditUnitType": `ce:${record.awardedCreditUnit}` } : {}),
-        },
-      ],
-    };
-  return record.targetCourse ? { "ceterms:transferValue": creditValue(record.targetCourse.credits) } : {};
-}
-
-/** The JSON-LD node of one equivalency. */
-export function transferValueProfile(record: EquivalencyWithCourses) {
-  const receiving = targets(record);
-  const sources = record.sourceCourses.length ? record.sourceCourses : [record.sourceCourse];
-  const startDate = record.effectiveFrom ?? record.decidedAt;
-  return {
-    "@id": `urn:course-equivalency:${record.id}`,
-    "@type": "ceterms:TransferValueProfile",
-    "ceterms:identifier": [
-      {
-        "@type": "ceterms:IdentifierValue",
-        "ceterms:identifierTypeName": "course-equivalency id",
-        "ceterms:identifierValueCode": record.id,
-      },
-    ],
-    "ceterms:name": text(title(record)),
-    ...(record.policyBasis ? { "ceterms:description": text(record.policyBasis) } : {}),
-    "ceterms:ownedBy": [organization(record.targetInstitution)],
-    "ceterms:transferValueFrom": sources.map((source) => course(source, source.institution)),
-    ...(receiving.length ? { "ceterms:transferValueFor": receiving } : {}),
-    ...transferValue(record),
-    ...(startDate ? { "ceterms:startDate": startDate.toISOString().slice(0, 10) } : {}),
-    ...(record.effectiveUntil ? { "ceterms:endDate": record.effectiveUntil.toISOString().slice(0, 10) } : {}),
-    "ce:kind": record.kind,
-    "ce:minimumGrade": record.minimumGrade,
-    "ce:generalEducationArea": record.generalEducationArea,
-    "ce:priority": record.priority,
-    "ce:status": record.status,
-    "ce:decidedBy": record.decidedBy,
-    "ce:version": record.version,
-    "ce:provenance": record.provenance,
-    "ce:datasetVersionId": record.datasetVersionId,
-    "ce:updatedAt": record.updatedAt.toISOString(),
-    "dcterms:license": { "@id": LICENSE_URL },
-  };
-}
 
 /** `{"@context": …, "@graph": [` … `]}` around the nodes. */
 export const CTDL_OPEN = `{"@context":${JSON.stringify(CTDL_CONTEXT)},"@graph":[`;

@@ -13,7 +13,7 @@ import type { Repositories } from "../../repositories/index.ts";
 import type { ExportsRepository } from "../../repositories/exports.ts";
 import { courseView, equivalencyView, institutionView } from "../../views/catalog.ts";
 import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts";
-import { CTDL_CLOSE, CTDL_OPEN, transferValueProfile } from "./ctdl.ts";
+import { CTDL_CLOSE, CTDL_OPEN } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
 import { createExportSlots, createGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "./limits.ts";
 import { RULE_SCALAR_FIELDS } from "../rules.ts";
@@ -114,10 +114,11 @@ export function createExportsService({
      * organization's slot is held until the stream closes (read to the end, failed or abandoned).
      */
     async exportData(caller: Credential, resource: ExportResource, format: ExportFormat): Promise<Export> {
+      refuseCtdlOf(resource, format);
       const release = slots.claim(caller.organizationId);
       try {
         const copied =
-          resource === "equivalencies" && format !== "ctdl"
+          resource === "equivalencies"
             ? await copiedExport(exports, gate, caller.environment, format, FRAMES[format])
             : null;
         const chunks =
@@ -156,9 +157,9 @@ function gatedReads(exports: ExportsRepository, through: <T>(task: () => Promise
     institutionBatches: (environment) => gate(exports.institutionBatches(environment)),
     courseBatches: (environment) => gate(exports.courseBatches(environment)),
     equivalencyBatches: (environment) => gate(exports.equivalencyBatches(environment)),
-    equivalencyWithCoursesBatches: (environment) => gate(exports.equivalencyWithCoursesBatches(environment)),
     equivalencyCsvBatches: (environment) => gate(exports.equivalencyCsvBatches(environment)),
     equivalencyJsonBatches: (environment) => gate(exports.equivalencyJsonBatches(environment)),
+    equivalencyCtdlBatches: (environment) => gate(exports.equivalencyCtdlBatches(environment)),
   };
 }
 
@@ -170,17 +171,8 @@ async function renderedChunks(
   resource: ExportResource,
   format: ExportFormat,
   { batchSize, renderedBatchSize }: Required<ExportOptions>,
-): Promise<AsyncIterable<string>> {
-  if (format === "ctdl") {
-    if (resource !== "equivalencies") {
-      throw new ValidationError("format=ctdl exports equivalencies only.", [
-        { pointer: "/query/format", message: "ctdl is only available for resource=equivalencies" },
-      ]);
-    }
-    const batches = await openBatches(exports.equivalencyWithCoursesBatches(environment), batchSize);
-    return jsonArrayChunks(mapBatches(batches, transferValueProfile), CTDL_OPEN, CTDL_CLOSE);
-  }
-  // The largest exports are rendered by the database: the main thread only passes their text on.
+): Promise<AsyncIterable<string | Buffer>> {
+  // The equivalency exports are rendered by the database: the main thread only passes their text on.
   if (format === "csv" && resource === "equivalencies") {
     const read = exports.equivalencyCsvBatches(environment);
     const batches = (after: BatchKey | null, take: number) =>
@@ -189,8 +181,18 @@ async function renderedChunks(
   }
   if (format === "json" && resource === "equivalencies")
     return databaseChunks(FRAMES.json, exports.equivalencyJsonBatches(environment), renderedBatchSize);
+  if (format === "ctdl" && resource === "equivalencies")
+    return databaseChunks(FRAMES.ctdl, exports.equivalencyCtdlBatches(environment), renderedBatchSize);
   const views = await viewBatches(exports, environment, resource, batchSize);
   return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
+}
+
+/** CTDL is a graph of equivalencies: another resource is refused before anything is read. */
+function refuseCtdlOf(resource: ExportResource, format: ExportFormat): void {
+  if (format === "ctdl" && resource !== "equivalencies")
+    throw new ValidationError("format=ctdl exports equivalencies only.", [
+      { pointer: "/query/format", message: "ctdl is only available for resource=equivalencies" },
+    ]);
 }
 
 async function viewBatches(
@@ -219,11 +221,13 @@ async function* mapBatches<Row, Out>(batches: AsyncIterable<Row[]>, map: (row: R
 
 /**
  * What the database's rendering of the equivalency exports is framed by: the CSV header; the JSON
- * array's brackets (a COPY's elements each start with ",\n": the first one's comma is skipped).
+ * array's brackets, and the CTDL graph's (a COPY's elements each start with ",\n": the first one's
+ * comma is skipped).
  */
 const FRAMES = {
   csv: { open: csvHeader(CSV_COLUMNS.equivalencies), close: "" },
   json: { open: "[", close: "\n]\n", skip: 1 },
+  ctdl: { open: CTDL_OPEN, close: `\n${CTDL_CLOSE}`, skip: 1 },
 } as const;
 
 /** The opening text, then batches of text the database rendered, then the closing text; the first batch is read before the stream starts. */
@@ -231,7 +235,7 @@ async function databaseChunks(
   frame: { open: string; close: string },
   read: (after: BatchKey | null, take: number) => Promise<RenderedBatch>,
   batchSize: number,
-): Promise<AsyncIterable<string>> {
+): Promise<AsyncIterable<string | Buffer>> {
   const first = await read(null, batchSize);
   return (async function* () {
     yield frame.open;
