@@ -2,7 +2,6 @@
 // in the spirit of the TES import: up to ten source and ten target course columns by institution
 // and course code, then the rule's conditions and decision. Each data row is read and checked on
 // its own, as the parser streams it; what needs the database is equivalency-import.ts's.
-import { parse } from "csv-parse";
 import type { components } from "../../generated/api-types.ts";
 import { ProblemError, ValidationError } from "../kernel/errors.ts";
 import type { EquivalencyStatus, RuleKind } from "./types.ts";
@@ -144,6 +143,8 @@ export function parseRow(record: Record<string, string>, row: number): ParsedRow
 /** The data rows of the file, parsed as they stream in; the header is checked first. */
 export async function readRows(text: string): Promise<{ rows: ParsedRow[]; headerIssues: ImportIssue[] }> {
   const headerIssues: ImportIssue[] = [];
+  // Loaded with the first import, not with the server: most servers never import a file.
+  const { parse } = await import("csv-parse");
   const parser = parse({
     bom: true,
     trim: true,

@@ -38,7 +38,8 @@ describe("server build (scripts/build-server.ts)", function () {
     );
     // Single sign-on (a configured connection), Redis (SVC_RATE_LIMIT_REDIS_URL), the PostgreSQL
     // driver (DATABASE_URL; the embedded default never needs it), the administrator's command
-    // program (the first command over the admin channel).
+    // program (the first command over the admin channel), the CSV parser and writer (the first rules
+    // import, the first CSV export of courses or institutions).
     const lazy = [
       "openid-client",
       "@node-saml/node-saml",
@@ -49,6 +50,8 @@ describe("server build (scripts/build-server.ts)", function () {
       "pg-copy-streams",
       "commander",
       "cli-progress",
+      "csv-parse",
+      "csv-stringify/sync",
     ];
     for (const name of lazy) expect(atStart).to.not.include.keys(name);
     // The embedded database's engine runs on its own thread, started only without DATABASE_URL.

@@ -107,7 +107,7 @@ describe("exports through one COPY (exportData)", () => {
     const csvExport = await createExportsService({ exports: csv.exports }).exportData(caller, "equivalencies", "csv");
     expect(csvExport.contentType).to.equal("text/csv; charset=utf-8");
     expect((await drain(csvExport.stream)).text).to.equal(
-      `${csvHeader(CSV_COLUMNS.equivalencies)}eq_1,x\r\neq_2,y\r\n`,
+      `${await csvHeader(CSV_COLUMNS.equivalencies)}eq_1,x\r\neq_2,y\r\n`,
     );
     const json = copyingRepository([',\n{"id":"eq_1"}', ',\n{"id":"eq_2"}']);
     const jsonExport = await createExportsService({ exports: json.exports }).exportData(
@@ -147,7 +147,7 @@ describe("exports through one COPY (exportData)", () => {
     const { stream } = await createExportsService({ exports }).exportData(caller, "equivalencies", "csv");
     const { text, error } = await drain(stream);
     expect(error?.message).to.equal("connection lost");
-    expect(text).to.equal(`${csvHeader(CSV_COLUMNS.equivalencies)}eq_1,x\r\neq_2,y\r\n`);
+    expect(text).to.equal(`${await csvHeader(CSV_COLUMNS.equivalencies)}eq_1,x\r\neq_2,y\r\n`);
   });
 
   it("an abandoned export ends its COPY and gives its connection to the next export", async () => {

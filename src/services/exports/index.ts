@@ -119,7 +119,7 @@ export function createExportsService({
       try {
         const copied =
           resource === "equivalencies"
-            ? await copiedExport(exports, gate, caller.environment, format, FRAMES[format])
+            ? await copiedExport(exports, gate, caller.environment, format, await frameOf(format))
             : null;
         const chunks =
           copied?.chunks ??
@@ -177,12 +177,12 @@ async function renderedChunks(
     const read = exports.equivalencyCsvBatches(environment);
     const batches = (after: BatchKey | null, take: number) =>
       read(after, take).then(({ csv, ...b }) => ({ text: csv, ...b }));
-    return databaseChunks(FRAMES.csv, batches, renderedBatchSize);
+    return databaseChunks(await frameOf("csv"), batches, renderedBatchSize);
   }
   if (format === "json" && resource === "equivalencies")
-    return databaseChunks(FRAMES.json, exports.equivalencyJsonBatches(environment), renderedBatchSize);
+    return databaseChunks(await frameOf("json"), exports.equivalencyJsonBatches(environment), renderedBatchSize);
   if (format === "ctdl" && resource === "equivalencies")
-    return databaseChunks(FRAMES.ctdl, exports.equivalencyCtdlBatches(environment), renderedBatchSize);
+    return databaseChunks(await frameOf("ctdl"), exports.equivalencyCtdlBatches(environment), renderedBatchSize);
   const views = await viewBatches(exports, environment, resource, batchSize);
   return format === "csv" ? csvChunks(CSV_COLUMNS[resource], views) : jsonArrayChunks(views);
 }
@@ -224,11 +224,16 @@ async function* mapBatches<Row, Out>(batches: AsyncIterable<Row[]>, map: (row: R
  * array's brackets, and the CTDL graph's (a COPY's elements each start with ",\n": the first one's
  * comma is skipped).
  */
-const FRAMES = {
-  csv: { open: csvHeader(CSV_COLUMNS.equivalencies), close: "" },
-  json: { open: "[", close: "\n]\n", skip: 1 },
-  ctdl: { open: CTDL_OPEN, close: `\n${CTDL_CLOSE}`, skip: 1 },
-} as const;
+async function frameOf(format: ExportFormat): Promise<{ open: string; close: string; skip?: number }> {
+  switch (format) {
+    case "csv":
+      return { open: await csvHeader(CSV_COLUMNS.equivalencies), close: "" };
+    case "json":
+      return { open: "[", close: "\n]\n", skip: 1 };
+    case "ctdl":
+      return { open: CTDL_OPEN, close: `\n${CTDL_CLOSE}`, skip: 1 };
+  }
+}
 
 /** The opening text, then batches of text the database rendered, then the closing text; the first batch is read before the stream starts. */
 async function databaseChunks(

@@ -1,6 +1,5 @@
 // CSV and JSON renderings of API representations, one text chunk per batch so
 // that a chunk, not the table, is what sits in memory.
-import { stringify } from "csv-stringify/sync";
 
 type Representation = Record<string, unknown>;
 
@@ -34,8 +33,14 @@ const CSV_OPTIONS = {
   cast: { boolean: (value: boolean) => String(value) },
 } as const;
 
+// Loaded with the first CSV export, not with the server (equivalency exports are rendered by the
+// database and never need it).
+let csvStringify: Promise<typeof import("csv-stringify/sync")> | undefined;
+const loadStringify = async () => (await (csvStringify ??= import("csv-stringify/sync"))).stringify;
+
 /** The header row alone. */
-export function csvHeader(columns: readonly string[]): string {
+export async function csvHeader(columns: readonly string[]): Promise<string> {
+  const stringify = await loadStringify();
   return stringify([], { ...CSV_OPTIONS, header: true, columns: [...columns] });
 }
 
@@ -44,7 +49,8 @@ export async function* csvChunks(
   columns: readonly string[],
   batches: AsyncIterable<Representation[]>,
 ): AsyncGenerator<string> {
-  yield csvHeader(columns);
+  yield await csvHeader(columns);
+  const stringify = await loadStringify();
   for await (const batch of batches) {
     yield stringify(
       batch.map((record) => flatten(record)),

@@ -1,7 +1,6 @@
 // Imports the CIP 2020 taxonomy: the two-column list (CIP_Code, CIP_Title) or
 // NCES's own file (CIPFamily, CIPCode written as ="01.0101", Action, CIPTitle…).
 import fs from "node:fs";
-import { parse } from "csv-parse";
 import type { Repositories } from "../../repositories/index.ts";
 import type { CipEntry } from "../../repositories/catalog-imports.ts";
 export type { CipEntry };
@@ -41,6 +40,7 @@ export function cipEntryFrom(record: Record<string, string>): CipEntry | null {
 }
 
 export async function readCipFile(file: string): Promise<{ entries: CipEntry[]; read: number }> {
+  const { parse } = await import("csv-parse"); // with the first import, not with the server
   const parser = fs.createReadStream(file).pipe(
     parse({
       columns: cipHeader(file),

@@ -2,7 +2,6 @@
 // idempotently by IPEDS unit id. IPEDS sectors map to the service's three types;
 // other sectors are skipped and counted.
 import fs from "node:fs";
-import { parse } from "csv-parse";
 import { Channel, InstitutionType } from "../../../generated/prisma/enums.ts";
 import type { Environment } from "../types.ts";
 import type { Repositories } from "../../repositories/index.ts";
@@ -82,6 +81,7 @@ export async function* readInstitutionFile(file: string, source: Channel): Async
     for (const record of records) yield mapJsonRecord((record ?? {}) as Record<string, unknown>, source);
     return;
   }
+  const { parse } = await import("csv-parse"); // with the first import, not with the server
   const parser = fs
     .createReadStream(file)
     .pipe(parse({ columns: ipedsHeader(file), bom: true, skip_empty_lines: true, trim: true }));
