@@ -12,6 +12,7 @@ import { lockDirectory } from "./directory-lock.ts";
 import { EmbeddedEngine } from "./embedded-engine.ts";
 import { embeddedAdapterFactory } from "./embedded-adapter.ts";
 import { embeddedTemplatePath } from "./embedded-template.ts";
+import { serialTransactions } from "./serial-transactions.ts";
 
 export type Db = PrismaClient;
 
@@ -150,7 +151,10 @@ async function ping(prisma: Db): Promise<void> {
 }
 
 async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise<Database> {
-  const prisma = new PrismaClient({ adapter: embeddedAdapterFactory(engine), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = new PrismaClient({
+    adapter: serialTransactions(embeddedAdapterFactory(engine)),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   return {
     prisma,
     kind: "embedded",
@@ -241,7 +245,10 @@ async function openPostgres(url: string): Promise<Database> {
   // An idle connection that the server closes (restart, failover) is replaced on
   // the next checkout; without a listener the pool's error would end the process.
   pool.on("error", () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = new PrismaClient({
+    adapter: serialTransactions(new PrismaPg(pool)),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   return {
     prisma,
     kind: "postgresql",
