@@ -12,6 +12,7 @@ import { lockDirectory } from "./directory-lock.ts";
 import { EmbeddedEngine } from "./embedded-engine.ts";
 import { embeddedAdapterFactory } from "./embedded-adapter.ts";
 import { embeddedTemplatePath } from "./embedded-template.ts";
+import { serialTransactions } from "./serial-transactions.ts";
 
 export type Db = PrismaClient;
 
@@ -168,7 +169,10 @@ function lockWritableDirectory(dataDir: string, dir: string): () => void {
 }
 
 async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise<Database> {
-  const prisma = new PrismaClient({ adapter: embeddedAdapterFactory(engine), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = new PrismaClient({
+    adapter: serialTransactions(embeddedAdapterFactory(engine)),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   const statement = <T>(sql: string, params: unknown[]) => engine.call<T[]>({ op: "read", sql, params });
   return {
     prisma,
@@ -270,7 +274,10 @@ async function openPostgres(url: string): Promise<Database> {
   // An idle connection that the server closes (restart, failover) is replaced on
   // the next checkout; without a listener the pool's error would end the process.
   pool.on("error", () => undefined);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
+  const prisma = new PrismaClient({
+    adapter: serialTransactions(new PrismaPg(pool)),
+    transactionOptions: TRANSACTION_OPTIONS,
+  });
   const statement = async <T>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as T[];
   return {
     prisma,

@@ -161,6 +161,20 @@ describe("courses: upsertCourses (POST /courses)", () => {
     expect(response.body.errors).to.deep.equal([{ pointer: "/title", message: "is required" }]);
   });
 
+  it("answers the fuzzer's {} and [] under one Idempotency-Key at once: the five required fields, then the empty batch", async () => {
+    // Seed 22 of the fuzz suite sends these two in turn; its timeout came from shrinking, not from them.
+    const key = { "Idempotency-Key": "]6P<hFm[" };
+    const empty = await post({}, "/courses?dryRun=false", key);
+    await expectContract(empty, 400);
+    const pointers = (response: { body: { errors: { pointer: string }[] } }) =>
+      response.body.errors.map((e) => e.pointer);
+    expect(pointers(empty)).to.deep.equal(["/institutionId", "/code", "/title", "/credits", "/level"]);
+    const batch = await post([], "/courses?dryRun=false", key);
+    await expectContract(batch, 400);
+    expect(pointers(batch)).to.include("");
+    expect(await t.database.prisma.idempotencyRecord.count()).to.equal(0);
+  });
+
   it("gives an example with a pattern failure: cipCode like 27.0101", async () => {
     const response = await post(course({ cipCode: "27-0101" }));
     await expectContract(response, 400);

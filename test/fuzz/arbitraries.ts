@@ -44,6 +44,7 @@ const UNDERSTOOD = new Set([
   "maxItems",
   "uniqueItems",
   "oneOf",
+  "anyOf",
   "allOf",
   "$ref",
   "default",
@@ -160,8 +161,8 @@ export class SchemaArbitraries {
   /** Values that validate against the schema. */
   valid(raw: JsonSchema, wire: Wire = "json"): fc.Arbitrary<unknown> {
     const schema = this.resolve(raw);
-    if (Array.isArray(schema.oneOf))
-      return fc.oneof(...(schema.oneOf as JsonSchema[]).map((branch) => this.valid(branch, wire)));
+    const branches = branchesOf(schema);
+    if (branches) return fc.oneof(...branches.map((branch) => this.valid(branch, wire)));
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
     return fc.oneof(...this.typesOf(schema).map((type) => this.validOfType(schema, type, wire)));
   }
@@ -261,17 +262,26 @@ export class SchemaArbitraries {
    * Ways to break `value` (valid against `raw`) at one place each: a wrong type,
    * a value outside the enum, a pattern or length or range violation, a missing
    * required member, an unknown member, too few, too many or repeated items.
+   * `alsoAdmitted`: the types the sibling branches of a oneOf/anyOf admit, which
+   * a replacement of the whole value must not have, or it would be valid there.
    */
-  mutations(raw: JsonSchema, value: unknown, at: string[] = [], wire: Wire = "json"): fc.Arbitrary<Mutation>[] {
+  mutations(
+    raw: JsonSchema,
+    value: unknown,
+    at: string[] = [],
+    wire: Wire = "json",
+    alsoAdmitted: string[] = [],
+  ): fc.Arbitrary<Mutation>[] {
     const schema = this.resolve(raw);
-    if (Array.isArray(schema.oneOf)) return this.oneOfMutations(schema, value, at, wire);
+    if (branchesOf(schema)) return this.branchMutations(schema, value, at, wire);
     const found: fc.Arbitrary<Mutation>[] = [];
     const breaking = (breaks: string, replacement: fc.Arbitrary<unknown>) =>
       found.push(replacement.map((replaced) => ({ at, breaks, value: replaced })));
 
-    const wrongType = this.wrongTypeValues(this.typesOf(schema), wire);
+    const wrongType = this.wrongTypeValues([...this.typesOf(schema), ...alsoAdmitted], wire);
     if (wrongType.length) breaking("type", fc.constantFrom(...wrongType));
-    if (Array.isArray(schema.enum)) {
+    // A value outside the enum is text: a break only where no sibling branch takes text.
+    if (Array.isArray(schema.enum) && !alsoAdmitted.includes("string")) {
       const allowed = new Set(schema.enum as unknown[]);
       breaking(
         "enum",
@@ -286,16 +296,24 @@ export class SchemaArbitraries {
     return found;
   }
 
-  private oneOfMutations(schema: JsonSchema, value: unknown, at: string[], wire: Wire): fc.Arbitrary<Mutation>[] {
-    const branches = (schema.oneOf as JsonSchema[]).map((branch) => this.resolve(branch));
-    const admitted = branches.flatMap((branch) => this.typesOf(branch));
+  /** Breaks of a oneOf or anyOf: a type no branch admits, or a break inside the one branch of the value's type. */
+  private branchMutations(schema: JsonSchema, value: unknown, at: string[], wire: Wire): fc.Arbitrary<Mutation>[] {
+    const branches = branchesOf(schema)!.map((branch) => this.resolve(branch));
     const found: fc.Arbitrary<Mutation>[] = [];
-    const wrongType = this.wrongTypeValues(admitted, wire);
+    const wrongType = this.wrongTypeValues(
+      branches.flatMap((branch) => this.typesOf(branch)),
+      wire,
+    );
     if (wrongType.length)
       found.push(fc.constantFrom(...wrongType).map((replaced) => ({ at, breaks: "type", value: replaced })));
-    // Breaking the value inside the branch of its own type leaves every other branch failing on type.
+    // Breaking the value inside the branch of its own type leaves every other branch failing on type,
+    // provided a replacement of the whole value takes none of the other branches' types either (an
+    // object for an array of objects, null for a nullable enum would be valid, or fail elsewhere).
     const own = branches.filter((branch) => allows(this.typesOf(branch), value));
-    if (own.length === 1) found.push(...this.mutations(own[0], value, at, wire));
+    if (own.length === 1) {
+      const others = branches.filter((branch) => branch !== own[0]).flatMap((branch) => this.typesOf(branch));
+      found.push(...this.mutations(own[0], value, at, wire, others));
+    }
     return found;
   }
 
@@ -420,6 +438,12 @@ export class SchemaArbitraries {
     if (!target || typeof target !== "object") throw new Error(`Unresolvable reference ${ref}`);
     return target as JsonSchema;
   }
+}
+
+/** The branches of a oneOf or an anyOf (a value valid against one branch is valid against both). */
+function branchesOf(schema: JsonSchema): JsonSchema[] | undefined {
+  const branches = schema.oneOf ?? schema.anyOf;
+  return Array.isArray(branches) ? (branches as JsonSchema[]) : undefined;
 }
 
 function mergeSchemas(into: JsonSchema, member: JsonSchema): JsonSchema {
