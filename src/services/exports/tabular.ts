@@ -36,7 +36,10 @@ const CSV_OPTIONS = {
 // Loaded with the first CSV export, not with the server (equivalency exports are rendered by the
 // database and never need it).
 let csvStringify: Promise<typeof import("csv-stringify/sync")> | undefined;
-const loadStringify = async () => (await (csvStringify ??= import("csv-stringify/sync"))).stringify;
+async function loadStringify() {
+  csvStringify ??= import("csv-stringify/sync");
+  return (await csvStringify).stringify;
+}
 
 /** The header row alone. */
 export async function csvHeader(columns: readonly string[]): Promise<string> {
