@@ -3,7 +3,7 @@
 // by operationId, Ajv 2020 request validation, the project's OperationRouter: src/pipeline/
 // contract.ts), answering GET /api/v1/equivalencies/{id} and the list's first page with the same
 // SQL and the same 2 s key cache as the floor (floor-queries.ts), through the service's own
-// database access (Database.read: the pool, or the embedded database's thread). No logging,
+// database access (Database.statement: the pool, or the embedded database's thread). No logging,
 // metrics, rate limiting or audit: the service's own per-request work is what it is measured
 // against. Run in its own process, like server.ts.
 import http from "node:http";
@@ -26,7 +26,7 @@ async function main() {
   const config = benchConfig(process.env.BENCH_DATA_DIR!, process.env.BENCH_DATABASE_URL || null);
   const database = await openMigratedDatabase(config, createLogger("silent"));
   const { environmentOf, listPage, equivalencyById } = floorQueries({
-    query: (sql, params) => database.read<Record<string, unknown>>(sql, params),
+    query: (sql, params) => database.statement<Record<string, unknown>>(sql, params),
   });
 
   const contract = await createContract();

@@ -98,7 +98,7 @@ async function load(database: Awaited<ReturnType<typeof freshDatabase>>["databas
 
 /** The floor: node:http, the body parsed as is, the same two statements and the same engine. */
 async function startFloor(database: Awaited<ReturnType<typeof freshDatabase>>["database"]) {
-  const reads = createRepositories(database.prisma, { read: database.read }).transferEvaluations;
+  const reads = createRepositories(database.prisma, { statement: database.statement }).transferEvaluations;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));

@@ -32,18 +32,13 @@ export interface SqlRunner {
 export interface Database {
   prisma: Db;
   /**
-   * One read-only statement outside any transaction, straight to the driver (the pool, or
-   * the embedded database's thread), without Prisma's query pipeline: for the hottest
-   * reads, whose SQL is hand-written anyway (docs/benchmarks.md). Rows as the driver
-   * parses them.
-   */
-  read<T>(sql: string, params: unknown[]): Promise<T[]>;
-  /**
-   * One statement outside any transaction, straight to the driver like `read`, which may write (a
-   * single statement is atomic on its own). Start-up work (stored secrets, the sandbox's key and seed,
-   * the signing key), the dispatcher's idle poll and readiness go through it rather than through the
-   * Prisma client: Prisma loads its query compiler (tens of MiB resident) with its first query, raw ones
-   * included, so an idle process that never ran one never pays for it (docs/benchmarks.md).
+   * One statement outside any transaction, straight to the driver (the pool, or the embedded
+   * database's thread), without Prisma's query pipeline; rows as the driver parses them. The hottest
+   * reads use it (their SQL is hand-written anyway), and so do start-up (stored secrets, the sandbox's
+   * key and seed, the signing key), the dispatcher's idle poll and readiness, which may write (a single
+   * statement is atomic on its own): Prisma loads its query compiler (tens of MiB resident) with its
+   * first query, raw ones included, so an idle process that never ran one never pays for it
+   * (docs/benchmarks.md).
    */
   statement<T>(sql: string, params: unknown[]): Promise<T[]>;
   /**
@@ -188,7 +183,6 @@ async function openEmbedded(engine: EmbeddedEngine, unlock: () => void): Promise
     lost: engine.stopped,
     listen: () => async () => undefined,
     shedStartupMemory: () => engine.restart(),
-    read: statement,
     statement,
     async readBytes(sql, params, column) {
       const { bytes, row } = await engine.call<{ bytes: Uint8Array; row: BytesRow["row"] }>({
@@ -287,7 +281,6 @@ async function openPostgres(url: string): Promise<Database> {
     lost: new Promise<Error>(() => undefined),
     listen: (channel, onNotice, onGap) => listenOnServer(pg.Client, url, channel, onNotice, onGap),
     shedStartupMemory: async () => undefined,
-    read: statement,
     statement,
     async copyValues(select: string) {
       const { to } = await import("pg-copy-streams");

@@ -28,7 +28,7 @@ export type EngineRequest =
   | { op: "exec"; sql: string }
   | { op: "query"; sql: string; params: unknown[] }
   /**
-   * Database.read and Database.statement: one statement outside transactions, sent in one call like the
+   * Database.statement: one statement outside transactions, sent in one call like the
    * adapter's (its prepared types stay valid: never a script that changes types).
    */
   | { op: "read"; sql: string; params: unknown[] }

@@ -124,10 +124,10 @@ export interface RenderedPage {
 }
 
 /**
- * `read` (Database.read) serves the read by id straight from the driver; inside a
+ * `read` (Database.statement) serves the read by id straight from the driver; inside a
  * transaction there is none, and the statement goes through the transaction's client.
  */
-export function createEquivalenciesRepository(db: Prisma.TransactionClient, read?: Database["read"]) {
+export function createEquivalenciesRepository(db: Prisma.TransactionClient, read?: Database["statement"]) {
   function whereOf(environment: Environment, filters: EquivalencyFilters): Prisma.EquivalencyWhereInput {
     return {
       environment,

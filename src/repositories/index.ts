@@ -61,11 +61,11 @@ export interface Repositories {
 export type TransactionRepositories = Omit<Repositories, "transaction">;
 
 /** What the repositories use of the driver itself, outside transactions (each optional: tests pass a bare client). */
-export type DriverAccess = Partial<Pick<Database, "read" | "statement" | "copyValues" | "readBytes">>;
+export type DriverAccess = Partial<Pick<Database, "statement" | "copyValues" | "readBytes">>;
 
 /**
- * `read` (Database.read), when given, serves the hot reads outside transactions; `statement`
- * (Database.statement) the start-up work and the dispatcher's idle poll; `copyValues`
+ * `statement` (Database.statement), when given, serves the hot reads, the start-up work and the
+ * dispatcher's idle poll outside transactions; `copyValues`
  * (Database.copyValues, PostgreSQL) streams the largest exports, and `readBytes`
  * (Database.readBytes, the embedded database) reads their batches as bytes.
  */
@@ -78,15 +78,15 @@ export function createRepositories(db: Db, driver: DriverAccess = {}): Repositor
 
 function boundRepositories(
   db: Executor,
-  { read, statement, copyValues, readBytes }: DriverAccess = {},
+  { statement, copyValues, readBytes }: DriverAccess = {},
 ): TransactionRepositories {
   return {
     institutions: createInstitutionsRepository(db),
     courses: createCoursesRepository(db),
-    equivalencies: createEquivalenciesRepository(db, read),
+    equivalencies: createEquivalenciesRepository(db, statement),
     equivalencyRequests: createEquivalencyRequestsRepository(db),
     equivalencyImports: createEquivalencyImportsRepository(db),
-    transferEvaluations: createTransferEvaluationsRepository(db, read),
+    transferEvaluations: createTransferEvaluationsRepository(db, statement),
     datasets: createDatasetsRepository(db),
     exports: createExportsRepository(db, copyValues, readBytes),
     catalogImports: createCatalogImportsRepository(db),
@@ -110,7 +110,6 @@ function boundRepositories(
 /** The repositories over an open database (what the server, the dispatcher and the CLI build on). */
 export function repositoriesOf(database: Pick<Database, "prisma"> & DriverAccess): Repositories {
   return createRepositories(database.prisma, {
-    read: database.read,
     statement: database.statement,
     copyValues: database.copyValues?.bind(database),
     readBytes: database.readBytes?.bind(database),

@@ -3,7 +3,7 @@
 // target institution that mention any of those courses, with the codes and titles of the courses
 // the rules name and the target institution's credit unit. Each statement answers one JSON text,
 // parsed here, so the embedded database and PostgreSQL give the same values. `read`
-// (Database.read) sends them straight to the driver, outside Prisma's query pipeline.
+// (Database.statement) sends them straight to the driver, outside Prisma's query pipeline.
 import type { Database } from "../db/database.ts";
 import type { Environment, Prisma } from "../../generated/prisma/client.ts";
 
@@ -133,7 +133,7 @@ function withCourseNames(rule: RuleJson, named: Readonly<Record<string, [string,
   return { ...rule, sourceCodes, targetTitles };
 }
 
-export function createTransferEvaluationsRepository(db: Prisma.TransactionClient, read?: Database["read"]) {
+export function createTransferEvaluationsRepository(db: Prisma.TransactionClient, read?: Database["statement"]) {
   async function queryText(sql: string, column: string, params: unknown[]): Promise<string> {
     const rows = read
       ? await read<Record<string, string>>(sql, params)

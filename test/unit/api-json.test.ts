@@ -3,7 +3,7 @@
 // the JavaScript views (expandedView, equivalencyView) over records read by Prisma, on both
 // databases (SVC_TEST_DATABASE_URL), field by field and in the same order, over rules of every
 // shape: one-to-one, several sources and targets, each kind, null and set dates, grades, credits,
-// awkward text; through the driver (Database.read) and through Prisma's raw queries.
+// awkward text; through the driver (Database.statement) and through Prisma's raw queries.
 import { expect } from "chai";
 import type { Course, Institution } from "../../generated/prisma/client.ts";
 import { createEquivalenciesRepository } from "../../src/repositories/equivalencies.ts";
@@ -50,7 +50,7 @@ describe("the database's rendering of equivalencies equals the JavaScript views"
   }
 
   const repositories = (): [string, EquivalenciesRepository][] => [
-    ["through the driver (Database.read)", t.app.context.repositories.equivalencies],
+    ["through the driver (Database.statement)", t.app.context.repositories.equivalencies],
     ["through Prisma's raw queries", createEquivalenciesRepository(t.database.prisma)],
   ];
 

@@ -237,7 +237,7 @@ describe("the COPY's bytes equal the database's batches (PostgreSQL)", () => {
     const copy = (await exports.equivalencyCopy("live", "csv"))!;
     for await (const _chunk of copy) break;
     expect(copy.destroyed).to.equal(true);
-    const [row] = await t.database.read<{ n: number }>("SELECT count(*)::int AS n FROM equivalencies", []);
+    const [row] = await t.database.statement<{ n: number }>("SELECT count(*)::int AS n FROM equivalencies", []);
     expect(row.n).to.equal(2_345);
   });
 });

@@ -65,7 +65,7 @@ describe("transfer evaluations repository", () => {
       before(() => {
         reads = createTransferEvaluationsRepository(
           database.prisma,
-          via === "the driver" ? database.read.bind(database) : undefined,
+          via === "the driver" ? database.statement.bind(database) : undefined,
         );
       });
 
@@ -134,7 +134,7 @@ describe("transfer evaluations repository", () => {
       it(`through ${via}: the accepted rules of the target naming any course, whatever their dates, with every source and target`, async () => {
         const reads = createTransferEvaluationsRepository(
           database.prisma,
-          via === "the driver" ? database.read.bind(database) : undefined,
+          via === "the driver" ? database.statement.bind(database) : undefined,
         );
         const found = await reads.candidates("live", UCB, ["crs_bio", "crs_lab"]);
         expect(found.rules.map((row) => row.id)).to.deep.equal(["eq_expired", "eq_needs_hist", "eq_pair"]);
@@ -174,7 +174,7 @@ describe("transfer evaluations repository", () => {
     }
 
     it("no candidates for courses no accepted rule of the target names, or in another environment", async () => {
-      const reads = createTransferEvaluationsRepository(database.prisma, database.read.bind(database));
+      const reads = createTransferEvaluationsRepository(database.prisma, database.statement.bind(database));
       expect((await reads.candidates("live", UCB, ["crs_ucla", "crs_none"])).rules).to.deep.equal([]);
       expect((await reads.candidates("sandbox", UCB, ["crs_bio", "crs_chem"])).rules).to.deep.equal([]);
       const other = await reads.candidates("live", UCLA, ["crs_bio", "crs_chem"]);
@@ -182,13 +182,13 @@ describe("transfer evaluations repository", () => {
     });
 
     it("the credit unit: the one most of the target's courses count in, the enum's first on a tie, null without courses", async () => {
-      const reads = createTransferEvaluationsRepository(database.prisma, database.read.bind(database));
+      const reads = createTransferEvaluationsRepository(database.prisma, database.statement.bind(database));
       expect((await reads.candidates("live", UCLA, [])).creditUnit).to.equal("semester");
       expect((await reads.candidates("live", "inst_nowhere", ["crs_bio"])).creditUnit).to.equal(null);
     });
 
     it("a rule stops being a candidate when it leaves accepted, and becomes one when accepted", async () => {
-      const reads = createTransferEvaluationsRepository(database.prisma, database.read.bind(database));
+      const reads = createTransferEvaluationsRepository(database.prisma, database.statement.bind(database));
       await database.prisma.equivalency.update({ where: { id: "eq_needs_hist" }, data: { status: "conflict" } });
       await database.prisma.equivalency.update({ where: { id: "eq_pending" }, data: { status: "accepted" } });
       const found = await reads.candidates("live", UCB, ["crs_bio"]);
