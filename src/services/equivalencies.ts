@@ -53,6 +53,7 @@ export function expandedView(record: ExpandedEquivalency) {
     ...equivalencyView(record),
     sourceCourse: withInstitution(record.sourceCourse),
     sourceCourses: record.sourceCourses.map(withInstitution),
+    sourceCourseSetCourses: record.sourceCourseSetCourses.map((set) => set.map(withInstitution)),
     targetInstitution: institutionView(record.targetInstitution),
     targetCourse: record.targetCourse ? courseView(record.targetCourse) : null,
   };

@@ -64,6 +64,10 @@ function stored(fields: Partial<Equivalency> = {}): Equivalency {
     updatedAt: CREATED,
     ...RULE_FIELDS,
     sourceSetKey: "crs_1",
+    sourceCourseSets: [["crs_1"]],
+    sourceSetKeys: ["crs_1"],
+    anySetCourseIds: ["crs_1"],
+    targetChoice: "all",
     ...fields,
   };
 }

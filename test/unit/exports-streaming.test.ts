@@ -170,6 +170,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
       data: Array.from({ length: ROWS }, (_, i) => ({
         ...equivalency((i * 5) % ROWS),
         targets: [],
+        sourceCourseSets: [],
         sourceCourseId: "crs_x",
         targetInstitutionId: "inst_110662",
         createdAt: at(i),
@@ -248,6 +249,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
       data: awkward.map((text, i) => ({
         ...equivalency(100 + i),
         targets: [],
+        sourceCourseSets: [],
         environment: "sandbox" as const,
         sourceCourseId: "crs_x",
         targetInstitutionId: "inst_110662",
