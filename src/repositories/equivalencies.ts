@@ -133,7 +133,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
   function whereOf(environment: Environment, filters: EquivalencyFilters): Prisma.EquivalencyWhereInput {
     return {
       environment,
-      ...(filters.sourceCourse ? { sourceCourseIds: { has: filters.sourceCourse } } : {}),
+      ...(filters.sourceCourse ? { anySetCourseIds: { has: filters.sourceCourse } } : {}),
       ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
       ...(filters.status ? { status: filters.status } : {}),
       ...(filters.provenance ? { provenance: filters.provenance } : {}),
@@ -189,7 +189,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       params.push(value);
       conditions.push(condition(`$${params.length}`));
     };
-    if (filters.sourceCourse) add((p) => `source_course_ids @> ARRAY[${p}]::text[]`, filters.sourceCourse);
+    if (filters.sourceCourse) add((p) => `any_set_course_ids @> ARRAY[${p}]::text[]`, filters.sourceCourse);
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
