@@ -15,6 +15,7 @@ export const PROBLEM_TYPES = {
   "invalid-transition": { status: 409, title: "Invalid status transition" },
   "ambiguous-rule": { status: 409, title: "Ambiguous rule" },
   "duplicate-rule": { status: 409, title: "Duplicate rule" },
+  "course-code-taken": { status: 409, title: "Course code taken" },
   "idempotency-key-reused": { status: 409, title: "Idempotency key reused" },
   "cursor-expired": { status: 410, title: "Cursor expired" },
   "precondition-failed": { status: 412, title: "Precondition failed" },

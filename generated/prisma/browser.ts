@@ -70,6 +70,12 @@ export type Course = Prisma.CourseModel
  */
 export type Equivalency = Prisma.EquivalencyModel
 /**
+ * Model CourseCode
+ * Every code of every course, its own (kept by the trigger courses_own_code) and its cross-listed
+ * ones (written by the course service): a code belongs to at most one course of an institution.
+ */
+export type CourseCode = Prisma.CourseCodeModel
+/**
  * Model EquivalencyVersion
  * An immutable snapshot of one version of an equivalency. The database refuses
  * UPDATE and DELETE on this table (see the migration's trigger).
@@ -160,6 +166,11 @@ export type SamlAssertionSeen = Prisma.SamlAssertionSeenModel
  * the target institution covers (counts and last-asked time only; nothing about the person).
  */
 export type EquivalencyRequest = Prisma.EquivalencyRequestModel
+/**
+ * Model EquivalencyRequestRequester
+ * Who asked for a requested course, as a keyed hash (never the credential or the address).
+ */
+export type EquivalencyRequestRequester = Prisma.EquivalencyRequestRequesterModel
 /**
  * Model EvaluationFingerprint
  * An evaluation already counted today: an HMAC of (credential, UTC day, input), never the input.

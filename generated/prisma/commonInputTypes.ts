@@ -364,6 +364,13 @@ export type EnumCreditUnitNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel> | $Enums.CreditUnit | null
 }
 
+export type EnumTargetChoiceFilter<$PrismaModel = never> = {
+  equals?: $Enums.TargetChoice | Prisma.EnumTargetChoiceFieldRefInput<$PrismaModel>
+  in?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel> | $Enums.TargetChoice
+}
+
 export type EnumEquivalencyStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.EquivalencyStatus | Prisma.EnumEquivalencyStatusFieldRefInput<$PrismaModel>
   in?: $Enums.EquivalencyStatus[] | Prisma.ListEnumEquivalencyStatusFieldRefInput<$PrismaModel>
@@ -418,6 +425,29 @@ export type EnumCreditUnitNullableWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
+}
+
+export type EnumTargetChoiceWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TargetChoice | Prisma.EnumTargetChoiceFieldRefInput<$PrismaModel>
+  in?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTargetChoiceWithAggregatesFilter<$PrismaModel> | $Enums.TargetChoice
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
+}
+
+export type BoolFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
+}
+
+export type BoolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedBoolFilter<$PrismaModel>
+  _max?: Prisma.NestedBoolFilter<$PrismaModel>
 }
 
 export type EnumCredentialKindNullableFilter<$PrismaModel = never> = {
@@ -996,6 +1026,13 @@ export type NestedEnumCreditUnitNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel> | $Enums.CreditUnit | null
 }
 
+export type NestedEnumTargetChoiceFilter<$PrismaModel = never> = {
+  equals?: $Enums.TargetChoice | Prisma.EnumTargetChoiceFieldRefInput<$PrismaModel>
+  in?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel> | $Enums.TargetChoice
+}
+
 export type NestedEnumEquivalencyStatusWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.EquivalencyStatus | Prisma.EnumEquivalencyStatusFieldRefInput<$PrismaModel>
   in?: $Enums.EquivalencyStatus[] | Prisma.ListEnumEquivalencyStatusFieldRefInput<$PrismaModel>
@@ -1050,6 +1087,29 @@ export type NestedEnumCreditUnitNullableWithAggregatesFilter<$PrismaModel = neve
   _count?: Prisma.NestedIntNullableFilter<$PrismaModel>
   _min?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
   _max?: Prisma.NestedEnumCreditUnitNullableFilter<$PrismaModel>
+}
+
+export type NestedEnumTargetChoiceWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: $Enums.TargetChoice | Prisma.EnumTargetChoiceFieldRefInput<$PrismaModel>
+  in?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  notIn?: $Enums.TargetChoice[] | Prisma.ListEnumTargetChoiceFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedEnumTargetChoiceWithAggregatesFilter<$PrismaModel> | $Enums.TargetChoice
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
+  _max?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
+}
+
+export type NestedBoolFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
+}
+
+export type NestedBoolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedBoolFilter<$PrismaModel>
+  _max?: Prisma.NestedBoolFilter<$PrismaModel>
 }
 
 export type NestedEnumCredentialKindNullableFilter<$PrismaModel = never> = {

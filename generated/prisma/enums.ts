@@ -43,6 +43,14 @@ export const CourseLevel = {
 export type CourseLevel = (typeof CourseLevel)[keyof typeof CourseLevel]
 
 
+export const TargetChoice = {
+  all: 'all',
+  one_of: 'one_of'
+} as const
+
+export type TargetChoice = (typeof TargetChoice)[keyof typeof TargetChoice]
+
+
 export const EquivalencyStatus = {
   accepted: 'accepted',
   pending: 'pending',

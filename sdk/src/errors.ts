@@ -125,6 +125,7 @@ export type ProblemCode =
   | "invalid-transition"
   | "ambiguous-rule"
   | "duplicate-rule"
+  | "course-code-taken"
   | "idempotency-key-reused"
   | "cursor-expired"
   | "precondition-failed"
@@ -155,6 +156,7 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "invalid-transition": ConflictError,
   "ambiguous-rule": ConflictError,
   "duplicate-rule": ConflictError,
+  "course-code-taken": ConflictError,
   "idempotency-key-reused": ConflictError,
   "cursor-expired": ApiError,
   "precondition-failed": PreconditionFailedError,

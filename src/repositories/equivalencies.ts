@@ -42,6 +42,8 @@ type SourceCourse = Course & { institution: Institution };
 /** An equivalency with its source courses (each with its institution), target institution and target course. */
 export type ExpandedEquivalency = Prisma.EquivalencyGetPayload<{ include: typeof EXPANSION }> & {
   sourceCourses: SourceCourse[];
+  /** The courses of every source course set, set by set. */
+  sourceCourseSetCourses: SourceCourse[][];
 };
 
 /** The records a rule write names, by id; an id that is not in the environment is absent. */
@@ -131,7 +133,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
   function whereOf(environment: Environment, filters: EquivalencyFilters): Prisma.EquivalencyWhereInput {
     return {
       environment,
-      ...(filters.sourceCourse ? { sourceCourseIds: { has: filters.sourceCourse } } : {}),
+      ...(filters.sourceCourse ? { anySetCourseIds: { has: filters.sourceCourse } } : {}),
       ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
       ...(filters.status ? { status: filters.status } : {}),
       ...(filters.provenance ? { provenance: filters.provenance } : {}),
@@ -148,18 +150,23 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     };
   }
 
-  /** Every source course of the rows, each with its institution, in the order of its rule's sourceCourseIds. */
+  /**
+   * Every source course of the rows, each with its institution: in the order of its rule's
+   * sourceCourseIds, and set by set for its sourceCourseSets.
+   */
   async function withSources<Row extends Equivalency>(
     rows: Row[],
-  ): Promise<(Row & { sourceCourses: SourceCourse[] })[]> {
-    const ids = [...new Set(rows.flatMap((row) => row.sourceCourseIds))];
+  ): Promise<(Row & { sourceCourses: SourceCourse[]; sourceCourseSetCourses: SourceCourse[][] })[]> {
+    const ids = [...new Set(rows.flatMap((row) => row.anySetCourseIds.concat(row.sourceCourseIds)))];
     const courses = ids.length
       ? await db.course.findMany({ where: { id: { in: ids } }, include: { institution: true } })
       : [];
     const byId = new Map(courses.map((course) => [course.id, course]));
+    const known = (list: readonly string[]) => list.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
     return rows.map((row) => ({
       ...row,
-      sourceCourses: row.sourceCourseIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+      sourceCourses: known(row.sourceCourseIds),
+      sourceCourseSetCourses: (row.sourceCourseSets as string[][]).map(known),
     }));
   }
 
@@ -182,7 +189,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       params.push(value);
       conditions.push(condition(`$${params.length}`));
     };
-    if (filters.sourceCourse) add((p) => `source_course_ids @> ARRAY[${p}]::text[]`, filters.sourceCourse);
+    if (filters.sourceCourse) add((p) => `any_set_course_ids @> ARRAY[${p}]::text[]`, filters.sourceCourse);
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
@@ -449,7 +456,13 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     },
 
     async insert(record: Equivalency): Promise<void> {
-      await db.equivalency.create({ data: { ...record, targets: record.targets as Prisma.InputJsonValue } });
+      await db.equivalency.create({
+        data: {
+          ...record,
+          targets: record.targets as Prisma.InputJsonValue,
+          sourceCourseSets: record.sourceCourseSets as Prisma.InputJsonValue,
+        },
+      });
     },
 
     /** Writes the change only if the row is still at expectedVersion; false when another writer got there first. */

@@ -7,10 +7,10 @@ export interface RequestedRule extends EquivalencyRequest {
   sourceCourse: { id: string; code: string; title: string; institutionId: string } | null;
 }
 
-/** By demand, then by source course id (unique within one target institution). */
+/** By demand, then by course key (a catalog course's id; unique within one target institution). */
 const ORDER: Order = [
   ["requests", "desc"],
-  ["sourceCourseId", "asc"],
+  ["courseKey", "asc"],
 ];
 
 export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient) {
@@ -40,11 +40,11 @@ export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient
           ON CONFLICT (fingerprint) DO NOTHING
           RETURNING fingerprint
         ), counted AS (
-          INSERT INTO equivalency_requests (environment, target_institution_id, source_course_id, requests, last_requested_at)
-          SELECT ${environment}::"Environment", ${targetInstitutionId}, id, 1, ${now}
+          INSERT INTO equivalency_requests (environment, target_institution_id, source_course_id, course_key, requests, last_requested_at)
+          SELECT ${environment}::"Environment", ${targetInstitutionId}, id, id, 1, ${now}
           FROM (SELECT DISTINCT id FROM unnest(${[...sourceCourseIds]}::text[]) AS id) AS asked, first
           ORDER BY id
-          ON CONFLICT (environment, target_institution_id, source_course_id) DO UPDATE SET
+          ON CONFLICT (environment, target_institution_id, course_key) DO UPDATE SET
             requests = equivalency_requests.requests + 1,
             last_requested_at = GREATEST(equivalency_requests.last_requested_at, EXCLUDED.last_requested_at)
           RETURNING 1

@@ -74,7 +74,8 @@ const SUBJECTS = `SELECT json_build_object(
 
 /**
  * $1 environment, $2 target institution id, $3 the course ids, $4 their source keys (see the
- * migration evaluation_candidate_indexes: "<target institution id> <course id>").
+ * migration evaluation_candidate_indexes: "<target institution id> <course id>"), matched against
+ * the courses of any of a rule's sets (any_set_course_ids, migration agreements_as_published).
  *
  * The candidates are found through the index on the rules' source keys alone, behind a
  * MATERIALIZED fence: left to itself the planner intersects that index with every rule of the
@@ -85,12 +86,12 @@ const SUBJECTS = `SELECT json_build_object(
  */
 const CANDIDATES = `WITH keyed AS MATERIALIZED (
     SELECT * FROM equivalencies
-    WHERE "equivalency_source_keys"(target_institution_id, source_course_ids) && $4::text[]
+    WHERE "equivalency_source_keys"(target_institution_id, any_set_course_ids) && $4::text[]
       AND status = 'accepted'
   ), rules AS (
     SELECT * FROM keyed
     WHERE environment = $1::"Environment" AND target_institution_id = $2
-      AND source_course_ids && $3::text[]
+      AND any_set_course_ids && $3::text[]
   ), named AS (
     SELECT c.id, c.code, c.title FROM courses c
     WHERE c.id = ANY (ARRAY(

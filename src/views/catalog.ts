@@ -27,6 +27,7 @@ export function courseView(record: Course) {
     cipCode: record.cipCode,
     version: record.version,
     updatedAt: record.updatedAt.toISOString(),
+    crossListedCodes: record.crossListedCodes,
   };
 }
 
@@ -58,6 +59,8 @@ export function equivalencyView(record: Equivalency) {
     priority: record.priority,
     awardedCredits: record.awardedCredits,
     awardedCreditUnit: record.awardedCreditUnit,
+    sourceCourseSets: record.sourceCourseSets as string[][],
+    targetChoice: record.targetChoice,
   };
 }
 

@@ -1,7 +1,7 @@
 // Courses and rules of every shape written straight into the database (no API, no checks), for the
 // tests that hold a database rendering to a JavaScript one (test/unit/api-json.test.ts,
 // test/unit/ctdl-json.test.ts).
-import type { Course, Equivalency } from "../../generated/prisma/client.ts";
+import type { Course, Equivalency, Prisma } from "../../generated/prisma/client.ts";
 import type { Db } from "../../src/db/database.ts";
 
 /** Distinct instants with milliseconds, two rules sharing each second. */
@@ -102,6 +102,7 @@ export async function insertRules(prisma: Db, rules: Rule[]): Promise<void> {
       ...rule,
       sourceSetKey: [...rule.sourceCourseIds].sort().join(" "),
       targets: rule.targets ?? [],
+      sourceCourseSets: (rule.sourceCourseSets ?? []) as Prisma.InputJsonValue,
     })),
   });
 }

@@ -42,11 +42,15 @@ describe("the database's rendering of equivalencies equals the JavaScript views"
       include: { sourceCourse: { include: { institution: true } }, targetInstitution: true, targetCourse: true },
     });
     const sources = await prisma.course.findMany({
-      where: { id: { in: record.sourceCourseIds } },
+      where: { id: { in: record.anySetCourseIds } },
       include: { institution: true },
     });
     const byId = new Map<string, Course & { institution: Institution }>(sources.map((c) => [c.id, c]));
-    return { ...record, sourceCourses: record.sourceCourseIds.map((courseId) => byId.get(courseId)!) };
+    return {
+      ...record,
+      sourceCourses: record.sourceCourseIds.map((courseId) => byId.get(courseId)!),
+      sourceCourseSetCourses: (record.sourceCourseSets as string[][]).map((set) => set.map((id) => byId.get(id)!)),
+    };
   }
 
   const repositories = (): [string, EquivalenciesRepository][] => [

@@ -77,10 +77,10 @@ describe("equivalency requests repository", () => {
       (
         await database.prisma.equivalencyRequest.findUnique({
           where: {
-            environment_targetInstitutionId_sourceCourseId: {
+            environment_targetInstitutionId_courseKey: {
               environment: asked.environment,
               targetInstitutionId: asked.target,
-              sourceCourseId: id,
+              courseKey: id,
             },
           },
         })

@@ -12,7 +12,7 @@ import type { CsvBatch, ExportsRepository } from "../../src/repositories/exports
 import { CSV_COLUMNS } from "../../src/services/exports/index.ts";
 import { csvChunks } from "../../src/services/exports/tabular.ts";
 import { equivalencyView } from "../../src/views/catalog.ts";
-import type { RuleTarget } from "../../src/services/rules.ts";
+import type { RuleTarget } from "../../src/services/rules/model.ts";
 import { createExportsService } from "../../src/services/exports/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
@@ -170,6 +170,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
       data: Array.from({ length: ROWS }, (_, i) => ({
         ...equivalency((i * 5) % ROWS),
         targets: [],
+        sourceCourseSets: [],
         sourceCourseId: "crs_x",
         targetInstitutionId: "inst_110662",
         createdAt: at(i),
@@ -248,6 +249,7 @@ describe("exports: the equivalency reader's keyset batches on the database", () 
       data: awkward.map((text, i) => ({
         ...equivalency(100 + i),
         targets: [],
+        sourceCourseSets: [],
         environment: "sandbox" as const,
         sourceCourseId: "crs_x",
         targetInstitutionId: "inst_110662",

@@ -407,6 +407,7 @@ export const ModelName = {
   Institution: 'Institution',
   Course: 'Course',
   Equivalency: 'Equivalency',
+  CourseCode: 'CourseCode',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
   EventFeed: 'EventFeed',
@@ -424,6 +425,7 @@ export const ModelName = {
   SsoSignInState: 'SsoSignInState',
   SamlAssertionSeen: 'SamlAssertionSeen',
   EquivalencyRequest: 'EquivalencyRequest',
+  EquivalencyRequestRequester: 'EquivalencyRequestRequester',
   EvaluationFingerprint: 'EvaluationFingerprint'
 } as const
 
@@ -440,7 +442,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen" | "equivalencyRequest" | "evaluationFingerprint"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "courseCode" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen" | "equivalencyRequest" | "equivalencyRequestRequester" | "evaluationFingerprint"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1181,6 +1183,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.EquivalencyCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.EquivalencyCountAggregateOutputType> | number
+        }
+      }
+    }
+    CourseCode: {
+      payload: Prisma.$CourseCodePayload<ExtArgs>
+      fields: Prisma.CourseCodeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CourseCodeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CourseCodeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>
+        }
+        findFirst: {
+          args: Prisma.CourseCodeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CourseCodeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>
+        }
+        findMany: {
+          args: Prisma.CourseCodeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>[]
+        }
+        create: {
+          args: Prisma.CourseCodeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>
+        }
+        createMany: {
+          args: Prisma.CourseCodeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CourseCodeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>[]
+        }
+        delete: {
+          args: Prisma.CourseCodeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>
+        }
+        update: {
+          args: Prisma.CourseCodeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>
+        }
+        deleteMany: {
+          args: Prisma.CourseCodeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CourseCodeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CourseCodeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>[]
+        }
+        upsert: {
+          args: Prisma.CourseCodeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CourseCodePayload>
+        }
+        aggregate: {
+          args: Prisma.CourseCodeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCourseCode>
+        }
+        groupBy: {
+          args: Prisma.CourseCodeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CourseCodeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CourseCodeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CourseCodeCountAggregateOutputType> | number
         }
       }
     }
@@ -2442,6 +2518,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    EquivalencyRequestRequester: {
+      payload: Prisma.$EquivalencyRequestRequesterPayload<ExtArgs>
+      fields: Prisma.EquivalencyRequestRequesterFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EquivalencyRequestRequesterFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EquivalencyRequestRequesterFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>
+        }
+        findFirst: {
+          args: Prisma.EquivalencyRequestRequesterFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EquivalencyRequestRequesterFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>
+        }
+        findMany: {
+          args: Prisma.EquivalencyRequestRequesterFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>[]
+        }
+        create: {
+          args: Prisma.EquivalencyRequestRequesterCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>
+        }
+        createMany: {
+          args: Prisma.EquivalencyRequestRequesterCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EquivalencyRequestRequesterCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>[]
+        }
+        delete: {
+          args: Prisma.EquivalencyRequestRequesterDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>
+        }
+        update: {
+          args: Prisma.EquivalencyRequestRequesterUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>
+        }
+        deleteMany: {
+          args: Prisma.EquivalencyRequestRequesterDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EquivalencyRequestRequesterUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EquivalencyRequestRequesterUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>[]
+        }
+        upsert: {
+          args: Prisma.EquivalencyRequestRequesterUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EquivalencyRequestRequesterPayload>
+        }
+        aggregate: {
+          args: Prisma.EquivalencyRequestRequesterAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEquivalencyRequestRequester>
+        }
+        groupBy: {
+          args: Prisma.EquivalencyRequestRequesterGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EquivalencyRequestRequesterGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EquivalencyRequestRequesterCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EquivalencyRequestRequesterCountAggregateOutputType> | number
+        }
+      }
+    }
     EvaluationFingerprint: {
       payload: Prisma.$EvaluationFingerprintPayload<ExtArgs>
       fields: Prisma.EvaluationFingerprintFieldRefs
@@ -2667,7 +2817,8 @@ export const CourseScalarFieldEnum = {
   cipCode: 'cipCode',
   version: 'version',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  crossListedCodes: 'crossListedCodes'
 } as const
 
 export type CourseScalarFieldEnum = (typeof CourseScalarFieldEnum)[keyof typeof CourseScalarFieldEnum]
@@ -2701,10 +2852,26 @@ export const EquivalencyScalarFieldEnum = {
   effectiveUntil: 'effectiveUntil',
   priority: 'priority',
   awardedCredits: 'awardedCredits',
-  awardedCreditUnit: 'awardedCreditUnit'
+  awardedCreditUnit: 'awardedCreditUnit',
+  sourceCourseSets: 'sourceCourseSets',
+  sourceSetKeys: 'sourceSetKeys',
+  anySetCourseIds: 'anySetCourseIds',
+  targetChoice: 'targetChoice'
 } as const
 
 export type EquivalencyScalarFieldEnum = (typeof EquivalencyScalarFieldEnum)[keyof typeof EquivalencyScalarFieldEnum]
+
+
+export const CourseCodeScalarFieldEnum = {
+  environment: 'environment',
+  institutionId: 'institutionId',
+  codeKey: 'codeKey',
+  courseId: 'courseId',
+  code: 'code',
+  crossListed: 'crossListed'
+} as const
+
+export type CourseCodeScalarFieldEnum = (typeof CourseCodeScalarFieldEnum)[keyof typeof CourseCodeScalarFieldEnum]
 
 
 export const EquivalencyVersionScalarFieldEnum = {
@@ -2956,11 +3123,26 @@ export const EquivalencyRequestScalarFieldEnum = {
   environment: 'environment',
   targetInstitutionId: 'targetInstitutionId',
   sourceCourseId: 'sourceCourseId',
+  courseKey: 'courseKey',
+  sourceInstitutionId: 'sourceInstitutionId',
+  sourceCode: 'sourceCode',
+  sourceTitle: 'sourceTitle',
   requests: 'requests',
+  distinctRequesters: 'distinctRequesters',
   lastRequestedAt: 'lastRequestedAt'
 } as const
 
 export type EquivalencyRequestScalarFieldEnum = (typeof EquivalencyRequestScalarFieldEnum)[keyof typeof EquivalencyRequestScalarFieldEnum]
+
+
+export const EquivalencyRequestRequesterScalarFieldEnum = {
+  environment: 'environment',
+  targetInstitutionId: 'targetInstitutionId',
+  courseKey: 'courseKey',
+  requester: 'requester'
+} as const
+
+export type EquivalencyRequestRequesterScalarFieldEnum = (typeof EquivalencyRequestRequesterScalarFieldEnum)[keyof typeof EquivalencyRequestRequesterScalarFieldEnum]
 
 
 export const EvaluationFingerprintScalarFieldEnum = {
@@ -3190,6 +3372,27 @@ export type EnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaM
  * Reference to a field of type 'RuleKind[]'
  */
 export type ListEnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RuleKind[]'>
+    
+
+
+/**
+ * Reference to a field of type 'TargetChoice'
+ */
+export type EnumTargetChoiceFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TargetChoice'>
+    
+
+
+/**
+ * Reference to a field of type 'TargetChoice[]'
+ */
+export type ListEnumTargetChoiceFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TargetChoice[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Boolean'
+ */
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 
@@ -3437,6 +3640,7 @@ export type GlobalOmitConfig = {
   institution?: Prisma.InstitutionOmit
   course?: Prisma.CourseOmit
   equivalency?: Prisma.EquivalencyOmit
+  courseCode?: Prisma.CourseCodeOmit
   equivalencyVersion?: Prisma.EquivalencyVersionOmit
   outboxEvent?: Prisma.OutboxEventOmit
   eventFeed?: Prisma.EventFeedOmit
@@ -3454,6 +3658,7 @@ export type GlobalOmitConfig = {
   ssoSignInState?: Prisma.SsoSignInStateOmit
   samlAssertionSeen?: Prisma.SamlAssertionSeenOmit
   equivalencyRequest?: Prisma.EquivalencyRequestOmit
+  equivalencyRequestRequester?: Prisma.EquivalencyRequestRequesterOmit
   evaluationFingerprint?: Prisma.EvaluationFingerprintOmit
 }
 

@@ -61,6 +61,7 @@ export const ModelName = {
   Institution: 'Institution',
   Course: 'Course',
   Equivalency: 'Equivalency',
+  CourseCode: 'CourseCode',
   EquivalencyVersion: 'EquivalencyVersion',
   OutboxEvent: 'OutboxEvent',
   EventFeed: 'EventFeed',
@@ -78,6 +79,7 @@ export const ModelName = {
   SsoSignInState: 'SsoSignInState',
   SamlAssertionSeen: 'SamlAssertionSeen',
   EquivalencyRequest: 'EquivalencyRequest',
+  EquivalencyRequestRequester: 'EquivalencyRequestRequester',
   EvaluationFingerprint: 'EvaluationFingerprint'
 } as const
 
@@ -209,7 +211,8 @@ export const CourseScalarFieldEnum = {
   cipCode: 'cipCode',
   version: 'version',
   createdAt: 'createdAt',
-  updatedAt: 'updatedAt'
+  updatedAt: 'updatedAt',
+  crossListedCodes: 'crossListedCodes'
 } as const
 
 export type CourseScalarFieldEnum = (typeof CourseScalarFieldEnum)[keyof typeof CourseScalarFieldEnum]
@@ -243,10 +246,26 @@ export const EquivalencyScalarFieldEnum = {
   effectiveUntil: 'effectiveUntil',
   priority: 'priority',
   awardedCredits: 'awardedCredits',
-  awardedCreditUnit: 'awardedCreditUnit'
+  awardedCreditUnit: 'awardedCreditUnit',
+  sourceCourseSets: 'sourceCourseSets',
+  sourceSetKeys: 'sourceSetKeys',
+  anySetCourseIds: 'anySetCourseIds',
+  targetChoice: 'targetChoice'
 } as const
 
 export type EquivalencyScalarFieldEnum = (typeof EquivalencyScalarFieldEnum)[keyof typeof EquivalencyScalarFieldEnum]
+
+
+export const CourseCodeScalarFieldEnum = {
+  environment: 'environment',
+  institutionId: 'institutionId',
+  codeKey: 'codeKey',
+  courseId: 'courseId',
+  code: 'code',
+  crossListed: 'crossListed'
+} as const
+
+export type CourseCodeScalarFieldEnum = (typeof CourseCodeScalarFieldEnum)[keyof typeof CourseCodeScalarFieldEnum]
 
 
 export const EquivalencyVersionScalarFieldEnum = {
@@ -498,11 +517,26 @@ export const EquivalencyRequestScalarFieldEnum = {
   environment: 'environment',
   targetInstitutionId: 'targetInstitutionId',
   sourceCourseId: 'sourceCourseId',
+  courseKey: 'courseKey',
+  sourceInstitutionId: 'sourceInstitutionId',
+  sourceCode: 'sourceCode',
+  sourceTitle: 'sourceTitle',
   requests: 'requests',
+  distinctRequesters: 'distinctRequesters',
   lastRequestedAt: 'lastRequestedAt'
 } as const
 
 export type EquivalencyRequestScalarFieldEnum = (typeof EquivalencyRequestScalarFieldEnum)[keyof typeof EquivalencyRequestScalarFieldEnum]
+
+
+export const EquivalencyRequestRequesterScalarFieldEnum = {
+  environment: 'environment',
+  targetInstitutionId: 'targetInstitutionId',
+  courseKey: 'courseKey',
+  requester: 'requester'
+} as const
+
+export type EquivalencyRequestRequesterScalarFieldEnum = (typeof EquivalencyRequestRequesterScalarFieldEnum)[keyof typeof EquivalencyRequestRequesterScalarFieldEnum]
 
 
 export const EvaluationFingerprintScalarFieldEnum = {

@@ -85,6 +85,7 @@ export type CourseCountAggregateOutputType = {
   version: number
   createdAt: number
   updatedAt: number
+  crossListedCodes: number
   _all: number
 }
 
@@ -148,6 +149,7 @@ export type CourseCountAggregateInputType = {
   version?: true
   createdAt?: true
   updatedAt?: true
+  crossListedCodes?: true
   _all?: true
 }
 
@@ -252,6 +254,7 @@ export type CourseGroupByOutputType = {
   version: number
   createdAt: Date
   updatedAt: Date
+  crossListedCodes: string[]
   _count: CourseCountAggregateOutputType | null
   _avg: CourseAvgAggregateOutputType | null
   _sum: CourseSumAggregateOutputType | null
@@ -292,9 +295,11 @@ export type CourseWhereInput = {
   version?: Prisma.IntFilter<"Course"> | number
   createdAt?: Prisma.DateTimeFilter<"Course"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Course"> | Date | string
+  crossListedCodes?: Prisma.StringNullableListFilter<"Course">
   institution?: Prisma.XOR<Prisma.InstitutionScalarRelationFilter, Prisma.InstitutionWhereInput>
   sourceOf?: Prisma.EquivalencyListRelationFilter
   targetOf?: Prisma.EquivalencyListRelationFilter
+  codes?: Prisma.CourseCodeListRelationFilter
 }
 
 export type CourseOrderByWithRelationInput = {
@@ -312,9 +317,11 @@ export type CourseOrderByWithRelationInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  crossListedCodes?: Prisma.SortOrder
   institution?: Prisma.InstitutionOrderByWithRelationInput
   sourceOf?: Prisma.EquivalencyOrderByRelationAggregateInput
   targetOf?: Prisma.EquivalencyOrderByRelationAggregateInput
+  codes?: Prisma.CourseCodeOrderByRelationAggregateInput
 }
 
 export type CourseWhereUniqueInput = Prisma.AtLeast<{
@@ -336,9 +343,11 @@ export type CourseWhereUniqueInput = Prisma.AtLeast<{
   version?: Prisma.IntFilter<"Course"> | number
   createdAt?: Prisma.DateTimeFilter<"Course"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Course"> | Date | string
+  crossListedCodes?: Prisma.StringNullableListFilter<"Course">
   institution?: Prisma.XOR<Prisma.InstitutionScalarRelationFilter, Prisma.InstitutionWhereInput>
   sourceOf?: Prisma.EquivalencyListRelationFilter
   targetOf?: Prisma.EquivalencyListRelationFilter
+  codes?: Prisma.CourseCodeListRelationFilter
 }, "id" | "environment_institutionId_codeKey">
 
 export type CourseOrderByWithAggregationInput = {
@@ -356,6 +365,7 @@ export type CourseOrderByWithAggregationInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  crossListedCodes?: Prisma.SortOrder
   _count?: Prisma.CourseCountOrderByAggregateInput
   _avg?: Prisma.CourseAvgOrderByAggregateInput
   _max?: Prisma.CourseMaxOrderByAggregateInput
@@ -381,6 +391,7 @@ export type CourseScalarWhereWithAggregatesInput = {
   version?: Prisma.IntWithAggregatesFilter<"Course"> | number
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Course"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Course"> | Date | string
+  crossListedCodes?: Prisma.StringNullableListFilter<"Course">
 }
 
 export type CourseCreateInput = {
@@ -396,9 +407,11 @@ export type CourseCreateInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   institution: Prisma.InstitutionCreateNestedOneWithoutCoursesInput
   sourceOf?: Prisma.EquivalencyCreateNestedManyWithoutSourceCourseInput
   targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetCourseInput
+  codes?: Prisma.CourseCodeCreateNestedManyWithoutCourseInput
 }
 
 export type CourseUncheckedCreateInput = {
@@ -416,8 +429,10 @@ export type CourseUncheckedCreateInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutSourceCourseInput
   targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetCourseInput
+  codes?: Prisma.CourseCodeUncheckedCreateNestedManyWithoutCourseInput
 }
 
 export type CourseUpdateInput = {
@@ -433,9 +448,11 @@ export type CourseUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   institution?: Prisma.InstitutionUpdateOneRequiredWithoutCoursesNestedInput
   sourceOf?: Prisma.EquivalencyUpdateManyWithoutSourceCourseNestedInput
   targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetCourseNestedInput
+  codes?: Prisma.CourseCodeUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseUncheckedUpdateInput = {
@@ -453,8 +470,10 @@ export type CourseUncheckedUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutSourceCourseNestedInput
   targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetCourseNestedInput
+  codes?: Prisma.CourseCodeUncheckedUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseCreateManyInput = {
@@ -472,6 +491,7 @@ export type CourseCreateManyInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
 }
 
 export type CourseUpdateManyMutationInput = {
@@ -487,6 +507,7 @@ export type CourseUpdateManyMutationInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
 }
 
 export type CourseUncheckedUpdateManyInput = {
@@ -504,6 +525,7 @@ export type CourseUncheckedUpdateManyInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
 }
 
 export type CourseListRelationFilter = {
@@ -537,6 +559,7 @@ export type CourseCountOrderByAggregateInput = {
   version?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
+  crossListedCodes?: Prisma.SortOrder
 }
 
 export type CourseAvgOrderByAggregateInput = {
@@ -635,6 +658,10 @@ export type CourseUncheckedUpdateManyWithoutInstitutionNestedInput = {
   deleteMany?: Prisma.CourseScalarWhereInput | Prisma.CourseScalarWhereInput[]
 }
 
+export type CourseCreatecrossListedCodesInput = {
+  set: string[]
+}
+
 export type FloatFieldUpdateOperationsInput = {
   set?: number
   increment?: number
@@ -649,6 +676,11 @@ export type EnumCreditUnitFieldUpdateOperationsInput = {
 
 export type EnumCourseLevelFieldUpdateOperationsInput = {
   set?: $Enums.CourseLevel
+}
+
+export type CourseUpdatecrossListedCodesInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type CourseCreateNestedOneWithoutSourceOfInput = {
@@ -681,6 +713,20 @@ export type CourseUpdateOneWithoutTargetOfNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CourseUpdateToOneWithWhereWithoutTargetOfInput, Prisma.CourseUpdateWithoutTargetOfInput>, Prisma.CourseUncheckedUpdateWithoutTargetOfInput>
 }
 
+export type CourseCreateNestedOneWithoutCodesInput = {
+  create?: Prisma.XOR<Prisma.CourseCreateWithoutCodesInput, Prisma.CourseUncheckedCreateWithoutCodesInput>
+  connectOrCreate?: Prisma.CourseCreateOrConnectWithoutCodesInput
+  connect?: Prisma.CourseWhereUniqueInput
+}
+
+export type CourseUpdateOneRequiredWithoutCodesNestedInput = {
+  create?: Prisma.XOR<Prisma.CourseCreateWithoutCodesInput, Prisma.CourseUncheckedCreateWithoutCodesInput>
+  connectOrCreate?: Prisma.CourseCreateOrConnectWithoutCodesInput
+  upsert?: Prisma.CourseUpsertWithoutCodesInput
+  connect?: Prisma.CourseWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CourseUpdateToOneWithWhereWithoutCodesInput, Prisma.CourseUpdateWithoutCodesInput>, Prisma.CourseUncheckedUpdateWithoutCodesInput>
+}
+
 export type CourseCreateWithoutInstitutionInput = {
   id: string
   code: string
@@ -694,8 +740,10 @@ export type CourseCreateWithoutInstitutionInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyCreateNestedManyWithoutSourceCourseInput
   targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetCourseInput
+  codes?: Prisma.CourseCodeCreateNestedManyWithoutCourseInput
 }
 
 export type CourseUncheckedCreateWithoutInstitutionInput = {
@@ -711,8 +759,10 @@ export type CourseUncheckedCreateWithoutInstitutionInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutSourceCourseInput
   targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetCourseInput
+  codes?: Prisma.CourseCodeUncheckedCreateNestedManyWithoutCourseInput
 }
 
 export type CourseCreateOrConnectWithoutInstitutionInput = {
@@ -759,6 +809,7 @@ export type CourseScalarWhereInput = {
   version?: Prisma.IntFilter<"Course"> | number
   createdAt?: Prisma.DateTimeFilter<"Course"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Course"> | Date | string
+  crossListedCodes?: Prisma.StringNullableListFilter<"Course">
 }
 
 export type CourseCreateWithoutSourceOfInput = {
@@ -774,8 +825,10 @@ export type CourseCreateWithoutSourceOfInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   institution: Prisma.InstitutionCreateNestedOneWithoutCoursesInput
   targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetCourseInput
+  codes?: Prisma.CourseCodeCreateNestedManyWithoutCourseInput
 }
 
 export type CourseUncheckedCreateWithoutSourceOfInput = {
@@ -793,7 +846,9 @@ export type CourseUncheckedCreateWithoutSourceOfInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetCourseInput
+  codes?: Prisma.CourseCodeUncheckedCreateNestedManyWithoutCourseInput
 }
 
 export type CourseCreateOrConnectWithoutSourceOfInput = {
@@ -814,8 +869,10 @@ export type CourseCreateWithoutTargetOfInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   institution: Prisma.InstitutionCreateNestedOneWithoutCoursesInput
   sourceOf?: Prisma.EquivalencyCreateNestedManyWithoutSourceCourseInput
+  codes?: Prisma.CourseCodeCreateNestedManyWithoutCourseInput
 }
 
 export type CourseUncheckedCreateWithoutTargetOfInput = {
@@ -833,7 +890,9 @@ export type CourseUncheckedCreateWithoutTargetOfInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutSourceCourseInput
+  codes?: Prisma.CourseCodeUncheckedCreateNestedManyWithoutCourseInput
 }
 
 export type CourseCreateOrConnectWithoutTargetOfInput = {
@@ -865,8 +924,10 @@ export type CourseUpdateWithoutSourceOfInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   institution?: Prisma.InstitutionUpdateOneRequiredWithoutCoursesNestedInput
   targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetCourseNestedInput
+  codes?: Prisma.CourseCodeUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseUncheckedUpdateWithoutSourceOfInput = {
@@ -884,7 +945,9 @@ export type CourseUncheckedUpdateWithoutSourceOfInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetCourseNestedInput
+  codes?: Prisma.CourseCodeUncheckedUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseUpsertWithoutTargetOfInput = {
@@ -911,8 +974,10 @@ export type CourseUpdateWithoutTargetOfInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   institution?: Prisma.InstitutionUpdateOneRequiredWithoutCoursesNestedInput
   sourceOf?: Prisma.EquivalencyUpdateManyWithoutSourceCourseNestedInput
+  codes?: Prisma.CourseCodeUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseUncheckedUpdateWithoutTargetOfInput = {
@@ -930,7 +995,103 @@ export type CourseUncheckedUpdateWithoutTargetOfInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutSourceCourseNestedInput
+  codes?: Prisma.CourseCodeUncheckedUpdateManyWithoutCourseNestedInput
+}
+
+export type CourseCreateWithoutCodesInput = {
+  id: string
+  code: string
+  codeKey: string
+  title: string
+  credits: number
+  creditUnit?: $Enums.CreditUnit
+  level: $Enums.CourseLevel
+  description?: string | null
+  cipCode?: string | null
+  version?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
+  institution: Prisma.InstitutionCreateNestedOneWithoutCoursesInput
+  sourceOf?: Prisma.EquivalencyCreateNestedManyWithoutSourceCourseInput
+  targetOf?: Prisma.EquivalencyCreateNestedManyWithoutTargetCourseInput
+}
+
+export type CourseUncheckedCreateWithoutCodesInput = {
+  id: string
+  environment: $Enums.Environment
+  institutionId: string
+  code: string
+  codeKey: string
+  title: string
+  credits: number
+  creditUnit?: $Enums.CreditUnit
+  level: $Enums.CourseLevel
+  description?: string | null
+  cipCode?: string | null
+  version?: number
+  createdAt?: Date | string
+  updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
+  sourceOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutSourceCourseInput
+  targetOf?: Prisma.EquivalencyUncheckedCreateNestedManyWithoutTargetCourseInput
+}
+
+export type CourseCreateOrConnectWithoutCodesInput = {
+  where: Prisma.CourseWhereUniqueInput
+  create: Prisma.XOR<Prisma.CourseCreateWithoutCodesInput, Prisma.CourseUncheckedCreateWithoutCodesInput>
+}
+
+export type CourseUpsertWithoutCodesInput = {
+  update: Prisma.XOR<Prisma.CourseUpdateWithoutCodesInput, Prisma.CourseUncheckedUpdateWithoutCodesInput>
+  create: Prisma.XOR<Prisma.CourseCreateWithoutCodesInput, Prisma.CourseUncheckedCreateWithoutCodesInput>
+  where?: Prisma.CourseWhereInput
+}
+
+export type CourseUpdateToOneWithWhereWithoutCodesInput = {
+  where?: Prisma.CourseWhereInput
+  data: Prisma.XOR<Prisma.CourseUpdateWithoutCodesInput, Prisma.CourseUncheckedUpdateWithoutCodesInput>
+}
+
+export type CourseUpdateWithoutCodesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  codeKey?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
+  level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
+  institution?: Prisma.InstitutionUpdateOneRequiredWithoutCoursesNestedInput
+  sourceOf?: Prisma.EquivalencyUpdateManyWithoutSourceCourseNestedInput
+  targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetCourseNestedInput
+}
+
+export type CourseUncheckedUpdateWithoutCodesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
+  institutionId?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.StringFieldUpdateOperationsInput | string
+  codeKey?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  credits?: Prisma.FloatFieldUpdateOperationsInput | number
+  creditUnit?: Prisma.EnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit
+  level?: Prisma.EnumCourseLevelFieldUpdateOperationsInput | $Enums.CourseLevel
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cipCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  version?: Prisma.IntFieldUpdateOperationsInput | number
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
+  sourceOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutSourceCourseNestedInput
+  targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetCourseNestedInput
 }
 
 export type CourseCreateManyInstitutionInput = {
@@ -946,6 +1107,7 @@ export type CourseCreateManyInstitutionInput = {
   version?: number
   createdAt?: Date | string
   updatedAt?: Date | string
+  crossListedCodes?: Prisma.CourseCreatecrossListedCodesInput | string[]
 }
 
 export type CourseUpdateWithoutInstitutionInput = {
@@ -961,8 +1123,10 @@ export type CourseUpdateWithoutInstitutionInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUpdateManyWithoutSourceCourseNestedInput
   targetOf?: Prisma.EquivalencyUpdateManyWithoutTargetCourseNestedInput
+  codes?: Prisma.CourseCodeUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseUncheckedUpdateWithoutInstitutionInput = {
@@ -978,8 +1142,10 @@ export type CourseUncheckedUpdateWithoutInstitutionInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
   sourceOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutSourceCourseNestedInput
   targetOf?: Prisma.EquivalencyUncheckedUpdateManyWithoutTargetCourseNestedInput
+  codes?: Prisma.CourseCodeUncheckedUpdateManyWithoutCourseNestedInput
 }
 
 export type CourseUncheckedUpdateManyWithoutInstitutionInput = {
@@ -995,6 +1161,7 @@ export type CourseUncheckedUpdateManyWithoutInstitutionInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  crossListedCodes?: Prisma.CourseUpdatecrossListedCodesInput | string[]
 }
 
 
@@ -1005,11 +1172,13 @@ export type CourseUncheckedUpdateManyWithoutInstitutionInput = {
 export type CourseCountOutputType = {
   sourceOf: number
   targetOf: number
+  codes: number
 }
 
 export type CourseCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   sourceOf?: boolean | CourseCountOutputTypeCountSourceOfArgs
   targetOf?: boolean | CourseCountOutputTypeCountTargetOfArgs
+  codes?: boolean | CourseCountOutputTypeCountCodesArgs
 }
 
 /**
@@ -1036,6 +1205,13 @@ export type CourseCountOutputTypeCountTargetOfArgs<ExtArgs extends runtime.Types
   where?: Prisma.EquivalencyWhereInput
 }
 
+/**
+ * CourseCountOutputType without action
+ */
+export type CourseCountOutputTypeCountCodesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CourseCodeWhereInput
+}
+
 
 export type CourseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1052,9 +1228,11 @@ export type CourseSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  crossListedCodes?: boolean
   institution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   sourceOf?: boolean | Prisma.Course$sourceOfArgs<ExtArgs>
   targetOf?: boolean | Prisma.Course$targetOfArgs<ExtArgs>
+  codes?: boolean | Prisma.Course$codesArgs<ExtArgs>
   _count?: boolean | Prisma.CourseCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["course"]>
 
@@ -1073,6 +1251,7 @@ export type CourseSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  crossListedCodes?: boolean
   institution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["course"]>
 
@@ -1091,6 +1270,7 @@ export type CourseSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  crossListedCodes?: boolean
   institution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["course"]>
 
@@ -1109,13 +1289,15 @@ export type CourseSelectScalar = {
   version?: boolean
   createdAt?: boolean
   updatedAt?: boolean
+  crossListedCodes?: boolean
 }
 
-export type CourseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "institutionId" | "code" | "codeKey" | "title" | "credits" | "creditUnit" | "level" | "description" | "cipCode" | "version" | "createdAt" | "updatedAt", ExtArgs["result"]["course"]>
+export type CourseOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "institutionId" | "code" | "codeKey" | "title" | "credits" | "creditUnit" | "level" | "description" | "cipCode" | "version" | "createdAt" | "updatedAt" | "crossListedCodes", ExtArgs["result"]["course"]>
 export type CourseInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   institution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   sourceOf?: boolean | Prisma.Course$sourceOfArgs<ExtArgs>
   targetOf?: boolean | Prisma.Course$targetOfArgs<ExtArgs>
+  codes?: boolean | Prisma.Course$codesArgs<ExtArgs>
   _count?: boolean | Prisma.CourseCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CourseIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1131,6 +1313,7 @@ export type $CoursePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     institution: Prisma.$InstitutionPayload<ExtArgs>
     sourceOf: Prisma.$EquivalencyPayload<ExtArgs>[]
     targetOf: Prisma.$EquivalencyPayload<ExtArgs>[]
+    codes: Prisma.$CourseCodePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1150,6 +1333,11 @@ export type $CoursePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     version: number
     createdAt: Date
     updatedAt: Date
+    /**
+     * The other codes the same course is listed under at its institution, as given; each also a
+     * row of course_codes (migration agreements_as_published).
+     */
+    crossListedCodes: string[]
   }, ExtArgs["result"]["course"]>
   composites: {}
 }
@@ -1547,6 +1735,7 @@ export interface Prisma__CourseClient<T, Null = never, ExtArgs extends runtime.T
   institution<T extends Prisma.InstitutionDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.InstitutionDefaultArgs<ExtArgs>>): Prisma.Prisma__InstitutionClient<runtime.Types.Result.GetResult<Prisma.$InstitutionPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   sourceOf<T extends Prisma.Course$sourceOfArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Course$sourceOfArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EquivalencyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   targetOf<T extends Prisma.Course$targetOfArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Course$targetOfArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EquivalencyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  codes<T extends Prisma.Course$codesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Course$codesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CourseCodePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1590,6 +1779,7 @@ export interface CourseFieldRefs {
   readonly version: Prisma.FieldRef<"Course", 'Int'>
   readonly createdAt: Prisma.FieldRef<"Course", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Course", 'DateTime'>
+  readonly crossListedCodes: Prisma.FieldRef<"Course", 'String[]'>
 }
     
 
@@ -2036,6 +2226,30 @@ export type Course$targetOfArgs<ExtArgs extends runtime.Types.Extensions.Interna
   take?: number
   skip?: number
   distinct?: Prisma.EquivalencyScalarFieldEnum | Prisma.EquivalencyScalarFieldEnum[]
+}
+
+/**
+ * Course.codes
+ */
+export type Course$codesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CourseCode
+   */
+  select?: Prisma.CourseCodeSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CourseCode
+   */
+  omit?: Prisma.CourseCodeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CourseCodeInclude<ExtArgs> | null
+  where?: Prisma.CourseCodeWhereInput
+  orderBy?: Prisma.CourseCodeOrderByWithRelationInput | Prisma.CourseCodeOrderByWithRelationInput[]
+  cursor?: Prisma.CourseCodeWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CourseCodeScalarFieldEnum | Prisma.CourseCodeScalarFieldEnum[]
 }
 
 /**

@@ -65,6 +65,7 @@ export type EquivalencyMinAggregateOutputType = {
   priority: number | null
   awardedCredits: number | null
   awardedCreditUnit: $Enums.CreditUnit | null
+  targetChoice: $Enums.TargetChoice | null
 }
 
 export type EquivalencyMaxAggregateOutputType = {
@@ -94,6 +95,7 @@ export type EquivalencyMaxAggregateOutputType = {
   priority: number | null
   awardedCredits: number | null
   awardedCreditUnit: $Enums.CreditUnit | null
+  targetChoice: $Enums.TargetChoice | null
 }
 
 export type EquivalencyCountAggregateOutputType = {
@@ -125,6 +127,10 @@ export type EquivalencyCountAggregateOutputType = {
   priority: number
   awardedCredits: number
   awardedCreditUnit: number
+  sourceCourseSets: number
+  sourceSetKeys: number
+  anySetCourseIds: number
+  targetChoice: number
   _all: number
 }
 
@@ -168,6 +174,7 @@ export type EquivalencyMinAggregateInputType = {
   priority?: true
   awardedCredits?: true
   awardedCreditUnit?: true
+  targetChoice?: true
 }
 
 export type EquivalencyMaxAggregateInputType = {
@@ -197,6 +204,7 @@ export type EquivalencyMaxAggregateInputType = {
   priority?: true
   awardedCredits?: true
   awardedCreditUnit?: true
+  targetChoice?: true
 }
 
 export type EquivalencyCountAggregateInputType = {
@@ -228,6 +236,10 @@ export type EquivalencyCountAggregateInputType = {
   priority?: true
   awardedCredits?: true
   awardedCreditUnit?: true
+  sourceCourseSets?: true
+  sourceSetKeys?: true
+  anySetCourseIds?: true
+  targetChoice?: true
   _all?: true
 }
 
@@ -346,6 +358,10 @@ export type EquivalencyGroupByOutputType = {
   priority: number
   awardedCredits: number | null
   awardedCreditUnit: $Enums.CreditUnit | null
+  sourceCourseSets: runtime.JsonValue
+  sourceSetKeys: string[]
+  anySetCourseIds: string[]
+  targetChoice: $Enums.TargetChoice
   _count: EquivalencyCountAggregateOutputType | null
   _avg: EquivalencyAvgAggregateOutputType | null
   _sum: EquivalencySumAggregateOutputType | null
@@ -400,6 +416,10 @@ export type EquivalencyWhereInput = {
   priority?: Prisma.IntFilter<"Equivalency"> | number
   awardedCredits?: Prisma.FloatNullableFilter<"Equivalency"> | number | null
   awardedCreditUnit?: Prisma.EnumCreditUnitNullableFilter<"Equivalency"> | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonFilter<"Equivalency">
+  sourceSetKeys?: Prisma.StringNullableListFilter<"Equivalency">
+  anySetCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  targetChoice?: Prisma.EnumTargetChoiceFilter<"Equivalency"> | $Enums.TargetChoice
   sourceCourse?: Prisma.XOR<Prisma.CourseScalarRelationFilter, Prisma.CourseWhereInput>
   targetInstitution?: Prisma.XOR<Prisma.InstitutionScalarRelationFilter, Prisma.InstitutionWhereInput>
   targetCourse?: Prisma.XOR<Prisma.CourseNullableScalarRelationFilter, Prisma.CourseWhereInput> | null
@@ -435,6 +455,10 @@ export type EquivalencyOrderByWithRelationInput = {
   priority?: Prisma.SortOrder
   awardedCredits?: Prisma.SortOrderInput | Prisma.SortOrder
   awardedCreditUnit?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceCourseSets?: Prisma.SortOrder
+  sourceSetKeys?: Prisma.SortOrder
+  anySetCourseIds?: Prisma.SortOrder
+  targetChoice?: Prisma.SortOrder
   sourceCourse?: Prisma.CourseOrderByWithRelationInput
   targetInstitution?: Prisma.InstitutionOrderByWithRelationInput
   targetCourse?: Prisma.CourseOrderByWithRelationInput
@@ -474,6 +498,10 @@ export type EquivalencyWhereUniqueInput = Prisma.AtLeast<{
   priority?: Prisma.IntFilter<"Equivalency"> | number
   awardedCredits?: Prisma.FloatNullableFilter<"Equivalency"> | number | null
   awardedCreditUnit?: Prisma.EnumCreditUnitNullableFilter<"Equivalency"> | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonFilter<"Equivalency">
+  sourceSetKeys?: Prisma.StringNullableListFilter<"Equivalency">
+  anySetCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  targetChoice?: Prisma.EnumTargetChoiceFilter<"Equivalency"> | $Enums.TargetChoice
   sourceCourse?: Prisma.XOR<Prisma.CourseScalarRelationFilter, Prisma.CourseWhereInput>
   targetInstitution?: Prisma.XOR<Prisma.InstitutionScalarRelationFilter, Prisma.InstitutionWhereInput>
   targetCourse?: Prisma.XOR<Prisma.CourseNullableScalarRelationFilter, Prisma.CourseWhereInput> | null
@@ -509,6 +537,10 @@ export type EquivalencyOrderByWithAggregationInput = {
   priority?: Prisma.SortOrder
   awardedCredits?: Prisma.SortOrderInput | Prisma.SortOrder
   awardedCreditUnit?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceCourseSets?: Prisma.SortOrder
+  sourceSetKeys?: Prisma.SortOrder
+  anySetCourseIds?: Prisma.SortOrder
+  targetChoice?: Prisma.SortOrder
   _count?: Prisma.EquivalencyCountOrderByAggregateInput
   _avg?: Prisma.EquivalencyAvgOrderByAggregateInput
   _max?: Prisma.EquivalencyMaxOrderByAggregateInput
@@ -548,6 +580,10 @@ export type EquivalencyScalarWhereWithAggregatesInput = {
   priority?: Prisma.IntWithAggregatesFilter<"Equivalency"> | number
   awardedCredits?: Prisma.FloatNullableWithAggregatesFilter<"Equivalency"> | number | null
   awardedCreditUnit?: Prisma.EnumCreditUnitNullableWithAggregatesFilter<"Equivalency"> | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonWithAggregatesFilter<"Equivalency">
+  sourceSetKeys?: Prisma.StringNullableListFilter<"Equivalency">
+  anySetCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  targetChoice?: Prisma.EnumTargetChoiceWithAggregatesFilter<"Equivalency"> | $Enums.TargetChoice
 }
 
 export type EquivalencyCreateInput = {
@@ -575,6 +611,10 @@ export type EquivalencyCreateInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
@@ -610,6 +650,10 @@ export type EquivalencyUncheckedCreateInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -638,6 +682,10 @@ export type EquivalencyUpdateInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
@@ -673,6 +721,10 @@ export type EquivalencyUncheckedUpdateInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -705,6 +757,10 @@ export type EquivalencyCreateManyInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
 }
 
 export type EquivalencyUpdateManyMutationInput = {
@@ -732,6 +788,10 @@ export type EquivalencyUpdateManyMutationInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
 }
 
 export type EquivalencyUncheckedUpdateManyInput = {
@@ -763,6 +823,10 @@ export type EquivalencyUncheckedUpdateManyInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
 }
 
 export type EquivalencyListRelationFilter = {
@@ -811,6 +875,10 @@ export type EquivalencyCountOrderByAggregateInput = {
   priority?: Prisma.SortOrder
   awardedCredits?: Prisma.SortOrder
   awardedCreditUnit?: Prisma.SortOrder
+  sourceCourseSets?: Prisma.SortOrder
+  sourceSetKeys?: Prisma.SortOrder
+  anySetCourseIds?: Prisma.SortOrder
+  targetChoice?: Prisma.SortOrder
 }
 
 export type EquivalencyAvgOrderByAggregateInput = {
@@ -846,6 +914,7 @@ export type EquivalencyMaxOrderByAggregateInput = {
   priority?: Prisma.SortOrder
   awardedCredits?: Prisma.SortOrder
   awardedCreditUnit?: Prisma.SortOrder
+  targetChoice?: Prisma.SortOrder
 }
 
 export type EquivalencyMinOrderByAggregateInput = {
@@ -875,6 +944,7 @@ export type EquivalencyMinOrderByAggregateInput = {
   priority?: Prisma.SortOrder
   awardedCredits?: Prisma.SortOrder
   awardedCreditUnit?: Prisma.SortOrder
+  targetChoice?: Prisma.SortOrder
 }
 
 export type EquivalencySumOrderByAggregateInput = {
@@ -1018,6 +1088,14 @@ export type EquivalencyCreatesourceCourseIdsInput = {
   set: string[]
 }
 
+export type EquivalencyCreatesourceSetKeysInput = {
+  set: string[]
+}
+
+export type EquivalencyCreateanySetCourseIdsInput = {
+  set: string[]
+}
+
 export type EnumEquivalencyStatusFieldUpdateOperationsInput = {
   set?: $Enums.EquivalencyStatus
 }
@@ -1045,6 +1123,20 @@ export type NullableFloatFieldUpdateOperationsInput = {
 
 export type NullableEnumCreditUnitFieldUpdateOperationsInput = {
   set?: $Enums.CreditUnit | null
+}
+
+export type EquivalencyUpdatesourceSetKeysInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type EquivalencyUpdateanySetCourseIdsInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type EnumTargetChoiceFieldUpdateOperationsInput = {
+  set?: $Enums.TargetChoice
 }
 
 export type EquivalencyCreateNestedOneWithoutVersionsInput = {
@@ -1086,6 +1178,10 @@ export type EquivalencyCreateWithoutTargetInstitutionInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
   versions?: Prisma.EquivalencyVersionCreateNestedManyWithoutEquivalencyInput
@@ -1118,6 +1214,10 @@ export type EquivalencyUncheckedCreateWithoutTargetInstitutionInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -1179,6 +1279,10 @@ export type EquivalencyScalarWhereInput = {
   priority?: Prisma.IntFilter<"Equivalency"> | number
   awardedCredits?: Prisma.FloatNullableFilter<"Equivalency"> | number | null
   awardedCreditUnit?: Prisma.EnumCreditUnitNullableFilter<"Equivalency"> | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonFilter<"Equivalency">
+  sourceSetKeys?: Prisma.StringNullableListFilter<"Equivalency">
+  anySetCourseIds?: Prisma.StringNullableListFilter<"Equivalency">
+  targetChoice?: Prisma.EnumTargetChoiceFilter<"Equivalency"> | $Enums.TargetChoice
 }
 
 export type EquivalencyCreateWithoutSourceCourseInput = {
@@ -1206,6 +1310,10 @@ export type EquivalencyCreateWithoutSourceCourseInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
   versions?: Prisma.EquivalencyVersionCreateNestedManyWithoutEquivalencyInput
@@ -1239,6 +1347,10 @@ export type EquivalencyUncheckedCreateWithoutSourceCourseInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -1277,6 +1389,10 @@ export type EquivalencyCreateWithoutTargetCourseInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   versions?: Prisma.EquivalencyVersionCreateNestedManyWithoutEquivalencyInput
@@ -1310,6 +1426,10 @@ export type EquivalencyUncheckedCreateWithoutTargetCourseInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedCreateNestedManyWithoutEquivalencyInput
 }
 
@@ -1380,6 +1500,10 @@ export type EquivalencyCreateWithoutVersionsInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
   sourceCourse: Prisma.CourseCreateNestedOneWithoutSourceOfInput
   targetInstitution: Prisma.InstitutionCreateNestedOneWithoutTargetOfInput
   targetCourse?: Prisma.CourseCreateNestedOneWithoutTargetOfInput
@@ -1414,6 +1538,10 @@ export type EquivalencyUncheckedCreateWithoutVersionsInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
 }
 
 export type EquivalencyCreateOrConnectWithoutVersionsInput = {
@@ -1457,6 +1585,10 @@ export type EquivalencyUpdateWithoutVersionsInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
@@ -1491,6 +1623,10 @@ export type EquivalencyUncheckedUpdateWithoutVersionsInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
 }
 
 export type EquivalencyCreateManyTargetInstitutionInput = {
@@ -1520,6 +1656,10 @@ export type EquivalencyCreateManyTargetInstitutionInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
 }
 
 export type EquivalencyUpdateWithoutTargetInstitutionInput = {
@@ -1547,6 +1687,10 @@ export type EquivalencyUpdateWithoutTargetInstitutionInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
   versions?: Prisma.EquivalencyVersionUpdateManyWithoutEquivalencyNestedInput
@@ -1579,6 +1723,10 @@ export type EquivalencyUncheckedUpdateWithoutTargetInstitutionInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -1609,6 +1757,10 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetInstitutionInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
 }
 
 export type EquivalencyCreateManySourceCourseInput = {
@@ -1639,6 +1791,10 @@ export type EquivalencyCreateManySourceCourseInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
 }
 
 export type EquivalencyCreateManyTargetCourseInput = {
@@ -1669,6 +1825,10 @@ export type EquivalencyCreateManyTargetCourseInput = {
   priority?: number
   awardedCredits?: number | null
   awardedCreditUnit?: $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyCreatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyCreateanySetCourseIdsInput | string[]
+  targetChoice?: $Enums.TargetChoice
 }
 
 export type EquivalencyUpdateWithoutSourceCourseInput = {
@@ -1696,6 +1856,10 @@ export type EquivalencyUpdateWithoutSourceCourseInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   targetCourse?: Prisma.CourseUpdateOneWithoutTargetOfNestedInput
   versions?: Prisma.EquivalencyVersionUpdateManyWithoutEquivalencyNestedInput
@@ -1729,6 +1893,10 @@ export type EquivalencyUncheckedUpdateWithoutSourceCourseInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -1760,6 +1928,10 @@ export type EquivalencyUncheckedUpdateManyWithoutSourceCourseInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
 }
 
 export type EquivalencyUpdateWithoutTargetCourseInput = {
@@ -1787,6 +1959,10 @@ export type EquivalencyUpdateWithoutTargetCourseInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   sourceCourse?: Prisma.CourseUpdateOneRequiredWithoutSourceOfNestedInput
   targetInstitution?: Prisma.InstitutionUpdateOneRequiredWithoutTargetOfNestedInput
   versions?: Prisma.EquivalencyVersionUpdateManyWithoutEquivalencyNestedInput
@@ -1820,6 +1996,10 @@ export type EquivalencyUncheckedUpdateWithoutTargetCourseInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
   versions?: Prisma.EquivalencyVersionUncheckedUpdateManyWithoutEquivalencyNestedInput
 }
 
@@ -1851,6 +2031,10 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetCourseInput = {
   priority?: Prisma.IntFieldUpdateOperationsInput | number
   awardedCredits?: Prisma.NullableFloatFieldUpdateOperationsInput | number | null
   awardedCreditUnit?: Prisma.NullableEnumCreditUnitFieldUpdateOperationsInput | $Enums.CreditUnit | null
+  sourceCourseSets?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  sourceSetKeys?: Prisma.EquivalencyUpdatesourceSetKeysInput | string[]
+  anySetCourseIds?: Prisma.EquivalencyUpdateanySetCourseIdsInput | string[]
+  targetChoice?: Prisma.EnumTargetChoiceFieldUpdateOperationsInput | $Enums.TargetChoice
 }
 
 
@@ -1913,6 +2097,10 @@ export type EquivalencySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   priority?: boolean
   awardedCredits?: boolean
   awardedCreditUnit?: boolean
+  sourceCourseSets?: boolean
+  sourceSetKeys?: boolean
+  anySetCourseIds?: boolean
+  targetChoice?: boolean
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   targetCourse?: boolean | Prisma.Equivalency$targetCourseArgs<ExtArgs>
@@ -1949,6 +2137,10 @@ export type EquivalencySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   priority?: boolean
   awardedCredits?: boolean
   awardedCreditUnit?: boolean
+  sourceCourseSets?: boolean
+  sourceSetKeys?: boolean
+  anySetCourseIds?: boolean
+  targetChoice?: boolean
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   targetCourse?: boolean | Prisma.Equivalency$targetCourseArgs<ExtArgs>
@@ -1983,6 +2175,10 @@ export type EquivalencySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   priority?: boolean
   awardedCredits?: boolean
   awardedCreditUnit?: boolean
+  sourceCourseSets?: boolean
+  sourceSetKeys?: boolean
+  anySetCourseIds?: boolean
+  targetChoice?: boolean
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
   targetCourse?: boolean | Prisma.Equivalency$targetCourseArgs<ExtArgs>
@@ -2017,9 +2213,13 @@ export type EquivalencySelectScalar = {
   priority?: boolean
   awardedCredits?: boolean
   awardedCreditUnit?: boolean
+  sourceCourseSets?: boolean
+  sourceSetKeys?: boolean
+  anySetCourseIds?: boolean
+  targetChoice?: boolean
 }
 
-export type EquivalencyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "sourceCourseId" | "targetInstitutionId" | "targetCourseId" | "targetCode" | "targetKey" | "status" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "provenance" | "datasetVersionId" | "organizationId" | "createdAt" | "updatedAt" | "sourceCourseIds" | "sourceSetKey" | "targets" | "kind" | "generalEducationArea" | "minimumGrade" | "effectiveFrom" | "effectiveUntil" | "priority" | "awardedCredits" | "awardedCreditUnit", ExtArgs["result"]["equivalency"]>
+export type EquivalencyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "sourceCourseId" | "targetInstitutionId" | "targetCourseId" | "targetCode" | "targetKey" | "status" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "provenance" | "datasetVersionId" | "organizationId" | "createdAt" | "updatedAt" | "sourceCourseIds" | "sourceSetKey" | "targets" | "kind" | "generalEducationArea" | "minimumGrade" | "effectiveFrom" | "effectiveUntil" | "priority" | "awardedCredits" | "awardedCreditUnit" | "sourceCourseSets" | "sourceSetKeys" | "anySetCourseIds" | "targetChoice", ExtArgs["result"]["equivalency"]>
 export type EquivalencyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
@@ -2091,6 +2291,21 @@ export type $EquivalencyPayload<ExtArgs extends runtime.Types.Extensions.Interna
     priority: number
     awardedCredits: number | null
     awardedCreditUnit: $Enums.CreditUnit | null
+    /**
+     * The rule's alternatives: a JSON array of 1-10 arrays of course ids, any one complete set
+     * satisfies the rule; the first is sourceCourseIds. An insert without it gets [sourceCourseIds].
+     */
+    sourceCourseSets: runtime.JsonValue
+    /**
+     * Derived by the database from sourceCourseSets on every write (trigger equivalencies_source_sets):
+     * each set's key (as sourceSetKey), in order.
+     */
+    sourceSetKeys: string[]
+    /**
+     * Derived likewise: every course of any set, each once.
+     */
+    anySetCourseIds: string[]
+    targetChoice: $Enums.TargetChoice
   }, ExtArgs["result"]["equivalency"]>
   composites: {}
 }
@@ -2546,6 +2761,10 @@ export interface EquivalencyFieldRefs {
   readonly priority: Prisma.FieldRef<"Equivalency", 'Int'>
   readonly awardedCredits: Prisma.FieldRef<"Equivalency", 'Float'>
   readonly awardedCreditUnit: Prisma.FieldRef<"Equivalency", 'CreditUnit'>
+  readonly sourceCourseSets: Prisma.FieldRef<"Equivalency", 'Json'>
+  readonly sourceSetKeys: Prisma.FieldRef<"Equivalency", 'String[]'>
+  readonly anySetCourseIds: Prisma.FieldRef<"Equivalency", 'String[]'>
+  readonly targetChoice: Prisma.FieldRef<"Equivalency", 'TargetChoice'>
 }
     
 

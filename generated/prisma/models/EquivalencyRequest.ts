@@ -29,17 +29,24 @@ export type AggregateEquivalencyRequest = {
 
 export type EquivalencyRequestAvgAggregateOutputType = {
   requests: number | null
+  distinctRequesters: number | null
 }
 
 export type EquivalencyRequestSumAggregateOutputType = {
   requests: number | null
+  distinctRequesters: number | null
 }
 
 export type EquivalencyRequestMinAggregateOutputType = {
   environment: $Enums.Environment | null
   targetInstitutionId: string | null
   sourceCourseId: string | null
+  courseKey: string | null
+  sourceInstitutionId: string | null
+  sourceCode: string | null
+  sourceTitle: string | null
   requests: number | null
+  distinctRequesters: number | null
   lastRequestedAt: Date | null
 }
 
@@ -47,7 +54,12 @@ export type EquivalencyRequestMaxAggregateOutputType = {
   environment: $Enums.Environment | null
   targetInstitutionId: string | null
   sourceCourseId: string | null
+  courseKey: string | null
+  sourceInstitutionId: string | null
+  sourceCode: string | null
+  sourceTitle: string | null
   requests: number | null
+  distinctRequesters: number | null
   lastRequestedAt: Date | null
 }
 
@@ -55,7 +67,12 @@ export type EquivalencyRequestCountAggregateOutputType = {
   environment: number
   targetInstitutionId: number
   sourceCourseId: number
+  courseKey: number
+  sourceInstitutionId: number
+  sourceCode: number
+  sourceTitle: number
   requests: number
+  distinctRequesters: number
   lastRequestedAt: number
   _all: number
 }
@@ -63,17 +80,24 @@ export type EquivalencyRequestCountAggregateOutputType = {
 
 export type EquivalencyRequestAvgAggregateInputType = {
   requests?: true
+  distinctRequesters?: true
 }
 
 export type EquivalencyRequestSumAggregateInputType = {
   requests?: true
+  distinctRequesters?: true
 }
 
 export type EquivalencyRequestMinAggregateInputType = {
   environment?: true
   targetInstitutionId?: true
   sourceCourseId?: true
+  courseKey?: true
+  sourceInstitutionId?: true
+  sourceCode?: true
+  sourceTitle?: true
   requests?: true
+  distinctRequesters?: true
   lastRequestedAt?: true
 }
 
@@ -81,7 +105,12 @@ export type EquivalencyRequestMaxAggregateInputType = {
   environment?: true
   targetInstitutionId?: true
   sourceCourseId?: true
+  courseKey?: true
+  sourceInstitutionId?: true
+  sourceCode?: true
+  sourceTitle?: true
   requests?: true
+  distinctRequesters?: true
   lastRequestedAt?: true
 }
 
@@ -89,7 +118,12 @@ export type EquivalencyRequestCountAggregateInputType = {
   environment?: true
   targetInstitutionId?: true
   sourceCourseId?: true
+  courseKey?: true
+  sourceInstitutionId?: true
+  sourceCode?: true
+  sourceTitle?: true
   requests?: true
+  distinctRequesters?: true
   lastRequestedAt?: true
   _all?: true
 }
@@ -184,7 +218,12 @@ export type EquivalencyRequestGroupByOutputType = {
   environment: $Enums.Environment
   targetInstitutionId: string
   sourceCourseId: string
+  courseKey: string
+  sourceInstitutionId: string | null
+  sourceCode: string | null
+  sourceTitle: string | null
   requests: number
+  distinctRequesters: number
   lastRequestedAt: Date
   _count: EquivalencyRequestCountAggregateOutputType | null
   _avg: EquivalencyRequestAvgAggregateOutputType | null
@@ -215,7 +254,12 @@ export type EquivalencyRequestWhereInput = {
   environment?: Prisma.EnumEnvironmentFilter<"EquivalencyRequest"> | $Enums.Environment
   targetInstitutionId?: Prisma.StringFilter<"EquivalencyRequest"> | string
   sourceCourseId?: Prisma.StringFilter<"EquivalencyRequest"> | string
+  courseKey?: Prisma.StringFilter<"EquivalencyRequest"> | string
+  sourceInstitutionId?: Prisma.StringNullableFilter<"EquivalencyRequest"> | string | null
+  sourceCode?: Prisma.StringNullableFilter<"EquivalencyRequest"> | string | null
+  sourceTitle?: Prisma.StringNullableFilter<"EquivalencyRequest"> | string | null
   requests?: Prisma.IntFilter<"EquivalencyRequest"> | number
+  distinctRequesters?: Prisma.IntFilter<"EquivalencyRequest"> | number
   lastRequestedAt?: Prisma.DateTimeFilter<"EquivalencyRequest"> | Date | string
 }
 
@@ -223,27 +267,42 @@ export type EquivalencyRequestOrderByWithRelationInput = {
   environment?: Prisma.SortOrder
   targetInstitutionId?: Prisma.SortOrder
   sourceCourseId?: Prisma.SortOrder
+  courseKey?: Prisma.SortOrder
+  sourceInstitutionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceCode?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceTitle?: Prisma.SortOrderInput | Prisma.SortOrder
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
   lastRequestedAt?: Prisma.SortOrder
 }
 
 export type EquivalencyRequestWhereUniqueInput = Prisma.AtLeast<{
-  environment_targetInstitutionId_sourceCourseId?: Prisma.EquivalencyRequestEnvironmentTargetInstitutionIdSourceCourseIdCompoundUniqueInput
+  environment_targetInstitutionId_courseKey?: Prisma.EquivalencyRequestEnvironmentTargetInstitutionIdCourseKeyCompoundUniqueInput
   AND?: Prisma.EquivalencyRequestWhereInput | Prisma.EquivalencyRequestWhereInput[]
   OR?: Prisma.EquivalencyRequestWhereInput[]
   NOT?: Prisma.EquivalencyRequestWhereInput | Prisma.EquivalencyRequestWhereInput[]
   environment?: Prisma.EnumEnvironmentFilter<"EquivalencyRequest"> | $Enums.Environment
   targetInstitutionId?: Prisma.StringFilter<"EquivalencyRequest"> | string
   sourceCourseId?: Prisma.StringFilter<"EquivalencyRequest"> | string
+  courseKey?: Prisma.StringFilter<"EquivalencyRequest"> | string
+  sourceInstitutionId?: Prisma.StringNullableFilter<"EquivalencyRequest"> | string | null
+  sourceCode?: Prisma.StringNullableFilter<"EquivalencyRequest"> | string | null
+  sourceTitle?: Prisma.StringNullableFilter<"EquivalencyRequest"> | string | null
   requests?: Prisma.IntFilter<"EquivalencyRequest"> | number
+  distinctRequesters?: Prisma.IntFilter<"EquivalencyRequest"> | number
   lastRequestedAt?: Prisma.DateTimeFilter<"EquivalencyRequest"> | Date | string
-}, "environment_targetInstitutionId_sourceCourseId">
+}, "environment_targetInstitutionId_courseKey">
 
 export type EquivalencyRequestOrderByWithAggregationInput = {
   environment?: Prisma.SortOrder
   targetInstitutionId?: Prisma.SortOrder
   sourceCourseId?: Prisma.SortOrder
+  courseKey?: Prisma.SortOrder
+  sourceInstitutionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceCode?: Prisma.SortOrderInput | Prisma.SortOrder
+  sourceTitle?: Prisma.SortOrderInput | Prisma.SortOrder
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
   lastRequestedAt?: Prisma.SortOrder
   _count?: Prisma.EquivalencyRequestCountOrderByAggregateInput
   _avg?: Prisma.EquivalencyRequestAvgOrderByAggregateInput
@@ -259,7 +318,12 @@ export type EquivalencyRequestScalarWhereWithAggregatesInput = {
   environment?: Prisma.EnumEnvironmentWithAggregatesFilter<"EquivalencyRequest"> | $Enums.Environment
   targetInstitutionId?: Prisma.StringWithAggregatesFilter<"EquivalencyRequest"> | string
   sourceCourseId?: Prisma.StringWithAggregatesFilter<"EquivalencyRequest"> | string
+  courseKey?: Prisma.StringWithAggregatesFilter<"EquivalencyRequest"> | string
+  sourceInstitutionId?: Prisma.StringNullableWithAggregatesFilter<"EquivalencyRequest"> | string | null
+  sourceCode?: Prisma.StringNullableWithAggregatesFilter<"EquivalencyRequest"> | string | null
+  sourceTitle?: Prisma.StringNullableWithAggregatesFilter<"EquivalencyRequest"> | string | null
   requests?: Prisma.IntWithAggregatesFilter<"EquivalencyRequest"> | number
+  distinctRequesters?: Prisma.IntWithAggregatesFilter<"EquivalencyRequest"> | number
   lastRequestedAt?: Prisma.DateTimeWithAggregatesFilter<"EquivalencyRequest"> | Date | string
 }
 
@@ -267,7 +331,12 @@ export type EquivalencyRequestCreateInput = {
   environment: $Enums.Environment
   targetInstitutionId: string
   sourceCourseId: string
+  courseKey: string
+  sourceInstitutionId?: string | null
+  sourceCode?: string | null
+  sourceTitle?: string | null
   requests?: number
+  distinctRequesters?: number
   lastRequestedAt: Date | string
 }
 
@@ -275,7 +344,12 @@ export type EquivalencyRequestUncheckedCreateInput = {
   environment: $Enums.Environment
   targetInstitutionId: string
   sourceCourseId: string
+  courseKey: string
+  sourceInstitutionId?: string | null
+  sourceCode?: string | null
+  sourceTitle?: string | null
   requests?: number
+  distinctRequesters?: number
   lastRequestedAt: Date | string
 }
 
@@ -283,7 +357,12 @@ export type EquivalencyRequestUpdateInput = {
   environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
   targetInstitutionId?: Prisma.StringFieldUpdateOperationsInput | string
   sourceCourseId?: Prisma.StringFieldUpdateOperationsInput | string
+  courseKey?: Prisma.StringFieldUpdateOperationsInput | string
+  sourceInstitutionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceTitle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   requests?: Prisma.IntFieldUpdateOperationsInput | number
+  distinctRequesters?: Prisma.IntFieldUpdateOperationsInput | number
   lastRequestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -291,7 +370,12 @@ export type EquivalencyRequestUncheckedUpdateInput = {
   environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
   targetInstitutionId?: Prisma.StringFieldUpdateOperationsInput | string
   sourceCourseId?: Prisma.StringFieldUpdateOperationsInput | string
+  courseKey?: Prisma.StringFieldUpdateOperationsInput | string
+  sourceInstitutionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceTitle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   requests?: Prisma.IntFieldUpdateOperationsInput | number
+  distinctRequesters?: Prisma.IntFieldUpdateOperationsInput | number
   lastRequestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -299,7 +383,12 @@ export type EquivalencyRequestCreateManyInput = {
   environment: $Enums.Environment
   targetInstitutionId: string
   sourceCourseId: string
+  courseKey: string
+  sourceInstitutionId?: string | null
+  sourceCode?: string | null
+  sourceTitle?: string | null
   requests?: number
+  distinctRequesters?: number
   lastRequestedAt: Date | string
 }
 
@@ -307,7 +396,12 @@ export type EquivalencyRequestUpdateManyMutationInput = {
   environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
   targetInstitutionId?: Prisma.StringFieldUpdateOperationsInput | string
   sourceCourseId?: Prisma.StringFieldUpdateOperationsInput | string
+  courseKey?: Prisma.StringFieldUpdateOperationsInput | string
+  sourceInstitutionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceTitle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   requests?: Prisma.IntFieldUpdateOperationsInput | number
+  distinctRequesters?: Prisma.IntFieldUpdateOperationsInput | number
   lastRequestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -315,33 +409,49 @@ export type EquivalencyRequestUncheckedUpdateManyInput = {
   environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
   targetInstitutionId?: Prisma.StringFieldUpdateOperationsInput | string
   sourceCourseId?: Prisma.StringFieldUpdateOperationsInput | string
+  courseKey?: Prisma.StringFieldUpdateOperationsInput | string
+  sourceInstitutionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceCode?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sourceTitle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   requests?: Prisma.IntFieldUpdateOperationsInput | number
+  distinctRequesters?: Prisma.IntFieldUpdateOperationsInput | number
   lastRequestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type EquivalencyRequestEnvironmentTargetInstitutionIdSourceCourseIdCompoundUniqueInput = {
+export type EquivalencyRequestEnvironmentTargetInstitutionIdCourseKeyCompoundUniqueInput = {
   environment: $Enums.Environment
   targetInstitutionId: string
-  sourceCourseId: string
+  courseKey: string
 }
 
 export type EquivalencyRequestCountOrderByAggregateInput = {
   environment?: Prisma.SortOrder
   targetInstitutionId?: Prisma.SortOrder
   sourceCourseId?: Prisma.SortOrder
+  courseKey?: Prisma.SortOrder
+  sourceInstitutionId?: Prisma.SortOrder
+  sourceCode?: Prisma.SortOrder
+  sourceTitle?: Prisma.SortOrder
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
   lastRequestedAt?: Prisma.SortOrder
 }
 
 export type EquivalencyRequestAvgOrderByAggregateInput = {
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
 }
 
 export type EquivalencyRequestMaxOrderByAggregateInput = {
   environment?: Prisma.SortOrder
   targetInstitutionId?: Prisma.SortOrder
   sourceCourseId?: Prisma.SortOrder
+  courseKey?: Prisma.SortOrder
+  sourceInstitutionId?: Prisma.SortOrder
+  sourceCode?: Prisma.SortOrder
+  sourceTitle?: Prisma.SortOrder
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
   lastRequestedAt?: Prisma.SortOrder
 }
 
@@ -349,12 +459,18 @@ export type EquivalencyRequestMinOrderByAggregateInput = {
   environment?: Prisma.SortOrder
   targetInstitutionId?: Prisma.SortOrder
   sourceCourseId?: Prisma.SortOrder
+  courseKey?: Prisma.SortOrder
+  sourceInstitutionId?: Prisma.SortOrder
+  sourceCode?: Prisma.SortOrder
+  sourceTitle?: Prisma.SortOrder
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
   lastRequestedAt?: Prisma.SortOrder
 }
 
 export type EquivalencyRequestSumOrderByAggregateInput = {
   requests?: Prisma.SortOrder
+  distinctRequesters?: Prisma.SortOrder
 }
 
 
@@ -363,7 +479,12 @@ export type EquivalencyRequestSelect<ExtArgs extends runtime.Types.Extensions.In
   environment?: boolean
   targetInstitutionId?: boolean
   sourceCourseId?: boolean
+  courseKey?: boolean
+  sourceInstitutionId?: boolean
+  sourceCode?: boolean
+  sourceTitle?: boolean
   requests?: boolean
+  distinctRequesters?: boolean
   lastRequestedAt?: boolean
 }, ExtArgs["result"]["equivalencyRequest"]>
 
@@ -371,7 +492,12 @@ export type EquivalencyRequestSelectCreateManyAndReturn<ExtArgs extends runtime.
   environment?: boolean
   targetInstitutionId?: boolean
   sourceCourseId?: boolean
+  courseKey?: boolean
+  sourceInstitutionId?: boolean
+  sourceCode?: boolean
+  sourceTitle?: boolean
   requests?: boolean
+  distinctRequesters?: boolean
   lastRequestedAt?: boolean
 }, ExtArgs["result"]["equivalencyRequest"]>
 
@@ -379,7 +505,12 @@ export type EquivalencyRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.
   environment?: boolean
   targetInstitutionId?: boolean
   sourceCourseId?: boolean
+  courseKey?: boolean
+  sourceInstitutionId?: boolean
+  sourceCode?: boolean
+  sourceTitle?: boolean
   requests?: boolean
+  distinctRequesters?: boolean
   lastRequestedAt?: boolean
 }, ExtArgs["result"]["equivalencyRequest"]>
 
@@ -387,11 +518,16 @@ export type EquivalencyRequestSelectScalar = {
   environment?: boolean
   targetInstitutionId?: boolean
   sourceCourseId?: boolean
+  courseKey?: boolean
+  sourceInstitutionId?: boolean
+  sourceCode?: boolean
+  sourceTitle?: boolean
   requests?: boolean
+  distinctRequesters?: boolean
   lastRequestedAt?: boolean
 }
 
-export type EquivalencyRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"environment" | "targetInstitutionId" | "sourceCourseId" | "requests" | "lastRequestedAt", ExtArgs["result"]["equivalencyRequest"]>
+export type EquivalencyRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"environment" | "targetInstitutionId" | "sourceCourseId" | "courseKey" | "sourceInstitutionId" | "sourceCode" | "sourceTitle" | "requests" | "distinctRequesters" | "lastRequestedAt", ExtArgs["result"]["equivalencyRequest"]>
 
 export type $EquivalencyRequestPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "EquivalencyRequest"
@@ -399,8 +535,28 @@ export type $EquivalencyRequestPayload<ExtArgs extends runtime.Types.Extensions.
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     environment: $Enums.Environment
     targetInstitutionId: string
+    /**
+     * The catalog course asked about, or "" for a course the catalog lacks.
+     */
     sourceCourseId: string
+    /**
+     * The course's id, or "<institution id> <code key>" for a course the catalog lacks.
+     */
+    courseKey: string
+    /**
+     * For a course the catalog lacks: its institution, code and the latest title given.
+     */
+    sourceInstitutionId: string | null
+    sourceCode: string | null
+    sourceTitle: string | null
+    /**
+     * Requester-days that asked (once per requester, course, target institution and UTC day).
+     */
     requests: number
+    /**
+     * Rows of equivalency_request_requesters for this course.
+     */
+    distinctRequesters: number
     lastRequestedAt: Date
   }, ExtArgs["result"]["equivalencyRequest"]>
   composites: {}
@@ -828,7 +984,12 @@ export interface EquivalencyRequestFieldRefs {
   readonly environment: Prisma.FieldRef<"EquivalencyRequest", 'Environment'>
   readonly targetInstitutionId: Prisma.FieldRef<"EquivalencyRequest", 'String'>
   readonly sourceCourseId: Prisma.FieldRef<"EquivalencyRequest", 'String'>
+  readonly courseKey: Prisma.FieldRef<"EquivalencyRequest", 'String'>
+  readonly sourceInstitutionId: Prisma.FieldRef<"EquivalencyRequest", 'String'>
+  readonly sourceCode: Prisma.FieldRef<"EquivalencyRequest", 'String'>
+  readonly sourceTitle: Prisma.FieldRef<"EquivalencyRequest", 'String'>
   readonly requests: Prisma.FieldRef<"EquivalencyRequest", 'Int'>
+  readonly distinctRequesters: Prisma.FieldRef<"EquivalencyRequest", 'Int'>
   readonly lastRequestedAt: Prisma.FieldRef<"EquivalencyRequest", 'DateTime'>
 }
     

@@ -80,11 +80,11 @@ function resources(raw) {
              *
              * Lists the current version of the equivalencies of the caller's environment, ordered by
              * `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course id:
-             * the rules it is one of the source courses of), `targetInstitution` (an institution id),
-             * `status`, `provenance` and `kind`. `asOf` (a date) keeps the rules in force that day:
-             * `effectiveFrom` null or on or before it, and `effectiveUntil` null or on or after it. With
-             * `expand=course` every item also embeds `sourceCourse` (with its institution),
-             * `targetInstitution` and `targetCourse`.
+             * the rules it is one of the source courses of, in any of their `sourceCourseSets`),
+             * `targetInstitution` (an institution id), `status`, `provenance` and `kind`. `asOf` (a date)
+             * keeps the rules in force that day: `effectiveFrom` null or on or before it, and `effectiveUntil`
+             * null or on or after it. With `expand=course` every item also embeds `sourceCourse` (with its
+             * institution), `targetInstitution` and `targetCourse`.
              */
             list: (query = {}) => page((q) => raw.GET("/equivalencies", { params: { query: q } }), query),
             /**
@@ -113,8 +113,7 @@ function resources(raw) {
              * row). A row that would be ambiguous with (or duplicate) an accepted rule is stored as
              * `conflict`, never `accepted`, with an issue naming the other rules. Only rows of target
              * institutions the caller's organization stewards are written (`403` `not-steward` for the first
-             * other one, nothing written). With `dryRun=true` every row is checked and counted but nothing is
-             * stored.
+             * other one, nothing written).
              */
             importCsv: (text, options = {}) => body(raw.POST("/equivalencies/imports", {
                 params: { query: { dryRun: options.dryRun || undefined } },
@@ -126,12 +125,15 @@ function resources(raw) {
              * Report overlapping rules.
              *
              * Groups the `accepted` and `conflict` rules of the caller's environment that overlap: same target
-             * institution, same set of source courses, same priority and overlapping effective dates. Each
-             * group says whether its rules are `ambiguous` (their outcomes differ) or duplicates, and lists
-             * its rules, so stewards can clean up what arrived before the ambiguity check (imports, older
-             * data): mark all but one `conflict`, change dates or priorities. Groups are ordered by target
-             * institution, then the sorted source course ids, then priority; `targetInstitution` narrows the
-             * report to one institution.
+             * institution, a shared source course set (a set of one rule with the same courses as a set of the
+             * other; a rule of several alternatives is in the group of each of its sets), same priority and
+             * overlapping effective dates. Each group says whether its rules are `ambiguous` (their outcomes
+             * differ, compared as the ambiguity check compares them: cross-listed codes as one course, a
+             * `one_of` rule as one outcome) or duplicates, and lists its rules, so stewards can clean up what
+             * arrived before the ambiguity check (imports, older data) and decide what waits in `conflict`:
+             * accept one, mark the others `conflict`, change dates or priorities. Groups are ordered by target
+             * institution, then the sorted source course ids of the shared set, then priority;
+             * `targetInstitution` narrows the report to one institution.
              */
             overlaps: (query = {}) => page((q) => raw.GET("/equivalencies/overlaps", { params: { query: q } }), query),
             /**
@@ -196,11 +198,17 @@ function resources(raw) {
              * List the requested rules of a target institution.
              *
              * The demand for missing rules: the source courses that evaluations (`POST /transfer-evaluations`)
-             * asked about at the target institution and that no accepted rule covered, with how many
-             * evaluations asked (`requests`) and when the last one did, ordered by `requests` descending, then
-             * source course id. A repeated identical evaluation from one credential within a UTC day counts
-             * once. Creating an `accepted` rule (or accepting one) clears the requests for each of its source
-             * courses. Nothing about the people who asked is kept.
+             * asked about at the target institution and that no accepted rule covered (`no_rule`), and, from
+             * 1.2.0, the courses the catalog lacks that evaluations gave by institution, code and title
+             * (`unknown_course`): those items have `inCatalog: false`, an empty `sourceCourseId` (`""`) and
+             * `sourceCourse` with the institution, the code and the title given (the latest one). Demand is
+             * counted once per requester (the credential; for the public sandbox key, the client address),
+             * course, target institution and UTC day, whatever grades or dates were given: `requests` counts
+             * those requester-days and `distinctRequesters` the different requesters. Items are ordered by
+             * `requests` descending, then catalog courses by source course id, then courses the catalog lacks
+             * by institution id and code; `inCatalog` narrows the list to one kind. Creating an `accepted`
+             * rule (or accepting one) clears the requests for each course of its source course sets. Nothing
+             * about the people who asked is kept but keyed hashes.
              */
             list: (query) => page((q) => raw.GET("/equivalency-requests", { params: { query: q } }), query),
         },

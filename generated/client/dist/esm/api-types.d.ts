@@ -72,6 +72,19 @@ export interface paths {
          *     item that matches an existing course replaces its fields (omitted optional fields are stored
          *     as `null`), increments its `version` and emits `course.updated`, even when nothing changed.
          *
+         *     **Cross-listing.** `crossListedCodes` (0 to 10) are the other codes under which the same
+         *     course is listed at its institution ("COMPSCI C8 = DATA C8 = INFO C8 = STAT C8" is one
+         *     course, `COMPSCI C8`, with three cross-listed codes). A code, whether a course's own or a
+         *     cross-listed one, belongs to at most one course of an institution: an item whose code, or
+         *     one of whose cross-listed codes, is a code of another course of that institution is refused
+         *     with `409` `course-code-taken` (`existingId` names the other course, `errors` points to each
+         *     such code, like `/0/crossListedCodes/1`; nothing is written); two items of one batch that
+         *     claim one code, a cross-listed code equal to the item's own code, and a code listed twice
+         *     are a `400`. Cross-listed codes are spelled as given (trimmed, white space collapsed) and
+         *     compared as codes are. Omitting `crossListedCodes` keeps the codes stored (none for a new
+         *     course), so a client written for 1.1 does not erase them; `[]` removes them. Rules,
+         *     imports, evaluations and lookups by code accept any of a course's codes.
+         *
          *     **Atomicity.** The batch is validated whole before anything is written: a single bad item
          *     fails the request with `400` and the problem lists every bad item by JSON pointer
          *     (`/3/cipCode`; for a single object, `/cipCode`). References are checked too: an unknown
@@ -128,7 +141,8 @@ export interface paths {
          * List equivalencies
          * @description Lists the current version of the equivalencies of the caller's environment, ordered by
          *     `createdAt`, then `id`. Filters combine with AND and match exactly: `sourceCourse` (a course
-         *     id: the rules it is one of the source courses of), `targetInstitution` (an institution id),
+         *     id: the rules it is one of the source courses of, in any of their `sourceCourseSets`),
+         *     `targetInstitution` (an institution id),
          *     `status`, `provenance` and `kind`. `asOf` (a date) keeps the rules in force that day:
          *     `effectiveFrom` null or on or before it, and `effectiveUntil` null or on or after it.
          *     With `expand=course` every item also embeds `sourceCourse` (with its institution),
@@ -161,12 +175,25 @@ export interface paths {
          *
          *     A rule may name several source courses (`sourceCourseIds`, all required) and several
          *     targets (`targets`), an outcome `kind`, a `minimumGrade`, effective dates, a `priority`
-         *     and `awardedCredits` (see `EquivalencyCreate`). A rule created `accepted` while another
-         *     accepted rule of the same target institution has the same set of source courses,
-         *     overlapping dates and the same priority is refused: `409` `ambiguous-rule` when the
-         *     outcomes differ, `duplicate-rule` when they are the same, both naming the other rules in
-         *     `conflictingEquivalencyIds`. Create it `conflict` (or `pending`) to keep it beside the
-         *     other while the stewards decide.
+         *     and `awardedCredits` (see `EquivalencyCreate`); from 1.2.0 also alternatives
+         *     (`sourceCourseSets`: any one complete set satisfies the rule) and a choice of targets
+         *     (`targetChoice: one_of`). A target named by a code of one of the target institution's
+         *     courses, its own or a cross-listed one, is that course.
+         *
+         *     **Ambiguity.** A rule created `accepted` is compared with the other accepted rules of the
+         *     same target institution whose dates overlap its own and whose priority is the same: when
+         *     any source course set of one equals any source course set of the other (the same courses,
+         *     in any order), they are **ambiguous** if their outcomes differ, and **duplicates** if the
+         *     outcomes are the same. The outcome is the kind, the targets as a set (a course named by
+         *     its own code or a cross-listed one is one course; a code that is no course, by its code),
+         *     the target choice, the awarded credits, the minimum grade and the general education
+         *     area; a `one_of` rule is one outcome, not one per option. The write is refused: `409`
+         *     `ambiguous-rule` when the outcomes differ, `duplicate-rule` when they are the same
+         *     (including a request for the very rule that already exists accepted), both naming the
+         *     other rules in `conflictingEquivalencyIds`. Create it `conflict` (or `pending`) to keep it
+         *     beside the other while the stewards decide. A rule that repeats an existing rule that is
+         *     not accepted (same source courses, target institution, targets, kind and start date) is
+         *     the `409` `conflict` with `existingId`.
          */
         post: operations["createEquivalency"];
         delete?: never;
@@ -198,7 +225,36 @@ export interface paths {
          *     with (or duplicate) an accepted rule is stored as `conflict`, never `accepted`, with an
          *     issue naming the other rules. Only rows of target institutions the caller's organization
          *     stewards are written (`403` `not-steward` for the first other one, nothing written).
-         *     With `dryRun=true` every row is checked and counted but nothing is stored.
+         *
+         *     **Alternatives, choices and cross-listed codes** (from 1.2.0). Instead of the numbered
+         *     `source_course_N` columns, a row may give its source courses as one expression in
+         *     `source_courses`: courses of one set joined by `+`, sets joined by `or`, a set of several
+         *     courses in parentheses. Instead of the numbered `target_course_N` columns, `target_courses`
+         *     joins the targets by `+` (every one is awarded) or by `or` (one of them, chosen by the
+         *     student's program: `targetChoice` `one_of`), not both in one cell; `target_choice`
+         *     (`all`, `one_of`) says the same for the numbered columns. In any target cell, codes
+         *     joined by `=` name one course by its codes (its own and cross-listed ones, as the catalog
+         *     lists them). Codes are compared as course upserts compare them, and a code may be any of a
+         *     course's codes. The four forms, one row each:
+         *
+         *     | Agreement | Cells |
+         *     |---|---|
+         *     | MATH 1A ← MATH 7 or MATH 7H | `source_courses` = `MATH 7 or MATH 7H`, `target_course_1` = `MATH 1A` |
+         *     | BIOL 1A + BIOL 1AL ← (BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415) | `source_courses` = `(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)`, `target_courses` = `BIOL 1A + BIOL 1AL` |
+         *     | MATH 7 gives MATH 1A or MATH 16A | `source_course_1` = `MATH 7`, `target_courses` = `MATH 1A or MATH 16A` |
+         *     | COMPSCI C8 = DATA C8 | `target_course_1` = `COMPSCI C8 = DATA C8` |
+         *
+         *     A row never loses a course: more than 10 sets, more than 10 courses in a set (a
+         *     `source_course_11` column or beyond counts too), or more than 10 targets, is `rejected`
+         *     with an issue saying how many it named; so is a row with both `source_courses` and a
+         *     `source_course_N` value, or both `target_courses` and a `target_course_N` value. Issues
+         *     name courses by the codes the file gave (`ASTR 102`), never by internal ids.
+         *
+         *     **Dry run.** With `dryRun=true` every row is decided exactly as the import would decide
+         *     it, against the stored rules and the rows above it in the file, and nothing is stored:
+         *     the counts equal those of the real import of the same file on the same data, and each
+         *     issue says what would happen in the real import's words ("would be stored as conflict"
+         *     where the import says "stored as conflict").
          */
         post: operations["importEquivalencies"];
         delete?: never;
@@ -217,12 +273,16 @@ export interface paths {
         /**
          * Report overlapping rules
          * @description Groups the `accepted` and `conflict` rules of the caller's environment that overlap: same
-         *     target institution, same set of source courses, same priority and overlapping effective
-         *     dates. Each group says whether its rules are `ambiguous` (their outcomes differ) or
-         *     duplicates, and lists its rules, so stewards can clean up what arrived before the
-         *     ambiguity check (imports, older data): mark all but one `conflict`, change dates or
-         *     priorities. Groups are ordered by target institution, then the sorted source course ids,
-         *     then priority; `targetInstitution` narrows the report to one institution.
+         *     target institution, a shared source course set (a set of one rule with the same courses
+         *     as a set of the other; a rule of several alternatives is in the group of each of its
+         *     sets), same priority and overlapping effective dates. Each group says whether its rules
+         *     are `ambiguous` (their outcomes differ, compared as the ambiguity check compares them:
+         *     cross-listed codes as one course, a `one_of` rule as one outcome) or duplicates, and lists
+         *     its rules, so stewards can clean up what arrived before the ambiguity check (imports,
+         *     older data) and decide what waits in `conflict`: accept one, mark the others `conflict`,
+         *     change dates or priorities. Groups are ordered by target institution, then the sorted
+         *     source course ids of the shared set, then priority; `targetInstitution` narrows the report
+         *     to one institution.
          */
         get: operations["listEquivalencyOverlaps"];
         put?: never;
@@ -372,12 +432,36 @@ export interface paths {
          *     decimals; clock hours and CEUs are not converted and keep their unit. The credits of a rule
          *     of several courses are carried by its first source course (the others award 0).
          *
-         *     Nothing about the person is stored: every `no_rule` result counts one anonymous request
-         *     for that source course at the target institution (`GET /equivalency-requests`); the same
-         *     evaluation repeated by one credential within a UTC day counts once (only a keyed hash of
-         *     the credential, the day and the input is kept, until the next day). Unknown institutions
-         *     or courses are a `400` pointing at the item; a course given twice is a `400` too.
-         *     Any credential of the environment may evaluate (scope `read:public`).
+         *     **Alternatives and choices** (from 1.2.0). A rule of several `sourceCourseSets` applies
+         *     when any one set is complete, and at most once per evaluation: the first complete set in
+         *     the rule's order is applied (`sourceSetIndex`) and its courses are counted (`combinedWith`);
+         *     a course of another complete set of the same rule is `equivalent` with 0 credits, its
+         *     reasons saying the rule's credit was given through the applied set, and no other rule
+         *     counts it ("MATH 7 or MATH 7H" taken both credits MATH 1A once). A `one_of` rule
+         *     (`targetChoice`) names every option in `targets`; its `awardedCredits`, and the totals,
+         *     count the least option, and the reasons say so.
+         *
+         *     **Courses the catalog lacks** (from 1.2.0). A course given by `institutionId`, `code` and
+         *     `title` that is none of the institution's codes (own or cross-listed) is evaluated as
+         *     `unknown_course`: nothing awarded, `courseId` empty (`""`), the code and title as given,
+         *     and a reason; it never fails the request, and it counts as demand for that institution and
+         *     code, with the title given (`GET /equivalency-requests`). Without `title`, such a code is
+         *     a `400` as before. An unknown institution (the target's or a course's), or a `courseId`
+         *     the catalog lacks, stays a `400` pointing at the item; a course given twice is a `400`
+         *     too. A code may be any of a course's codes: `DATA C8` is the course `COMPSCI C8` that
+         *     lists it.
+         *
+         *     **Rules waiting in `conflict`.** When a rule in status `conflict` of the target
+         *     institution, in force on the course's date, names the course in one of its sets, the
+         *     result lists it in `conflictingEquivalencyIds` and its reasons say that the answer may
+         *     change when the stewards decide.
+         *
+         *     Nothing about the person is stored. Every `no_rule` and `unknown_course` result counts
+         *     demand for that course at the target institution (`GET /equivalency-requests`), once per
+         *     requester (the credential; for the public sandbox key, the client address), course, target
+         *     institution and UTC day, whatever grades or dates are given: only keyed hashes are kept,
+         *     never the credential or the input. Any credential of the environment may evaluate (scope
+         *     `read:public`).
          */
         post: operations["createTransferEvaluation"];
         delete?: never;
@@ -397,11 +481,17 @@ export interface paths {
          * List the requested rules of a target institution
          * @description The demand for missing rules: the source courses that evaluations
          *     (`POST /transfer-evaluations`) asked about at the target institution and that no
-         *     accepted rule covered, with how many evaluations asked (`requests`) and when the last one
-         *     did, ordered by `requests` descending, then source course id. A repeated identical
-         *     evaluation from one credential within a UTC day counts once. Creating an `accepted` rule
-         *     (or accepting one) clears the requests for each of its source courses. Nothing about the
-         *     people who asked is kept.
+         *     accepted rule covered (`no_rule`), and, from 1.2.0, the courses the catalog lacks that
+         *     evaluations gave by institution, code and title (`unknown_course`): those items have
+         *     `inCatalog: false`, an empty `sourceCourseId` (`""`) and `sourceCourse` with the
+         *     institution, the code and the title given (the latest one). Demand is counted once per
+         *     requester (the credential; for the public sandbox key, the client address), course,
+         *     target institution and UTC day, whatever grades or dates were given: `requests` counts
+         *     those requester-days and `distinctRequesters` the different requesters. Items are ordered
+         *     by `requests` descending, then catalog courses by source course id, then courses the
+         *     catalog lacks by institution id and code; `inCatalog` narrows the list to one kind.
+         *     Creating an `accepted` rule (or accepting one) clears the requests for each course of
+         *     its source course sets. Nothing about the people who asked is kept but keyed hashes.
          */
         get: operations["listEquivalencyRequests"];
         put?: never;
@@ -817,6 +907,17 @@ export interface paths {
          *     Language (CTDL) aligned JSON-LD assertions and is only available for
          *     `resource=equivalencies` (`400` otherwise). The `Accept` header does not select the format;
          *     `format` does.
+         *
+         *     From 1.2.0 exports show alternatives, choices and cross-listing: the equivalency CSV
+         *     appends `sourceCourseSets` (a JSON array of arrays of ids), `sourceCourseSetCodes` (the
+         *     sets by code as the import writes them, `MATH 7 or MATH 7H`,
+         *     `(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)`), `targetChoice` and `targetCourseCodes`
+         *     (the targets joined by ` + `, or by ` or ` for `one_of`, each course's codes together:
+         *     `COMPSCI C8 = DATA C8`); the course CSV appends `crossListedCodes` (joined by ` | `); JSON
+         *     carries the fields as the API does; CTDL states each set of a rule with several as an
+         *     alternative condition (`ceterms:requires` → `ceterms:alternativeCondition`), a choice as
+         *     `ce:targetChoice`, and a course's cross-listed codes beside its own (the mapping is in the
+         *     exports documentation).
          *
          *     CSV neutralises spreadsheet formulas (CSV injection): a text cell that starts with `=`,
          *     `+`, `-`, `@`, a tab or a carriage return (or their full-width forms `＝ ＋ － ＠`) is
@@ -1252,6 +1353,16 @@ export interface components {
          */
         RuleKind: "equivalent" | "elective" | "general_education" | "no_credit";
         /**
+         * @description How a rule's targets are given: `all` (every target is awarded) or `one_of` (the student
+         *     receives one of the targets, chosen by their program: "MATH 7 gives MATH 1A or MATH 16A").
+         *     An evaluation of a `one_of` rule names every option and counts the least option's credits
+         *     in its totals.
+         * @enum {string}
+         */
+        TargetChoice: "all" | "one_of";
+        /** @description One set of source courses, all of them required (AND), each once, in the order given. */
+        SourceCourseSet: string[];
+        /**
          * @description A minimum grade, highest first: `A+` (= `A`), `A`, `A-`, `B+`, `B`, `B-`, `C+`, `C`, `C-`,
          *     `D+`, `D`, `D-`. `P` (pass) meets a minimum of `C` or lower; a minimum of `P` is met by
          *     `P` and by any grade of `C` or better.
@@ -1262,7 +1373,7 @@ export interface components {
         RuleTarget: {
             /** @description Id of the target course record, or null. */
             courseId: string | null;
-            /** @description Course or elective code at the target institution (the course's code when `courseId` is set), or null. */
+            /** @description Course or elective code at the target institution, or null. With `courseId`, the code the rule named the course by (the course's own code, or one of its `crossListedCodes`). */
             code: string | null;
             /** @description Credits this target gives, in the target institution's unit, or null. */
             credits: number | null;
@@ -1271,7 +1382,7 @@ export interface components {
         RuleTargetInput: {
             /** @description Id of an existing course of the target institution. */
             courseId?: string;
-            /** @description Course or elective code at the target institution. */
+            /** @description Course or elective code at the target institution. A code of one of its courses, its own or a cross-listed one (`DATA C8` of `COMPSCI C8`), is that course: the stored target gets its `courseId` and keeps the code as given (from 1.2.0). With `courseId`, the code is kept as given (the course's own code when omitted). */
             code?: string;
             /** @description Credits this target gives, in the target institution's unit. */
             credits?: number;
@@ -1282,12 +1393,12 @@ export interface components {
             row: number;
             /** @description Header name of the column, or null for the row as a whole. */
             column: string | null;
-            /** @description What is wrong, or what was done instead. */
+            /** @description What is wrong, or what was done instead (in a dry run, what would be done), naming courses by the codes the file gave. */
             message: string;
         };
         /** @description Counts of an import and its row-level issues. */
         EquivalencyImportResult: {
-            /** @description Whether this was a dry run (nothing stored). */
+            /** @description Whether this was a dry run (nothing stored; the counts are those the import would make). */
             dryRun: boolean;
             /** @description Rows by outcome; `received` is the number of data rows. */
             summary: {
@@ -1299,7 +1410,7 @@ export interface components {
                 updated: number;
                 /** @description Existing rules the row did not change. */
                 unchanged: number;
-                /** @description Rows stored as `conflict` because they would be ambiguous with (or duplicate) an accepted rule. */
+                /** @description Rows stored (in a dry run, that would be stored) as `conflict` because they would be ambiguous with (or duplicate) an accepted rule, stored or of a row above. */
                 conflict: number;
                 /** @description Rows not written (see `issues`). */
                 rejected: number;
@@ -1307,11 +1418,11 @@ export interface components {
             /** @description Row-level issues, in row order. */
             issues: components["schemas"]["EquivalencyImportIssue"][];
         };
-        /** @description Accepted or conflict rules that overlap: same target institution, source courses and priority, overlapping dates. */
+        /** @description Accepted or conflict rules that overlap: same target institution, a shared source course set, same priority, overlapping dates. */
         EquivalencyOverlapGroup: {
             /** @description The target institution. */
             targetInstitutionId: string;
-            /** @description The source course set, sorted. */
+            /** @description The shared source course set, sorted (one of `sourceCourseSets` of each rule of the group). */
             sourceCourseIds: string[];
             /** @description The rules' priority. */
             priority: number;
@@ -1449,7 +1560,8 @@ export interface components {
          *       "description": "Introduction to programming and problem solving in C++.",
          *       "cipCode": "11.0701",
          *       "version": 2,
-         *       "updatedAt": "2025-01-15T18:24:10Z"
+         *       "updatedAt": "2025-01-15T18:24:10Z",
+         *       "crossListedCodes": []
          *     }
          */
         Course: {
@@ -1478,6 +1590,8 @@ export interface components {
              * @description Time of the last upsert.
              */
             updatedAt: string;
+            /** @description The other codes under which the same course is listed at its institution, in the order given (from 1.2.0; present on every read of a current course, empty when there are none). A lookup by any of them finds this course. */
+            crossListedCodes?: string[];
         };
         /** @description A course with its institution embedded. */
         CourseWithInstitution: components["schemas"]["Course"] & {
@@ -1495,6 +1609,19 @@ export interface components {
          *       "credits": 5,
          *       "level": "lower",
          *       "cipCode": "27.0101"
+         *     }
+         * @example {
+         *       "institutionId": "inst_110635",
+         *       "code": "COMPSCI C8",
+         *       "title": "Foundations of Data Science",
+         *       "credits": 4,
+         *       "level": "lower",
+         *       "cipCode": "30.7001",
+         *       "crossListedCodes": [
+         *         "DATA C8",
+         *         "INFO C8",
+         *         "STAT C8"
+         *       ]
          *     }
          */
         CourseUpsert: {
@@ -1517,6 +1644,8 @@ export interface components {
             description?: string | null;
             /** @description CIP 2020 six-digit code (`NN.NNNN`, like `27.0101`); when a CIP catalog is imported it must be one of its codes. Omitted or null stores null. */
             cipCode?: string | null;
+            /** @description The other codes under which this course is listed at its institution (0 to 10), each unique among the institution's codes (own and cross-listed) and different from `code`. Omitted keeps the stored codes (none for a new course); `[]` removes them. */
+            crossListedCodes?: string[];
         };
         /** @description One course, or an array of 1 to 500 courses. */
         CourseUpsertRequest: components["schemas"]["CourseUpsert"] | components["schemas"]["CourseUpsert"][];
@@ -1659,8 +1788,12 @@ export interface components {
              * @description Time of the latest version.
              */
             updatedAt: string;
-            /** @description Ids of every course the rule requires, all of them (AND), in the order given; the first is `sourceCourseId`. */
+            /** @description Ids of every course of the rule's first source course set (`sourceCourseSets[0]`), all of them required (AND), in the order given; the first is `sourceCourseId`. */
             sourceCourseIds?: string[];
+            /** @description The rule's alternatives (from 1.2.0): 1 to 10 sets of source courses, any one of which, completed, satisfies the rule ("MATH 7 or MATH 7H" is two sets of one course; "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)" two sets of two). Each set is all-required (AND). The first set is `sourceCourseIds`. A rule is applied at most once per evaluation. */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /** @description `all` (every target is awarded) or `one_of` (one of the targets, chosen by the student's program); from 1.2.0. */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description What the rule gives at the target institution, in order; the first mirrors `targetCourseId` and `targetCode`. Empty for `no_credit`. */
             targets?: components["schemas"]["RuleTarget"][];
             /** @description Kind of outcome. */
@@ -1689,6 +1822,8 @@ export interface components {
             sourceCourse?: components["schemas"]["CourseWithInstitution"];
             /** @description Expansion: every source course, with its institution, in the order of `sourceCourseIds`. */
             sourceCourses?: components["schemas"]["CourseWithInstitution"][];
+            /** @description Expansion (from 1.2.0): the courses of every set of `sourceCourseSets`, with their institution, set by set in the rule's order. */
+            sourceCourseSetCourses?: components["schemas"]["CourseWithInstitution"][][];
             /** @description Expansion: the target institution. */
             targetInstitution?: components["schemas"]["Institution"];
             /** @description The target course record, or null when `targetCourseId` is null. */
@@ -1719,6 +1854,23 @@ export interface components {
          *     semester × 1.5 = quarter, rounded to two decimals; clock hours and CEUs are not
          *     converted (the unit stays the source's). `effectiveFrom` must not be after
          *     `effectiveUntil`.
+         *
+         *     **Alternatives** (from 1.2.0). `sourceCourseSets` gives 1 to 10 sets of 1 to 10 course
+         *     ids; any one complete set satisfies the rule ("MATH 7 or MATH 7H": `[[MATH 7], [MATH 7H]]`).
+         *     Every course of every set belongs to one institution, the rule's source institution (that
+         *     of the first course); a set names each course once, and no two sets have the same courses
+         *     (in any order). How the three source fields combine: give `sourceCourseSets`, or
+         *     `sourceCourseIds` (one set), or `sourceCourseId` (one course). With `sourceCourseSets`,
+         *     `sourceCourseIds` may be sent too but must equal the first set (the same ids in the same
+         *     order), and `sourceCourseId` must be the first id of the first set; otherwise `400`
+         *     pointing at the field that disagrees. When the sets make the credits (no `awardedCredits`
+         *     and no target credits), they are the first set's.
+         *
+         *     **Choices** (from 1.2.0). `targetChoice: one_of` says the student receives one of the
+         *     targets, chosen by their program ("MATH 7 gives MATH 1A or MATH 16A"); it needs at least
+         *     two targets. `all` (the default) awards every target. For a `one_of` rule, the default
+         *     `awardedCredits` is the least option's: the smallest of the targets' `credits` when each
+         *     gives some, else the source courses' credits.
          * @example {
          *       "sourceCourseId": "crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W",
          *       "targetInstitutionId": "inst_110635",
@@ -1727,19 +1879,43 @@ export interface components {
          *       "decidedBy": "UC Berkeley Office of Undergraduate Admissions",
          *       "policyBasis": "UC Transfer Course Agreement, 2024-25 catalog year"
          *     }
+         * @example {
+         *       "sourceCourseSets": [
+         *         [
+         *           "crs_01JD4Z9M7A1B2C3D4E5F6G7H8J"
+         *         ],
+         *         [
+         *           "crs_01JD4Z9M7HB2C3D4E5F6G7H8J9K"
+         *         ]
+         *       ],
+         *       "targetInstitutionId": "inst_110635",
+         *       "targets": [
+         *         {
+         *           "code": "MATH 1A"
+         *         }
+         *       ],
+         *       "status": "accepted"
+         *     }
          */
         EquivalencyCreate: {
             /** @description Id of an existing course of the caller's environment (one source course; or use `sourceCourseIds`). */
             sourceCourseId?: string;
-            /** @description Ids of the 1 to 10 courses the rule requires, all of them (AND), each once. */
+            /** @description Ids of the 1 to 10 courses the rule requires, all of them (AND), each once; with `sourceCourseSets`, its first set. */
             sourceCourseIds?: string[];
+            /** @description The rule's alternatives: 1 to 10 sets of 1 to 10 course ids of the source institution; any one set completed satisfies the rule. No two sets may have the same courses. */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /**
+             * @description `all` (default): every target is awarded; `one_of`: one of the targets (at least two), chosen by the student's program.
+             * @default all
+             */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description What the rule gives at the target institution (0 to 10 targets). */
             targets?: components["schemas"]["RuleTargetInput"][];
             /** @description Id of an existing institution of the caller's environment. */
             targetInstitutionId: string;
             /** @description Id of an existing course of the target institution. */
             targetCourseId?: string;
-            /** @description Code of the equivalent course at the target institution; a code of white space alone is answered `400`. */
+            /** @description Code of the equivalent course at the target institution (a code of one of its courses, its own or cross-listed, makes that course the target); a code of white space alone is answered `400`. */
             targetCode?: string;
             /**
              * @description Initial status; default `pending`.
@@ -1775,14 +1951,24 @@ export interface components {
          * @description Changes to an equivalency; at least one property. Status transitions allowed:
          *     `pending → accepted | conflict`, `conflict → pending | accepted`, `accepted → conflict`;
          *     any other is answered `409`. A PATCH that changes nothing returns `200` and records no
-         *     version. `decidedAt` is set when the status becomes `accepted` or `conflict` and cleared
+         *     `decidedAt` is set when the status becomes `accepted` or `conflict` and cleared
          *     when it becomes `pending`.
+         *
+         *     `sourceCourseSets` (from 1.2.0) replaces the rule's alternatives: sets may be added,
+         *     removed or reordered, but the first set stays `sourceCourseIds` as stored (the same ids in
+         *     the same order): it is the rule's identity, and a rule of other courses is a new rule
+         *     (`400` pointing at `/sourceCourseSets/0` otherwise). The checks are those of a create.
+         *     `targetChoice` switches between `all` and `one_of`.
          * @example {
          *       "status": "conflict",
          *       "note": "The target department no longer accepts this course for the major."
          *     }
          */
         EquivalencyUpdate: {
+            /** @description The rule's alternatives, replacing them all; the first set is `sourceCourseIds` as stored. */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /** @description `all` (every target is awarded) or `one_of` (one of the targets, at least two). */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description New status; the transition from the current one must be allowed. */
             status?: components["schemas"]["EquivalencyStatus"];
             /** @description Id of a course of the target institution, or null to remove the link. */
@@ -1860,8 +2046,12 @@ export interface components {
              * @description Always null in a preview.
              */
             updatedAt: string | null;
-            /** @description Ids of every course the rule requires, all of them (AND), in the order given; the first is `sourceCourseId`. */
+            /** @description Ids of every course of the rule's first source course set (`sourceCourseSets[0]`), all of them required (AND), in the order given; the first is `sourceCourseId`. */
             sourceCourseIds?: string[];
+            /** @description The rule's alternatives (from 1.2.0): 1 to 10 sets of source courses, any one of which, completed, satisfies the rule ("MATH 7 or MATH 7H" is two sets of one course; "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)" two sets of two). Each set is all-required (AND). The first set is `sourceCourseIds`. A rule is applied at most once per evaluation. */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /** @description `all` (every target is awarded) or `one_of` (one of the targets, chosen by the student's program); from 1.2.0. */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description What the rule gives at the target institution, in order; the first mirrors `targetCourseId` and `targetCode`. Empty for `no_credit`. */
             targets?: components["schemas"]["RuleTarget"][];
             /** @description Kind of outcome. */
@@ -1962,8 +2152,12 @@ export interface components {
              * @description Time this version was recorded.
              */
             updatedAt: string;
-            /** @description Ids of every course the rule requires, all of them (AND), in the order given; the first is `sourceCourseId`. */
+            /** @description Ids of every course of the rule's first source course set (`sourceCourseSets[0]`), all of them required (AND), in the order given; the first is `sourceCourseId`. */
             sourceCourseIds?: string[];
+            /** @description The rule's alternatives (from 1.2.0): 1 to 10 sets of source courses, any one of which, completed, satisfies the rule ("MATH 7 or MATH 7H" is two sets of one course; "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)" two sets of two). Each set is all-required (AND). The first set is `sourceCourseIds`. A rule is applied at most once per evaluation. */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /** @description `all` (every target is awarded) or `one_of` (one of the targets, chosen by the student's program); from 1.2.0. */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description What the rule gives at the target institution, in order; the first mirrors `targetCourseId` and `targetCode`. Empty for `no_credit`. */
             targets?: components["schemas"]["RuleTarget"][];
             /** @description Kind of outcome. */
@@ -2375,8 +2569,12 @@ export interface components {
             };
             /** @description The policy basis; may be present. */
             policyBasis?: string;
-            /** @description Every source course id of the rule (from 1.1.0). */
+            /** @description Every source course id of the rule's first set (from 1.1.0). */
             sourceCourseIds?: string[];
+            /** @description The rule's source course sets, any one of which satisfies it (from 1.2.0). */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /** @description `all` or `one_of` (from 1.2.0). */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description The rule's targets (from 1.1.0). */
             targets?: components["schemas"]["RuleTarget"][];
             /** @description Kind of outcome (from 1.1.0). */
@@ -2430,8 +2628,12 @@ export interface components {
             status: components["schemas"]["EquivalencyStatus"];
             /** @description Fields that differ from the previous version. */
             changedFields: string[];
-            /** @description Every source course id of the rule after the change (from 1.1.0). */
+            /** @description Every source course id of the rule's first set after the change (from 1.1.0). */
             sourceCourseIds?: string[];
+            /** @description The rule's source course sets after the change (from 1.2.0). */
+            sourceCourseSets?: components["schemas"]["SourceCourseSet"][];
+            /** @description `all` or `one_of` after the change (from 1.2.0). */
+            targetChoice?: components["schemas"]["TargetChoice"];
             /** @description The rule's targets after the change (from 1.1.0). */
             targets?: components["schemas"]["RuleTarget"][];
             /** @description Kind of outcome after the change (from 1.1.0). */
@@ -2919,22 +3121,27 @@ export interface components {
         /**
          * @description What a course counts for: the kind of the rule applied (`equivalent`, `elective`,
          *     `general_education`, `no_credit`), `condition_not_met` (a rule matched the course but its
-         *     grade or date condition failed, and no other rule applied) or `no_rule` (no accepted rule
-         *     of the target institution could count it).
+         *     grade or date condition failed, and no other rule applied), `no_rule` (no accepted rule
+         *     of the target institution could count it) or, from 1.2.0, `unknown_course` (a course
+         *     given by institution, code and title that the catalog lacks).
          * @enum {string}
          */
-        TransferOutcome: "equivalent" | "elective" | "general_education" | "no_credit" | "condition_not_met" | "no_rule";
+        TransferOutcome: "equivalent" | "elective" | "general_education" | "no_credit" | "condition_not_met" | "no_rule" | "unknown_course";
         /**
          * @description A completed course: by `courseId`, or by `institutionId` and `code` (one way or the other,
-         *     not both: a `400` otherwise); optionally its grade and completion date.
+         *     not both: a `400` otherwise), the code being any of the course's codes (its own or a
+         *     cross-listed one); optionally its grade and completion date. With `title` too, a code the
+         *     catalog lacks is evaluated as `unknown_course` instead of refused (from 1.2.0).
          */
         TransferEvaluationCourse: {
             /** @description Id of a course of the caller's environment. */
             courseId?: string;
             /** @description Id of the course's institution (with `code`). */
             institutionId?: string;
-            /** @description The course's code at `institutionId` (matched as course upserts match it, case and spacing aside). */
+            /** @description The course's code at `institutionId` (matched as course upserts match it, case and spacing aside), its own or a cross-listed one. */
             code?: string;
+            /** @description The course's title as the transcript gives it (with `institutionId` and `code` only): when the catalog lacks the code, the course is evaluated as `unknown_course` and its demand is listed with this title. Ignored when the catalog has the course. */
+            title?: string;
             /** @description The grade earned; omitted, the rules' grade conditions are assumed met (and named in the reasons). */
             grade?: components["schemas"]["CourseGrade"];
             /**
@@ -2968,13 +3175,13 @@ export interface components {
         };
         /** @description What one course counts for at the target institution, and why. */
         TransferEvaluationResult: {
-            /** @description The course evaluated. */
+            /** @description The course evaluated; empty (`""`) for an `unknown_course`, which has no id. */
             courseId: string;
             /** @description Its institution. */
             institutionId: string;
-            /** @description Its code. */
+            /** @description Its code as the catalog spells it (for an `unknown_course`, as given; a course given by a cross-listed code shows its own code). */
             code: string;
-            /** @description Its title. */
+            /** @description Its title (for an `unknown_course`, as given). */
             title: string;
             /** @description The grade given, or null. */
             grade: components["schemas"]["CourseGrade"] | null;
@@ -2998,6 +3205,12 @@ export interface components {
             awardedCredits: number | null;
             /** @description The target institution's unit, or the source's (clock hours, CEUs) when it does not convert; null when no rule applied. */
             awardedCreditUnit: components["schemas"]["CreditUnit"] | null;
+            /** @description From 1.2.0: `all` when every target of the rule applied is awarded, `one_of` when the student receives one of `targets` (every option is listed; `awardedCredits` counts the least option); null when no rule applied. */
+            targetChoice?: components["schemas"]["TargetChoice"] | null;
+            /** @description From 1.2.0: which of the applied rule's `sourceCourseSets` was applied (0 is the first), also on a course of another complete set of the rule (credited through the applied set); null when no rule applied. */
+            sourceSetIndex?: number | null;
+            /** @description From 1.2.0: rules of the target institution in status `conflict`, in force on `evaluatedOn`, that name this course in one of their sets: the answer may change when the stewards decide (the reasons say so). Empty when none. */
+            conflictingEquivalencyIds?: string[];
             /** @description Why, in words, in the order the rules were tried. */
             reasons: string[];
         };
@@ -3023,9 +3236,11 @@ export interface components {
                 courses: number;
                 /** @description Courses a rule counted (`no_credit` included). */
                 matchedCourses: number;
-                /** @description Courses with `condition_not_met` or `no_rule`. */
+                /** @description Courses with `condition_not_met`, `no_rule` or `unknown_course`. */
                 unmatchedCourses: number;
-                /** @description Credits awarded in `creditUnit`. */
+                /** @description Courses with `unknown_course` (from 1.2.0). */
+                unknownCourses?: number;
+                /** @description Credits awarded in `creditUnit` (a `one_of` rule counts its least option). */
                 awardedCredits: number;
                 /**
                  * @description The target institution's unit.
@@ -3048,7 +3263,7 @@ export interface components {
         TransferEvaluationResponse: {
             data: components["schemas"]["TransferEvaluation"];
         };
-        /** @description The source course a request for a rule names. */
+        /** @description The source course a request for a rule names (for a course the catalog lacks, as evaluations gave it). */
         EquivalencyRequestCourse: {
             /** @description The source course's code. */
             code: string;
@@ -3061,12 +3276,16 @@ export interface components {
         EquivalencyRequest: {
             /** @description The target institution. */
             targetInstitutionId: string;
-            /** @description The source course asked about. */
+            /** @description The source course asked about; empty (`""`) for a course the catalog lacks (`inCatalog` false). */
             sourceCourseId: string;
-            /** @description Its code, title and institution (null if the course is gone). */
+            /** @description Its code, title and institution (null if the course is gone); for a course the catalog lacks, the institution, code and latest title evaluations gave. */
             sourceCourse: components["schemas"]["EquivalencyRequestCourse"] | null;
-            /** @description Evaluations that asked (an identical evaluation from one credential counts once a day). */
+            /** @description Evaluations that asked, counted once per requester and UTC day. */
             requests: number;
+            /** @description How many different requesters asked (from 1.2.0; present on every item). */
+            distinctRequesters?: number;
+            /** @description False for a course the catalog lacks, given by institution, code and title (from 1.2.0; present on every item). */
+            inCatalog?: boolean;
             /**
              * Format: date-time
              * @description When the last of them asked.
@@ -3139,13 +3358,16 @@ export interface components {
             };
         };
         /**
-         * @description The request conflicts with the current state: `conflict` (a duplicate equivalency, with
-         *     `existingId`; or a request with the same `Idempotency-Key` still running),
-         *     `invalid-transition` (the status change is not allowed), `idempotency-key-reused` (the
-         *     key was used with another request), or, when a rule would become `accepted`,
+         * @description The request conflicts with the current state: `conflict` (a duplicate equivalency that is
+         *     not accepted, with `existingId`; or a request with the same `Idempotency-Key` still
+         *     running), `invalid-transition` (the status change is not allowed),
+         *     `idempotency-key-reused` (the key was used with another request), `course-code-taken` (a
+         *     course's code or cross-listed code already belongs to another course of its institution;
+         *     `existingId` names that course), or, when a rule would become `accepted`,
          *     `ambiguous-rule` or `duplicate-rule` (another accepted rule of the same target
-         *     institution, source courses, priority and overlapping dates says something else, or the
-         *     same thing; `conflictingEquivalencyIds` names it).
+         *     institution and priority, with overlapping dates and a source course set equal to one of
+         *     this rule's, says something else, or the same thing, or is this very rule;
+         *     `conflictingEquivalencyIds` names it).
          */
         Conflict: {
             headers: {
@@ -3497,10 +3719,15 @@ export interface operations {
                  */
                 cip?: string;
                 /**
-                 * @description Free text, matched as a case-insensitive substring of the course code or title.
+                 * @description Free text, matched as a case-insensitive substring of the course code, of one of its cross-listed codes, or of its title.
                  * @example calculus
                  */
                 q?: string;
+                /**
+                 * @description A course code, matched as upserts match codes (case and spacing aside) against each course's own code and its `crossListedCodes`: `code=DATA C8` finds the course `COMPSCI C8` that lists `DATA C8`. A code belongs to at most one course of an institution, so with `institution` it finds at most one course.
+                 * @example DATA C8
+                 */
+                code?: string;
                 /**
                  * @description Only records changed (created or given a new version) at or after this time (`updatedAt`
                  *     ≥ `updatedSince`), for an incremental copy. Changes are listed by state, not one per
@@ -3659,7 +3886,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Source course id.
+                 * @description Source course id; matches the rules that name it in any source course set.
                  * @example crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W
                  */
                 sourceCourse?: string;
@@ -4107,6 +4334,11 @@ export interface operations {
                  * @example inst_110635
                  */
                 targetInstitution: string;
+                /**
+                 * @description `true`: only courses of the catalog; `false`: only courses the catalog lacks; omitted: both.
+                 * @example false
+                 */
+                inCatalog?: boolean;
                 /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */

@@ -59,7 +59,7 @@ export declare class RateLimitError extends ApiError {
     constructor(status: number, problem: Partial<Problem>, body: unknown, headers: Headers);
 }
 /** Every problem type of the contract, from `x-problem-types` in openapi.yaml. */
-export type ProblemCode = "validation-failed" | "invalid-cursor" | "malformed-request" | "unauthenticated" | "forbidden" | "not-steward" | "not-found" | "no-sign-in-connection" | "method-not-allowed" | "not-acceptable" | "conflict" | "invalid-transition" | "ambiguous-rule" | "duplicate-rule" | "idempotency-key-reused" | "cursor-expired" | "precondition-failed" | "payload-too-large" | "unsupported-media-type" | "rate-limited" | "too-many-exports" | "too-many-streams" | "request-header-too-large" | "internal-error" | "identity-provider-unavailable" | "not-implemented" | "service-unavailable";
+export type ProblemCode = "validation-failed" | "invalid-cursor" | "malformed-request" | "unauthenticated" | "forbidden" | "not-steward" | "not-found" | "no-sign-in-connection" | "method-not-allowed" | "not-acceptable" | "conflict" | "invalid-transition" | "ambiguous-rule" | "duplicate-rule" | "course-code-taken" | "idempotency-key-reused" | "cursor-expired" | "precondition-failed" | "payload-too-large" | "unsupported-media-type" | "rate-limited" | "too-many-exports" | "too-many-streams" | "request-header-too-large" | "internal-error" | "identity-provider-unavailable" | "not-implemented" | "service-unavailable";
 /** The typed error for a failed response whose body has already been parsed. */
 export declare function apiErrorFrom(response: Response, body: unknown): ApiError;
 /** Reads a failed response's body (JSON when it parses, text otherwise) and returns the typed error. */

@@ -108,6 +108,7 @@ const BY_CODE = {
     "invalid-transition": ConflictError,
     "ambiguous-rule": ConflictError,
     "duplicate-rule": ConflictError,
+    "course-code-taken": ConflictError,
     "idempotency-key-reused": ConflictError,
     "cursor-expired": ApiError,
     "precondition-failed": PreconditionFailedError,
