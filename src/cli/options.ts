@@ -5,6 +5,7 @@ import type { Database } from "../db/database.ts";
 import type { Services } from "../services/index.ts";
 import type { GrantTarget } from "../services/stewardship.ts";
 import { Channel, Environment } from "../../generated/prisma/enums.ts";
+import { institutionIdOf } from "../kernel/ids.ts";
 
 /** Runs a command's work with services over the opened database, as the operator. */
 export type WithServices = <T>(fn: (services: Services, database: Database) => Promise<T>) => Promise<T>;
@@ -26,10 +27,10 @@ export function scopeList(value: string): string[] {
 export function institutionList(value: string): string[] {
   const ids = value
     .split(",")
-    .map((id) => id.trim())
+    .map((id) => institutionIdOf(id.trim()))
     .filter(Boolean);
   if (!ids.length || ids.some((id) => !/^inst_\d+$/.test(id)))
-    throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635");
+    throw new InvalidArgumentError("expected comma-separated institution ids such as inst_110635 (or 110635)");
   return ids;
 }
 
