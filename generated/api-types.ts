@@ -1370,6 +1370,12 @@ export interface components {
          * @enum {string}
          */
         LetterGrade: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "P";
+        /**
+         * @description A minimum grade as a request gives it: a `LetterGrade` in either case (`c+` is `C+`, `p` is
+         *     `P`). It is stored and answered in capitals.
+         * @enum {string}
+         */
+        LetterGradeInput: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "P" | "a+" | "a" | "a-" | "b+" | "b" | "b-" | "c+" | "c" | "c-" | "d+" | "d" | "d-" | "p";
         /** @description One thing a rule gives at the target institution. */
         RuleTarget: {
             /** @description Id of the target course record, or null. */
@@ -1849,9 +1855,12 @@ export interface components {
          *     `sourceCourseIds`) and its outcome with `targets` (or, as in 1.0, `targetCourseId` and
          *     `targetCode`, which then make its one target; they cannot be given with `targets`).
          *     `no_credit` takes no targets; `general_education` needs `generalEducationArea`.
-         *     `awardedCredits`, in the target institution's unit, defaults to the sum of the targets'
-         *     `credits` when any is given, else to the source courses' credits converted to the unit
-         *     of the first target course (semester when there is none): quarter × 2/3 = semester,
+         *     `awardedCredits`, in the target institution's unit (that of the first target course;
+         *     semester when there is none), defaults to what the targets are worth: the sum of each
+         *     target's `credits`, or, for a target course given without them, that course's own
+         *     credits converted to the unit (a rule of CHEM 1A + CHEM 1AL, 5 quarter units, to CHEM 4A,
+         *     4 semester units, awards 4). Only when no target has credits (codes alone, or no targets)
+         *     is it the source courses' credits converted. Conversions: quarter × 2/3 = semester,
          *     semester × 1.5 = quarter, rounded to two decimals; clock hours and CEUs are not
          *     converted (the unit stays the source's). `effectiveFrom` must not be after
          *     `effectiveUntil`.
@@ -1932,7 +1941,7 @@ export interface components {
             /** @description The general education area code the rule meets (`kind=general_education` only), e.g. `IGETC 5A`. */
             generalEducationArea?: string;
             /** @description The lowest grade that meets the rule; null or omitted means any passing grade. */
-            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            minimumGrade?: components["schemas"]["LetterGradeInput"] | null;
             /**
              * Format: date
              * @description First day in force (inclusive); null or omitted is open.
@@ -1987,7 +1996,7 @@ export interface components {
             /** @description The general education area code the rule meets (`kind=general_education` only), e.g. `IGETC 5A`. */
             generalEducationArea?: string | null;
             /** @description The lowest grade that meets the rule; null means any passing grade. */
-            minimumGrade?: components["schemas"]["LetterGrade"] | null;
+            minimumGrade?: components["schemas"]["LetterGradeInput"] | null;
             /**
              * Format: date
              * @description First day in force (inclusive); null or omitted is open.
@@ -3120,6 +3129,12 @@ export interface components {
          */
         CourseGrade: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "F" | "P" | "NP" | "W" | "I";
         /**
+         * @description A grade earned as a request gives it: a `CourseGrade` in either case (`b` is `B`, `np` is
+         *     `NP`). The answer names it in capitals.
+         * @enum {string}
+         */
+        CourseGradeInput: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "F" | "P" | "NP" | "W" | "I" | "a+" | "a" | "a-" | "b+" | "b" | "b-" | "c+" | "c" | "c-" | "d+" | "d" | "d-" | "f" | "p" | "np" | "w" | "i";
+        /**
          * @description What a course counts for: the kind of the rule applied (`equivalent`, `elective`,
          *     `general_education`, `no_credit`), `condition_not_met` (a rule matched the course but its
          *     grade or date condition failed, and no other rule applied), `no_rule` (no accepted rule
@@ -3144,7 +3159,7 @@ export interface components {
             /** @description The course's title as the transcript gives it (with `institutionId` and `code` only): when the catalog lacks the code, the course is evaluated as `unknown_course` and its demand is listed with this title. Ignored when the catalog has the course. */
             title?: string;
             /** @description The grade earned; omitted, the rules' grade conditions are assumed met (and named in the reasons). */
-            grade?: components["schemas"]["CourseGrade"];
+            grade?: components["schemas"]["CourseGradeInput"];
             /**
              * Format: date
              * @description When the course was completed; the rules in force that day apply.

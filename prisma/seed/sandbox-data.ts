@@ -207,6 +207,12 @@ const SUBJECTS = {
     year: 1,
     desc: "Introduces quantitative laboratory techniques that accompany the first term of general chemistry.",
   },
+  CHEM1Q: {
+    cip: "40.0501",
+    area: "CHEM",
+    year: 1,
+    desc: "Covers stoichiometry, equilibria, acids and bases and quantitative analysis, with laboratory.",
+  },
   CHEM2: {
     cip: "40.0501",
     area: "CHEM",
@@ -631,6 +637,8 @@ const INSTITUTIONS: InstDef[] = [
       ["COMPSCI 170", "ALGO", 4, "Efficient Algorithms and Intractable Problems"],
       ["MCELLBI 140", "GENETICS", 4, "General Genetics"],
       ["PSYCH 130", "ABPSY", 3, "Clinical Psychology"],
+      // A subject of its own, so the generated rules keep their targets; the documentation's examples name it.
+      ["CHEM 4A", "CHEM1Q", 4, "General Chemistry and Quantitative Analysis"],
     ],
   ),
   inst(
@@ -2687,6 +2695,18 @@ const INSTITUTIONS: InstDef[] = [
       ["E 101", "ENGR", 1, "Introduction to Engineering and Problem Solving"],
     ],
   ),
+  // ------------------------------------------------- The documentation's examples
+  // Santa Monica College is on no route: it has no seeded rules, so the examples of the API guide
+  // and the command-line tool write and evaluate its rules to UC Berkeley themselves.
+  inst("122977", "Santa Monica College", "Santa Monica", "CA", "community_college", CCC, "channel_a", "SMC", "", [
+    ["CHEM 1A", "CHEM1", 4, "General Chemistry"],
+    ["CHEM 1AL", "CHEM1L", 1, "General Chemistry Laboratory"],
+    ["BIO 101", "BIO1", 4, "Concepts in Biology"],
+    ["HIST 11", "USH1", 3, "History of the United States through Reconstruction"],
+    ["ENGL 1", "ENG1", 3, "Reading and Composition 1"],
+    ["MATH 7", "CALC1", 5, "Calculus 1"],
+    ["PSYCH 1", "PSY", 3, "General Psychology"],
+  ]),
 ];
 
 // ---------------------------------------------------------------------------

@@ -5,10 +5,11 @@
 // reads the file (or standard input) and sends its content with the command (fileToForward).
 import fs from "node:fs";
 import path from "node:path";
-import { type Command, Option } from "commander";
-import { Environment } from "../../generated/prisma/enums.ts";
+import type { Command } from "commander";
+import type { Environment } from "../../generated/prisma/enums.ts";
 import type { ImportResult } from "../services/rules/import.ts";
-import type { WithServices } from "./options.ts";
+import { envOption, orgOption, type WithServices } from "./options.ts";
+import { addRuleCommands } from "./rules.ts";
 import type { Output } from "./output.ts";
 import { operatorCredential, runAsOperator } from "./operator.ts";
 
@@ -24,14 +25,15 @@ export interface ImportInput {
 
 /**
  * What a command reads that the server cannot: the file named by `equivalencies import --file`
- * (or standard input), and the secret `sso add-oidc --client-secret-stdin` reads from standard
+ * or `evaluate --file` (or standard input), and the secret `sso add-oidc --client-secret-stdin` reads from standard
  * input. The CLI sends it along when it forwards the command.
  */
 export function fileToForward(argv: readonly string[], readStdin: () => string, cwd: string): string | undefined {
   const words = argv.filter((word) => !word.startsWith("-"));
   if (words[0] === "sso" && words[1] === "add-oidc")
     return argv.includes("--client-secret-stdin") ? readStdin() : undefined;
-  if (words[0] !== "equivalencies" || words[1] !== "import") return undefined;
+  const readsFile = (words[0] === "equivalencies" && words[1] === "import") || words[0] === "evaluate";
+  if (!readsFile) return undefined;
   const at = argv.findIndex((word) => word === "--file" || word.startsWith("--file="));
   if (at < 0) return undefined;
   const file = argv[at].startsWith("--file=") ? argv[at].slice("--file=".length) : argv[at + 1];
@@ -63,33 +65,29 @@ export function addEquivalenciesCommands(
   withServices: WithServices,
   input: ImportInput,
 ): void {
-  program
-    .command("equivalencies")
-    .description("Equivalency rules of an organization")
+  const equivalencies = program.command("equivalencies").description("Equivalency rules: list, show, create, import");
+  addRuleCommands(equivalencies, output, withServices);
+  equivalencies
     .command("import")
     .description(
       "Import equivalency rules from a CSV file (the columns of POST /equivalencies/imports) for an organization; " +
         "exits 1 when rows had issues",
     )
-    .requiredOption("--organization <slug>", "the organization the rules are written for")
-    .addOption(
-      new Option("--environment <environment>", "live or sandbox")
-        .choices(Object.values(Environment))
-        .makeOptionMandatory(),
-    )
+    .addOption(orgOption("the organization the rules are written for (--organization)").makeOptionMandatory())
+    .addOption(envOption())
     .requiredOption("--file <path.csv>", "the CSV file, or - for standard input")
     .option("--dry-run", "check every row and report, writing nothing")
-    .action((opts: { organization: string; environment: Environment; file: string; dryRun?: boolean }) => {
+    .action((opts: { org: string; env: Environment; file: string; dryRun?: boolean }) => {
       const fromHere = () =>
         opts.file === "-" ? input.readStdin() : fs.promises.readFile(input.readablePath(opts.file), "utf8");
       return withServices(async (services) => {
         const csv = input.forwarded ?? (await fromHere());
-        const org = await services.organizations.getOrganizationBySlug(opts.organization);
+        const org = await services.organizations.getOrganizationBySlug(opts.org);
         const operator = operatorCredential({
           organizationId: org.id,
           organizationSlug: org.slug,
           channel: org.source,
-          environment: opts.environment,
+          environment: opts.env,
         });
         const result = await runAsOperator(
           "equivalencies import",

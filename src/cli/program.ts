@@ -22,8 +22,9 @@ import type { CommandIo, CommandRunner, Terminal } from "../process/admin-channe
 import { debugStack, describeFailure } from "../process/exit-messages.ts";
 import { runAsOperator } from "./operator.ts";
 import { addEquivalenciesCommands, type ImportInput } from "./equivalencies.ts";
+import { addEvaluationCommands } from "./evaluate.ts";
 import { addCredentialCommands } from "./credentials.ts";
-import { CHANNELS, envOption } from "./options.ts";
+import { CHANNELS, envOption, normaliseOptionNames } from "./options.ts";
 import { addOrganizationCommands } from "./organizations.ts";
 import type { Environment } from "../../generated/prisma/enums.ts";
 import { addSecretsCommands, type KeyringOpener } from "./secrets.ts";
@@ -162,10 +163,9 @@ export function buildProgram(
   addSecretsCommands(program, output, withServices, openKeys, server !== null);
   addUsersCommands(program, output, withServices);
   addSsoCommands(program, output, withServices, importInput);
-  addEquivalenciesCommands(program, output, withServices, {
-    ...importInput,
-    readablePath: (file) => readableFile(cwd, file),
-  });
+  const fileInput = { ...importInput, readablePath: (file: string) => readableFile(cwd, file) };
+  addEquivalenciesCommands(program, output, withServices, fileInput);
+  addEvaluationCommands(program, output, withServices, fileInput);
 
   program
     .command("institutions")
@@ -369,7 +369,7 @@ export async function runCli(argv: string[], io: CliIo, options: CliOptions = {}
   const exitCodeBefore = process.exitCode;
   let code: number;
   try {
-    await program.parseAsync(argv, { from: "user" });
+    await program.parseAsync(normaliseOptionNames(argv), { from: "user" });
     code = output.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) code = error.exitCode;

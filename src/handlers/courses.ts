@@ -5,11 +5,12 @@ import { ValidationError, type FieldError } from "../kernel/errors.ts";
 import { rejectUnstorableText } from "../kernel/unstorable-text.ts";
 import type { OperationHandler, RequestCheck } from "./types.ts";
 import type { UpsertResult } from "../services/courses.ts";
+import { canonicalCourse, institutionFilter } from "./canonical-input.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
   const { institution, cip, q, updatedSince } = request.query;
-  const filters = { institution, cip, q, updatedSince };
+  const filters = { institution: institutionFilter(institution), cip, q, updatedSince };
   return listResponse(request.url, page, await services.courses.listCourses(caller, filters, page));
 };
 
@@ -21,7 +22,7 @@ export const getCourse: OperationHandler<"getCourse"> = async (request, { caller
 export const upsertCourses: OperationHandler<"upsertCourses"> = async (request, { caller, services }) => {
   const dryRun = request.query.dryRun === true;
   const single = !Array.isArray(request.body);
-  const items = Array.isArray(request.body) ? request.body : [request.body];
+  const items = (Array.isArray(request.body) ? request.body : [request.body]).map(canonicalCourse);
   const idempotent = {
     key: request.headers["idempotency-key"],
     operationId: "upsertCourses",

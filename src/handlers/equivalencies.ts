@@ -2,12 +2,21 @@
 import { listHeaders, listResponse, pageParams, pagination, renderedListResponse } from "./paging.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import type { OperationHandler } from "./types.ts";
+import { canonicalRule, institutionFilter } from "./canonical-input.ts";
 import type { CreatedEquivalency } from "../services/equivalencies.ts";
 
 export const listEquivalencies: OperationHandler<"listEquivalencies"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
   const { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince, expand } = request.query;
-  const filters = { sourceCourse, targetInstitution, status, provenance, kind, asOf, updatedSince };
+  const filters = {
+    sourceCourse,
+    targetInstitution: institutionFilter(targetInstitution),
+    status,
+    provenance,
+    kind,
+    asOf,
+    updatedSince,
+  };
   if (expand === "course") {
     return listResponse(
       request.url,
@@ -27,7 +36,11 @@ export const listEquivalencyOverlaps: OperationHandler<"listEquivalencyOverlaps"
   return listResponse(
     request.url,
     page,
-    await services.equivalencies.listEquivalencyOverlaps(caller, { targetInstitution }, page),
+    await services.equivalencies.listEquivalencyOverlaps(
+      caller,
+      { targetInstitution: institutionFilter(targetInstitution) },
+      page,
+    ),
   );
 };
 
@@ -58,7 +71,7 @@ export const createEquivalency: OperationHandler<"createEquivalency"> = async (r
   });
   // The answer to remember commits with the record (services/idempotency.ts).
   return services.idempotency.withIdempotency(caller, idempotent, async (remember) => {
-    const outcome = await services.equivalencies.createEquivalency(caller, request.body, {
+    const outcome = await services.equivalencies.createEquivalency(caller, canonicalRule(request.body), {
       dryRun,
       beforeCommit: (transaction, created) => remember(transaction, answer(created)),
     });
@@ -72,7 +85,7 @@ export const updateEquivalency: OperationHandler<"updateEquivalency"> = async (r
   const { view, etag } = await services.equivalencies.updateEquivalency(
     caller,
     request.params.id,
-    request.body,
+    canonicalRule(request.body),
     request.headers["if-match"],
   );
   return { status: 200, body: { data: view }, headers: { ETag: etag } };

@@ -1,6 +1,7 @@
 // Institutions: read-only reference records keyed by IPEDS unit id.
 import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
+import { institutionIdOf } from "../kernel/ids.ts";
 
 export const listInstitutions: OperationHandler<"listInstitutions"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
@@ -14,5 +15,5 @@ export const listInstitutions: OperationHandler<"listInstitutions"> = async (req
 
 export const getInstitution: OperationHandler<"getInstitution"> = async (request, { caller, services }) => ({
   status: 200,
-  body: { data: await services.institutions.getInstitution(caller, request.params.id) },
+  body: { data: await services.institutions.getInstitution(caller, institutionIdOf(request.params.id)) },
 });

@@ -1,13 +1,17 @@
 // Transfer evaluations: "will my courses transfer?", and the demand for the missing rules.
 import { listResponse, pageParams } from "./paging.ts";
 import type { OperationHandler } from "./types.ts";
+import { institutionIdOf } from "../kernel/ids.ts";
+import { canonicalEvaluation } from "./canonical-input.ts";
 
 export const createTransferEvaluation: OperationHandler<"createTransferEvaluation"> = async (
   request,
   { caller, services },
 ) => ({
   status: 200,
-  body: { data: await services.transferEvaluations.createTransferEvaluation(caller, request.body) },
+  body: {
+    data: await services.transferEvaluations.createTransferEvaluation(caller, canonicalEvaluation(request.body)),
+  },
 });
 
 export const listEquivalencyRequests: OperationHandler<"listEquivalencyRequests"> = async (
@@ -18,6 +22,10 @@ export const listEquivalencyRequests: OperationHandler<"listEquivalencyRequests"
   return listResponse(
     request.url,
     page,
-    await services.transferEvaluations.listEquivalencyRequests(caller, request.query.targetInstitution, page),
+    await services.transferEvaluations.listEquivalencyRequests(
+      caller,
+      institutionIdOf(request.query.targetInstitution),
+      page,
+    ),
   );
 };

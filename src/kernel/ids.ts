@@ -42,3 +42,8 @@ export function newId(prefix: IdPrefix): string {
 export function institutionId(ipedsId: string): string {
   return `inst_${ipedsId}`;
 }
+
+/** An institution id as given: `inst_110635`, or the bare IPEDS unit id `110635`, which is the same institution. */
+export function institutionIdOf(value: string): string {
+  return /^\d+$/.test(value) ? institutionId(value) : value;
+}

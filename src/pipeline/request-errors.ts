@@ -70,7 +70,11 @@ function describe(error: ErrorObject): string {
     case "additionalProperties":
       return "is not a known field";
     case "enum":
-      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(", ")}`;
+      return enumMessage((error.params as { allowedValues: unknown[] }).allowedValues.map(String));
+    case "format": {
+      const { format } = error.params as { format: string };
+      return FORMATS[format] ?? error.message ?? "is not valid";
+    }
     case "pattern": {
       const { pattern } = error.params as { pattern: string };
       const example = PATTERN_EXAMPLES.get(pattern);
@@ -79,6 +83,19 @@ function describe(error: ErrorObject): string {
     default:
       return error.message ?? "is not valid";
   }
+}
+
+/** The written form a format expects, with an example (Ajv says only `must match format "date"`). */
+const FORMATS: Record<string, string> = {
+  date: "must be a date written YYYY-MM-DD, e.g. 2024-08-15",
+  "date-time": "must be a date and time written YYYY-MM-DDThh:mm:ssZ (RFC 3339), e.g. 2024-08-15T09:30:00Z",
+};
+
+/** The values an enum allows; where it takes a value in either case (grades), each is named once, in capitals. */
+function enumMessage(values: string[]): string {
+  const named = values.filter((value) => value === value.toUpperCase() || !values.includes(value.toUpperCase()));
+  const eitherCase = named.length < values.length;
+  return `must be one of ${named.join(", ")}${eitherCase ? " (in either case)" : ""}`;
 }
 
 function dedupe(errors: FieldError[]): FieldError[] {

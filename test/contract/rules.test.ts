@@ -27,7 +27,7 @@ describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEqu
   });
   after(() => t.close());
 
-  it("createEquivalency: CHEM 1A + CHEM 1AL with C or better, from 2024-08-15, gives CHEM 4A (5 quarter units -> 3.33 semester units); getEquivalency reads it back", async () => {
+  it("createEquivalency: CHEM 1A + CHEM 1AL with C or better, from 2024-08-15, gives CHEM 4A and awards its own 3 semester units (not the sources' 5 quarter units = 3.33); getEquivalency reads it back", async () => {
     const response = await post({
       sourceCourseIds: [c["CHEM 1A"], c["CHEM 1AL"]],
       targetInstitutionId: BERKELEY,
@@ -49,7 +49,7 @@ describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEqu
       effectiveFrom: "2024-08-15",
       effectiveUntil: null,
       priority: 0,
-      awardedCredits: 3.33,
+      awardedCredits: 3,
       awardedCreditUnit: "semester",
     });
     expect(rule.sourceCourses.map((s: { code: string }) => s.code)).to.deep.equal(["CHEM 1A", "CHEM 1AL"]);
@@ -57,7 +57,7 @@ describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEqu
 
     const read = await t.http.get(`/api/v1/equivalencies/${rule.id}`).set(bearer(t.keys.live));
     await expectContract(read, 200);
-    expect(read.body.data).to.deep.include({ awardedCredits: 3.33, effectiveFrom: "2024-08-15", minimumGrade: "C" });
+    expect(read.body.data).to.deep.include({ awardedCredits: 3, effectiveFrom: "2024-08-15", minimumGrade: "C" });
     expect(read.body.data.sourceCourses.map((s: { creditUnit: string }) => s.creditUnit)).to.deep.equal([
       "quarter",
       "quarter",
@@ -189,15 +189,16 @@ describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEqu
       .send({
         minimumGrade: "C-",
         effectiveUntil: "2030-06-30",
-        targets: [{ courseId: c["HIST 13A"], credits: 4 }],
+        // HIST 13A's own 4 units were awarded; 5 given for the target are awarded now.
+        targets: [{ courseId: c["HIST 13A"], credits: 5 }],
         awardedCredits: null,
       });
     await expectContract(changed, 200);
     expect(changed.body.data).to.deep.include({
       minimumGrade: "C-",
       effectiveUntil: "2030-06-30",
-      awardedCredits: 4,
-      targets: [{ courseId: c["HIST 13A"], code: "HIST 13A", credits: 4 }],
+      awardedCredits: 5,
+      targets: [{ courseId: c["HIST 13A"], code: "HIST 13A", credits: 5 }],
     });
     const versions = await t.http.get(`/api/v1/equivalencies/${id}/versions`).set(bearer(t.keys.live));
     await expectContract(versions, 200);
@@ -335,8 +336,9 @@ describe("rules: importEquivalencies (POST /equivalencies/imports)", () => {
       select: { status: true, awardedCredits: true },
     });
     expect(statuses).to.deep.equal([
-      { status: "accepted", awardedCredits: 3.33 },
       { status: "accepted", awardedCredits: 3 },
+      { status: "accepted", awardedCredits: 3 },
+      // CHEM 4B is a code without a course record: the sources' 5 quarter units, converted.
       { status: "conflict", awardedCredits: 3.33 },
     ]);
 

@@ -10,6 +10,7 @@ import { exec, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { expect } from "chai";
 
@@ -42,16 +43,22 @@ const RUN = [
   "postgresql",
   "single-test",
   "sdk-install",
+  "rule-example",
+  "rule-import",
+  "evaluate",
+  "evaluate-sdk",
+  "requests-read",
+  "cli-registrar",
 ];
 
-/** The text of the sh block after `<!-- readme-test: name -->`, in whichever page holds it. */
+/** The text of the sh (or ts) block after `<!-- readme-test: name -->`, in whichever page holds it. */
 function markedBlock(name: string): string {
   const marker = `<!-- readme-test: ${name} -->`;
   const holders = PAGES.filter((page) => TEXTS.get(page)!.includes(marker));
   if (holders.length !== 1) throw new Error(`${holders.length} pages hold ${marker}: ${holders.join(", ")}`);
   const text = TEXTS.get(holders[0])!;
-  const block = /^```sh\n([\s\S]*?)^```/m.exec(text.slice(text.indexOf(marker)));
-  if (!block) throw new Error(`${holders[0]}: no sh block after ${marker}`);
+  const block = /^```(?:sh|ts)\n([\s\S]*?)^```/m.exec(text.slice(text.indexOf(marker)));
+  if (!block) throw new Error(`${holders[0]}: no sh or ts block after ${marker}`);
   return block[1];
 }
 
@@ -121,13 +128,22 @@ describe("README and docs/: their commands, run", function () {
   const run = (command: string, cwd = ROOT, env: Record<string, string> = {}) =>
     sh(command.replaceAll("http://127.0.0.1:3000", origin), { cwd, env: environment(env) });
 
-  /** A whole block as one script, as typed into one terminal (stopping at the first failure). */
-  const runBlock = (name: string, cwd: string, env: Record<string, string> = {}, epilogue = "") =>
-    sh(`set -eo pipefail\n${markedBlock(name).replaceAll("http://127.0.0.1:3000", origin)}${epilogue}`, {
+  /**
+   * A whole block as one script, as typed into one terminal (stopping at the first failure); the
+   * CLI's `npm run -s cli --` runs from any directory when `anywhere` (the block's files stay in cwd).
+   */
+  const runBlock = (name: string, cwd: string, env: Record<string, string> = {}, epilogue = "", anywhere = false) =>
+    sh(`set -eo pipefail\n${asTyped(markedBlock(name), anywhere)}${epilogue}`, {
       cwd,
       env: environment(env),
       shell: "/bin/bash",
     });
+
+  /** The block against the test's server; the CLI started from anywhere when asked. */
+  const asTyped = (block: string, anywhere: boolean) => {
+    const here = block.replaceAll("http://127.0.0.1:3000", origin);
+    return anywhere ? here.replaceAll("npm run -s cli --", cliEntry) : here;
+  };
 
   /** A scratch directory of its own for a block that writes files. */
   const scratch = (name: string) => fs.mkdtempSync(path.join(tmp, `${name}-`));
@@ -140,6 +156,18 @@ describe("README and docs/: their commands, run", function () {
       key: /^KEY=(\S+)$/m.exec(stdout)![1],
     }));
     return quickStart;
+  };
+
+  /** The API guide's worked example, once: the organization berkeley, its key, the rule it wrote. */
+  let workedExample: Promise<{ stdout: string; cwd: string; key: string }> | undefined;
+  const ruleExample = () => {
+    workedExample ??= (async () => {
+      const cwd = scratch("rule-example");
+      const epilogue = '\nprintf "BERKELEY_KEY=%s\\n" "$BERKELEY_KEY"\n';
+      const { stdout } = await runBlock("rule-example", cwd, {}, epilogue, true);
+      return { stdout, cwd, key: /^BERKELEY_KEY=(\S+)$/m.exec(stdout)![1] };
+    })();
+    return workedExample;
   };
 
   it("marks only blocks this test runs, each once", () => {
@@ -256,6 +284,87 @@ describe("README and docs/: their commands, run", function () {
     // Another unit file's suite does not run.
     expect(stdout).to.not.contain("architecture: the layers of src/");
     expect(Number(/(\d+) passing/.exec(stdout)?.[1])).to.be.greaterThan(0);
+  });
+
+  it("API guide: the worked example finds the courses by code and writes the rule (201), awarding CHEM 4A's own 4 units", async () => {
+    const { stdout, cwd } = await ruleExample();
+    expect(stdout).to.contain("Created organization berkeley");
+    expect(stdout).to.contain("Granted berkeley stewardship of inst_110635 in sandbox.");
+    expect(stdout.split("\n")).to.include("201");
+    const rule = JSON.parse(fs.readFileSync(path.join(cwd, "rule.json"), "utf8")).data;
+    expect(rule).to.include({
+      targetCode: "CHEM 4A",
+      awardedCredits: 4,
+      awardedCreditUnit: "semester",
+      status: "accepted",
+    });
+    expect(rule.sourceCourses.map((c: { code: string }) => c.code)).to.deep.equal(["CHEM 1A", "CHEM 1AL"]);
+  });
+
+  it("API guide: the CSV file imports without rejections (the worked example's rule unchanged, the elective created)", async () => {
+    const { key } = await ruleExample();
+    const cwd = scratch("rule-import");
+    const terminal = `API=${origin}/api/v1\nAUTH="Authorization: Bearer $BERKELEY_KEY"\n`;
+    const { stdout } = await sh(`set -eo pipefail\n${terminal}${asTyped(markedBlock("rule-import"), true)}`, {
+      cwd,
+      env: environment({ BERKELEY_KEY: key }),
+      shell: "/bin/bash",
+    });
+    const [dry, imported, summary] = stdout.trim().split("\n");
+    expect([dry, imported]).to.deep.equal(["200", "200"]);
+    expect(JSON.parse(fs.readFileSync(path.join(cwd, "dry-run.json"), "utf8")).summary.rejected).to.equal(0);
+    expect(JSON.parse(summary)).to.deep.equal({
+      received: 2,
+      created: 1,
+      updated: 0,
+      unchanged: 1,
+      conflict: 0,
+      rejected: 0,
+    });
+  });
+
+  it("API guide: the evaluation by curl and by the SDK, then the requested rules, answer as the guide shows", async () => {
+    await ruleExample();
+    const { stdout } = await runBlock("evaluate", scratch("evaluate"));
+    const { data } = JSON.parse(stdout);
+    const byCode = Object.fromEntries(data.results.map((r: { code: string }) => [r.code, r]));
+    expect(byCode["BIO 101"]).to.include({ outcome: "no_rule", awardedCredits: null });
+    expect(byCode["CHEM 1A"]).to.include({ outcome: "equivalent", awardedCredits: 4, awardedCreditUnit: "semester" });
+    expect(byCode["CHEM 1AL"]).to.include({ outcome: "equivalent", awardedCredits: 0 });
+    expect(data.totals).to.include({ courses: 3, matchedCourses: 2, unmatchedCourses: 1, awardedCredits: 4 });
+
+    const cwd = scratch("evaluate-sdk");
+    const sdk = pathToFileURL(path.join(ROOT, "generated/client/dist/esm/index.js")).href;
+    const module = markedBlock("evaluate-sdk").replace('"@course-equivalency/client"', JSON.stringify(sdk));
+    fs.writeFileSync(path.join(cwd, "evaluate.mts"), module.replaceAll("http://127.0.0.1:3000", origin));
+    const printed = (
+      await sh(`node --import ${import.meta.resolve("tsx")} evaluate.mts`, { cwd, env: environment({}) })
+    ).stdout;
+    expect(printed).to.match(/^BIO 101 no_rule No accepted rule/m);
+    expect(printed).to.match(/^CHEM 1A equivalent /m);
+
+    const requests = JSON.parse((await runBlock("requests-read", scratch("requests"))).stdout);
+    const bio = requests.data.find((r: { sourceCourse: { code: string } }) => r.sourceCourse.code === "BIO 101");
+    expect(bio.sourceCourse).to.deep.equal({
+      code: "BIO 101",
+      title: "Concepts in Biology",
+      institutionId: "inst_122977",
+    });
+    expect(bio.requests).to.be.at.least(1);
+  });
+
+  it("CLI: a registrar creates a rule by codes, lists rules, evaluates a transcript and reads the requests, beside the server", async () => {
+    const { stdout } = await runBlock("cli-registrar", scratch("cli-registrar"), {}, "", true);
+    expect(stdout).to.contain("Granted ucb-registrar stewardship of inst_110635 in sandbox.");
+    expect(stdout).to.match(/^From: +MATH 7 at Santa Monica College \(inst_122977\)$/m);
+    expect(stdout).to.match(/^Credits: +4 semester$/m);
+    expect(stdout).to.match(/^id +status +from +sources +to +targets +kind +grade +credits +effective$/m);
+    expect(stdout).to.match(
+      /^MATH 7 +B\+ +equivalent +MATH 1A +4 +Rule eq_\w+ \(version 1\) applies: MATH 7 → MATH 1A/m,
+    );
+    expect(stdout).to.match(/^PSYCH 1 +A +no_rule +- +- +No accepted rule/m);
+    expect(stdout).to.contain("1 of 2 course(s) count: 4 semester unit(s) awarded.");
+    expect(stdout).to.match(/^\d+ +PSYCH 1 +General Psychology +inst_122977 /m);
   });
 
   it("SDK: `npm pack` writes the tarball the install command names, and it carries openapi-fetch", async () => {

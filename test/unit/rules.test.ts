@@ -6,6 +6,7 @@ import {
   convertCredits,
   datesOverlap,
   defaultAwardedCredits,
+  type CourseCredits,
   ruleKey,
   sameOutcome,
   sourceSetKey,
@@ -122,7 +123,7 @@ describe("rules: credit units", () => {
     expect(convertCredits(3, "semester", "ceu")).to.deep.equal({ credits: 3, unit: "semester" });
   });
 
-  it("awarded credits default to the targets' credits, else the sources' converted sum; no_credit awards none", () => {
+  it("awarded credits default to the targets' credits, else (no target course known) the sources' converted sum; no_credit awards none", () => {
     const quarter = [
       { credits: 4, creditUnit: "quarter" as const },
       { credits: 1, creditUnit: "quarter" as const },
@@ -148,6 +149,32 @@ describe("rules: credit units", () => {
     expect(defaultAwardedCredits("equivalent", hours, none, "semester")).to.deep.equal({
       awardedCredits: 30,
       awardedCreditUnit: "clock_hour",
+    });
+  });
+
+  it("without targets[].credits, a target course's own credits are awarded (converted to the target unit), not the sources' sum", () => {
+    const quarter = [
+      { credits: 4, creditUnit: "quarter" as const },
+      { credits: 1, creditUnit: "quarter" as const },
+    ];
+    const chem4a = new Map<string, CourseCredits>([["crs_t", { credits: 4, creditUnit: "semester" }]]);
+    const target = [{ courseId: "crs_t", code: "CHEM 4A", credits: null }];
+    expect(defaultAwardedCredits("equivalent", quarter, target, "semester", chem4a)).to.deep.equal({
+      awardedCredits: 4,
+      awardedCreditUnit: "semester",
+    });
+    // A second target course counted in quarter units is converted to the first's semester units.
+    const two = new Map<string, CourseCredits>([...chem4a, ["crs_q", { credits: 3, creditUnit: "quarter" }]]);
+    const targets = [...target, { courseId: "crs_q", code: "CHEM 4L", credits: null }];
+    expect(defaultAwardedCredits("equivalent", quarter, targets, "semester", two)).to.deep.equal({
+      awardedCredits: 6,
+      awardedCreditUnit: "semester",
+    });
+    // Credits given for a target win over its course's own.
+    const given = [{ courseId: "crs_t", code: "CHEM 4A", credits: 5 }];
+    expect(defaultAwardedCredits("equivalent", quarter, given, "semester", chem4a)).to.deep.equal({
+      awardedCredits: 5,
+      awardedCreditUnit: "semester",
     });
   });
 });

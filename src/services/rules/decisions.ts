@@ -216,7 +216,7 @@ async function resolveRule(lookups: RuleLookups, environment: Environment, draft
   const sourceCourses = draft.sourceCourseIds.map((id) => sources.get(id)!);
   const awarded =
     draft.awardedCredits === undefined || draft.awardedCredits === null
-      ? defaultAwardedCredits(draft.kind, sourceCourses, targets, targetUnit)
+      ? defaultAwardedCredits(draft.kind, sourceCourses, targets, targetUnit, targetCourses)
       : { awardedCredits: draft.awardedCredits, awardedCreditUnit: targetUnit };
   return { sourceCourses, institution: institution!, targets, ...awarded };
 }

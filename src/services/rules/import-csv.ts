@@ -4,6 +4,7 @@
 // its own, as the parser streams it; what needs the database is import.ts's.
 import type { components } from "../../../generated/api-types.ts";
 import { ProblemError, ValidationError } from "../../kernel/errors.ts";
+import { institutionIdOf } from "../../kernel/ids.ts";
 import type { EquivalencyStatus, RuleKind } from "../types.ts";
 import type { EquivalencyCreate } from "./decisions.ts";
 
@@ -53,11 +54,6 @@ export interface ParsedRow {
   targets: { code: string; credits?: number }[];
   fields: Omit<EquivalencyCreate, "targetInstitutionId" | "sourceCourseIds" | "targets">;
   issues: ImportIssue[];
-}
-
-/** `inst_110635`, or the bare IPEDS unit id `110635`. */
-function institutionIdOf(value: string): string {
-  return /^\d+$/.test(value) ? `inst_${value}` : value;
 }
 
 function isCalendarDate(value: string): boolean {

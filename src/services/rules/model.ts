@@ -113,22 +113,35 @@ export function convertCredits(
   return { credits: roundCredits((credits / fromFactor) * toFactor), unit: to };
 }
 
+/** A target course's own credits, in its own unit. */
+export interface CourseCredits {
+  credits: number;
+  creditUnit: CreditUnit;
+}
+
 /**
- * The credits a rule awards when it does not say: the targets' credits when any target has
- * some; else the source courses' credits summed per unit and converted to the target unit
+ * The credits a rule awards when it does not say: each target's `credits` when given, else its
+ * course's own credits converted to the target unit; their sum when any target has some. Else
+ * (codes only) the source courses' credits summed per unit and converted to the target unit
  * (null when units that cannot be converted differ). `no_credit` awards nothing (null).
  */
 export function defaultAwardedCredits(
   kind: RuleKind,
-  sources: readonly { credits: number; creditUnit: CreditUnit }[],
+  sources: readonly CourseCredits[],
   targets: readonly RuleTarget[],
   targetUnit: CreditUnit,
+  targetCourses: ReadonlyMap<string, CourseCredits> = new Map(),
 ): { awardedCredits: number | null; awardedCreditUnit: CreditUnit | null } {
   if (kind === "no_credit") return { awardedCredits: null, awardedCreditUnit: null };
-  const given = targets.filter((t) => t.credits !== null);
+  const given = targets.flatMap((target) => {
+    if (target.credits !== null) return [target.credits];
+    const course = target.courseId === null ? undefined : targetCourses.get(target.courseId);
+    const converted = course && convertCredits(course.credits, course.creditUnit, targetUnit);
+    return converted && converted.unit === targetUnit ? [converted.credits] : [];
+  });
   if (given.length)
     return {
-      awardedCredits: roundCredits(given.reduce((sum, t) => sum + t.credits!, 0)),
+      awardedCredits: roundCredits(given.reduce((sum, credits) => sum + credits, 0)),
       awardedCreditUnit: targetUnit,
     };
   const perUnit = new Map<CreditUnit, number>();
