@@ -14,7 +14,8 @@ import { CursorExpiredError, InvalidCursorError, notFound } from "../kernel/erro
 import type { EventEnvelope, EventType } from "../kernel/events.ts";
 import type { Cursors } from "../kernel/paging.ts";
 import type { EventFeedRepository, FeedHorizon } from "../repositories/event-feed.ts";
-import { FeedStreams, type FeedListen } from "./event-stream.ts";
+import { PUBLIC_SANDBOX_KEY_ID } from "./sandbox.ts";
+import { FeedStreams, type FeedListen, type StreamCaller, type StreamOrigin } from "./event-stream.ts";
 
 export interface FeedFilters {
   types?: readonly EventType[];
@@ -60,6 +61,8 @@ export interface EventsServiceDependencies {
   /** Wakes the streams of this process when another process commits an event (PostgreSQL's NOTIFY). */
   listen?: FeedListen;
   clock?: () => Date;
+  /** Why a stream's credential is no longer accepted (revoked, session ended), or null while it is. */
+  refusal?(caller: StreamCaller): Promise<string | null>;
 }
 
 export function createEventsService(deps: EventsServiceDependencies) {
@@ -110,6 +113,8 @@ export function createEventsService(deps: EventsServiceDependencies) {
 
   const streams = new FeedStreams({
     settings,
+    now: () => clock().getTime(),
+    refusal: deps.refusal,
     listen: deps.listen,
     step: () => eventFeed.assignPositions(),
     head: async () => (await eventFeed.horizon()).lastPosition,
@@ -151,13 +156,16 @@ export function createEventsService(deps: EventsServiceDependencies) {
     /**
      * Opens a stream of the feed after the cursor (`Last-Event-ID` or `after`), from `since`, or
      * from the end of the feed. Refuses (before anything is sent) a foreign or expired cursor and
-     * a stream beyond the organization's limit.
+     * a stream beyond the organization's (or, for the public sandbox key, the address's) limit.
      */
     async streamEvents(
       caller: Credential,
       filters: FeedFilters,
       cursor: { lastEventId?: string; after?: string },
+      clientAddress: string,
     ): Promise<Readable> {
+      // The public sandbox key is everyone's: its streams count per client address, not as one pool.
+      const origin: StreamOrigin = { address: clientAddress, perAddress: caller.id === PUBLIC_SANDBOX_KEY_ID };
       const after =
         cursor.lastEventId !== undefined
           ? positionOf(caller, cursor.lastEventId, "/header/last-event-id")
@@ -165,7 +173,7 @@ export function createEventsService(deps: EventsServiceDependencies) {
             ? positionOf(caller, cursor.after)
             : null;
       const since = after === null && filters.since ? new Date(filters.since) : undefined;
-      streams.checkRoom(caller.organizationId);
+      streams.checkRoom(caller, origin);
       await prepare();
       let start = after;
       if (start === null && since) {
@@ -182,7 +190,7 @@ export function createEventsService(deps: EventsServiceDependencies) {
       } else {
         checkHorizon(await eventFeed.horizon(), start, undefined);
       }
-      return streams.open(caller, start, filters);
+      return streams.open(caller, origin, start, filters);
     },
 
     /**
@@ -215,6 +223,16 @@ export function createEventsService(deps: EventsServiceDependencies) {
     /** A local write may have committed events: streams look now rather than at the next poll. */
     wake(): void {
       streams.wake();
+    },
+
+    /** A credential was revoked (in this process, or heard from the database's notices): its streams end now. */
+    credentialRevoked(credentialId: string): void {
+      streams.revoked(credentialId);
+    },
+
+    /** Holds every open stream's credential to account (expiry, lifetime, revocation) as at `now`. */
+    recheckStreams(now = clock()): Promise<void> {
+      return streams.recheck(now.getTime());
     },
 
     /** Ends every open stream (the server is stopping); clients reconnect with Last-Event-ID. */
