@@ -3,15 +3,19 @@
 // are given by the feed's serialized step (repositories/event-feed.ts), which every read runs
 // first, so a consumer sees an event as soon as its change committed.
 //
-// A feed cursor is the sealed position of an event (or of the end of the feed). It is bound to
-// the organization and environment, not to the filters: a position means the same in every view
-// of the feed, so the cursor of a filtered page resumes an unfiltered stream and back.
+// A feed cursor is the encrypted position of an event (or of the end of the feed,
+// kernel/feed-cursors.ts): positions number both environments' commits, so a cursor in the clear
+// would count the other environment's writes. It is bound to the organization and environment,
+// not to the filters: a position means the same in every view of the feed, so the cursor of a
+// filtered page resumes an unfiltered stream and back. A signed cursor handed out before cursors
+// were encrypted (`<payload>.<tag>`) is still accepted: it says nothing its holder did not see.
 import type { Readable } from "node:stream";
 import type { components } from "../../generated/api-types.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Config } from "../kernel/config.ts";
 import { CursorExpiredError, InvalidCursorError, notFound } from "../kernel/errors.ts";
 import type { EventEnvelope, EventType } from "../kernel/events.ts";
+import type { FeedCursors } from "../kernel/feed-cursors.ts";
 import type { Cursors } from "../kernel/paging.ts";
 import type { EventFeedRepository, FeedHorizon } from "../repositories/event-feed.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "./sandbox.ts";
@@ -56,7 +60,9 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 export interface EventsServiceDependencies {
   eventFeed: EventFeedRepository;
+  /** Opens the signed cursors handed out before feed cursors were encrypted. */
   cursors: Cursors;
+  feedCursors: FeedCursors;
   settings: Config["events"];
   /** Wakes the streams of this process when another process commits an event (PostgreSQL's NOTIFY). */
   listen?: FeedListen;
@@ -66,17 +72,18 @@ export interface EventsServiceDependencies {
 }
 
 export function createEventsService(deps: EventsServiceDependencies) {
-  const { eventFeed, cursors, settings } = deps;
+  const { eventFeed, cursors, feedCursors, settings } = deps;
   const clock = deps.clock ?? (() => new Date());
   let lastPrune = 0;
 
   const scope = (caller: Caller) => JSON.stringify(["/events", caller.environment, caller.organizationId]);
-  const cursorOf = (caller: Caller, position: bigint) => cursors.seal(scope(caller), [position.toString()]);
+  const cursorOf = (caller: Caller, position: bigint) => feedCursors.seal(scope(caller), position);
 
   /** The position a cursor stands for; InvalidCursorError (at `pointer`) when it is not one of this feed's. */
   function positionOf(caller: Caller, cursor: string, pointer = "/query/after"): bigint {
     let key: unknown[];
     try {
+      if (feedCursors.isSealed(cursor)) return feedCursors.open(scope(caller), cursor);
       key = cursors.open(scope(caller), cursor);
     } catch (error) {
       if (error instanceof InvalidCursorError)

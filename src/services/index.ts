@@ -25,6 +25,7 @@ import { createDashboardSessionsService } from "./dashboard-sessions.ts";
 import { createAuditService } from "./audit.ts";
 import { createTransferEvaluationsService } from "./transfer-evaluations.ts";
 import { createCursors, type Cursors } from "../kernel/paging.ts";
+import { createFeedCursors } from "../kernel/feed-cursors.ts";
 import { createEventsService } from "./events.ts";
 import { credentialRefusal } from "./credential-standing.ts";
 import type { FeedListen } from "./event-stream.ts";
@@ -75,6 +76,7 @@ export function createServices(deps: ServicesDependencies): Services {
   const events = createEventsService({
     eventFeed: repositories.eventFeed,
     cursors,
+    feedCursors: createFeedCursors(deps.secrets),
     settings: config.events,
     listen: deps.listen,
     refusal: credentialRefusal(repositories.credentials, dashboardSessions),
