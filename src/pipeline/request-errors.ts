@@ -2,6 +2,7 @@
 // Ajv's errors, as openapi-backend reports them, in the words a client reads.
 import fs from "node:fs";
 import type { ErrorObject } from "ajv";
+import { BOUNDED_DATE_MESSAGE, BOUNDED_DATE_TIME_MESSAGE } from "../kernel/bounded-dates.ts";
 import { SPEC_PATH } from "../kernel/document.ts";
 import { ValidationError, escapePointer, type FieldError } from "../kernel/errors.ts";
 
@@ -71,6 +72,12 @@ function describe(error: ErrorObject): string {
       return "is not a known field";
     case "enum":
       return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(", ")}`;
+    case "format": {
+      const { format } = error.params as { format: string };
+      if (format === "date") return BOUNDED_DATE_MESSAGE;
+      if (format === "date-time") return BOUNDED_DATE_TIME_MESSAGE;
+      return error.message ?? "is not valid";
+    }
     case "pattern": {
       const { pattern } = error.params as { pattern: string };
       const example = PATTERN_EXAMPLES.get(pattern);
