@@ -76,9 +76,13 @@ async function main() {
   // on PostgreSQL every process opens the database itself).
   let channel: AdminChannel | null = null;
   if (database.kind === "embedded") {
-    // The embedded database sends no revocation notices: a key revoked here leaves this cache at once.
+    // The embedded database sends no revocation notices: a key revoked here leaves this cache at
+    // once, and its event streams end.
     const runner = serverCommandRunner(database, {
-      forgetCredential: (id) => app.context.authenticator.forget(id),
+      forgetCredential: (id) => {
+        app.context.authenticator.forget(id);
+        app.context.services.events.credentialRevoked(id);
+      },
     });
     channel = await openAdminChannel(adminSocketPath(config.dataDir), runner, log).catch((error: unknown) => {
       log.warn({ err: error }, "the CLI's channel could not be opened: stop the server to run the CLI");

@@ -1,7 +1,8 @@
 // The change feed (GET /events and GET /events/stream) for a client that keeps a copy of the
 // catalog: `events.follow` pages through the feed from a stored cursor and keeps polling once
 // caught up; `events.stream` reads the Server-Sent Events stream and reconnects with
-// `Last-Event-ID` whenever the connection ends (a server restart, a network failure). Both give
+// `Last-Event-ID` whenever the connection ends (a server restart, a network failure, or the
+// server's `stream-closed` message: a maximum lifetime, an expired token). Both give
 // each event once, in commit order, as long as you store the cursor they hand you after you have
 // applied what came with it.
 import type { components, operations } from "./api-types.js";
@@ -90,6 +91,10 @@ const TRANSIENT = new Set([429, 502, 503, 504]);
 /**
  * The events of the stream, reconnecting with `Last-Event-ID` whenever the connection ends, until
  * the signal aborts. A refusal that a retry cannot change (400, 401, 403, 410) is thrown as ApiError.
+ * When the server ends the stream itself (`event: stream-closed`: its maximum lifetime, an expired
+ * token, a revoked credential) the stream reconnects at once: with a credential still good (a fresh
+ * token from the client's OAuth credentials) it resumes after the last event; a revoked one is
+ * answered 401, thrown as AuthenticationError with the server's reason.
  */
 export async function* eventStream(
   open: (query: StreamQuery, lastEventId: string | undefined, signal?: AbortSignal) => Promise<Outcome<unknown>>,
@@ -115,9 +120,14 @@ export async function* eventStream(
       await pause(retryAfterMs(response.headers.get("retry-after"), Date.now()) ?? delay, signal);
       continue;
     }
+    let closedByServer = false;
     try {
       for await (const message of messagesOf(response.body!, signal)) {
         if (message.retry !== undefined) delay = message.retry;
+        if (message.event === STREAM_CLOSED) {
+          closedByServer = true;
+          break;
+        }
         if (message.data === undefined || message.id === undefined) continue;
         lastEventId = message.id;
         yield { id: message.id, event: JSON.parse(message.data) as FeedEvent };
@@ -125,12 +135,17 @@ export async function* eventStream(
     } catch {
       // The connection failed mid-stream: reconnect from the last event received.
     }
-    if (!signal?.aborted) await pause(delay, signal);
+    // The server said why it ended the stream: ask again now; the answer decides (200, or 401 thrown).
+    if (!signal?.aborted && !closedByServer) await pause(delay, signal);
   }
 }
 
+/** The last message of a stream the server ended: `data` says why and whether reconnecting can succeed. */
+const STREAM_CLOSED = "stream-closed";
+
 interface Message {
   id?: string;
+  event?: string;
   data?: string;
   retry?: number;
 }
@@ -167,6 +182,7 @@ function parseMessage(block: string): Message {
     const field = colon === -1 ? line : line.slice(0, colon);
     const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
     if (field === "id") message.id = value;
+    else if (field === "event") message.event = value;
     else if (field === "data") message.data = message.data === undefined ? value : `${message.data}\n${value}`;
     else if (field === "retry" && /^\d+$/.test(value)) message.retry = Number(value);
   }

@@ -469,8 +469,10 @@ export function resources(raw: Client<paths>) {
        * now on), or at `since` when given. A comment line (`: keep-alive`) is sent when nothing else was
        * sent for 15 seconds (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops
        * (reconnect with `Last-Event-ID`). Each organization may hold a limited number of streams at once
-       * per API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
-       * `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+       * per API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); the public sandbox
+       * key, shared by everyone, counts its streams per client address instead
+       * (`SVC_EVENTS_MAX_STREAMS_PER_ADDRESS`, 2 by default). One more is answered `429`
+       * (`too-many-streams`). A cursor from before events were removed is answered `410`
        * (`cursor-expired`).
        */
       stream: (

@@ -55,7 +55,21 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
   const admission = createAdmission(context.authenticator, rateLimiter);
   const contract = await createContract();
-  const stopListening = listenForRevocations(database, context.authenticator, log);
+  // A revocation another process committed: the credential is forgotten and its streams end here too.
+  const stopListening = listenForRevocations(
+    database,
+    {
+      forget(id) {
+        context.authenticator.forget(id);
+        context.services.events.credentialRevoked(id);
+      },
+      forgetAll() {
+        context.authenticator.forgetAll();
+        void context.services.events.recheckStreams();
+      },
+    },
+    log,
+  );
   const stopGauges = registerDatabaseGauges({
     poolStats: () => database.poolStats(),
     outboxBacklog: () => context.repositories.outbox.backlog(),

@@ -21,6 +21,8 @@ export interface Credential {
   channel: Channel;
   environment: Environment;
   scopes: Scope[];
+  /** An access token's `exp`, in milliseconds since the epoch: what holds the token to account after its request (event streams). */
+  expiresAt?: number;
 }
 
 /** What the API authenticates: every kind but the command line's operator. */
@@ -41,4 +43,9 @@ export const ROLE_SCOPES: Record<UserRole, Scope[]> = {
 
 export function isUserRole(value: unknown): value is UserRole {
   return typeof value === "string" && (USER_ROLES as readonly string[]).includes(value);
+}
+
+/** A verified token's `exp` (a required claim), in milliseconds since the epoch. */
+export function expiryOf(claims: { exp?: number }): number | undefined {
+  return typeof claims.exp === "number" ? claims.exp * 1000 : undefined;
 }

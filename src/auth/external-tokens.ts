@@ -9,7 +9,7 @@ import type { ExternalIssuerConfig } from "../kernel/config.ts";
 import type { OrganizationsRepository } from "../repositories/organizations.ts";
 import type { AuthenticationError } from "../kernel/errors.ts";
 import { invalidCredential } from "./authenticator.ts";
-import { type ApiCredential, type Credential, SCOPES } from "./credential.ts";
+import { type ApiCredential, type Credential, SCOPES, expiryOf } from "./credential.ts";
 import { Environment } from "../../generated/prisma/enums.ts";
 
 /** Asymmetric algorithms only: a JWKS publishes public keys, and HS* would need a shared secret. */
@@ -91,6 +91,7 @@ export function createExternalTokens(
       channel: organization.source,
       environment: environment as Environment,
       scopes: tokenScopes(claims),
+      expiresAt: expiryOf(claims),
     };
   }
 

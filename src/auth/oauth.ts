@@ -18,7 +18,7 @@ import { ProblemError } from "../kernel/errors.ts";
 import type { Repositories } from "../repositories/index.ts";
 import { digestsEqual, hashApiKey } from "./api-keys.ts";
 import { invalidCredential } from "./authenticator.ts";
-import { type ApiCredential, type Credential, ROLE_SCOPES, type Scope, isScope } from "./credential.ts";
+import { type ApiCredential, type Credential, ROLE_SCOPES, type Scope, expiryOf, isScope } from "./credential.ts";
 import type { Environment, UserRole } from "../../generated/prisma/client.ts";
 import type { SecretBox } from "../kernel/secret-box.ts";
 import { signingKeyContext } from "../repositories/secrets.ts";
@@ -199,6 +199,7 @@ export async function createAccessTokens(
         .filter(isScope)
         .filter((s) => allowed.includes(s)),
       user: { role: user.role, email: user.email, name: user.name, sessionId: claims.sid },
+      expiresAt: expiryOf(claims),
     };
   }
 
@@ -231,6 +232,7 @@ export async function createAccessTokens(
         .split(" ")
         .filter(isScope)
         .filter((s) => client.scopes.includes(s)),
+      expiresAt: expiryOf(claims),
     };
   }
 

@@ -95,7 +95,8 @@ export const listEquivalencyVersions: OperationHandler<"listEquivalencyVersions"
   request,
   { caller, services },
 ) => {
-  const page = pageParams(request, { caller, services });
+  // The versions page by `after` only: links and the next cursor never carry an offset.
+  const page = pageParams(request, { caller, services }, { cursorOnly: true });
   const { current, versions, total, next } = await services.equivalencies.listEquivalencyVersions(
     caller,
     request.params.id,

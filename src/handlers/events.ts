@@ -51,10 +51,15 @@ export const getEvent: OperationHandler<"getEvent"> = async (request, { caller, 
   body: { data: await services.events.getEvent(caller, request.params.id) },
 });
 
-export const streamEvents: OperationHandler<"streamEvents"> = async (request, { caller, services }) => {
+export const streamEvents: OperationHandler<"streamEvents"> = async (request, { caller, services, clientAddress }) => {
   const { type, since, after } = request.query;
   const lastEventId = request.headers["last-event-id"];
-  const stream = await services.events.streamEvents(caller, { types: typesOf(type), since }, { lastEventId, after });
+  const stream = await services.events.streamEvents(
+    caller,
+    { types: typesOf(type), since },
+    { lastEventId, after },
+    clientAddress,
+  );
   return {
     status: 200,
     stream,

@@ -10,6 +10,8 @@ import type { Services } from "../services/index.ts";
 export interface PageParams extends Page {
   /** Whether the request used a cursor (`after`): its next link then carries the next cursor. */
   byCursor: boolean;
+  /** The list pages by `after` only (it has no `offset`): every link is by cursor. */
+  cursorOnly: boolean;
   /** The cursor of the row a page ends with, for this list, organization, environment and filters. */
   cursorOf(key: readonly KeyValue[]): string;
 }
@@ -39,6 +41,7 @@ function cursorScope(url: URL, caller: Pick<Credential, "organizationId" | "envi
 export function pageParams(
   request: { query: { limit?: number; offset?: number; after?: string }; url: URL },
   context: { caller: Pick<Credential, "organizationId" | "environment">; services: Pick<Services, "cursors"> },
+  options: { cursorOnly?: boolean } = {},
 ): PageParams {
   const { query, url } = request;
   const scope = cursorScope(url, context.caller);
@@ -47,7 +50,8 @@ export function pageParams(
     limit: query.limit ?? DEFAULT_LIMIT,
     offset: query.offset ?? 0,
     ...(query.after !== undefined ? { after: cursors.open(scope, query.after) } : {}),
-    byCursor: query.after !== undefined,
+    byCursor: query.after !== undefined || options.cursorOnly === true,
+    cursorOnly: options.cursorOnly === true,
     cursorOf: (key) => cursors.seal(scope, key),
   };
 }
@@ -62,10 +66,13 @@ export function pagination(
 }
 
 /** The link to another page: the request's query with its position replaced (a copy of the parameters, not of the URL). */
-function at(url: URL, page: PageParams, position: { offset: number } | { after: string }): string {
+function at(url: URL, page: PageParams, position: { offset: number } | { after: string } | "start"): string {
   const target = new URLSearchParams(url.searchParams);
   target.set("limit", String(page.limit));
-  if ("after" in position) {
+  if (position === "start") {
+    target.delete("offset");
+    target.delete("after");
+  } else if ("after" in position) {
     target.delete("offset");
     target.set("after", position.after);
   } else {
@@ -78,10 +85,10 @@ function at(url: URL, page: PageParams, position: { offset: number } | { after: 
 /**
  * RFC 8288 links: by offset, the first, previous, next and last pages; after a
  * cursor, the first page and the next page by cursor (its position by offset
- * is not known).
+ * is not known). A list without `offset` links its first page without a position.
  */
 export function linkHeader(url: URL, page: PageParams, total: number, nextCursor: string | null = null): string {
-  const links = [`${at(url, page, { offset: 0 })}; rel="first"`];
+  const links = [`${at(url, page, page.cursorOnly ? "start" : { offset: 0 })}; rel="first"`];
   if (page.byCursor) {
     if (nextCursor) links.push(`${at(url, page, { after: nextCursor })}; rel="next"`);
     return links.join(", ");

@@ -64,6 +64,8 @@ export interface RequestContext {
   requestId: string;
   log: Logger;
   services: Services;
+  /** The client's address as per-address limits count it (an IPv6 address as its /64). */
+  clientAddress: string;
 }
 
 export type OperationHandler<K extends OperationId> = (

@@ -85,6 +85,10 @@ export interface Config {
     retentionDays: number;
     /** Streams an organization may hold at once in one API process. */
     maxStreamsPerOrganization: number;
+    /** Streams the public sandbox key may hold at once from one client address in one API process. */
+    maxStreamsPerAddress: number;
+    /** A stream ends (with a `stream-closed` message; clients reconnect) when it has been open this long. */
+    maxStreamMs: number;
     /** A comment line is sent on a stream that sent nothing for this long. */
     keepAliveMs: number;
     /** How often a process with open streams looks for new events (PostgreSQL also wakes it by NOTIFY). */
@@ -402,6 +406,8 @@ export function loadConfig(env: Env = process.env): Config {
     events: {
       retentionDays: readInteger(env, "SVC_EVENTS_RETENTION_DAYS", 30, 30, 36_500),
       maxStreamsPerOrganization: readInteger(env, "SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION", 5, 1, 10_000),
+      maxStreamsPerAddress: readInteger(env, "SVC_EVENTS_MAX_STREAMS_PER_ADDRESS", 2, 1, 10_000),
+      maxStreamMs: 1000 * readInteger(env, "SVC_EVENTS_MAX_STREAM_SECONDS", 3600, 10, 86_400),
       keepAliveMs: 1000 * readInteger(env, "SVC_EVENTS_KEEPALIVE_SECONDS", 15, 1, 3600),
       pollIntervalMs: readInteger(env, "SVC_EVENTS_POLL_MS", 250, 10, 60_000),
     },

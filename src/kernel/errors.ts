@@ -206,10 +206,11 @@ export class CursorExpiredError extends ProblemError {
 
 /** The organization holds as many event streams in this process as allowed. */
 export class TooManyStreamsError extends ProblemError {
-  constructor(limit: number) {
+  constructor(limit: number, holder: "organization" | "address" = "organization") {
+    const who = holder === "organization" ? "The organization already holds" : "This client address already holds";
     super(
       "too-many-streams",
-      `The organization already holds ${limit} event streams (the limit per API process); close one, or poll GET /events.`,
+      `${who} ${limit} event streams (the limit per API process); close one, or poll GET /events.`,
       { headers: { "Retry-After": "5" } },
     );
   }

@@ -6,6 +6,7 @@ import { OpenAPIBackend, type Document, type Operation, type Request } from "ope
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { OperationRouter, templatePattern } from "./operation-router.ts";
+import { isBoundedDate, isBoundedDateTime } from "../kernel/bounded-dates.ts";
 import { ProblemError } from "../kernel/errors.ts";
 import { API_ROOT, SPEC_PATH } from "../kernel/document.ts";
 
@@ -35,6 +36,9 @@ class OpenAPI31Backend extends OpenAPIBackend {
 function createAjv(_original: unknown, options: object) {
   const ajv = new Ajv2020({ ...options, strict: false, allErrors: true });
   addFormats.default(ajv);
+  // Dates the databases and `new Date` hold, so a value the format lets through is never a 500.
+  ajv.addFormat("date", { type: "string", validate: isBoundedDate });
+  ajv.addFormat("date-time", { type: "string", validate: isBoundedDateTime });
   return ajv as never;
 }
 

@@ -2,6 +2,7 @@
 // Ajv's errors, as openapi-backend reports them, in the words a client reads.
 import fs from "node:fs";
 import type { ErrorObject } from "ajv";
+import { BOUNDED_DATE_MESSAGE, BOUNDED_DATE_TIME_MESSAGE } from "../kernel/bounded-dates.ts";
 import { SPEC_PATH } from "../kernel/document.ts";
 import { ValidationError, escapePointer, type FieldError } from "../kernel/errors.ts";
 
@@ -73,7 +74,9 @@ function describe(error: ErrorObject): string {
       return enumMessage((error.params as { allowedValues: unknown[] }).allowedValues.map(String));
     case "format": {
       const { format } = error.params as { format: string };
-      return FORMATS[format] ?? error.message ?? "is not valid";
+      if (format === "date") return BOUNDED_DATE_MESSAGE;
+      if (format === "date-time") return BOUNDED_DATE_TIME_MESSAGE;
+      return error.message ?? "is not valid";
     }
     case "pattern": {
       const { pattern } = error.params as { pattern: string };
@@ -86,11 +89,6 @@ function describe(error: ErrorObject): string {
 }
 
 /** The written form a format expects, with an example (Ajv says only `must match format "date"`). */
-const FORMATS: Record<string, string> = {
-  date: "must be a date written YYYY-MM-DD, e.g. 2024-08-15",
-  "date-time": "must be a date and time written YYYY-MM-DDThh:mm:ssZ (RFC 3339), e.g. 2024-08-15T09:30:00Z",
-};
-
 /** The values an enum allows; where it takes a value in either case (grades), each is named once, in capitals. */
 function enumMessage(values: string[]): string {
   const named = values.filter((value) => value === value.toUpperCase() || !values.includes(value.toUpperCase()));

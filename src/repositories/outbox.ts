@@ -32,13 +32,15 @@ export function createOutboxRepository(db: Prisma.TransactionClient, statement?:
 
     /** Events not yet fanned out, and the age of the oldest in seconds (0 when none), for metrics. */
     async backlog(now = new Date()): Promise<{ pending: number; oldestAgeSeconds: number }> {
-      // The oldest as epoch seconds: a timestamp column holds UTC, which the drivers would read as local time.
+      // The oldest as epoch milliseconds, a whole number (the column keeps milliseconds): a timestamp
+      // column holds UTC, which the drivers would read as local time. The age is a difference of
+      // whole milliseconds, exact, divided once.
       const [row] = await run<{ pending: number; oldest: number | null }>(
-        `SELECT count(*)::int AS pending, extract(epoch FROM min(created_at))::float8 AS oldest
+        `SELECT count(*)::int AS pending, round(extract(epoch FROM min(created_at)) * 1000)::float8 AS oldest
          FROM outbox_events WHERE dispatched_at IS NULL`,
         [],
       );
-      const oldestAgeSeconds = row.oldest === null ? 0 : Math.max(0, now.getTime() / 1000 - row.oldest);
+      const oldestAgeSeconds = row.oldest === null ? 0 : Math.max(0, now.getTime() - row.oldest) / 1000;
       return { pending: row.pending, oldestAgeSeconds };
     },
   };

@@ -4,6 +4,11 @@
 // reads the feed's last position every poll interval, or at once when woken: by a local write,
 // or on PostgreSQL by the NOTIFY every committed event sends, so every API process streams every
 // event. A stream that waited a keep-alive interval without sending sends a comment line.
+//
+// A stream holds its credential to account while it is open: a revocation heard by this process
+// ends the credential's streams at once, and each keep-alive, the token's `exp` and the maximum
+// lifetime check it again. A stream the server ends that way gets a last message, `event:
+// stream-closed`, saying why and whether reconnecting (with Last-Event-ID) can succeed.
 import { PassThrough, type Readable } from "node:stream";
 import type { Credential } from "../auth/credential.ts";
 import type { Config } from "../kernel/config.ts";
@@ -28,10 +33,22 @@ const BATCH = 500;
 const RETRY_MS = 2000;
 
 type Caller = Pick<Credential, "organizationId" | "environment">;
+/** The credential a stream was opened with, as it is held to account. */
+export type StreamCaller = Pick<Credential, "id" | "kind" | "organizationId" | "environment" | "expiresAt" | "user">;
 type Filters = { types?: readonly EventType[] };
+
+/** Why the server ended a stream (the `reason` of its `stream-closed` message). */
+export type StreamEndReason = "credential-revoked" | "credential-expired" | "max-lifetime";
+
+/** The largest delay setTimeout honours. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface FeedStreamsDependencies {
   settings: Config["events"];
+  /** Milliseconds since the epoch (tests drive it). */
+  now?: () => number;
+  /** Why the credential is no longer accepted (revoked, session ended), or null while it is. */
+  refusal?(caller: StreamCaller): Promise<string | null>;
   listen?: FeedListen;
   /** The feed's serialized step. */
   step(): Promise<number>;
@@ -47,9 +64,25 @@ export interface FeedStreamsDependencies {
 }
 
 interface OpenStream {
-  organizationId: string;
+  caller: StreamCaller;
+  /** What the stream counts against: the organization, or for the public sandbox key the client address. */
+  room: string;
+  openedAt: number;
   body: PassThrough;
   closed: boolean;
+  deadline: NodeJS.Timeout | null;
+}
+
+/** Where a stream comes from: the client address, and whether the credential is the public sandbox key (counted per address). */
+export interface StreamOrigin {
+  address: string;
+  perAddress: boolean;
+}
+
+/** The last message of a stream the server ended. */
+export function formatStreamClosed(reason: StreamEndReason, detail: string): string {
+  const reconnect = reason !== "credential-revoked";
+  return `event: stream-closed\ndata: ${JSON.stringify({ reason, reconnect, detail })}\n\n`;
 }
 
 /** One SSE message: the cursor as id, the type as event name, the envelope as data (one line of JSON). */
@@ -60,7 +93,8 @@ export function formatEvent(id: string, event: FeedEvent): string {
 export class FeedStreams {
   private readonly deps: FeedStreamsDependencies;
   private readonly open_ = new Set<OpenStream>();
-  private readonly perOrganization = new Map<string, number>();
+  /** Open streams per room (organization, or client address for the public sandbox key). */
+  private readonly perRoom = new Map<string, number>();
   /** Streams waiting for the feed to move. */
   private waiters = new Set<() => void>();
   private timer: NodeJS.Timeout | null = null;
@@ -73,28 +107,64 @@ export class FeedStreams {
     this.deps = deps;
   }
 
-  /** TooManyStreamsError when the organization holds as many streams as allowed in this process. */
-  checkRoom(organizationId: string): void {
-    const limit = this.deps.settings.maxStreamsPerOrganization;
-    if ((this.perOrganization.get(organizationId) ?? 0) >= limit) {
+  private now(): number {
+    return this.deps.now ? this.deps.now() : Date.now();
+  }
+
+  /** The room a stream counts against and its limit. */
+  private roomOf(caller: Caller, origin: StreamOrigin): { room: string; limit: number; perAddress: boolean } {
+    const { settings } = this.deps;
+    return origin.perAddress
+      ? { room: `address:${origin.address}`, limit: settings.maxStreamsPerAddress, perAddress: true }
+      : { room: `organization:${caller.organizationId}`, limit: settings.maxStreamsPerOrganization, perAddress: false };
+  }
+
+  /** TooManyStreamsError when the organization (or the address) holds as many streams as allowed in this process. */
+  checkRoom(caller: Caller, origin: StreamOrigin): void {
+    const { room, limit, perAddress } = this.roomOf(caller, origin);
+    if ((this.perRoom.get(room) ?? 0) >= limit) {
       eventStreamsRefused.inc();
-      throw new TooManyStreamsError(limit);
+      throw new TooManyStreamsError(limit, perAddress ? "address" : "organization");
     }
   }
 
-  /** Starts a stream after `start`; its body ends when the client leaves or the server stops. */
-  open(caller: Caller, start: bigint, filters: Filters): Readable {
-    this.checkRoom(caller.organizationId);
-    const stream: OpenStream = { organizationId: caller.organizationId, body: new PassThrough(), closed: false };
+  /** Starts a stream after `start`; its body ends when the client leaves, the server stops or the credential lapses. */
+  open(caller: StreamCaller, origin: StreamOrigin, start: bigint, filters: Filters): Readable {
+    this.checkRoom(caller, origin);
+    const { room } = this.roomOf(caller, origin);
+    const stream: OpenStream = {
+      caller,
+      room,
+      openedAt: this.now(),
+      body: new PassThrough(),
+      closed: false,
+      deadline: null,
+    };
     this.open_.add(stream);
-    this.perOrganization.set(caller.organizationId, (this.perOrganization.get(caller.organizationId) ?? 0) + 1);
+    this.perRoom.set(room, (this.perRoom.get(room) ?? 0) + 1);
     eventStreamsOpen.inc();
     stream.body.once("close", () => this.release(stream));
     this.startWatching();
+    this.scheduleDeadline(stream);
     void this.run(stream, caller, start, filters).catch((error: unknown) => {
       if (!stream.closed) stream.body.destroy(error as Error);
     });
     return stream.body;
+  }
+
+  /** Ends, at once, the streams of a revoked credential (an API key's or OAuth client's record id, a user's id). */
+  revoked(credentialId: string): void {
+    for (const stream of [...this.open_]) {
+      if (stream.caller.id === credentialId) this.end(stream, "credential-revoked", "The credential was revoked.");
+    }
+  }
+
+  /**
+   * Holds every open stream to account now: its token's `exp`, its maximum lifetime and whether its
+   * credential is still accepted (after revocation notices may have been missed, and in tests).
+   */
+  async recheck(now = this.now()): Promise<void> {
+    await Promise.all([...this.open_].map((stream) => this.recheckOne(stream, now)));
   }
 
   /** Look for new events now. */
@@ -112,18 +182,70 @@ export class FeedStreams {
     await this.ticking;
   }
 
+  /** Ends a stream with its last message: why, and whether reconnecting can succeed. */
+  private end(stream: OpenStream, reason: StreamEndReason, detail: string): void {
+    if (stream.closed) return;
+    stream.closed = true;
+    stream.body.end(formatStreamClosed(reason, detail));
+    this.release(stream);
+  }
+
+  private async recheckOne(stream: OpenStream, now = this.now()): Promise<void> {
+    if (stream.closed) return;
+    const { expiresAt } = stream.caller;
+    if (expiresAt !== undefined && expiresAt <= now) {
+      this.end(
+        stream,
+        "credential-expired",
+        "The access token expired: reconnect with a fresh token and Last-Event-ID.",
+      );
+      return;
+    }
+    const lifetime = this.deps.settings.maxStreamMs;
+    if (now - stream.openedAt >= lifetime) {
+      this.end(
+        stream,
+        "max-lifetime",
+        `The stream reached its maximum lifetime (${lifetime / 1000} s): reconnect with Last-Event-ID.`,
+      );
+      return;
+    }
+    let refusal: string | null = null;
+    try {
+      refusal = (await this.deps.refusal?.(stream.caller)) ?? null;
+    } catch {
+      // The database did not answer: the next check asks again.
+    }
+    if (refusal) this.end(stream, "credential-revoked", refusal);
+  }
+
+  /** Checks the stream again when its token expires or its lifetime ends, whichever comes first. */
+  private scheduleDeadline(stream: OpenStream): void {
+    const ends = Math.min(stream.openedAt + this.deps.settings.maxStreamMs, stream.caller.expiresAt ?? Infinity);
+    const delay = Math.min(Math.max(0, ends - this.now()), MAX_TIMER_MS);
+    stream.deadline = setTimeout(() => {
+      stream.deadline = null;
+      void this.recheckOne(stream).then(() => {
+        if (!stream.closed) this.scheduleDeadline(stream);
+      });
+    }, delay);
+    stream.deadline.unref();
+  }
+
   private release(stream: OpenStream): void {
     if (!this.open_.delete(stream)) return;
     stream.closed = true;
-    const count = (this.perOrganization.get(stream.organizationId) ?? 1) - 1;
-    if (count > 0) this.perOrganization.set(stream.organizationId, count);
-    else this.perOrganization.delete(stream.organizationId);
+    if (stream.deadline) clearTimeout(stream.deadline);
+    stream.deadline = null;
+    const count = (this.perRoom.get(stream.room) ?? 1) - 1;
+    if (count > 0) this.perRoom.set(stream.room, count);
+    else this.perRoom.delete(stream.room);
     eventStreamsOpen.dec();
     this.resolveWaiters();
     if (this.open_.size === 0) this.stopWatching();
   }
 
-  private async run(stream: OpenStream, caller: Caller, start: bigint, filters: Filters): Promise<void> {
+  private async run(stream: OpenStream, caller: StreamCaller, start: bigint, filters: Filters): Promise<void> {
     let position = start;
     await this.write(stream, `retry: ${RETRY_MS}\n\n`);
     while (!stream.closed) {
@@ -140,7 +262,9 @@ export class FeedStreams {
       if (horizon.lastPosition > position) position = horizon.lastPosition;
       if (this.lastHead > position) continue;
       const moved = await this.waitForChange(this.deps.settings.keepAliveMs);
-      if (!moved && !stream.closed) await this.write(stream, ": keep-alive\n\n");
+      if (moved || stream.closed) continue;
+      await this.recheckOne(stream);
+      if (!stream.closed) await this.write(stream, ": keep-alive\n\n");
     }
   }
 

@@ -3,18 +3,23 @@
 // are given by the feed's serialized step (repositories/event-feed.ts), which every read runs
 // first, so a consumer sees an event as soon as its change committed.
 //
-// A feed cursor is the sealed position of an event (or of the end of the feed). It is bound to
-// the organization and environment, not to the filters: a position means the same in every view
-// of the feed, so the cursor of a filtered page resumes an unfiltered stream and back.
+// A feed cursor is the encrypted position of an event (or of the end of the feed,
+// kernel/feed-cursors.ts): positions number both environments' commits, so a cursor in the clear
+// would count the other environment's writes. It is bound to the organization and environment,
+// not to the filters: a position means the same in every view of the feed, so the cursor of a
+// filtered page resumes an unfiltered stream and back. A signed cursor handed out before cursors
+// were encrypted (`<payload>.<tag>`) is still accepted: it says nothing its holder did not see.
 import type { Readable } from "node:stream";
 import type { components } from "../../generated/api-types.ts";
 import type { Credential } from "../auth/credential.ts";
 import type { Config } from "../kernel/config.ts";
 import { CursorExpiredError, InvalidCursorError, notFound } from "../kernel/errors.ts";
 import type { EventEnvelope, EventType } from "../kernel/events.ts";
+import type { FeedCursors } from "../kernel/feed-cursors.ts";
 import type { Cursors } from "../kernel/paging.ts";
 import type { EventFeedRepository, FeedHorizon } from "../repositories/event-feed.ts";
-import { FeedStreams, type FeedListen } from "./event-stream.ts";
+import { PUBLIC_SANDBOX_KEY_ID } from "./sandbox.ts";
+import { FeedStreams, type FeedListen, type StreamCaller, type StreamOrigin } from "./event-stream.ts";
 
 export interface FeedFilters {
   types?: readonly EventType[];
@@ -55,25 +60,30 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 export interface EventsServiceDependencies {
   eventFeed: EventFeedRepository;
+  /** Opens the signed cursors handed out before feed cursors were encrypted. */
   cursors: Cursors;
+  feedCursors: FeedCursors;
   settings: Config["events"];
   /** Wakes the streams of this process when another process commits an event (PostgreSQL's NOTIFY). */
   listen?: FeedListen;
   clock?: () => Date;
+  /** Why a stream's credential is no longer accepted (revoked, session ended), or null while it is. */
+  refusal?(caller: StreamCaller): Promise<string | null>;
 }
 
 export function createEventsService(deps: EventsServiceDependencies) {
-  const { eventFeed, cursors, settings } = deps;
+  const { eventFeed, cursors, feedCursors, settings } = deps;
   const clock = deps.clock ?? (() => new Date());
   let lastPrune = 0;
 
   const scope = (caller: Caller) => JSON.stringify(["/events", caller.environment, caller.organizationId]);
-  const cursorOf = (caller: Caller, position: bigint) => cursors.seal(scope(caller), [position.toString()]);
+  const cursorOf = (caller: Caller, position: bigint) => feedCursors.seal(scope(caller), position);
 
   /** The position a cursor stands for; InvalidCursorError (at `pointer`) when it is not one of this feed's. */
   function positionOf(caller: Caller, cursor: string, pointer = "/query/after"): bigint {
     let key: unknown[];
     try {
+      if (feedCursors.isSealed(cursor)) return feedCursors.open(scope(caller), cursor);
       key = cursors.open(scope(caller), cursor);
     } catch (error) {
       if (error instanceof InvalidCursorError)
@@ -110,6 +120,8 @@ export function createEventsService(deps: EventsServiceDependencies) {
 
   const streams = new FeedStreams({
     settings,
+    now: () => clock().getTime(),
+    refusal: deps.refusal,
     listen: deps.listen,
     step: () => eventFeed.assignPositions(),
     head: async () => (await eventFeed.horizon()).lastPosition,
@@ -151,13 +163,16 @@ export function createEventsService(deps: EventsServiceDependencies) {
     /**
      * Opens a stream of the feed after the cursor (`Last-Event-ID` or `after`), from `since`, or
      * from the end of the feed. Refuses (before anything is sent) a foreign or expired cursor and
-     * a stream beyond the organization's limit.
+     * a stream beyond the organization's (or, for the public sandbox key, the address's) limit.
      */
     async streamEvents(
       caller: Credential,
       filters: FeedFilters,
       cursor: { lastEventId?: string; after?: string },
+      clientAddress: string,
     ): Promise<Readable> {
+      // The public sandbox key is everyone's: its streams count per client address, not as one pool.
+      const origin: StreamOrigin = { address: clientAddress, perAddress: caller.id === PUBLIC_SANDBOX_KEY_ID };
       const after =
         cursor.lastEventId !== undefined
           ? positionOf(caller, cursor.lastEventId, "/header/last-event-id")
@@ -165,7 +180,7 @@ export function createEventsService(deps: EventsServiceDependencies) {
             ? positionOf(caller, cursor.after)
             : null;
       const since = after === null && filters.since ? new Date(filters.since) : undefined;
-      streams.checkRoom(caller.organizationId);
+      streams.checkRoom(caller, origin);
       await prepare();
       let start = after;
       if (start === null && since) {
@@ -182,7 +197,7 @@ export function createEventsService(deps: EventsServiceDependencies) {
       } else {
         checkHorizon(await eventFeed.horizon(), start, undefined);
       }
-      return streams.open(caller, start, filters);
+      return streams.open(caller, origin, start, filters);
     },
 
     /**
@@ -215,6 +230,16 @@ export function createEventsService(deps: EventsServiceDependencies) {
     /** A local write may have committed events: streams look now rather than at the next poll. */
     wake(): void {
       streams.wake();
+    },
+
+    /** A credential was revoked (in this process, or heard from the database's notices): its streams end now. */
+    credentialRevoked(credentialId: string): void {
+      streams.revoked(credentialId);
+    },
+
+    /** Holds every open stream's credential to account (expiry, lifetime, revocation) as at `now`. */
+    recheckStreams(now = clock()): Promise<void> {
+      return streams.recheck(now.getTime());
     },
 
     /** Ends every open stream (the server is stopping); clients reconnect with Last-Event-ID. */

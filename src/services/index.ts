@@ -25,7 +25,9 @@ import { createDashboardSessionsService } from "./dashboard-sessions.ts";
 import { createAuditService } from "./audit.ts";
 import { createTransferEvaluationsService } from "./rules/evaluation-service.ts";
 import { createCursors, type Cursors } from "../kernel/paging.ts";
+import { createFeedCursors } from "../kernel/feed-cursors.ts";
 import { createEventsService } from "./events.ts";
+import { credentialRefusal } from "./credential-standing.ts";
 import type { FeedListen } from "./event-stream.ts";
 
 export interface Services {
@@ -70,6 +72,20 @@ export function createServices(deps: ServicesDependencies): Services {
   const { repositories, config } = deps;
   const cursors = createCursors(deps.secrets);
   const equivalencies = createEquivalenciesService(repositories);
+  const dashboardSessions = createDashboardSessionsService({ ...repositories, settings: config.dashboard });
+  const events = createEventsService({
+    eventFeed: repositories.eventFeed,
+    cursors,
+    feedCursors: createFeedCursors(deps.secrets),
+    settings: config.events,
+    listen: deps.listen,
+    refusal: credentialRefusal(repositories.credentials, dashboardSessions),
+  });
+  // A revocation in this process: the authenticator forgets the credential, its streams end.
+  const forgetCredential = (id: string) => {
+    deps.forgetCredential?.(id);
+    events.credentialRevoked(id);
+  };
   return {
     institutions: createInstitutionsService(repositories),
     courses: createCoursesService(repositories),
@@ -82,8 +98,8 @@ export function createServices(deps: ServicesDependencies): Services {
     organizations: createOrganizationsService(repositories),
     stewardship: createStewardshipService(repositories),
     idempotency: createIdempotencyService(repositories),
-    keys: createKeysService({ ...repositories, forgetCredential: deps.forgetCredential }),
-    oauthClients: createOAuthClientsService(repositories),
+    keys: createKeysService({ ...repositories, forgetCredential }),
+    oauthClients: createOAuthClientsService({ ...repositories, forgetCredential }),
     webhooks: createWebhooksService({
       ...repositories,
       secrets: deps.secrets,
@@ -96,15 +112,10 @@ export function createServices(deps: ServicesDependencies): Services {
     }),
     storedSecrets: createStoredSecretsService(repositories),
     sso: createSsoService(repositories, deps.secrets),
-    users: createUsersService({ ...repositories, publicOrigin: config.publicOrigin }),
-    dashboardSessions: createDashboardSessionsService({ ...repositories, settings: config.dashboard }),
+    users: createUsersService({ ...repositories, publicOrigin: config.publicOrigin, forgetCredential }),
+    dashboardSessions,
     audit: createAuditService(repositories),
-    events: createEventsService({
-      eventFeed: repositories.eventFeed,
-      cursors,
-      settings: config.events,
-      listen: deps.listen,
-    }),
+    events,
     transferEvaluations: createTransferEvaluationsService({ ...repositories, secrets: deps.secrets }),
     cursors,
   };

@@ -50,20 +50,25 @@ export function createOAuthClientsService({
   credentials,
   transaction,
   now = () => new Date(),
-}: Pick<Repositories, "credentials" | "transaction"> & { now?: () => Date }) {
+  forgetCredential = () => {},
+}: Pick<Repositories, "credentials" | "transaction"> & {
+  now?: () => Date;
+  /** Ends what this process holds of a revoked client at once (its event streams). */
+  forgetCredential?: (clientId: string) => void;
+}) {
   /** Revokes a client, with its audit entry; revoking a revoked client changes nothing. */
   async function revoke(client: OAuthClient): Promise<OAuthClientView> {
     if (client.revokedAt) {
       noteNothingChanged();
       return oauthClientView(client);
     }
-    return oauthClientView(
-      await transaction(async (writes) => {
-        const revoked = await writes.credentials.markOAuthClientRevoked(client.id, now());
-        await auditChange(writes, [clientRecord(revoked)]);
-        return revoked;
-      }),
-    );
+    const revoked = await transaction(async (writes) => {
+      const marked = await writes.credentials.markOAuthClientRevoked(client.id, now());
+      await auditChange(writes, [clientRecord(marked)]);
+      return marked;
+    });
+    forgetCredential(revoked.id);
+    return oauthClientView(revoked);
   }
 
   /** The caller's organization's client of the caller's environment, or 404 (never 403). */

@@ -51,6 +51,8 @@ export interface UsersServiceDependencies
   extends Pick<Repositories, "users" | "sessions" | "organizations" | "transaction"> {
   publicOrigin: string;
   now?: () => Date;
+  /** Ends what this process holds of a disabled user at once (their event streams). */
+  forgetCredential?: (userId: string) => void;
 }
 
 function checkEmail(email: unknown): string {
@@ -82,6 +84,7 @@ export function createUsersService({
   transaction,
   publicOrigin,
   now = () => new Date(),
+  forgetCredential = () => {},
 }: UsersServiceDependencies) {
   /** Members have no environment: an entry about one names none. */
   const memberRecord = (user: User): ChangedRecord => ({
@@ -155,13 +158,15 @@ export function createUsersService({
       }
     }
     const disabledAt = change.disabled === undefined ? undefined : change.disabled ? (user.disabledAt ?? now()) : null;
-    return transaction(async (writes) => {
-      const updated = await writes.users.update(user.id, { role: change.role, disabledAt, updatedAt: now() });
+    const updated = await transaction(async (writes) => {
+      const changed = await writes.users.update(user.id, { role: change.role, disabledAt, updatedAt: now() });
       // A disabled person is signed out everywhere at once (their tokens name the session).
       if (change.disabled) await writes.sessions.deleteForUser(user.id);
-      await auditChange(writes, [memberRecord(updated)]);
-      return updated;
+      await auditChange(writes, [memberRecord(changed)]);
+      return changed;
     });
+    if (change.disabled) forgetCredential(user.id);
+    return updated;
   }
 
   return {

@@ -274,6 +274,30 @@ describe("equivalencies: updateEquivalency (PATCH), listEquivalencyVersions, get
     expectProblem(foreign, "invalid-cursor");
   });
 
+  it("listEquivalencyVersions: the Link header's next pages follow by after to the end, every version once", async () => {
+    for (let n = 2; n <= 16; n++) await patch({ policyBasis: `Catalog ${n}` });
+    const seen: number[] = [];
+    let path: string | null = `/equivalencies/${id}/versions?limit=7`;
+    let pages = 0;
+    while (path) {
+      const page = await get(path);
+      await expectContract(page, 200);
+      pages++;
+      seen.push(...page.body.data.versions.map((v: { version: number }) => v.version));
+      const links = String(page.headers.link);
+      expect(links).not.to.match(/offset=/);
+      expect(links).to.match(/<[^>]*\/versions\?limit=7>; rel="first"/);
+      const next = /<([^>]+)>; rel="next"/.exec(links)?.[1] ?? null;
+      // The body's cursor is the link's.
+      const cursor = page.body.pagination.nextCursor as string | null;
+      expect(next === null).to.equal(cursor === null);
+      if (next) expect(new URL(next, "http://x").searchParams.get("after")).to.equal(cursor);
+      path = next ? next.replace(/^\/api\/v1/, "") : null;
+    }
+    expect(pages).to.equal(3);
+    expect(seen).to.deep.equal(Array.from({ length: 16 }, (_, i) => 16 - i));
+  });
+
   it("updateEquivalency: 409 naming a transition that is not allowed; nothing recorded", async () => {
     await patch({ status: "accepted" });
     const response = await patch({ status: "pending" });

@@ -83,11 +83,14 @@ describe("events: the change feed (GET /events, GET /events/{id}, GET /events/st
       const empty = await list(`?after=${encodeURIComponent(caughtUp)}`);
       await expectContract(empty, 200);
       expect(empty.body.data).to.deep.equal([]);
-      expect(empty.body.pagination.nextCursor).to.equal(caughtUp);
+      // Cursors are encrypted with a fresh nonce: the empty page's is another text for the same place.
+      const stillCaughtUp = empty.body.pagination.nextCursor as string;
 
       await retitle(t, "D");
-      const later = await list(`?after=${encodeURIComponent(caughtUp)}`);
-      expect(later.body.data.map((e: { data: { version: number } }) => e.data.version)).to.deep.equal([5]);
+      for (const cursor of [caughtUp, stillCaughtUp]) {
+        const later = await list(`?after=${encodeURIComponent(cursor)}`);
+        expect(later.body.data.map((e: { data: { version: number } }) => e.data.version)).to.deep.equal([5]);
+      }
     });
 
     it("listEvents filters by repeated type and by since, and a filtered cursor resumes the whole feed", async () => {
@@ -126,6 +129,39 @@ describe("events: the change feed (GET /events, GET /events/{id}, GET /events/st
       await expectContract(theirs, 400);
       const badType = await list("?type=course.deleted");
       await expectContract(badType, 400);
+    });
+
+    it("listEvents: a sandbox cursor reveals nothing about live writes (encrypted positions), and earlier signed cursors still resume", async () => {
+      const sandboxCursor = async () => (await list("", t.keys.sandbox)).body.pagination.nextCursor as string;
+      const before = await sandboxCursor();
+      for (const title of ["A", "B", "C"]) await retitle(t, title);
+      const after = await sandboxCursor();
+      // Nothing in the text decodes to a position: no signed JSON payload, and a fresh nonce each time.
+      for (const cursor of [before, after]) {
+        expect(cursor).not.to.include(".");
+        expect(Buffer.from(cursor, "base64url").toString("latin1")).not.to.match(/\[\s*"?\d+"?\s*\]/);
+      }
+      expect(await sandboxCursor()).not.to.equal(after);
+      // Either cursor resumes the sandbox's feed, which has nothing new.
+      for (const cursor of [before, after]) {
+        const page = await list(`?after=${encodeURIComponent(cursor)}`, t.keys.sandbox);
+        await expectContract(page, 200);
+        expect(page.body.data).to.deep.equal([]);
+      }
+      // Altered, it is refused; the live feed does not open it either.
+      const altered = `${after.slice(0, 20)}${after[20] === "A" ? "B" : "A"}${after.slice(21)}`;
+      await expectContract(await list(`?after=${encodeURIComponent(altered)}`, t.keys.sandbox), 400);
+      await expectContract(await list(`?after=${encodeURIComponent(after)}`), 400);
+      // A signed cursor handed out before feed cursors were encrypted still resumes where it stood.
+      const scope = JSON.stringify(["/events", "live", t.organizationId]);
+      const legacy = t.app.context.services.cursors.seal(scope, ["0"]);
+      const resumed = await list(`?after=${encodeURIComponent(legacy)}`);
+      await expectContract(resumed, 200);
+      expect(resumed.body.data.map((e: { type: string }) => e.type)).to.deep.equal([
+        "course.updated",
+        "course.updated",
+        "course.updated",
+      ]);
     });
 
     it("listEvents answers 410 (cursor-expired) to a cursor or since older than the events kept", async () => {

@@ -16,20 +16,19 @@ describe("outbox backlog (metrics)", () => {
     expect(await viaDriver.backlog()).to.deep.equal({ pending: 0, oldestAgeSeconds: 0 });
     expect(await viaPrisma.backlog()).to.deep.equal({ pending: 0, oldestAgeSeconds: 0 });
 
-    const before = Date.now();
     await database.prisma.$transaction((tx) =>
       createOutboxRepository(tx).recordEvents("sandbox", [
         { type: "course.updated", data: { id: "crs_a" } },
         { type: "course.updated", data: { id: "crs_b" } },
       ]),
     );
-    const after = Date.now();
-    const now = new Date(after + 90_000);
+    // The age is exact: whole milliseconds from the stored time to `now`, divided once.
+    const [oldest] = await database.prisma.outboxEvent.findMany({ orderBy: { createdAt: "asc" }, take: 1 });
+    const now = new Date(oldest.createdAt.getTime() + 90_003);
     for (const repository of [viaDriver, viaPrisma]) {
       const { pending, oldestAgeSeconds } = await repository.backlog(now);
       expect(pending).to.equal(2);
-      // The events' created time lies between before and after (kept to the millisecond).
-      expect(oldestAgeSeconds).to.be.within((now.getTime() - after) / 1000, (now.getTime() - before) / 1000);
+      expect(oldestAgeSeconds).to.equal(90.003);
     }
   });
 });

@@ -17,6 +17,7 @@ describe("paging", () => {
     limit,
     offset,
     byCursor: false,
+    cursorOnly: false,
     cursorOf: () => "c",
   });
 

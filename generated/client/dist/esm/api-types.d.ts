@@ -855,9 +855,24 @@ export interface paths {
          *     comment line (`: keep-alive`) is sent when nothing else was sent for 15 seconds
          *     (`SVC_EVENTS_KEEPALIVE_SECONDS`). The stream ends when the server stops (reconnect with
          *     `Last-Event-ID`). Each organization may hold a limited number of streams at once per
-         *     API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); one more is answered
-         *     `429` (`too-many-streams`). A cursor from before events were removed is answered `410`
+         *     API process (`SVC_EVENTS_MAX_STREAMS_PER_ORGANIZATION`, 5 by default); the public sandbox
+         *     key, shared by everyone, counts its streams per client address instead
+         *     (`SVC_EVENTS_MAX_STREAMS_PER_ADDRESS`, 2 by default). One more is answered `429`
+         *     (`too-many-streams`). A cursor from before events were removed is answered `410`
          *     (`cursor-expired`).
+         *
+         *     A stream holds its credential to account while it is open. It ends with a last message,
+         *     `event: stream-closed` with `data: {"reason": …, "reconnect": …, "detail": …}` and no
+         *     `id`, when:
+         *     - the API key or OAuth client is revoked (`credential-revoked`, at once);
+         *     - the dashboard user is disabled or their session ended (`credential-revoked`);
+         *     - the access token reaches its `exp` (`credential-expired`);
+         *     - the stream reaches its maximum lifetime (`max-lifetime`, 1 hour by default:
+         *       `SVC_EVENTS_MAX_STREAM_SECONDS`).
+         *
+         *     `reconnect: true` means the same request (with `Last-Event-ID` and, after an expiry, a
+         *     fresh token) resumes where the stream ended; `reconnect: false` means the credential is no
+         *     longer accepted: reconnecting is answered `401`.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -5117,6 +5132,9 @@ export interface operations {
                      *     data: {"id":"evt_01JD7E8F9G0H1J2K3M4N5P6Q7R","type":"course.updated","created":"2025-01-15T18:24:10Z","data":{"courseId":"crs_01JD4Z8K2M3N4P5Q6R7S8T9V0W","version":2,"changedFields":["title"]}}
                      *
                      *     : keep-alive
+                     *
+                     *     event: stream-closed
+                     *     data: {"reason":"max-lifetime","reconnect":true,"detail":"The stream reached its maximum lifetime (3600 s): reconnect with Last-Event-ID."}
                      */
                     "text/event-stream": string;
                 };
