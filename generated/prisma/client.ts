@@ -137,12 +137,14 @@ export type WebhookDelivery = Prisma.WebhookDeliveryModel
  */
 export type DatasetVersion = Prisma.DatasetVersionModel
 /**
- * Model DatasetRecord
- * One row of a dataset snapshot: the equivalency and the courses it references, as published.
- * The state is stored only when it differs from the previous publication's; an unchanged row
- * names the dataset version that holds it (stateDatasetVersionId) instead.
+ * Model DatasetState
+ * One state of an equivalency as published (with its source and target courses, without the
+ * datasetVersionId), and the range of its organization's publications that include it:
+ * firstSequence inclusive, untilSequence exclusive, open (null) while the latest includes it. A
+ * version's records are the states whose range holds its sequence, numbered in (createdAt,
+ * equivalencyId) order. Written by hand-written SQL (src/repositories/dataset-states.ts).
  */
-export type DatasetRecord = Prisma.DatasetRecordModel
+export type DatasetState = Prisma.DatasetStateModel
 /**
  * Model DatasetIssue
  * 

@@ -10,7 +10,15 @@ import { notFound, ValidationError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
 import { datasetDetailView, datasetIssueView, datasetView } from "../views/datasets.ts";
 import { auditChange } from "./audit.ts";
-import { findIssues } from "./dataset-issues.ts";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A publication's work grows with the organization's changed equivalencies (a first publication
+ * renders every state): 100,000 took tens of seconds on a busy embedded database, past the
+ * default 15 s. Ten minutes bounds a runaway, not a large catalog.
+ */
+const PUBLICATION_TRANSACTION = { timeout: 600_000 };
 
 export interface DatasetPublish {
   label: string;
@@ -78,30 +86,32 @@ export function createDatasetsService(
       const owner = ownedBy(caller);
       await transaction(async ({ datasets: inTransaction, outbox, audit }) => {
         const sequence = await inTransaction.nextSequence(owner);
-        const rows = await inTransaction.lockSnapshot(owner);
-        const issues = findIssues(rows, input.recordCount ?? null, { stalePendingDays, now });
-        await inTransaction.insertVersion(
-          {
-            id,
-            ...owner,
-            sequence,
-            label: input.label,
-            recordCount: input.recordCount ?? null,
-            snapshotRecordCount: rows.length,
-            metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-            issueCount: issues.length,
-            createdAt: now,
-          },
-          // Stored as the database renders them, only where they changed since the previous publication.
-          rows.map((record) => record.id),
-          issues,
+        // Decided from versions, in the database: the states of changed or removed equivalencies
+        // are closed, those of changed or new ones stored; an unchanged one costs no row.
+        await inTransaction.closeChanged(owner, sequence);
+        await inTransaction.openNew(owner, sequence);
+        const snapshotRecordCount = await inTransaction.countOpen(owner);
+        await inTransaction.insertVersion({
+          id,
+          ...owner,
+          sequence,
+          label: input.label,
+          recordCount: input.recordCount ?? null,
+          snapshotRecordCount,
+          metadata: (input.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
+          issueCount: 0,
+          createdAt: now,
+        });
+        const issueCount = await inTransaction.insertIssues(
+          owner,
+          id,
+          { declared: input.recordCount ?? null, snapshot: snapshotRecordCount },
+          { staleBefore: new Date(now.getTime() - stalePendingDays * DAY_MS), stalePendingDays },
         );
+        if (issueCount > 0) await inTransaction.setIssueCount(id, issueCount);
         // Reporting the latest dataset is not a change of the equivalency: no
         // version, no event, `version` and `updatedAt` stay as they are.
-        await inTransaction.markPublished(
-          rows.map((record) => record.id),
-          id,
-        );
+        await inTransaction.markPublished(owner, id);
         await outbox.recordEvents(caller.environment, [
           {
             type: "dataset.published",
@@ -109,16 +119,16 @@ export function createDatasetsService(
               datasetVersionId: id,
               label: input.label,
               sequence,
-              snapshotRecordCount: rows.length,
+              snapshotRecordCount,
               // Deprecated: the same number under the name the dataset resource gives the declared count.
-              recordCount: rows.length,
-              issueCount: issues.length,
+              recordCount: snapshotRecordCount,
+              issueCount,
             },
           },
         ]);
         const published = { organizationId: caller.organizationId, environment: caller.environment };
         await auditChange({ audit }, [{ ...published, type: "dataset", id }]);
-      });
+      }, PUBLICATION_TRANSACTION);
       return getDataset(caller, id);
     },
   };

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { expect } from "chai";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -58,6 +57,17 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       .set(bearer(key))
       .send(body as object);
   const events = () => t.database.prisma.outboxEvent.findMany({ orderBy: { sequence: "asc" } });
+  /** A version's records as published, in row order. */
+  const snapshot = (id: string) => createDatasetsRepository(t.database.prisma).snapshotRecords(id);
+  /** The stored states, by first publication and row: which equivalency, and the range of sequences holding it. */
+  const states = async () =>
+    (
+      await t.database.prisma.datasetState.findMany({
+        orderBy: [{ firstSequence: "asc" }, { createdAt: "asc" }, { equivalencyId: "asc" }],
+      })
+    ).map((s) => [s.equivalencyId, s.firstSequence, s.untilSequence]);
+  const issuesOf = async (id: string) =>
+    (await t.http.get(`/api/v1/datasets/${id}/issues?limit=100`).set(bearer(t.keys.live))).body.data;
   /** An equivalency's state as the views in JavaScript render it, published in `datasetVersionId`. */
   const viewsOf = async (id: string, datasetVersionId: string): Promise<Record<string, unknown>> => {
     const e = await t.database.prisma.equivalency.findUniqueOrThrow({
@@ -112,10 +122,7 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       },
     ]);
 
-    const records = await t.database.prisma.datasetRecord.findMany({
-      where: { datasetVersionId: dataset.id },
-      orderBy: { row: "asc" },
-    });
+    const records = await snapshot(dataset.id);
     expect(records.map((r) => [r.row, r.equivalencyId])).to.deep.equal([
       [1, eq.clean],
       [2, eq.noCip],
@@ -222,10 +229,9 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       "dataset.published",
     ]);
     // The first snapshot keeps what it published.
-    const kept = await t.database.prisma.datasetRecord.findFirstOrThrow({
-      where: { datasetVersionId: first.id, row: 1 },
-    });
-    expect((kept.state as { datasetVersionId: string }).datasetVersionId).to.equal(first.id);
+    const [kept] = await snapshot(first.id);
+    expect(kept).to.include({ row: 1, equivalencyId: eq.clean });
+    expect(kept.state.datasetVersionId).to.equal(first.id);
   });
 
   it("writes dataset.published to the outbox, valid against DatasetPublishedEvent; its counts mean what the resource's do", async () => {
@@ -279,34 +285,40 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     expect(eqs.map((e) => e.datasetVersionId)).to.deep.equal([latest, latest, latest]);
   });
 
-  it("keeps published rows and issues immutable in the database", async () => {
+  it("keeps published states and issues immutable in the database: a state's range is closed once, nothing else", async () => {
     const dataset = (await publish({ label: "Frozen" })).body.data;
     const db = t.database.prisma;
-    let refused: unknown = null;
-    await db
-      .$executeRawUnsafe(`UPDATE dataset_records SET state = '{}'::jsonb WHERE dataset_version_id = $1`, dataset.id)
-      .catch((e) => (refused = e));
-    expect(String(refused)).to.match(/append-only/);
-    refused = null;
-    await db
-      .$executeRawUnsafe(`DELETE FROM dataset_issues WHERE dataset_version_id = $1`, dataset.id)
-      .catch((e) => (refused = e));
-    expect(String(refused)).to.match(/append-only/);
-    expect(await db.datasetRecord.count({ where: { datasetVersionId: dataset.id } })).to.equal(3);
+    const refusal = (sql: string) =>
+      db.$executeRawUnsafe(sql).then(
+        () => "",
+        (e: unknown) => String(e),
+      );
+    expect(await refusal(`UPDATE dataset_states SET content = '{}'::jsonb`)).to.match(/append-only/);
+    expect(await refusal(`UPDATE dataset_states SET until_sequence = 2, pending = NOT pending`)).to.match(
+      /append-only/,
+    );
+    expect(await refusal(`DELETE FROM dataset_states`)).to.match(/append-only/);
+    expect(await refusal(`DELETE FROM dataset_issues WHERE dataset_version_id = '${dataset.id}'`)).to.match(
+      /append-only/,
+    );
+    expect(await refusal(`UPDATE dataset_states SET until_sequence = 2 WHERE equivalency_id = '${eq.clean}'`)).to.equal(
+      "",
+    );
+    expect(await refusal(`UPDATE dataset_states SET until_sequence = 3 WHERE equivalency_id = '${eq.clean}'`)).to.match(
+      /append-only/,
+    );
+    expect(await snapshot(dataset.id)).to.have.length(3);
     expect(await db.datasetIssue.count({ where: { datasetVersionId: dataset.id } })).to.equal(2);
   });
 
-  it("stores only what changed since the previous publication; unchanged rows name the version holding their state", async () => {
-    const db = t.database.prisma;
-    const stored = (datasetVersionId: string) =>
-      db.datasetRecord.findMany({ where: { datasetVersionId }, orderBy: { row: "asc" } });
+  it("stores a state only for an equivalency whose version or courses changed; an unchanged one costs no row", async () => {
     const first = (await publish({ label: "first" })).body.data;
     const second = (await publish({ label: "second" })).body.data;
-    // Nothing changed: the second publication copies no state.
-    expect((await stored(second.id)).map((r) => [r.equivalencyId, r.state, r.stateDatasetVersionId])).to.deep.equal([
-      [eq.clean, null, first.id],
-      [eq.noCip, null, first.id],
-      [eq.noTarget, null, first.id],
+    // Nothing changed: the second publication stores no state and closes none.
+    expect(await states()).to.deep.equal([
+      [eq.clean, 1, null],
+      [eq.noCip, 1, null],
+      [eq.noTarget, 1, null],
     ]);
 
     const patched = await t.http
@@ -315,22 +327,15 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       .send({ status: "accepted" });
     expect(patched.status, JSON.stringify(patched.body)).to.equal(200);
     const third = (await publish({ label: "third" })).body.data;
-    const thirdRows = await stored(third.id);
-    // Only the changed equivalency's state is stored; the others still refer to the first publication.
-    expect(thirdRows.map((r) => [r.equivalencyId, r.state === null, r.stateDatasetVersionId])).to.deep.equal([
-      [eq.clean, false, null],
-      [eq.noCip, true, first.id],
-      [eq.noTarget, true, first.id],
+    // Only the changed equivalency's state is stored; its earlier one is closed at the third.
+    expect(await states()).to.deep.equal([
+      [eq.clean, 1, 3],
+      [eq.noCip, 1, null],
+      [eq.noTarget, 1, null],
+      [eq.clean, 3, null],
     ]);
-    expect(thirdRows[0].state).to.deep.include({
-      id: eq.clean,
-      status: "accepted",
-      version: 2,
-      datasetVersionId: third.id,
-    });
 
     // Read back, every version is its whole snapshot as published, each state naming its own version.
-    const snapshot = (id: string) => createDatasetsRepository(db).snapshotRecords(id);
     const [firstSnapshot, secondSnapshot, thirdSnapshot] = [
       await snapshot(first.id),
       await snapshot(second.id),
@@ -357,19 +362,65 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     expect(firstSnapshot[0].state).to.include({ status: "pending", version: 1 });
   });
 
+  it("republished unchanged, a dataset has the content and the issues it had; only its datasetVersionId differs", async () => {
+    await t.database.prisma.equivalency.update({
+      where: { id: eq.clean },
+      data: { createdAt: new Date(Date.now() - (t.config.datasets.stalePendingDays + 1) * DAY_MS) },
+    });
+    const first = (await publish({ label: "first", recordCount: 4 })).body.data;
+    const again = (await publish({ label: "again", recordCount: 4 })).body.data;
+    await expectContract(await t.http.get(`/api/v1/datasets/${again.id}`).set(bearer(t.keys.live)), 200);
+    expect(again).to.include({ sequence: 2, snapshotRecordCount: 3, issueCount: first.issueCount });
+    expect(first.issueCount).to.equal(4);
+    const withoutVersion = ({ datasetVersionId: _, ...rest }: Record<string, unknown>) => rest;
+    const [before, after] = [await snapshot(first.id), await snapshot(again.id)];
+    expect(after.map((r) => [r.row, r.equivalencyId, withoutVersion(r.state)])).to.deep.equal(
+      before.map((r) => [r.row, r.equivalencyId, withoutVersion(r.state)]),
+    );
+    expect(await issuesOf(again.id)).to.deep.equal(await issuesOf(first.id));
+    expect((await issuesOf(again.id)).map((i: { code: string; row: number | null }) => [i.row, i.code])).to.deep.equal([
+      [null, "record_count_mismatch"],
+      [1, "stale_pending"],
+      [2, "missing_cip_code"],
+      [3, "missing_target"],
+    ]);
+    expect(again.issues).to.deep.equal(first.issues);
+  });
+
+  it("leaves out an equivalency that left the organization, renumbering the rows; earlier versions keep it", async () => {
+    const first = (await publish({ label: "first" })).body.data;
+    const other = await t.otherOrganization("beta");
+    await t.database.prisma.equivalency.update({ where: { id: eq.noCip }, data: { organizationId: other.id } });
+    const second = (await publish({ label: "second" })).body.data;
+    expect(second).to.include({ snapshotRecordCount: 2, issueCount: 1 });
+    expect(second.issues).to.deep.equal([{ ...first.issues[1], row: 2 }]);
+    expect((await snapshot(second.id)).map((r) => [r.row, r.equivalencyId])).to.deep.equal([
+      [1, eq.clean],
+      [2, eq.noTarget],
+    ]);
+    expect((await snapshot(first.id)).map((r) => r.equivalencyId)).to.deep.equal([eq.clean, eq.noCip, eq.noTarget]);
+    expect(await states()).to.deep.equal([
+      [eq.clean, 1, null],
+      [eq.noCip, 1, 2],
+      [eq.noTarget, 1, null],
+    ]);
+    // The one left out still names the last dataset that included it.
+    const left = await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.noCip } });
+    expect(left.datasetVersionId).to.equal(first.id);
+    const kept = await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.clean } });
+    expect(kept.datasetVersionId).to.equal(second.id);
+  });
+
   it("stores each state as equivalencyView and courseView make it, with its own datasetVersionId", async () => {
     const first = (await publish({ label: "first" })).body.data;
-    const records = await t.database.prisma.datasetRecord.findMany({
-      where: { datasetVersionId: first.id },
-      orderBy: { row: "asc" },
-    });
+    const records = await snapshot(first.id);
     expect(records.map((r) => r.state)).to.deep.equal(
       await Promise.all([eq.clean, eq.noCip, eq.noTarget].map((id) => viewsOf(id, first.id))),
     );
   });
 
   it("stores the state again when a course it references changed though the equivalency did not", async () => {
-    const first = (await publish({ label: "first" })).body.data;
+    await publish({ label: "first" });
     const renamed = await t.http
       .post("/api/v1/courses")
       .set(bearer(t.keys.live))
@@ -378,58 +429,16 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       ]);
     expect(renamed.body.data[0], JSON.stringify(renamed.body)).to.include({ result: "updated", version: 2 });
     const second = (await publish({ label: "second" })).body.data;
-    const rows = await t.database.prisma.datasetRecord.findMany({
-      where: { datasetVersionId: second.id },
-      orderBy: { row: "asc" },
-    });
-    expect(rows.map((r) => [r.equivalencyId, r.state === null, r.stateDatasetVersionId])).to.deep.equal([
-      [eq.clean, true, first.id],
-      [eq.noCip, false, null],
-      [eq.noTarget, true, first.id],
+    expect(await states()).to.deep.equal([
+      [eq.clean, 1, null],
+      [eq.noCip, 1, 2],
+      [eq.noTarget, 1, null],
+      [eq.noCip, 2, null],
     ]);
+    const rows = await snapshot(second.id);
     expect(rows[1].state).to.deep.equal(await viewsOf(eq.noCip, second.id));
     expect(rows[1].state).to.deep.include({ version: 1 });
     expect((rows[1].state as { sourceCourse: object }).sourceCourse).to.include({ title: "Drawing and Composition" });
-  });
-
-  it("takes a state held by an earlier publication whose hash was written otherwise, or not at all, as unchanged", async () => {
-    // A publication as the views in JavaScript stored it: each hash the SHA-256 of the state's
-    // JSON.stringify text, and none for a row stored before hashes were.
-    const legacy = "ds_legacy_publication";
-    await t.database.prisma.datasetVersion.create({
-      data: {
-        id: legacy,
-        organizationId: t.organizationId,
-        environment: "live",
-        sequence: 1,
-        label: "legacy",
-        snapshotRecordCount: 3,
-        issueCount: 0,
-      },
-    });
-    const ids = [eq.clean, eq.noCip, eq.noTarget];
-    for (const [index, id] of ids.entries()) {
-      const { datasetVersionId: _, ...content } = await viewsOf(id, legacy);
-      const stateHash = index === 2 ? null : createHash("sha256").update(JSON.stringify(content)).digest("hex");
-      await t.database.prisma.datasetRecord.create({
-        data: {
-          datasetVersionId: legacy,
-          row: index + 1,
-          equivalencyId: id,
-          state: { ...content, datasetVersionId: legacy },
-          stateHash,
-        },
-      });
-    }
-    const next = (await publish({ label: "after" })).body.data;
-    expect(next.sequence).to.equal(2);
-    const rows = await t.database.prisma.datasetRecord.findMany({
-      where: { datasetVersionId: next.id },
-      orderBy: { row: "asc" },
-    });
-    expect(rows.map((r) => [r.equivalencyId, r.state, r.stateDatasetVersionId])).to.deep.equal(
-      ids.map((id) => [id, null, legacy]),
-    );
   });
 
   it("400 for an unknown field, a missing or empty label and a recordCount below 0 or past its limit; nothing written", async () => {

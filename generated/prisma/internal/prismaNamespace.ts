@@ -415,7 +415,7 @@ export const ModelName = {
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
   DatasetVersion: 'DatasetVersion',
-  DatasetRecord: 'DatasetRecord',
+  DatasetState: 'DatasetState',
   DatasetIssue: 'DatasetIssue',
   User: 'User',
   SignInLink: 'SignInLink',
@@ -442,7 +442,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "courseCode" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetRecord" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen" | "equivalencyRequest" | "equivalencyRequestRequester" | "evaluationFingerprint"
+    modelProps: "organization" | "apiKey" | "oAuthClient" | "signingKey" | "stewardship" | "stewardshipAll" | "cipCode" | "institution" | "course" | "equivalency" | "courseCode" | "equivalencyVersion" | "outboxEvent" | "eventFeed" | "idempotencyRecord" | "webhookEndpoint" | "webhookDelivery" | "datasetVersion" | "datasetState" | "datasetIssue" | "user" | "signInLink" | "dashboardSession" | "auditEntry" | "ssoConnection" | "ssoSignInState" | "samlAssertionSeen" | "equivalencyRequest" | "equivalencyRequestRequester" | "evaluationFingerprint"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1778,77 +1778,77 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
-    DatasetRecord: {
-      payload: Prisma.$DatasetRecordPayload<ExtArgs>
-      fields: Prisma.DatasetRecordFieldRefs
+    DatasetState: {
+      payload: Prisma.$DatasetStatePayload<ExtArgs>
+      fields: Prisma.DatasetStateFieldRefs
       operations: {
         findUnique: {
-          args: Prisma.DatasetRecordFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload> | null
+          args: Prisma.DatasetStateFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload> | null
         }
         findUniqueOrThrow: {
-          args: Prisma.DatasetRecordFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+          args: Prisma.DatasetStateFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>
         }
         findFirst: {
-          args: Prisma.DatasetRecordFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload> | null
+          args: Prisma.DatasetStateFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload> | null
         }
         findFirstOrThrow: {
-          args: Prisma.DatasetRecordFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+          args: Prisma.DatasetStateFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>
         }
         findMany: {
-          args: Prisma.DatasetRecordFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>[]
+          args: Prisma.DatasetStateFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>[]
         }
         create: {
-          args: Prisma.DatasetRecordCreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+          args: Prisma.DatasetStateCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>
         }
         createMany: {
-          args: Prisma.DatasetRecordCreateManyArgs<ExtArgs>
+          args: Prisma.DatasetStateCreateManyArgs<ExtArgs>
           result: BatchPayload
         }
         createManyAndReturn: {
-          args: Prisma.DatasetRecordCreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>[]
+          args: Prisma.DatasetStateCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>[]
         }
         delete: {
-          args: Prisma.DatasetRecordDeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+          args: Prisma.DatasetStateDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>
         }
         update: {
-          args: Prisma.DatasetRecordUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+          args: Prisma.DatasetStateUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>
         }
         deleteMany: {
-          args: Prisma.DatasetRecordDeleteManyArgs<ExtArgs>
+          args: Prisma.DatasetStateDeleteManyArgs<ExtArgs>
           result: BatchPayload
         }
         updateMany: {
-          args: Prisma.DatasetRecordUpdateManyArgs<ExtArgs>
+          args: Prisma.DatasetStateUpdateManyArgs<ExtArgs>
           result: BatchPayload
         }
         updateManyAndReturn: {
-          args: Prisma.DatasetRecordUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>[]
+          args: Prisma.DatasetStateUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>[]
         }
         upsert: {
-          args: Prisma.DatasetRecordUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetRecordPayload>
+          args: Prisma.DatasetStateUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DatasetStatePayload>
         }
         aggregate: {
-          args: Prisma.DatasetRecordAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateDatasetRecord>
+          args: Prisma.DatasetStateAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDatasetState>
         }
         groupBy: {
-          args: Prisma.DatasetRecordGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.DatasetRecordGroupByOutputType>[]
+          args: Prisma.DatasetStateGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetStateGroupByOutputType>[]
         }
         count: {
-          args: Prisma.DatasetRecordCountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.DatasetRecordCountAggregateOutputType> | number
+          args: Prisma.DatasetStateCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DatasetStateCountAggregateOutputType> | number
         }
       }
     }
@@ -2992,16 +2992,26 @@ export const DatasetVersionScalarFieldEnum = {
 export type DatasetVersionScalarFieldEnum = (typeof DatasetVersionScalarFieldEnum)[keyof typeof DatasetVersionScalarFieldEnum]
 
 
-export const DatasetRecordScalarFieldEnum = {
-  datasetVersionId: 'datasetVersionId',
-  row: 'row',
+export const DatasetStateScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
   equivalencyId: 'equivalencyId',
-  state: 'state',
-  stateHash: 'stateHash',
-  stateDatasetVersionId: 'stateDatasetVersionId'
+  createdAt: 'createdAt',
+  equivalencyVersion: 'equivalencyVersion',
+  sourceCourseId: 'sourceCourseId',
+  sourceCourseVersion: 'sourceCourseVersion',
+  targetCourseId: 'targetCourseId',
+  targetCourseVersion: 'targetCourseVersion',
+  firstSequence: 'firstSequence',
+  untilSequence: 'untilSequence',
+  content: 'content',
+  missingTarget: 'missingTarget',
+  sourceCodeWithoutCip: 'sourceCodeWithoutCip',
+  pending: 'pending'
 } as const
 
-export type DatasetRecordScalarFieldEnum = (typeof DatasetRecordScalarFieldEnum)[keyof typeof DatasetRecordScalarFieldEnum]
+export type DatasetStateScalarFieldEnum = (typeof DatasetStateScalarFieldEnum)[keyof typeof DatasetStateScalarFieldEnum]
 
 
 export const DatasetIssueScalarFieldEnum = {
@@ -3648,7 +3658,7 @@ export type GlobalOmitConfig = {
   webhookEndpoint?: Prisma.WebhookEndpointOmit
   webhookDelivery?: Prisma.WebhookDeliveryOmit
   datasetVersion?: Prisma.DatasetVersionOmit
-  datasetRecord?: Prisma.DatasetRecordOmit
+  datasetState?: Prisma.DatasetStateOmit
   datasetIssue?: Prisma.DatasetIssueOmit
   user?: Prisma.UserOmit
   signInLink?: Prisma.SignInLinkOmit

@@ -69,7 +69,7 @@ export const ModelName = {
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
   DatasetVersion: 'DatasetVersion',
-  DatasetRecord: 'DatasetRecord',
+  DatasetState: 'DatasetState',
   DatasetIssue: 'DatasetIssue',
   User: 'User',
   SignInLink: 'SignInLink',
@@ -386,16 +386,26 @@ export const DatasetVersionScalarFieldEnum = {
 export type DatasetVersionScalarFieldEnum = (typeof DatasetVersionScalarFieldEnum)[keyof typeof DatasetVersionScalarFieldEnum]
 
 
-export const DatasetRecordScalarFieldEnum = {
-  datasetVersionId: 'datasetVersionId',
-  row: 'row',
+export const DatasetStateScalarFieldEnum = {
+  id: 'id',
+  organizationId: 'organizationId',
+  environment: 'environment',
   equivalencyId: 'equivalencyId',
-  state: 'state',
-  stateHash: 'stateHash',
-  stateDatasetVersionId: 'stateDatasetVersionId'
+  createdAt: 'createdAt',
+  equivalencyVersion: 'equivalencyVersion',
+  sourceCourseId: 'sourceCourseId',
+  sourceCourseVersion: 'sourceCourseVersion',
+  targetCourseId: 'targetCourseId',
+  targetCourseVersion: 'targetCourseVersion',
+  firstSequence: 'firstSequence',
+  untilSequence: 'untilSequence',
+  content: 'content',
+  missingTarget: 'missingTarget',
+  sourceCodeWithoutCip: 'sourceCodeWithoutCip',
+  pending: 'pending'
 } as const
 
-export type DatasetRecordScalarFieldEnum = (typeof DatasetRecordScalarFieldEnum)[keyof typeof DatasetRecordScalarFieldEnum]
+export type DatasetStateScalarFieldEnum = (typeof DatasetStateScalarFieldEnum)[keyof typeof DatasetStateScalarFieldEnum]
 
 
 export const DatasetIssueScalarFieldEnum = {

@@ -264,8 +264,6 @@ export type DatasetVersionWhereInput = {
   metadata?: Prisma.JsonNullableFilter<"DatasetVersion">
   issueCount?: Prisma.IntFilter<"DatasetVersion"> | number
   createdAt?: Prisma.DateTimeFilter<"DatasetVersion"> | Date | string
-  records?: Prisma.DatasetRecordListRelationFilter
-  referencedBy?: Prisma.DatasetRecordListRelationFilter
   issues?: Prisma.DatasetIssueListRelationFilter
 }
 
@@ -280,8 +278,6 @@ export type DatasetVersionOrderByWithRelationInput = {
   metadata?: Prisma.SortOrderInput | Prisma.SortOrder
   issueCount?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
-  records?: Prisma.DatasetRecordOrderByRelationAggregateInput
-  referencedBy?: Prisma.DatasetRecordOrderByRelationAggregateInput
   issues?: Prisma.DatasetIssueOrderByRelationAggregateInput
 }
 
@@ -300,8 +296,6 @@ export type DatasetVersionWhereUniqueInput = Prisma.AtLeast<{
   metadata?: Prisma.JsonNullableFilter<"DatasetVersion">
   issueCount?: Prisma.IntFilter<"DatasetVersion"> | number
   createdAt?: Prisma.DateTimeFilter<"DatasetVersion"> | Date | string
-  records?: Prisma.DatasetRecordListRelationFilter
-  referencedBy?: Prisma.DatasetRecordListRelationFilter
   issues?: Prisma.DatasetIssueListRelationFilter
 }, "id" | "organizationId_environment_sequence">
 
@@ -350,8 +344,6 @@ export type DatasetVersionCreateInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount: number
   createdAt?: Date | string
-  records?: Prisma.DatasetRecordCreateNestedManyWithoutDatasetInput
-  referencedBy?: Prisma.DatasetRecordCreateNestedManyWithoutStateDatasetInput
   issues?: Prisma.DatasetIssueCreateNestedManyWithoutDatasetInput
 }
 
@@ -366,8 +358,6 @@ export type DatasetVersionUncheckedCreateInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount: number
   createdAt?: Date | string
-  records?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput
-  referencedBy?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput
   issues?: Prisma.DatasetIssueUncheckedCreateNestedManyWithoutDatasetInput
 }
 
@@ -382,8 +372,6 @@ export type DatasetVersionUpdateInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  records?: Prisma.DatasetRecordUpdateManyWithoutDatasetNestedInput
-  referencedBy?: Prisma.DatasetRecordUpdateManyWithoutStateDatasetNestedInput
   issues?: Prisma.DatasetIssueUpdateManyWithoutDatasetNestedInput
 }
 
@@ -398,8 +386,6 @@ export type DatasetVersionUncheckedUpdateInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  records?: Prisma.DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput
-  referencedBy?: Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput
   issues?: Prisma.DatasetIssueUncheckedUpdateManyWithoutDatasetNestedInput
 }
 
@@ -504,41 +490,6 @@ export type DatasetVersionScalarRelationFilter = {
   isNot?: Prisma.DatasetVersionWhereInput
 }
 
-export type DatasetVersionNullableScalarRelationFilter = {
-  is?: Prisma.DatasetVersionWhereInput | null
-  isNot?: Prisma.DatasetVersionWhereInput | null
-}
-
-export type DatasetVersionCreateNestedOneWithoutRecordsInput = {
-  create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutRecordsInput, Prisma.DatasetVersionUncheckedCreateWithoutRecordsInput>
-  connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutRecordsInput
-  connect?: Prisma.DatasetVersionWhereUniqueInput
-}
-
-export type DatasetVersionCreateNestedOneWithoutReferencedByInput = {
-  create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
-  connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutReferencedByInput
-  connect?: Prisma.DatasetVersionWhereUniqueInput
-}
-
-export type DatasetVersionUpdateOneRequiredWithoutRecordsNestedInput = {
-  create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutRecordsInput, Prisma.DatasetVersionUncheckedCreateWithoutRecordsInput>
-  connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutRecordsInput
-  upsert?: Prisma.DatasetVersionUpsertWithoutRecordsInput
-  connect?: Prisma.DatasetVersionWhereUniqueInput
-  update?: Prisma.XOR<Prisma.XOR<Prisma.DatasetVersionUpdateToOneWithWhereWithoutRecordsInput, Prisma.DatasetVersionUpdateWithoutRecordsInput>, Prisma.DatasetVersionUncheckedUpdateWithoutRecordsInput>
-}
-
-export type DatasetVersionUpdateOneWithoutReferencedByNestedInput = {
-  create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
-  connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutReferencedByInput
-  upsert?: Prisma.DatasetVersionUpsertWithoutReferencedByInput
-  disconnect?: Prisma.DatasetVersionWhereInput | boolean
-  delete?: Prisma.DatasetVersionWhereInput | boolean
-  connect?: Prisma.DatasetVersionWhereUniqueInput
-  update?: Prisma.XOR<Prisma.XOR<Prisma.DatasetVersionUpdateToOneWithWhereWithoutReferencedByInput, Prisma.DatasetVersionUpdateWithoutReferencedByInput>, Prisma.DatasetVersionUncheckedUpdateWithoutReferencedByInput>
-}
-
 export type DatasetVersionCreateNestedOneWithoutIssuesInput = {
   create?: Prisma.XOR<Prisma.DatasetVersionCreateWithoutIssuesInput, Prisma.DatasetVersionUncheckedCreateWithoutIssuesInput>
   connectOrCreate?: Prisma.DatasetVersionCreateOrConnectWithoutIssuesInput
@@ -553,158 +504,6 @@ export type DatasetVersionUpdateOneRequiredWithoutIssuesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.DatasetVersionUpdateToOneWithWhereWithoutIssuesInput, Prisma.DatasetVersionUpdateWithoutIssuesInput>, Prisma.DatasetVersionUncheckedUpdateWithoutIssuesInput>
 }
 
-export type DatasetVersionCreateWithoutRecordsInput = {
-  id: string
-  environment: $Enums.Environment
-  organizationId: string
-  sequence: number
-  label: string
-  recordCount?: number | null
-  snapshotRecordCount: number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount: number
-  createdAt?: Date | string
-  referencedBy?: Prisma.DatasetRecordCreateNestedManyWithoutStateDatasetInput
-  issues?: Prisma.DatasetIssueCreateNestedManyWithoutDatasetInput
-}
-
-export type DatasetVersionUncheckedCreateWithoutRecordsInput = {
-  id: string
-  environment: $Enums.Environment
-  organizationId: string
-  sequence: number
-  label: string
-  recordCount?: number | null
-  snapshotRecordCount: number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount: number
-  createdAt?: Date | string
-  referencedBy?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput
-  issues?: Prisma.DatasetIssueUncheckedCreateNestedManyWithoutDatasetInput
-}
-
-export type DatasetVersionCreateOrConnectWithoutRecordsInput = {
-  where: Prisma.DatasetVersionWhereUniqueInput
-  create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutRecordsInput, Prisma.DatasetVersionUncheckedCreateWithoutRecordsInput>
-}
-
-export type DatasetVersionCreateWithoutReferencedByInput = {
-  id: string
-  environment: $Enums.Environment
-  organizationId: string
-  sequence: number
-  label: string
-  recordCount?: number | null
-  snapshotRecordCount: number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount: number
-  createdAt?: Date | string
-  records?: Prisma.DatasetRecordCreateNestedManyWithoutDatasetInput
-  issues?: Prisma.DatasetIssueCreateNestedManyWithoutDatasetInput
-}
-
-export type DatasetVersionUncheckedCreateWithoutReferencedByInput = {
-  id: string
-  environment: $Enums.Environment
-  organizationId: string
-  sequence: number
-  label: string
-  recordCount?: number | null
-  snapshotRecordCount: number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount: number
-  createdAt?: Date | string
-  records?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput
-  issues?: Prisma.DatasetIssueUncheckedCreateNestedManyWithoutDatasetInput
-}
-
-export type DatasetVersionCreateOrConnectWithoutReferencedByInput = {
-  where: Prisma.DatasetVersionWhereUniqueInput
-  create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
-}
-
-export type DatasetVersionUpsertWithoutRecordsInput = {
-  update: Prisma.XOR<Prisma.DatasetVersionUpdateWithoutRecordsInput, Prisma.DatasetVersionUncheckedUpdateWithoutRecordsInput>
-  create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutRecordsInput, Prisma.DatasetVersionUncheckedCreateWithoutRecordsInput>
-  where?: Prisma.DatasetVersionWhereInput
-}
-
-export type DatasetVersionUpdateToOneWithWhereWithoutRecordsInput = {
-  where?: Prisma.DatasetVersionWhereInput
-  data: Prisma.XOR<Prisma.DatasetVersionUpdateWithoutRecordsInput, Prisma.DatasetVersionUncheckedUpdateWithoutRecordsInput>
-}
-
-export type DatasetVersionUpdateWithoutRecordsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
-  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
-  sequence?: Prisma.IntFieldUpdateOperationsInput | number
-  label?: Prisma.StringFieldUpdateOperationsInput | string
-  recordCount?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  snapshotRecordCount?: Prisma.IntFieldUpdateOperationsInput | number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount?: Prisma.IntFieldUpdateOperationsInput | number
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  referencedBy?: Prisma.DatasetRecordUpdateManyWithoutStateDatasetNestedInput
-  issues?: Prisma.DatasetIssueUpdateManyWithoutDatasetNestedInput
-}
-
-export type DatasetVersionUncheckedUpdateWithoutRecordsInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
-  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
-  sequence?: Prisma.IntFieldUpdateOperationsInput | number
-  label?: Prisma.StringFieldUpdateOperationsInput | string
-  recordCount?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  snapshotRecordCount?: Prisma.IntFieldUpdateOperationsInput | number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount?: Prisma.IntFieldUpdateOperationsInput | number
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  referencedBy?: Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput
-  issues?: Prisma.DatasetIssueUncheckedUpdateManyWithoutDatasetNestedInput
-}
-
-export type DatasetVersionUpsertWithoutReferencedByInput = {
-  update: Prisma.XOR<Prisma.DatasetVersionUpdateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedUpdateWithoutReferencedByInput>
-  create: Prisma.XOR<Prisma.DatasetVersionCreateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedCreateWithoutReferencedByInput>
-  where?: Prisma.DatasetVersionWhereInput
-}
-
-export type DatasetVersionUpdateToOneWithWhereWithoutReferencedByInput = {
-  where?: Prisma.DatasetVersionWhereInput
-  data: Prisma.XOR<Prisma.DatasetVersionUpdateWithoutReferencedByInput, Prisma.DatasetVersionUncheckedUpdateWithoutReferencedByInput>
-}
-
-export type DatasetVersionUpdateWithoutReferencedByInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
-  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
-  sequence?: Prisma.IntFieldUpdateOperationsInput | number
-  label?: Prisma.StringFieldUpdateOperationsInput | string
-  recordCount?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  snapshotRecordCount?: Prisma.IntFieldUpdateOperationsInput | number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount?: Prisma.IntFieldUpdateOperationsInput | number
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  records?: Prisma.DatasetRecordUpdateManyWithoutDatasetNestedInput
-  issues?: Prisma.DatasetIssueUpdateManyWithoutDatasetNestedInput
-}
-
-export type DatasetVersionUncheckedUpdateWithoutReferencedByInput = {
-  id?: Prisma.StringFieldUpdateOperationsInput | string
-  environment?: Prisma.EnumEnvironmentFieldUpdateOperationsInput | $Enums.Environment
-  organizationId?: Prisma.StringFieldUpdateOperationsInput | string
-  sequence?: Prisma.IntFieldUpdateOperationsInput | number
-  label?: Prisma.StringFieldUpdateOperationsInput | string
-  recordCount?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
-  snapshotRecordCount?: Prisma.IntFieldUpdateOperationsInput | number
-  metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
-  issueCount?: Prisma.IntFieldUpdateOperationsInput | number
-  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  records?: Prisma.DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput
-  issues?: Prisma.DatasetIssueUncheckedUpdateManyWithoutDatasetNestedInput
-}
-
 export type DatasetVersionCreateWithoutIssuesInput = {
   id: string
   environment: $Enums.Environment
@@ -716,8 +515,6 @@ export type DatasetVersionCreateWithoutIssuesInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount: number
   createdAt?: Date | string
-  records?: Prisma.DatasetRecordCreateNestedManyWithoutDatasetInput
-  referencedBy?: Prisma.DatasetRecordCreateNestedManyWithoutStateDatasetInput
 }
 
 export type DatasetVersionUncheckedCreateWithoutIssuesInput = {
@@ -731,8 +528,6 @@ export type DatasetVersionUncheckedCreateWithoutIssuesInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount: number
   createdAt?: Date | string
-  records?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutDatasetInput
-  referencedBy?: Prisma.DatasetRecordUncheckedCreateNestedManyWithoutStateDatasetInput
 }
 
 export type DatasetVersionCreateOrConnectWithoutIssuesInput = {
@@ -762,8 +557,6 @@ export type DatasetVersionUpdateWithoutIssuesInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  records?: Prisma.DatasetRecordUpdateManyWithoutDatasetNestedInput
-  referencedBy?: Prisma.DatasetRecordUpdateManyWithoutStateDatasetNestedInput
 }
 
 export type DatasetVersionUncheckedUpdateWithoutIssuesInput = {
@@ -777,8 +570,6 @@ export type DatasetVersionUncheckedUpdateWithoutIssuesInput = {
   metadata?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   issueCount?: Prisma.IntFieldUpdateOperationsInput | number
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  records?: Prisma.DatasetRecordUncheckedUpdateManyWithoutDatasetNestedInput
-  referencedBy?: Prisma.DatasetRecordUncheckedUpdateManyWithoutStateDatasetNestedInput
 }
 
 
@@ -787,14 +578,10 @@ export type DatasetVersionUncheckedUpdateWithoutIssuesInput = {
  */
 
 export type DatasetVersionCountOutputType = {
-  records: number
-  referencedBy: number
   issues: number
 }
 
 export type DatasetVersionCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  records?: boolean | DatasetVersionCountOutputTypeCountRecordsArgs
-  referencedBy?: boolean | DatasetVersionCountOutputTypeCountReferencedByArgs
   issues?: boolean | DatasetVersionCountOutputTypeCountIssuesArgs
 }
 
@@ -806,20 +593,6 @@ export type DatasetVersionCountOutputTypeDefaultArgs<ExtArgs extends runtime.Typ
    * Select specific fields to fetch from the DatasetVersionCountOutputType
    */
   select?: Prisma.DatasetVersionCountOutputTypeSelect<ExtArgs> | null
-}
-
-/**
- * DatasetVersionCountOutputType without action
- */
-export type DatasetVersionCountOutputTypeCountRecordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  where?: Prisma.DatasetRecordWhereInput
-}
-
-/**
- * DatasetVersionCountOutputType without action
- */
-export type DatasetVersionCountOutputTypeCountReferencedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  where?: Prisma.DatasetRecordWhereInput
 }
 
 /**
@@ -841,8 +614,6 @@ export type DatasetVersionSelect<ExtArgs extends runtime.Types.Extensions.Intern
   metadata?: boolean
   issueCount?: boolean
   createdAt?: boolean
-  records?: boolean | Prisma.DatasetVersion$recordsArgs<ExtArgs>
-  referencedBy?: boolean | Prisma.DatasetVersion$referencedByArgs<ExtArgs>
   issues?: boolean | Prisma.DatasetVersion$issuesArgs<ExtArgs>
   _count?: boolean | Prisma.DatasetVersionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["datasetVersion"]>
@@ -888,8 +659,6 @@ export type DatasetVersionSelectScalar = {
 
 export type DatasetVersionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "organizationId" | "sequence" | "label" | "recordCount" | "snapshotRecordCount" | "metadata" | "issueCount" | "createdAt", ExtArgs["result"]["datasetVersion"]>
 export type DatasetVersionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  records?: boolean | Prisma.DatasetVersion$recordsArgs<ExtArgs>
-  referencedBy?: boolean | Prisma.DatasetVersion$referencedByArgs<ExtArgs>
   issues?: boolean | Prisma.DatasetVersion$issuesArgs<ExtArgs>
   _count?: boolean | Prisma.DatasetVersionCountOutputTypeDefaultArgs<ExtArgs>
 }
@@ -899,11 +668,6 @@ export type DatasetVersionIncludeUpdateManyAndReturn<ExtArgs extends runtime.Typ
 export type $DatasetVersionPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "DatasetVersion"
   objects: {
-    records: Prisma.$DatasetRecordPayload<ExtArgs>[]
-    /**
-     * Rows of later publications whose state this version holds.
-     */
-    referencedBy: Prisma.$DatasetRecordPayload<ExtArgs>[]
     issues: Prisma.$DatasetIssuePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -1314,8 +1078,6 @@ readonly fields: DatasetVersionFieldRefs;
  */
 export interface Prisma__DatasetVersionClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
-  records<T extends Prisma.DatasetVersion$recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersion$recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DatasetRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
-  referencedBy<T extends Prisma.DatasetVersion$referencedByArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersion$referencedByArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DatasetRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   issues<T extends Prisma.DatasetVersion$issuesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.DatasetVersion$issuesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$DatasetIssuePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -1746,54 +1508,6 @@ export type DatasetVersionDeleteManyArgs<ExtArgs extends runtime.Types.Extension
    * Limit how many DatasetVersions to delete.
    */
   limit?: number
-}
-
-/**
- * DatasetVersion.records
- */
-export type DatasetVersion$recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  /**
-   * Select specific fields to fetch from the DatasetRecord
-   */
-  select?: Prisma.DatasetRecordSelect<ExtArgs> | null
-  /**
-   * Omit specific fields from the DatasetRecord
-   */
-  omit?: Prisma.DatasetRecordOmit<ExtArgs> | null
-  /**
-   * Choose, which related nodes to fetch as well
-   */
-  include?: Prisma.DatasetRecordInclude<ExtArgs> | null
-  where?: Prisma.DatasetRecordWhereInput
-  orderBy?: Prisma.DatasetRecordOrderByWithRelationInput | Prisma.DatasetRecordOrderByWithRelationInput[]
-  cursor?: Prisma.DatasetRecordWhereUniqueInput
-  take?: number
-  skip?: number
-  distinct?: Prisma.DatasetRecordScalarFieldEnum | Prisma.DatasetRecordScalarFieldEnum[]
-}
-
-/**
- * DatasetVersion.referencedBy
- */
-export type DatasetVersion$referencedByArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
-  /**
-   * Select specific fields to fetch from the DatasetRecord
-   */
-  select?: Prisma.DatasetRecordSelect<ExtArgs> | null
-  /**
-   * Omit specific fields from the DatasetRecord
-   */
-  omit?: Prisma.DatasetRecordOmit<ExtArgs> | null
-  /**
-   * Choose, which related nodes to fetch as well
-   */
-  include?: Prisma.DatasetRecordInclude<ExtArgs> | null
-  where?: Prisma.DatasetRecordWhereInput
-  orderBy?: Prisma.DatasetRecordOrderByWithRelationInput | Prisma.DatasetRecordOrderByWithRelationInput[]
-  cursor?: Prisma.DatasetRecordWhereUniqueInput
-  take?: number
-  skip?: number
-  distinct?: Prisma.DatasetRecordScalarFieldEnum | Prisma.DatasetRecordScalarFieldEnum[]
 }
 
 /**

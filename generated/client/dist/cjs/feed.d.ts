@@ -45,6 +45,10 @@ export declare function followEvents(fetchPage: (query: FeedQuery) => Promise<Ou
 /**
  * The events of the stream, reconnecting with `Last-Event-ID` whenever the connection ends, until
  * the signal aborts. A refusal that a retry cannot change (400, 401, 403, 410) is thrown as ApiError.
+ * When the server ends the stream itself (`event: stream-closed`: its maximum lifetime, an expired
+ * token, a revoked credential) the stream reconnects at once: with a credential still good (a fresh
+ * token from the client's OAuth credentials) it resumes after the last event; a revoked one is
+ * answered 401, thrown as AuthenticationError with the server's reason.
  */
 export declare function eventStream(open: (query: StreamQuery, lastEventId: string | undefined, signal?: AbortSignal) => Promise<Outcome<unknown>>, query?: StreamQuery, options?: StreamOptions): AsyncGenerator<StreamedEvent, void, undefined>;
 export {};

@@ -39,6 +39,10 @@ const TRANSIENT = new Set([429, 502, 503, 504]);
 /**
  * The events of the stream, reconnecting with `Last-Event-ID` whenever the connection ends, until
  * the signal aborts. A refusal that a retry cannot change (400, 401, 403, 410) is thrown as ApiError.
+ * When the server ends the stream itself (`event: stream-closed`: its maximum lifetime, an expired
+ * token, a revoked credential) the stream reconnects at once: with a credential still good (a fresh
+ * token from the client's OAuth credentials) it resumes after the last event; a revoked one is
+ * answered 401, thrown as AuthenticationError with the server's reason.
  */
 export async function* eventStream(open, query = {}, options = {}) {
     const { signal } = options;
@@ -64,10 +68,15 @@ export async function* eventStream(open, query = {}, options = {}) {
             await pause(retryAfterMs(response.headers.get("retry-after"), Date.now()) ?? delay, signal);
             continue;
         }
+        let closedByServer = false;
         try {
             for await (const message of messagesOf(response.body, signal)) {
                 if (message.retry !== undefined)
                     delay = message.retry;
+                if (message.event === STREAM_CLOSED) {
+                    closedByServer = true;
+                    break;
+                }
                 if (message.data === undefined || message.id === undefined)
                     continue;
                 lastEventId = message.id;
@@ -77,10 +86,13 @@ export async function* eventStream(open, query = {}, options = {}) {
         catch {
             // The connection failed mid-stream: reconnect from the last event received.
         }
-        if (!signal?.aborted)
+        // The server said why it ended the stream: ask again now; the answer decides (200, or 401 thrown).
+        if (!signal?.aborted && !closedByServer)
             await pause(delay, signal);
     }
 }
+/** The last message of a stream the server ended: `data` says why and whether reconnecting can succeed. */
+const STREAM_CLOSED = "stream-closed";
 /** The messages of a text/event-stream body, as they arrive. */
 async function* messagesOf(body, signal) {
     const reader = body.pipeThrough(new TextDecoderStream()).getReader();
@@ -116,6 +128,8 @@ function parseMessage(block) {
         const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
         if (field === "id")
             message.id = value;
+        else if (field === "event")
+            message.event = value;
         else if (field === "data")
             message.data = message.data === undefined ? value : `${message.data}\n${value}`;
         else if (field === "retry" && /^\d+$/.test(value))
