@@ -6,6 +6,7 @@ import type { Repositories } from "../repositories/index.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
 import { createEquivalenciesService } from "./equivalencies.ts";
+import { createExplorerService } from "./explorer.ts";
 import { createEquivalencyImportService } from "./equivalency-import.ts";
 import { createIdempotencyService } from "./idempotency.ts";
 import { createStewardshipService } from "./stewardship.ts";
@@ -51,6 +52,7 @@ export interface Services {
   audit: ReturnType<typeof createAuditService>;
   events: ReturnType<typeof createEventsService>;
   transferEvaluations: ReturnType<typeof createTransferEvaluationsService>;
+  explorer: ReturnType<typeof createExplorerService>;
   /** Seals and opens the `after` cursors of lists. */
   cursors: Cursors;
 }
@@ -70,9 +72,12 @@ export function createServices(deps: ServicesDependencies): Services {
   const { repositories, config } = deps;
   const cursors = createCursors(deps.secrets);
   const equivalencies = createEquivalenciesService(repositories);
+  const institutions = createInstitutionsService(repositories);
+  const courses = createCoursesService(repositories);
+  const transferEvaluations = createTransferEvaluationsService({ ...repositories, secrets: deps.secrets });
   return {
-    institutions: createInstitutionsService(repositories),
-    courses: createCoursesService(repositories),
+    institutions,
+    courses,
     equivalencies,
     equivalencyImport: createEquivalencyImportService(repositories),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
@@ -105,7 +110,8 @@ export function createServices(deps: ServicesDependencies): Services {
       settings: config.events,
       listen: deps.listen,
     }),
-    transferEvaluations: createTransferEvaluationsService({ ...repositories, secrets: deps.secrets }),
+    transferEvaluations,
+    explorer: createExplorerService({ repositories, institutions, courses, equivalencies, transferEvaluations }),
     cursors,
   };
 }
