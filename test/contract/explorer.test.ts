@@ -78,7 +78,7 @@ describe("the public explorer: listExplorerEnvironments, searchExplorerInstituti
         sourceCourseIds: [c["CHEM 1A"], c["CHEM 1AL"]],
         targetCourseId: c["CHEM 4A"],
         targetCode: "CHEM 4A",
-        targets: [{ courseId: c["CHEM 4A"], code: "CHEM 4A", credits: null }],
+        targets: [{ courseId: c["CHEM 4A"], code: "CHEM 4A", credits: 4 }],
         minimumGrade: "C",
         effectiveFrom: new Date("2020-08-01"),
         decidedBy: "UC Berkeley Office of Undergraduate Admissions",
@@ -89,7 +89,7 @@ describe("the public explorer: listExplorerEnvironments, searchExplorerInstituti
         sourceCourseIds: [c["MATH 7"]],
         targetCourseId: c["MATH 1A"],
         targetCode: "MATH 1A",
-        targets: [{ courseId: c["MATH 1A"], code: "MATH 1A", credits: 4 }],
+        targets: [{ courseId: c["MATH 1A"], code: "MATH 1A", credits: null }],
       });
       await storeRule(t.database.prisma, {
         id: "eq_art_elective",
@@ -185,6 +185,8 @@ describe("the public explorer: listExplorerEnvironments, searchExplorerInstituti
       ]);
       expect(pair).to.include({ minimumGrade: "C", effectiveFrom: "2020-08-01", targetChoice: "all" });
       expect(rules[0].targets[0]).to.include({ code: "ART 1XX", title: null, credits: 3 });
+      // Without credits of its own, a target course shows the course's.
+      expect(rules[2].targets[0]).to.include({ code: "MATH 1A", title: "Calculus", credits: 4 });
     });
 
     it("getExplorerAgreement of an unknown institution is a 404", async () => {
