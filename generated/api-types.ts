@@ -5882,7 +5882,6 @@ export interface operations {
                     "application/json": components["schemas"]["ExplorerEnvironments"];
                 };
             };
-            400: components["responses"]["BadRequest"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };
