@@ -1,8 +1,9 @@
 // An evaluation as the explorer answers it: each course named (the catalog's, or as the student
 // typed it when the catalog lacks it), what it counts for, and the evaluation's reasons with the
 // rules named by their courses instead of by id. A course the catalog lacks is `unknown_course`.
+import { ValidationError } from "../kernel/errors.ts";
 import type { CreditUnit, Grade } from "./transfer-evaluation.ts";
-import type { TransferEvaluationsService } from "./transfer-evaluations.ts";
+import type { EvaluationRequestCourse, TransferEvaluationsService } from "./transfer-evaluations.ts";
 
 export interface ExplorerCourseInput {
   courseId?: string;
@@ -33,18 +34,58 @@ export function reasonInWords(reason: string, targetName: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * The course as the evaluation takes it: by id when the catalog's own code found it, else by
+ * institution and code with the title the student gave (a model that resolves cross-listed codes
+ * and answers unknown ones takes it; `title` is passed through as given).
+ */
+export function evaluationCourse(institutionId: string, given: GivenCourse): EvaluationRequestCourse {
+  const { input, record } = given;
+  const title = !record && input.title ? { title: input.title } : {};
+  return {
+    ...(record ? { courseId: record.id } : { institutionId, code: input.code as string, ...title }),
+    ...(input.grade ? { grade: input.grade } : {}),
+    ...(input.completedOn ? { completedOn: input.completedOn } : {}),
+  };
+}
+
+/** The indexes of the typed courses an evaluation refused as unknown codes; null for any other error. */
+export function refusedUnknownCodes(error: unknown, given: GivenCourse[]): Set<number> | null {
+  if (!(error instanceof ValidationError)) return null;
+  const indexes = new Set<number>();
+  for (const { pointer } of error.errors) {
+    const match = /^\/courses\/(\d+)\/code$/.exec(pointer);
+    const index = match ? Number(match[1]) : -1;
+    if (!given[index] || given[index].record) return null;
+    indexes.add(index);
+  }
+  return indexes.size > 0 ? indexes : null;
+}
+
+/**
+ * One result per course given: `evaluated` are the indexes of the courses the evaluation was given,
+ * in its order; the others, and those it answered `unknown_course`, are named here.
+ */
 export function namedResults(
   given: GivenCourse[],
+  evaluated: number[],
   evaluation: Evaluation | null,
   context: { from: { name: string }; to: { name: string }; creditUnit: CreditUnit },
 ) {
-  const evaluated = [...(evaluation?.results ?? [])];
-  const codeOf = new Map(given.flatMap((course) => (course.record ? [[course.record.id, course.record.code]] : [])));
-  const results = given.map((course) => {
-    if (!course.record) return unknownCourse(course.input, context.from.name);
-    const result = evaluated.shift() as EvaluationResult;
+  const resultOf = new Map(evaluated.map((index, position) => [index, evaluation?.results[position]]));
+  const codeOf = new Map(evaluation?.results.map((result) => [result.courseId, result.code]) ?? []);
+  const results = given.map((course, index) => {
+    const result = resultOf.get(index);
+    if (!result || (result.outcome as string) === "unknown_course")
+      return unknownCourse(course.input, context.from.name);
     return {
-      course: course.record,
+      course: course.record ?? {
+        id: result.courseId,
+        code: result.code,
+        title: result.title,
+        credits: null,
+        creditUnit: null,
+      },
       grade: result.grade,
       evaluatedOn: result.evaluatedOn as string | null,
       outcome: result.outcome as EvaluationResult["outcome"] | "unknown_course",
@@ -56,17 +97,18 @@ export function namedResults(
       reasons: result.reasons.map((reason) => reasonInWords(reason, context.to.name)),
     };
   });
-  const unknown = results.filter((result) => result.outcome === "unknown_course").length;
+  // Courses answered here without the evaluation count as unmatched beside its totals.
+  const answeredHere = given.length - evaluated.length;
   const totals = evaluation
     ? {
         ...evaluation.totals,
-        courses: evaluation.totals.courses + unknown,
-        unmatchedCourses: evaluation.totals.unmatchedCourses + unknown,
+        courses: evaluation.totals.courses + answeredHere,
+        unmatchedCourses: evaluation.totals.unmatchedCourses + answeredHere,
       }
     : {
-        courses: unknown,
+        courses: answeredHere,
         matchedCourses: 0,
-        unmatchedCourses: unknown,
+        unmatchedCourses: answeredHere,
         awardedCredits: 0,
         creditUnit: context.creditUnit,
         unconvertedCredits: [],

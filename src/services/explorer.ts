@@ -12,7 +12,13 @@ import type { InstitutionsService, InstitutionView } from "./institutions.ts";
 import type { CoursesService } from "./courses.ts";
 import type { TransferEvaluationsService } from "./transfer-evaluations.ts";
 import { agreementRules, type RuleRecord } from "./explorer-agreement.ts";
-import { namedResults, type ExplorerCourseInput, type GivenCourse } from "./explorer-evaluation.ts";
+import {
+  evaluationCourse,
+  namedResults,
+  refusedUnknownCodes,
+  type ExplorerCourseInput,
+  type GivenCourse,
+} from "./explorer-evaluation.ts";
 import type { CreditUnit } from "./transfer-evaluation.ts";
 import type { Environment, Page } from "./types.ts";
 import { courseCodeKey as codeKey } from "../views/catalog.ts";
@@ -119,29 +125,40 @@ export function createExplorerService(deps: Dependencies) {
       return { from, to, asOf, creditUnit, rules };
     },
 
-    /** "Will my courses transfer?" for the public: the evaluation's rules, answered in names. */
+    /**
+     * "Will my courses transfer?" for the public: the evaluation's rules, answered in names. A course
+     * given by code goes to the evaluation by institution and code (and the title the student gave),
+     * so the evaluation resolves it as it resolves any code; one the catalog lacks is answered
+     * `unknown_course`. An evaluation that refuses such codes instead (an unknown code without
+     * unknown-course support is its 400) leaves them to be answered here.
+     */
     async createExplorerTransferEvaluation(environment: Environment, input: ExplorerEvaluationInput) {
       const [from, to] = await Promise.all([institution(environment, input.from), institution(environment, input.to)]);
       const given = await resolveCourses(environment, from.id, input.courses);
-      const known = given.filter((course) => course.record);
-      const creditUnit = await unitOf(environment, to.id);
-      const evaluation =
-        known.length > 0
-          ? await transferEvaluations.createTransferEvaluation(
-              publicCaller(environment),
-              {
-                targetInstitutionId: to.id,
-                ...(input.asOf ? { asOf: input.asOf } : {}),
-                courses: known.map(({ record, input: course }) => ({
-                  courseId: record!.id,
-                  ...(course.grade ? { grade: course.grade } : {}),
-                  ...(course.completedOn ? { completedOn: course.completedOn } : {}),
-                })),
-              },
-              { countDemand: false },
-            )
-          : null;
-      const named = namedResults(given, evaluation, { from, to, creditUnit });
+      const caller = publicCaller(environment);
+      const evaluate = (indexes: number[]) =>
+        transferEvaluations.createTransferEvaluation(
+          caller,
+          {
+            targetInstitutionId: to.id,
+            ...(input.asOf ? { asOf: input.asOf } : {}),
+            courses: indexes.map((index) => evaluationCourse(from.id, given[index])),
+          },
+          { countDemand: false },
+        );
+      const all = given.map((_, index) => index);
+      let evaluated = all;
+      let evaluation: Awaited<ReturnType<typeof evaluate>> | null;
+      try {
+        evaluation = await evaluate(all);
+      } catch (error) {
+        const refused = refusedUnknownCodes(error, given);
+        if (!refused) throw error;
+        evaluated = all.filter((index) => !refused.has(index));
+        evaluation = evaluated.length > 0 ? await evaluate(evaluated) : null;
+      }
+      const creditUnit = evaluation?.creditUnit ?? (await unitOf(environment, to.id));
+      const named = namedResults(given, evaluated, evaluation, { from, to, creditUnit });
       return { from, to, asOf: input.asOf ?? null, creditUnit, ...named };
     },
   };

@@ -106,7 +106,7 @@ describe("the public explorer in the browser", function () {
     );
     const totals = await page.locator(".totals").textContent();
     expect(totals).to.match(/of 2 courses count at University of California-Berkeley/);
-    await page.getByText("Not in the catalog").waitFor();
+    await page.getByText("Not in the catalog", { exact: true }).waitFor();
     await page.getByText("Why PHIL 999").click();
     await page.getByText(/does not list PHIL 999 \(Philosophy of Science\)/).waitFor();
     await expectNoIds(page);
@@ -130,6 +130,6 @@ describe("the public explorer in the browser", function () {
     await page.getByRole("radio", { name: "Live" }).check();
     expect(new URL(page.url()).search).to.equal("?env=live");
     await page.getByRole("combobox", { name: "I am coming from" }).fill("de anza");
-    await page.getByText("No match. Try another spelling.").waitFor();
+    await page.locator("p.hint", { hasText: "No match. Try another spelling." }).waitFor();
   });
 });

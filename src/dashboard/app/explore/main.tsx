@@ -210,4 +210,7 @@ function Explorer() {
   );
 }
 
-render(<Explorer />, document.getElementById("app")!);
+// The boot message is replaced, not kept beside the app (Preact renders into the container's end).
+const root = document.getElementById("app")!;
+root.textContent = "";
+render(<Explorer />, root);
