@@ -20,6 +20,8 @@
 //     changes nothing: it is not audited) is a POST needing the read scope, and a POST, PUT,
 //     PATCH or DELETE needing only the read scope is marked so. (Redocly's write-security rule
 //     accepts either scope; its assertions cannot look at a sibling of the security property.)
+//  5. an operation needs no credential (`security: []`) only when it is the public explorer's (tag
+//     `Explorer`), and then a POST is `x-read-only`: anonymous callers never change anything.
 import fs from "node:fs";
 import path from "node:path";
 import { parseDocument, LineCounter, isNode } from "yaml";
@@ -185,16 +187,27 @@ function checkReadOnly(operation: Json, at: Segment[]): void {
   const scopes = security.flatMap((requirement) =>
     isObject(requirement) && Array.isArray(requirement.OAuth2) ? requirement.OAuth2 : [],
   );
-  const readOnlyScopes = scopes.length > 0 && scopes.every((scope) => scope === "read:public");
+  const anonymous = Array.isArray(operation.security) && operation.security.length === 0;
+  const readOnlyScopes = anonymous || (scopes.length > 0 && scopes.every((scope) => scope === "read:public"));
   const marked = operation["x-read-only"] === true;
   if (marked && !READ_ONLY_ALLOWED.has(method)) report([...at, "x-read-only"], "x-read-only is for a POST only");
   if (marked !== readOnlyScopes)
     report([...at, "security"], "a write method needs write:contribute unless it is x-read-only (then read:public)");
 }
 
+function checkAnonymous(operation: Json, at: Segment[]): void {
+  const anonymous = Array.isArray(operation.security) && operation.security.length === 0;
+  const tags = Array.isArray(operation.tags) ? operation.tags : [];
+  if (anonymous && !tags.includes("Explorer"))
+    report([...at, "security"], "only the public explorer's operations (tag Explorer) need no credential");
+  if (!anonymous && tags.includes("Explorer"))
+    report([...at, "security"], "the public explorer's operations need no credential (security: [])");
+}
+
 function checkOperation(operation: Json, at: Segment[], inPaths: boolean): void {
   walkParameters(operation.parameters, at);
   if (inPaths) checkReadOnly(operation, at);
+  if (inPaths) checkAnonymous(operation, at);
   const { value: body, at: bodyAt } = deref(operation.requestBody, [...at, "requestBody"]);
   for (const [mediaType, media] of Object.entries(isObject(body) && isObject(body.content) ? body.content : {})) {
     if (!isObject(media)) continue;

@@ -670,6 +670,82 @@ export function resources(raw: Client<paths>) {
        */
       revoke: (id: string): Promise<void> => nothing(raw.DELETE("/oauth-clients/{id}", { params: { path: { id } } })),
     },
+    /** The public transfer explorer's reads, without credential and limited per client address; institutions, catalogs, accepted rules in force and evaluations, named for students. */
+    explorer: {
+      /**
+       * What the public explorer can show.
+       *
+       * The public transfer explorer's first question: how many institutions and `accepted` rules each
+       * environment holds, and which environment the explorer opens on (`defaultEnvironment`: `live`,
+       * unless live holds no accepted rule and the sandbox does, as on a fresh install).
+       */
+      environments: (): Promise<Schemas["ExplorerEnvironments"]> => body(raw.GET("/explorer/environments")),
+      /**
+       * Find institutions by name, city or state.
+       *
+       * The explorer's type-ahead: institutions of `environment` whose name or city contains `q`
+       * (case-insensitively), ordered by `name`, then `id`. A last word of two letters after other words
+       * is taken as a state code (`berkeley ca`); `state` filters explicitly. Public, without credential
+       * (see `listExplorerEnvironments`).
+       */
+      institutions: (
+        query: Query<"searchExplorerInstitutions"> = {},
+      ): ListRequest<Schemas["Institution"], Query<"searchExplorerInstitutions">> =>
+        page((q) => raw.GET("/explorer/institutions", { params: { query: q } }), query),
+      /**
+       * Search one institution's catalog.
+       *
+       * The courses of one institution (by institution id or IPEDS unit id) in `environment`, ordered by
+       * `code`, then `id`; `q` keeps those whose code or title contains it (case-insensitively, spacing
+       * aside). Public, without credential (see `listExplorerEnvironments`).
+       */
+      courses: (
+        id: string,
+        query: Query<"listExplorerCourses"> = {},
+      ): ListRequest<Schemas["Course"], Query<"listExplorerCourses">> =>
+        page((q) => raw.GET("/explorer/institutions/{id}/courses", { params: { path: { id }, query: q } }), query),
+      /**
+       * The transfer agreement between two institutions.
+       *
+       * Every `accepted` rule of `to` (the receiving institution) whose source courses are courses of
+       * `from` (the sending institution) and that is in force today (UTC): its source courses (all of
+       * them are needed) with codes, titles and credits, what it gives (targets with their titles and
+       * credits, elective or general-education credit, or no credit), its conditions (minimum grade,
+       * dates) and who decided it. `from` and `to` are institution ids or IPEDS unit ids. Ordered by the
+       * first target's code (rules without a target last), then by source codes. Pending and contested
+       * rules are never shown. Public, without credential (see `listExplorerEnvironments`); the data is
+       * licensed CC BY 4.0.
+       */
+      agreement: (
+        from: string,
+        to: string,
+        query: Query<"getExplorerAgreement"> = {},
+      ): Promise<Schemas["ExplorerAgreement"]> =>
+        record(raw.GET("/explorer/agreements/{from}/{to}", { params: { path: { from, to }, query } })),
+      /**
+       * Will my courses transfer? (public).
+       *
+       * `createTransferEvaluation` for the public: the courses given are courses of `from` (by
+       * `courseId`, or by `code`; a code the catalog lacks may carry the `title` the student read),
+       * evaluated against the `accepted` rules of `to` with the same rules and wording, and answered
+       * with names: each result names its course, what it counts for and why (rules are named by their
+       * courses, never by id), and the totals. A course of `from` that the catalog lacks is
+       * `unknown_course`: nothing is awarded, and the reason says the catalog does not list it. Changes
+       * nothing and stores nothing; an evaluation through the explorer counts no demand (`GET
+       * /equivalency-requests`): an anonymous caller could otherwise inflate it. Public, without
+       * credential (see `listExplorerEnvironments`).
+       */
+      transferEvaluations: (
+        explorer: Schemas["ExplorerEvaluationRequest"],
+        options: { environment?: Schemas["Environment"] } = {},
+      ): Promise<Schemas["ExplorerEvaluation"]> =>
+        record(
+          raw.POST("/explorer/transfer-evaluations", {
+            params: { query: { environment: options.environment } },
+            body: explorer,
+          }),
+        ),
+    },
   };
 }
 // @generated end

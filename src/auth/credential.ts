@@ -8,9 +8,10 @@ export type Scope = (typeof SCOPES)[number];
 export interface Credential {
   /**
    * external_token: an access token of the configured external issuer; user: a dashboard user's token;
-   * operator: whoever runs the server's command line (never an API credential: the CLI acts as it).
+   * operator: whoever runs the server's command line (never an API credential: the CLI acts as it);
+   * public: nobody in particular, calling the public explorer's operations (`security: []`) from an address.
    */
-  kind: "api_key" | "oauth_client" | "external_token" | "user" | "operator";
+  kind: "api_key" | "oauth_client" | "external_token" | "user" | "operator" | "public";
   /** The api key's or OAuth client's record id; `ext:<sub>` for an external issuer's token; the user's id; the operator's OS user name. */
   id: string;
   /** kind user only: the user's current role and how the audit log names them. */
@@ -48,4 +49,29 @@ export function isUserRole(value: unknown): value is UserRole {
 /** A verified token's `exp` (a required claim), in milliseconds since the epoch. */
 export function expiryOf(claims: { exp?: number }): number | undefined {
   return typeof claims.exp === "number" ? claims.exp * 1000 : undefined;
+}
+
+/** The kinds a record may name as acting: every kind but the anonymous public caller, who changes nothing. */
+export type ActingKind<K extends Credential["kind"] = Credential["kind"]> = Exclude<K, "public">;
+
+export function actingKind<K extends Credential["kind"]>(kind: K): ActingKind<K> {
+  if (kind === "public") throw new Error("the public caller changes nothing and is never recorded as acting");
+  return kind as ActingKind<K>;
+}
+
+/**
+ * Who calls an operation that needs no credential (the public explorer's): it holds no scope and
+ * belongs to no organization, so it passes only operations that ask for neither. `environment` is
+ * the one the request names (the explorer's services read it), `live` until then.
+ */
+export function publicCaller(environment: Environment = "live"): ApiCredential {
+  return {
+    kind: "public",
+    id: "public",
+    organizationId: "",
+    organizationSlug: "",
+    channel: "direct",
+    environment,
+    scopes: [],
+  };
 }

@@ -3,6 +3,8 @@
 //     organization's bucket in that environment, so more keys do not mean a
 //     larger budget; the public sandbox key instead has a bucket per client
 //     address, so one heavy user cannot empty the shared demo key for everyone;
+//   - the public explorer's operations, which need no credential: a bucket per
+//     client address, of a credential's size;
 //   - POST /oauth/token: a bucket per client address;
 //   - the dashboard's sign-in routes (start, the OIDC callback, the SAML ACS,
 //     one-time links), which need no credential: a bucket per client address;
@@ -117,6 +119,11 @@ export class RateLimiter {
       this.credentialBuckets.set(credential, buckets);
     }
     return this.take(buckets);
+  }
+
+  /** A request to an operation that needs no credential (the public explorer's). */
+  publicRequest(address: string): PendingDecision {
+    return this.take([{ key: `public:${address}`, rule: this.rules.credential, subject: "from this address" }]);
   }
 
   tokenRequest(address: string): PendingDecision {

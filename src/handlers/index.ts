@@ -38,6 +38,13 @@ import { inviteMember, issueMemberSignInLink, listMembers, updateMember } from "
 import { listAuditEvents } from "./audit-events.ts";
 import { listSsoConnections } from "./sso-connections.ts";
 import { createOAuthClient, listOAuthClients, revokeOAuthClient } from "./oauth-clients.ts";
+import {
+  createExplorerTransferEvaluation,
+  getExplorerAgreement,
+  listExplorerCourses,
+  listExplorerEnvironments,
+  searchExplorerInstitutions,
+} from "./explorer.ts";
 import { createTransferEvaluation, listEquivalencyRequests } from "./transfer-evaluations.ts";
 
 export const handlers: HandlerRegistry = {
@@ -88,6 +95,11 @@ export const handlers: HandlerRegistry = {
   listOAuthClients,
   createOAuthClient,
   revokeOAuthClient,
+  listExplorerEnvironments,
+  searchExplorerInstitutions,
+  listExplorerCourses,
+  getExplorerAgreement,
+  createExplorerTransferEvaluation,
 };
 
 export const requestChecks: RequestChecks = {

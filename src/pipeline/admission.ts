@@ -8,7 +8,7 @@
 import type { Context } from "koa";
 import type { Authenticator } from "../auth/authenticator.ts";
 import { clientAddressKey } from "../auth/client-address.ts";
-import type { ApiCredential } from "../auth/credential.ts";
+import { type ApiCredential, publicCaller } from "../auth/credential.ts";
 import type { RateLimitDecision, RateLimiter } from "../auth/rate-limiter.ts";
 import { AuthenticationError, ProblemError } from "../kernel/errors.ts";
 import { countRateLimited } from "./request-metrics.ts";
@@ -16,6 +16,11 @@ import { countRateLimited } from "./request-metrics.ts";
 export interface Admission {
   /** The caller's credential: 401 without a valid one (429 from a blocked address), 429 for an empty bucket. */
   admit(ctx: Context): Promise<ApiCredential>;
+  /**
+   * The caller of an operation that needs no credential (the public explorer's): anonymous, counted
+   * against its client address (429 when that bucket is empty). An Authorization header is ignored.
+   */
+  admitPublic(ctx: Context): Promise<ApiCredential>;
   /** Counts a token request against its client address (before its body is read): 429 when the bucket is empty. */
   throttleTokenRequest(ctx: Context): Promise<void>;
   /** Counts a request to a dashboard sign-in route against its client address: 429 when the bucket is empty. */
@@ -52,6 +57,10 @@ export function createAdmission(authenticator: Authenticator, rateLimiter: RateL
       if (decision instanceof Promise) decision = await decision;
       applyRateLimit(ctx, decision);
       return credential;
+    },
+    async admitPublic(ctx) {
+      applyRateLimit(ctx, await rateLimiter.publicRequest(clientAddressKey(ctx.ip)));
+      return publicCaller();
     },
     async throttleTokenRequest(ctx) {
       applyRateLimit(ctx, await rateLimiter.tokenRequest(clientAddressKey(ctx.ip)));

@@ -4,6 +4,7 @@
 //   route       the operation, by openapi-backend's router         400 path encoding, 404, 405
 //   negotiate   a media type the client accepts                    406
 //   admit       blocked address, credential, rate limit            429, 401, 429
+//               (an operation with `security: []`: the address's bucket only, 429)
 //   authorize   scopes, credential kind and role, from the document 403
 //   read        the JSON body, within its size and depth limits    413, 415, 400
 //   validate    the contract (Ajv), and an operation's own checks  400
@@ -64,7 +65,7 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     state.operationId = operationId;
     negotiate(ctx, responseTypes(operation));
 
-    const caller = await admission.admit(ctx);
+    const caller = needsNoCredential(operation) ? await admission.admitPublic(ctx) : await admission.admit(ctx);
     state.credential = caller;
     const context = new PipelineContext(ctx, caller, state.requestId, services);
     authorize(operation, caller);
@@ -124,4 +125,10 @@ export function apiPipeline(deps: PipelineDependencies): Middleware {
     rejectUnstorableText(input);
     return input;
   }
+}
+
+/** The public explorer's operations are documented with `security: []`: anyone may call them, from an address. */
+function needsNoCredential(operation: Operation): boolean {
+  const security = (operation as { security?: unknown[] }).security;
+  return Array.isArray(security) && security.length === 0;
 }

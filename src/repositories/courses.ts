@@ -78,6 +78,12 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
       );
     },
 
+    /** The courses of the environment among `ids` (in no particular order). */
+    findByIds(environment: Environment, ids: readonly string[]): Promise<Course[]> {
+      if (ids.length === 0) return Promise.resolve([]);
+      return db.course.findMany({ where: { environment, id: { in: [...ids] } } });
+    },
+
     findByIdWithInstitution(
       environment: Environment,
       id: string,

@@ -22,6 +22,8 @@ import { ListTotals } from "./totals.ts";
 export interface EquivalencyFilters {
   sourceCourse?: string;
   targetInstitution?: string;
+  /** An institution id: the rules whose (first) source course is one of its courses. */
+  sourceInstitution?: string;
   status?: EquivalencyStatus;
   provenance?: Channel;
   /** Only equivalencies changed at or after this time (date-time text). */
@@ -135,6 +137,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       environment,
       ...(filters.sourceCourse ? { anySetCourseIds: { has: filters.sourceCourse } } : {}),
       ...(filters.targetInstitution ? { targetInstitutionId: filters.targetInstitution } : {}),
+      ...(filters.sourceInstitution ? { sourceCourse: { institutionId: filters.sourceInstitution } } : {}),
       ...(filters.status ? { status: filters.status } : {}),
       ...(filters.provenance ? { provenance: filters.provenance } : {}),
       ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
@@ -191,6 +194,12 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     };
     if (filters.sourceCourse) add((p) => `any_set_course_ids @> ARRAY[${p}]::text[]`, filters.sourceCourse);
     if (filters.targetInstitution) add((p) => `target_institution_id = ${p}`, filters.targetInstitution);
+    if (filters.sourceInstitution)
+      add(
+        (p) =>
+          `source_course_id IN (SELECT id FROM courses WHERE environment = $1::"Environment" AND institution_id = ${p})`,
+        filters.sourceInstitution,
+      );
     if (filters.status) add((p) => `status = ${p}::"EquivalencyStatus"`, filters.status);
     if (filters.provenance) add((p) => `provenance = ${p}::"Channel"`, filters.provenance);
     // As UTC text: a timestamp(3) column holds UTC, and the driver would send a Date in local time.

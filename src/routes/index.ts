@@ -1,6 +1,6 @@
 // Every route outside the contract, on one @koa/router: the service's own (operational.ts), the
-// OAuth issuer (src/auth/oauth-routes.ts) and the dashboard's pages, sign-in and single sign-on
-// (src/dashboard/server/). A known path asked with another method is a 405 problem whose Allow
+// OAuth issuer (src/auth/oauth-routes.ts), the dashboard's pages, sign-in and single sign-on, and
+// the public transfer explorer's page (src/dashboard/server/). A known path asked with another method is a 405 problem whose Allow
 // header is the router's; a path none of them knows goes on to the API and then to the 404.
 import type { Context, Middleware, Next } from "koa";
 import { Router } from "@koa/router";
@@ -12,6 +12,7 @@ import type { DashboardDependencies } from "../dashboard/server/sessions.ts";
 import { ssoRoutes } from "../dashboard/server/sso/routes.ts";
 import type { Database } from "../db/database.ts";
 import { dashboardPages } from "../dashboard/server/static.ts";
+import { explorerPages } from "../dashboard/server/explorer-pages.ts";
 import { API_ROOT } from "../kernel/document.ts";
 import { ProblemError } from "../kernel/errors.ts";
 import { operationalRoutes } from "./operational.ts";
@@ -40,6 +41,7 @@ export function routesOutsideContract(deps: OutsideRoutesDependencies): Middlewa
   operationalRoutes(router, { database: app.database, redis: deps.redis });
   oauthRoutes(router, { accessTokens: app.accessTokens, throttleTokenRequest: deps.throttleTokenRequest });
   dashboardPages(router);
+  explorerPages(router);
   // The sign-in routes need no credential: each request is counted against its client address first.
   const throttleSignIn = async (ctx: Context, next: Next) => {
     await deps.throttleSignIn(ctx);

@@ -6,7 +6,7 @@
 import type { AuditEntry, CredentialKind, Environment } from "../../generated/prisma/client.ts";
 import type { Page, PageResult } from "./types.ts";
 import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
-import type { Credential } from "../auth/credential.ts";
+import { actingKind, type Credential } from "../auth/credential.ts";
 import { newId } from "../kernel/ids.ts";
 import { requireAdminUser } from "./users.ts";
 import { actorKey, createActorNames } from "./actor-names.ts";
@@ -91,7 +91,7 @@ export async function appendEntries(
     records.map((record) => ({
       id: newId("aud"),
       organizationId: record.organizationId,
-      actorKind: origin.actor.kind,
+      actorKind: actingKind(origin.actor.kind),
       actorId: origin.actor.id,
       actorName: origin.actorName,
       operationId: origin.operationId,

@@ -4,7 +4,7 @@
 // accepted rule of the same target institution, source set, priority and dates (rules.ts).
 import type { Equivalency } from "../../generated/prisma/client.ts";
 import type { Page, PageResult } from "./types.ts";
-import type { Credential } from "../auth/credential.ts";
+import { actingKind, type Credential } from "../auth/credential.ts";
 import type { Repositories, TransactionRepositories } from "../repositories/index.ts";
 import type { EquivalencyFilters, ExpandedEquivalency, NewEquivalencyVersion } from "../repositories/equivalencies.ts";
 import type { PendingEvent } from "../kernel/events.ts";
@@ -97,7 +97,11 @@ function equivalencyRecord(caller: Credential, id: string): ChangedRecord {
 }
 
 function actorOf(caller: Credential) {
-  return { actorCredentialId: caller.id, actorOrganizationId: caller.organizationId, actorKind: caller.kind };
+  return {
+    actorCredentialId: caller.id,
+    actorOrganizationId: caller.organizationId,
+    actorKind: actingKind(caller.kind),
+  };
 }
 
 /** The version a change records: the equivalency's state after it, by whom, with its note. */

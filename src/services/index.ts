@@ -6,6 +6,7 @@ import type { Repositories } from "../repositories/index.ts";
 import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
 import { createEquivalenciesService } from "./equivalencies.ts";
+import { createExplorerService } from "./explorer.ts";
 import { createEquivalencyImportService } from "./rules/import.ts";
 import { createIdempotencyService } from "./idempotency.ts";
 import { createStewardshipService } from "./stewardship.ts";
@@ -53,6 +54,7 @@ export interface Services {
   audit: ReturnType<typeof createAuditService>;
   events: ReturnType<typeof createEventsService>;
   transferEvaluations: ReturnType<typeof createTransferEvaluationsService>;
+  explorer: ReturnType<typeof createExplorerService>;
   /** Seals and opens the `after` cursors of lists. */
   cursors: Cursors;
 }
@@ -86,9 +88,12 @@ export function createServices(deps: ServicesDependencies): Services {
     deps.forgetCredential?.(id);
     events.credentialRevoked(id);
   };
+  const institutions = createInstitutionsService(repositories);
+  const courses = createCoursesService(repositories);
+  const transferEvaluations = createTransferEvaluationsService({ ...repositories, secrets: deps.secrets });
   return {
-    institutions: createInstitutionsService(repositories),
-    courses: createCoursesService(repositories),
+    institutions,
+    courses,
     equivalencies,
     equivalencyImport: createEquivalencyImportService(repositories),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
@@ -116,7 +121,8 @@ export function createServices(deps: ServicesDependencies): Services {
     dashboardSessions,
     audit: createAuditService(repositories),
     events,
-    transferEvaluations: createTransferEvaluationsService({ ...repositories, secrets: deps.secrets }),
+    transferEvaluations,
+    explorer: createExplorerService({ repositories, institutions, courses, equivalencies, transferEvaluations }),
     cursors,
   };
 }

@@ -2,7 +2,7 @@
 import { Channel } from "../../generated/prisma/enums.ts";
 import type { Page } from "./types.ts";
 import type { Repositories } from "../repositories/index.ts";
-import type { ApiCredential } from "../auth/credential.ts";
+import { actingKind, type ApiCredential } from "../auth/credential.ts";
 import { ConflictError, ValidationError, notFound } from "../kernel/errors.ts";
 import { auditChange } from "./audit.ts";
 import { newId } from "../kernel/ids.ts";
@@ -79,7 +79,7 @@ export function createOrganizationsService({
             channel: organization.source,
           },
           environment: caller.environment,
-          credential: { id: caller.id, kind: caller.kind },
+          credential: { id: caller.id, kind: actingKind(caller.kind) },
           scopes: caller.scopes,
           stewardship: { allInstitutions, institutionIds: stewarded.items },
         },

@@ -241,6 +241,9 @@ describe("contract coverage: the responses every operation shares", () => {
       expect(first.headers["x-ratelimit-remaining"]).to.equal("0");
       const firstOfUser = await limited.http.get("/api/v1/institutions").set(bearer(await adminToken(limited)));
       await expectContract(firstOfUser, 200);
+      // The public explorer's operations need no credential: they draw from the address's bucket.
+      const firstOfAddress = await limited.http.get("/api/v1/explorer/environments");
+      await expectContract(firstOfAddress, 200);
     });
     after(() => limited.close());
 

@@ -70,7 +70,10 @@ export async function createPathRecords(t: TestApp): Promise<PathFiller> {
       template.replace(/\{(\w+)\}/g, (_, name: string) => {
         if (name === "deliveryId") return delivery.id;
         if (name === "version") return "1";
-        const collection = template.split("/")[1];
+        // The public explorer's paths: /explorer/institutions/{id}/courses, /explorer/agreements/{from}/{to}.
+        if (name === "from") return source;
+        if (name === "to") return target;
+        const collection = template.split("/")[template.startsWith("/explorer/") ? 2 : 1];
         if (name === "id" && ids[collection]) return ids[collection];
         throw new Error(`path-records.ts has no record for {${name}} in ${template}; add one`);
       });

@@ -83,6 +83,12 @@ const LINT_SPEC_BREAKS: Record<string, (d: Doc) => void> = {
   "x-read-only is for a POST only": (d) => {
     operation(d, "/keys/{id}", "delete")["x-read-only"] = true;
   },
+  "only the public explorer's operations (tag Explorer) need no credential": (d) => {
+    operation(d, "/courses/{id}", "get").security = [];
+  },
+  "the public explorer's operations need no credential (security: [])": (d) => {
+    operation(d, "/explorer/environments", "get").security = [{ ApiKeyAuth: [] }, { OAuth2: ["read:public"] }];
+  },
 };
 
 describe("spec lint: each rule reports a document that breaks it", function () {

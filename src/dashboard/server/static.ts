@@ -24,7 +24,7 @@ export const DASHBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const CONTENT_TYPES: Record<string, string> = {
+export const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".map": "application/json; charset=utf-8",
@@ -35,14 +35,14 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const ASSET = /^\/dashboard\/assets\/([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)$/;
 
-function securityHeaders(ctx: Context) {
+export function securityHeaders(ctx: Context) {
   ctx.set("Content-Security-Policy", DASHBOARD_CSP);
   ctx.set("X-Content-Type-Options", "nosniff");
   ctx.set("Referrer-Policy", "same-origin");
   ctx.set("X-Frame-Options", "DENY");
 }
 
-async function readOrNull(file: string): Promise<Buffer | null> {
+export async function readOrNull(file: string): Promise<Buffer | null> {
   try {
     return await readFile(file);
   } catch (error) {

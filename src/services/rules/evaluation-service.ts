@@ -136,7 +136,12 @@ export function createTransferEvaluationsService(deps: Dependencies) {
   }
 
   return {
-    async createTransferEvaluation(caller: Credential, request: EvaluationRequest) {
+    /** `countDemand: false` (the public explorer's evaluations) leaves the requested rules' counts alone. */
+    async createTransferEvaluation(
+      caller: Credential,
+      request: EvaluationRequest,
+      options: { countDemand?: boolean } = {},
+    ) {
       const environment: Environment = caller.environment;
       const institutionIds = [
         request.targetInstitutionId,
@@ -191,7 +196,7 @@ export function createTransferEvaluationsService(deps: Dependencies) {
         today: at.toISOString().slice(0, 10),
       });
       const uncovered = evaluation.results.filter((result) => result.outcome === "no_rule").map((r) => r.courseId);
-      await countRequests(caller, request, courseIds, uncovered, at);
+      if (options.countDemand !== false) await countRequests(caller, request, courseIds, uncovered, at);
       return {
         targetInstitutionId: request.targetInstitutionId,
         asOf: request.asOf ?? null,

@@ -1227,6 +1227,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/explorer/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the public explorer can show
+         * @description The public transfer explorer's first question: how many institutions and `accepted` rules
+         *     each environment holds, and which environment the explorer opens on (`defaultEnvironment`:
+         *     `live`, unless live holds no accepted rule and the sandbox does, as on a fresh install).
+         *
+         *     The explorer's operations (tag `Explorer`) need no credential: they are read-only, answer
+         *     only public data (institutions, catalogs and `accepted` rules), and draw from one token
+         *     bucket per client address (an IPv4 address, or an IPv6 /64), the size of a credential's.
+         *     An `Authorization` header sent to them is ignored.
+         */
+        get: operations["listExplorerEnvironments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/explorer/institutions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find institutions by name, city or state
+         * @description The explorer's type-ahead: institutions of `environment` whose name or city contains `q`
+         *     (case-insensitively), ordered by `name`, then `id`. A last word of two letters after
+         *     other words is taken as a state code (`berkeley ca`); `state` filters explicitly. Public,
+         *     without credential (see `listExplorerEnvironments`).
+         */
+        get: operations["searchExplorerInstitutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/explorer/institutions/{id}/courses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search one institution's catalog
+         * @description The courses of one institution (by institution id or IPEDS unit id) in `environment`,
+         *     ordered by `code`, then `id`; `q` keeps those whose code or title contains it
+         *     (case-insensitively, spacing aside). Public, without credential (see
+         *     `listExplorerEnvironments`).
+         */
+        get: operations["listExplorerCourses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/explorer/agreements/{from}/{to}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The transfer agreement between two institutions
+         * @description Every `accepted` rule of `to` (the receiving institution) whose source courses are
+         *     courses of `from` (the sending institution) and that is in force today (UTC): its source
+         *     courses (all of them are needed) with codes, titles and credits, what it gives (targets
+         *     with their titles and credits, elective or general-education credit, or no credit), its
+         *     conditions (minimum grade, dates) and who decided it. `from` and `to` are institution ids
+         *     or IPEDS unit ids. Ordered by the first target's code (rules without a target last), then
+         *     by source codes. Pending and contested rules are never shown. Public, without credential
+         *     (see `listExplorerEnvironments`); the data is licensed CC BY 4.0.
+         */
+        get: operations["getExplorerAgreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/explorer/transfer-evaluations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Will my courses transfer? (public)
+         * @description `createTransferEvaluation` for the public: the courses given are courses of `from` (by
+         *     `courseId`, or by `code`; a code the catalog lacks may carry the `title` the student
+         *     read), evaluated against the `accepted` rules of `to` with the same rules and wording,
+         *     and answered with names: each result names its course, what it counts for and why
+         *     (rules are named by their courses, never by id), and the totals. A course of `from` that
+         *     the catalog lacks is `unknown_course`: nothing is awarded, and the reason says the
+         *     catalog does not list it. Changes nothing and stores nothing; an evaluation through the
+         *     explorer counts no demand (`GET /equivalency-requests`): an anonymous caller could
+         *     otherwise inflate it. Public, without credential (see `listExplorerEnvironments`).
+         */
+        post: operations["createExplorerTransferEvaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "equivalency.created": {
@@ -3329,6 +3457,220 @@ export interface components {
             /** @description Position of this page within the list. */
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description What the public explorer can show in each environment. */
+        ExplorerEnvironments: {
+            /** @description Each environment, live first. */
+            data: {
+                environment: components["schemas"]["Environment"];
+                /** @description Institutions of the environment. */
+                institutions: number;
+                /** @description Equivalencies with status `accepted` (in force or not). */
+                acceptedRules: number;
+            }[];
+            /** @description `live`, unless live holds no accepted rule and the sandbox does. */
+            defaultEnvironment: components["schemas"]["Environment"];
+        };
+        /** @description A course as the explorer names it. */
+        ExplorerCourse: {
+            /** @description The course's id. */
+            id: string;
+            /** @description Its code. */
+            code: string;
+            /** @description Its title. */
+            title: string;
+            /** @description Its credits, in `creditUnit`. */
+            credits: number;
+            creditUnit: components["schemas"]["CreditUnit"];
+            /** @description Further codes of the same course at its institution (empty when none). */
+            crossListedCodes: string[];
+        };
+        /** @description One thing a rule gives at the receiving institution. */
+        ExplorerTarget: {
+            /** @description The target course's id, or null for a code only (an elective such as `MATH 1XX`). */
+            courseId: string | null;
+            /** @description The target's code, or null. */
+            code: string | null;
+            /** @description The target course's title, or null when the target is a code only. */
+            title: string | null;
+            /** @description The credits the rule gives for this target, else the target course's own, or null. */
+            credits: number | null;
+            /** @description The unit of `credits`, or null. */
+            creditUnit: components["schemas"]["CreditUnit"] | null;
+        };
+        /** @description An accepted rule in force, with its courses named. */
+        ExplorerRule: {
+            /** @description The rule's id (for links; the explorer shows courses, not ids). */
+            id: string;
+            /** @description Its current version. */
+            version: number;
+            kind: components["schemas"]["RuleKind"];
+            /** @description The courses of `from` the rule needs, all of them (the first of `sourceCourseSets`). */
+            sourceCourses: components["schemas"]["ExplorerCourse"][];
+            /** @description Alternatives, each a set of courses that satisfies the rule on its own; one set when the rule has no alternatives. */
+            sourceCourseSets: components["schemas"]["ExplorerCourse"][][];
+            /** @description What the rule gives; empty for `no_credit` and `general_education` without a course. */
+            targets: components["schemas"]["ExplorerTarget"][];
+            /**
+             * @description `all`: every target is given; `one_of`: one of them, chosen by the student's program.
+             * @enum {string}
+             */
+            targetChoice: "all" | "one_of";
+            /** @description The general-education area met, for `general_education`. */
+            generalEducationArea: string | null;
+            /** @description The lowest grade that meets the rule (`P` for pass), or null (any passing grade). */
+            minimumGrade: string | null;
+            /**
+             * Format: date
+             * @description First day in force (inclusive), or null.
+             */
+            effectiveFrom: string | null;
+            /**
+             * Format: date
+             * @description Last day in force (inclusive), or null.
+             */
+            effectiveUntil: string | null;
+            /** @description Credits the rule awards in all, when it says; null otherwise. */
+            awardedCredits: number | null;
+            /** @description The unit of `awardedCredits`, or null. */
+            awardedCreditUnit: components["schemas"]["CreditUnit"] | null;
+            /** @description The deciding body. */
+            decidedBy: string | null;
+            /**
+             * Format: date-time
+             * @description When it was accepted.
+             */
+            decidedAt: string | null;
+            /** @description The policy it rests on. */
+            policyBasis: string | null;
+        };
+        /** @description The accepted rules in force today from one institution to another. */
+        ExplorerAgreement: {
+            from: components["schemas"]["Institution"];
+            to: components["schemas"]["Institution"];
+            /**
+             * Format: date
+             * @description The day the rules are in force on (today, UTC).
+             */
+            asOf: string;
+            /** @description The receiving institution's unit. */
+            creditUnit: components["schemas"]["CreditUnit"];
+            /** @description The rules, ordered by their first target's code, then their source codes. */
+            rules: components["schemas"]["ExplorerRule"][];
+        };
+        /** @description An agreement. */
+        ExplorerAgreementResponse: {
+            data: components["schemas"]["ExplorerAgreement"];
+        };
+        /**
+         * @description A completed course of the sending institution: by `courseId`, or by `code` (with the
+         *     `title` the student read when the catalog may lack it); optionally its grade and date.
+         */
+        ExplorerEvaluationCourse: {
+            /** @description Id of a course of `from`. */
+            courseId?: string;
+            /** @description The course's code at `from`. */
+            code?: string;
+            /** @description The course's title as the student knows it (named in the answer when the catalog lacks the course). */
+            title?: string;
+            /** @description The grade earned; omitted, the rules' grade conditions are assumed met (and named in the reasons). */
+            grade?: components["schemas"]["CourseGrade"];
+            /**
+             * Format: date
+             * @description When the course was completed; the rules in force that day apply.
+             */
+            completedOn?: string;
+        };
+        /** @description The two institutions and the completed courses. */
+        ExplorerEvaluationRequest: {
+            /** @description The sending institution's id or IPEDS unit id. */
+            from: string;
+            /** @description The receiving institution's id or IPEDS unit id. */
+            to: string;
+            /**
+             * Format: date
+             * @description The date of the courses given without `completedOn` (today, UTC, when omitted).
+             */
+            asOf?: string;
+            /** @description The completed courses, each once. */
+            courses: components["schemas"]["ExplorerEvaluationCourse"][];
+        };
+        /** @description What one course counts for at the receiving institution, in names and words. */
+        ExplorerEvaluationResult: {
+            /** @description The course evaluated; `id`, `credits` and `creditUnit` are null when the catalog lacks it. */
+            course: {
+                /** @description Its id, or null. */
+                id: string | null;
+                /** @description Its code. */
+                code: string;
+                /** @description Its title (the catalog's, else the one given), or null. */
+                title: string | null;
+                /** @description Its credits, or null. */
+                credits: number | null;
+                /** @description The unit of `credits`, or null. */
+                creditUnit: components["schemas"]["CreditUnit"] | null;
+            };
+            /** @description The grade given, or null. */
+            grade: components["schemas"]["CourseGrade"] | null;
+            /**
+             * Format: date
+             * @description The date the rules were matched on; null for `unknown_course`.
+             */
+            evaluatedOn: string | null;
+            /**
+             * @description As in `TransferOutcome`, or `unknown_course` (the catalog does not list the course).
+             * @enum {string}
+             */
+            outcome: "equivalent" | "elective" | "general_education" | "no_credit" | "condition_not_met" | "no_rule" | "unknown_course";
+            /** @description The codes of the other courses the rule applied counts together with this one. */
+            combinedWith: string[];
+            /** @description What the rule applied gives; empty when none applied. */
+            targets: components["schemas"]["TransferTarget"][];
+            /** @description The general-education area met, for `general_education`. */
+            generalEducationArea: string | null;
+            /** @description Credits awarded, in `awardedCreditUnit`; null when no rule applied. */
+            awardedCredits: number | null;
+            /** @description The unit of `awardedCredits`, or null. */
+            awardedCreditUnit: components["schemas"]["CreditUnit"] | null;
+            /** @description Why, in words; rules are named by their courses. */
+            reasons: string[];
+        };
+        /** @description An evaluation through the explorer. */
+        ExplorerEvaluation: {
+            from: components["schemas"]["Institution"];
+            to: components["schemas"]["Institution"];
+            /**
+             * Format: date
+             * @description The `asOf` date given, or null.
+             */
+            asOf: string | null;
+            /** @description The receiving institution's unit. */
+            creditUnit: components["schemas"]["CreditUnit"];
+            /** @description One result per course, in the order given. */
+            results: components["schemas"]["ExplorerEvaluationResult"][];
+            /** @description The sums over the results (`unknown_course` counts as unmatched). */
+            totals: {
+                /** @description Courses evaluated. */
+                courses: number;
+                /** @description Courses a rule counted (`no_credit` included). */
+                matchedCourses: number;
+                /** @description Courses with `condition_not_met`, `no_rule` or `unknown_course`. */
+                unmatchedCourses: number;
+                /** @description Credits awarded in `creditUnit`. */
+                awardedCredits: number;
+                /** @description The receiving institution's unit. */
+                creditUnit: components["schemas"]["CreditUnit"];
+                /** @description Credits awarded in a unit that does not convert (clock hours, CEUs), summed per unit. */
+                unconvertedCredits: {
+                    /** @description The credits. */
+                    credits: number;
+                    creditUnit: components["schemas"]["CreditUnit"];
+                }[];
+            };
+        };
+        /** @description An evaluation's answer. */
+        ExplorerEvaluationResponse: {
+            data: components["schemas"]["ExplorerEvaluation"];
+        };
     };
     responses: {
         /**
@@ -3533,6 +3875,11 @@ export interface components {
          * @example 2025-02-01T00:00:00Z
          */
         UpdatedSince: string;
+        /**
+         * @description The environment the explorer reads (`live` by default; `sandbox` holds the seeded demonstration data).
+         * @example sandbox
+         */
+        ExplorerEnvironment: components["schemas"]["Environment"];
         /** @description Identifier of the record (opaque string). */
         Id: string;
         /** @description Identifier of the delivery (opaque string, `dlv_…`). */
@@ -5773,6 +6120,204 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listExplorerEnvironments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every environment, with its counts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplorerEnvironments"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    searchExplorerInstitutions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The environment the explorer reads (`live` by default; `sandbox` holds the seeded demonstration data).
+                 * @example sandbox
+                 */
+                environment?: components["parameters"]["ExplorerEnvironment"];
+                /**
+                 * @description Free text matched in the name or the city; a trailing two-letter word is a state code.
+                 * @example de anza
+                 */
+                q?: string;
+                /**
+                 * @description Two-letter US state or territory code (USPS), matched case-insensitively.
+                 * @example CA
+                 */
+                state?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of institutions. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstitutionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    listExplorerCourses: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The environment the explorer reads (`live` by default; `sandbox` holds the seeded demonstration data).
+                 * @example sandbox
+                 */
+                environment?: components["parameters"]["ExplorerEnvironment"];
+                /**
+                 * @description Free text matched in the course's code or title.
+                 * @example chem
+                 */
+                q?: string;
+                /** @description Page size, from 1 to 100, in decimal digits; values outside that range, and other notations (`0x10`, `1e1`, `+5`, `5.0`), are answered `400`. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Number of items to skip, in decimal digits; a negative value, a value above 9007199254740991 (2^53 − 1) or another notation (`0x10`, `1e1`, `+5`, `5.0`) is answered `400`. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /** @description The institution's id (`inst_110635`) or IPEDS unit id (`110635`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the institution's courses. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CourseList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    getExplorerAgreement: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The environment the explorer reads (`live` by default; `sandbox` holds the seeded demonstration data).
+                 * @example sandbox
+                 */
+                environment?: components["parameters"]["ExplorerEnvironment"];
+            };
+            header?: never;
+            path: {
+                /** @description The sending institution's id or IPEDS unit id. */
+                from: string;
+                /** @description The receiving institution's id or IPEDS unit id. */
+                to: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agreement. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplorerAgreementResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["Problem"];
+        };
+    };
+    createExplorerTransferEvaluation: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The environment the explorer reads (`live` by default; `sandbox` holds the seeded demonstration data).
+                 * @example sandbox
+                 */
+                environment?: components["parameters"]["ExplorerEnvironment"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExplorerEvaluationRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per course, in the order given, and the totals. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExplorerEvaluationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             default: components["responses"]["Problem"];
         };
