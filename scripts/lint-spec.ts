@@ -22,6 +22,10 @@
 //     accepts either scope; its assertions cannot look at a sibling of the security property.)
 //  5. an operation needs no credential (`security: []`) only when it is the public explorer's (tag
 //     `Explorer`), and then a POST is `x-read-only`: anonymous callers never change anything.
+//  6. the 2xx answers of an operation under `paths` share one JSON schema (a dry run's `200` and
+//     a real `201` differ only by an optional `dryRun: true`): OpenAPI Generator types a method
+//     by its lowest 2xx status only, so a client reading a `201` with the `200`'s model fails or
+//     is mistyped (docs/partners.md).
 import fs from "node:fs";
 import path from "node:path";
 import { parseDocument, LineCounter, isNode } from "yaml";
@@ -216,14 +220,22 @@ function checkOperation(operation: Json, at: Segment[], inPaths: boolean): void 
     if (inPaths)
       for (const problem of closedProblems(media.schema, schemaAt)) report(schemaAt, `request body schema ${problem}`);
   }
+  const successSchemas = new Map<string, string>();
   for (const [status, raw] of Object.entries(isObject(operation.responses) ? operation.responses : {})) {
     const { value: response, at: responseAt } = deref(raw, [...at, "responses", status]);
     if (!isObject(response)) continue;
+    const json = isObject(response.content) ? response.content["application/json"] : undefined;
+    if (inPaths && /^2\d\d$/.test(status) && isObject(json)) successSchemas.set(status, JSON.stringify(json.schema));
     for (const [name, header] of Object.entries(isObject(response.headers) ? response.headers : {}))
       checkHeader(header, [...responseAt, "headers", name]);
     for (const [mediaType, media] of Object.entries(isObject(response.content) ? response.content : {}))
       if (isObject(media)) walkSchema(media.schema, [...responseAt, "content", mediaType, "schema"]);
   }
+  if (new Set(successSchemas.values()).size > 1)
+    report(
+      [...at, "responses"],
+      `the 2xx answers (${[...successSchemas.keys()].join(", ")}) have different schemas: give them one $ref (a dry run's flag optional)`,
+    );
 }
 
 function checkPathItems(items: unknown, base: Segment[], inPaths: boolean): number {

@@ -57,6 +57,8 @@ interface Exception {
   name?: string;
   /** The success status whose answer the method returns, where the statuses answer different shapes. */
   answer?: string;
+  /** The record's type where the method's answer is narrower than the document's schema says (a dry run it does not offer). */
+  record?: string;
   /** Query parameters the method does not offer. */
   omitQuery?: string[];
   /** A Server-Sent Events stream: the method answers the events as they come (sdk/src/feed.ts, eventStream). */
@@ -67,8 +69,9 @@ interface Exception {
 const SDK_EXCEPTIONS: Record<string, Exception> = {
   // A whole file of CSV or JSON text, not a list of records.
   exportData: { name: "download" },
-  // The dry run answers a preview (200) of another shape than the created record (201).
-  createEquivalency: { answer: "201", omitQuery: ["dryRun"] },
+  // Without `dryRun` the answer is always the 201's stored record, every field of EquivalencyExpanded
+  // (the one schema of 200 and 201 also describes the dry run's preview, whose id is null).
+  createEquivalency: { answer: "201", omitQuery: ["dryRun"], record: "EquivalencyExpanded" },
   // Endless: events as they come, reconnecting with Last-Event-ID (sdk/src/feed.ts).
   streamEvents: { stream: true },
   // `import` reads badly as a method; the body is a CSV file's text.
@@ -292,6 +295,8 @@ function answerOf(operation: Operation, exception: Exception, resolve: Resolve):
   const data = resolve(properties.data);
   const fallback = `operations[${JSON.stringify(operation.operationId)}]["responses"][${status}]["content"]["application/json"]`;
   const narrowed = shapes.size > 1;
+  if (exception.record && data)
+    return { kind: "record", type: `Schemas[${JSON.stringify(exception.record)}]`, narrowed: true };
   if (members.length === 2 && members.includes("pagination") && data?.type === "array")
     return { kind: "page", type: typeOf(data.items, `${fallback}["data"][number]`) };
   if (members.length === 1 && data)

@@ -21,6 +21,8 @@ export const CHECKS = {
   "typed-as-any": "a property with a concrete type in the document is Object/any/interface{}/object in the model",
   "lost-null": "a nullable property is not nullable in the model (in a language that says so: all five)",
   "enum-dropped": "an enum of the document is not an enum in the model (a plain string instead)",
+  "enum-misnamed":
+    'an enum constant\'s name does not read as its value (`LetterGrade.C` must be "C", not "C+"): see enumNameKey',
 } as const;
 export type CheckId = keyof typeof CHECKS;
 
@@ -206,6 +208,37 @@ export interface GeneratedModels {
   models: Map<string, Map<string, GeneratedField>>;
   /** Every enum type the sources declare (nested ones included). */
   enumTypes: Set<string>;
+  /** Every constant of those enums, with its name as written (the type's prefix removed) and its value. */
+  constants?: EnumConstant[];
+}
+export interface EnumConstant {
+  enum: string;
+  name: string;
+  value: string;
+}
+
+/**
+ * The normalisation an enum constant's name and value are compared under: lower case, `+` read as
+ * "plus" and `-` as "minus" (in the value; names spell them out), every other character that is
+ * not a letter or a digit dropped. So `A_PLUS`, `APlus` and `A+` agree, `READ_PUBLIC` and
+ * `read:public`, `ClockHour` and `clock_hour`; `C` and `C+` do not.
+ */
+export function enumNameKey(text: string, side: "name" | "value"): string {
+  const spelled = side === "value" ? text.replace(/\+/g, "plus").replace(/-/g, "minus") : text;
+  return spelled.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+/** The constant a generator adds for values the client does not know (enumUnknownDefaultCase). */
+const UNKNOWN_DEFAULT = /^unknown_?default_?open_?api$/i;
+
+/** Enum constants whose name does not read as their value. */
+export function checkEnumNames(constants: EnumConstant[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const { enum: type, name, value } of constants) {
+    if (UNKNOWN_DEFAULT.test(name)) continue;
+    if (/^[A-Za-z_]\w*$/.test(name) && enumNameKey(name, "name") === enumNameKey(value, "value")) continue;
+    findings.push({ check: "enum-misnamed", where: `${type}.${name}`, detail: `stands for ${JSON.stringify(value)}` });
+  }
+  return findings;
 }
 
 export interface LanguageRules {
@@ -256,5 +289,6 @@ export function checkModels(document: Json, generated: GeneratedModels, rules: L
     if (!names.some((name) => generated.enumTypes.has(name)))
       findings.push({ check: "enum-dropped", where: `${COMPONENT}${expected.name}`, detail: "no enum type" });
   }
+  findings.push(...checkEnumNames(generated.constants ?? []));
   return findings;
 }

@@ -3,7 +3,7 @@
 // are written, and which types are free-form. One entry per language of docs/partners.md.
 import fs from "node:fs";
 import path from "node:path";
-import type { GeneratedField, GeneratedModels, LanguageRules } from "./checks.ts";
+import type { EnumConstant, GeneratedField, GeneratedModels, LanguageRules } from "./checks.ts";
 
 export const LANGUAGES = ["java", "python", "csharp", "go", "typescript-fetch"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -28,19 +28,27 @@ function block(text: string, start: number): string {
 
 function collect(
   files: { path: string; text: string }[],
-  each: (text: string, models: GeneratedModels["models"], enums: Set<string>) => void,
+  each: (text: string, models: GeneratedModels["models"], enums: Set<string>, constants: EnumConstant[]) => void,
 ): GeneratedModels {
   const models = new Map<string, Map<string, GeneratedField>>();
   const enumTypes = new Set<string>();
-  for (const { text } of files) each(text, models, enumTypes);
-  return { models, enumTypes };
+  const constants: EnumConstant[] = [];
+  for (const { text } of files) each(text, models, enumTypes, constants);
+  return { models, enumTypes, constants };
 }
 
 const java: LanguageRules = {
   modelFiles: (dir) => filesUnder(path.join(dir, "src/main/java"), (f) => /\/model\/\w+\.java$/.test(f)),
   read: (files) =>
-    collect(files, (text, models, enums) => {
-      for (const [, name] of text.matchAll(/\bpublic enum (\w+)/g)) enums.add(name);
+    collect(files, (text, models, enums, constants) => {
+      for (const match of text.matchAll(/\bpublic enum (\w+) \{/g)) {
+        enums.add(match[1]);
+        // The constants up to the first `;`: NAME("value") or NAME(1.5), NAME(true).
+        const end = text.indexOf(";", match.index);
+        const body = text.slice(match.index + match[0].length, end < 0 ? undefined : end);
+        for (const [, name, quoted, bare] of body.matchAll(/^\s*(\S+?)\((?:"((?:[^"\\]|\\.)*)"|([^)]*))\)/gm))
+          constants.push({ enum: match[1], name, value: quoted ?? bare });
+      }
       const declared = /^public class (\w+)/m.exec(text);
       if (!declared) return;
       const fields = new Map<string, GeneratedField>();
@@ -63,8 +71,13 @@ const java: LanguageRules = {
 const python: LanguageRules = {
   modelFiles: (dir) => filesUnder(dir, (f) => /\/models\/\w+\.py$/.test(f) && !f.endsWith("__init__.py")),
   read: (files) =>
-    collect(files, (text, models, enums) => {
-      for (const [, name] of text.matchAll(/^class (\w+)\((?:str|int), Enum\)/gm)) enums.add(name);
+    collect(files, (text, models, enums, constants) => {
+      for (const match of text.matchAll(/^class (\w+)\((?:str|int), Enum\):/gm)) {
+        enums.add(match[1]);
+        const body = text.slice(match.index).split(/^ {4}@classmethod/m)[0];
+        for (const [, name, , value] of body.matchAll(/^ {4}(\S+) = (['"])(.*)\2$/gm))
+          constants.push({ enum: match[1], name, value });
+      }
       const declared = /^class (\w+)\(BaseModel\):/m.exec(text);
       if (!declared) return;
       const fields = new Map<string, GeneratedField>();
@@ -82,8 +95,11 @@ const python: LanguageRules = {
 const csharp: LanguageRules = {
   modelFiles: (dir) => filesUnder(path.join(dir, "src"), (f) => /\/Model\/\w+\.cs$/.test(f)),
   read: (files) =>
-    collect(files, (text, models, enums) => {
+    collect(files, (text, models, enums, constants) => {
       for (const [, name] of text.matchAll(/\bpublic enum (\w+)/g)) enums.add(name);
+      // The JSON value of each constant, from its converter: if (value == Type.Name) return "value";
+      for (const [, type, name, value] of text.matchAll(/if \(value == (\w+)\.(\w+)\)\s*return "((?:[^"\\]|\\.)*)";/g))
+        constants.push({ enum: type, name, value });
       const declared = /public partial class (\w+)/.exec(text);
       if (!declared) return;
       const fields = new Map<string, GeneratedField>();
@@ -100,8 +116,13 @@ const csharp: LanguageRules = {
 const go: LanguageRules = {
   modelFiles: (dir) => filesUnder(dir, (f) => /\/model_\w+\.go$/.test(f)),
   read: (files) =>
-    collect(files, (text, models, enums) => {
+    collect(files, (text, models, enums, constants) => {
       for (const [, name] of text.matchAll(/^type (\w+) (?:string|int32|int64)$/gm)) enums.add(name);
+      // enumClassPrefix: LETTERGRADE_A_PLUS LetterGrade = "A+"; the type's name is the prefix.
+      for (const [, name, type, value] of text.matchAll(/^\t(\w+) (\w+) = "((?:[^"\\]|\\.)*)"$/gm)) {
+        const prefix = `${type.toUpperCase()}_`;
+        constants.push({ enum: type, name: name.startsWith(prefix) ? name.slice(prefix.length) : name, value });
+      }
       for (const match of text.matchAll(/^type (\w+) struct \{/gm)) {
         if (match[1].startsWith("Nullable") || match[1].startsWith("_")) continue;
         const body = block(text, match.index + match[0].length - 1);
@@ -119,8 +140,12 @@ const typescriptFetch: LanguageRules = {
   // With withoutRuntimeChecks (partners/typescript-fetch.yaml) every model is in models/index.ts.
   modelFiles: (dir) => filesUnder(dir, (f) => /\/models\/\w+\.ts$/.test(f)),
   read: (files) =>
-    collect(files, (text, models, enums) => {
-      for (const [, name] of text.matchAll(/^export const (\w+) = \{[^}]*\} as const;/gm)) enums.add(name);
+    collect(files, (text, models, enums, constants) => {
+      for (const [, name, body] of text.matchAll(/^export const (\w+) = \{([^}]*)\} as const;/gm)) {
+        enums.add(name);
+        for (const [, key, value] of body.matchAll(/^\s+'?([^':\s]+)'?: '((?:[^'\\]|\\.)*)',?$/gm))
+          constants.push({ enum: name, name: key, value });
+      }
       for (const [, name] of text.matchAll(/^export enum (\w+)/gm)) enums.add(name);
       const jsonOf = new Map(
         [...text.matchAll(/^\s+'(\w+)': .*?json\['([^']+)'\]/gm)].map(([, ts, json]) => [ts, json]),

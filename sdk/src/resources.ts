@@ -455,7 +455,7 @@ export function resources(raw: Client<paths>) {
        * for `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
        * environment it came from.
        */
-      list: (query: Query<"listEvents"> = {}): ListRequest<Schemas["EventEnvelope"], Query<"listEvents">> =>
+      list: (query: Query<"listEvents"> = {}): ListRequest<Schemas["Event"], Query<"listEvents">> =>
         page((q) => raw.GET("/events", { params: { query: q } }), query),
       /**
        * Stream the change feed (Server-Sent Events).
@@ -495,8 +495,7 @@ export function resources(raw: Client<paths>) {
        * One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30
        * days).
        */
-      get: (id: string): Promise<Schemas["EventEnvelope"]> =>
-        record(raw.GET("/events/{id}", { params: { path: { id } } })),
+      get: (id: string): Promise<Schemas["Event"]> => record(raw.GET("/events/{id}", { params: { path: { id } } })),
     },
     /** Bulk export of courses, institutions and equivalencies as CSV, JSON or CTDL JSON-LD. */
     exports: {

@@ -26,8 +26,8 @@ export interface FeedFilters {
   since?: string;
 }
 
-/** The envelope as the contract types it (its `data` an object of any members). */
-type ContractEnvelope = components["schemas"]["EventEnvelope"];
+/** The envelope as the contract types it: the `Event` union, its `data` typed by `type`. */
+type ContractEnvelope = components["schemas"]["Event"];
 const asContract = (envelope: EventEnvelope) => envelope as unknown as ContractEnvelope;
 
 export interface EventPage {

@@ -2,7 +2,13 @@
 // what it lists: generator log lines outside the accepted warnings, and models that lose a type,
 // a null or an enum of the document. No generator is run here: the inputs are small excerpts.
 import { expect } from "chai";
-import { checkLog, checkModels, type GeneratedModels } from "../../scripts/partners/checks.ts";
+import {
+  checkEnumNames,
+  checkLog,
+  checkModels,
+  enumNameKey,
+  type GeneratedModels,
+} from "../../scripts/partners/checks.ts";
 import { RULES } from "../../scripts/partners/languages.ts";
 
 const document = {
@@ -141,5 +147,40 @@ describe("the partners' mis-generation checks", () => {
       },
     ]);
     expect(ts.models.get("Course")?.get("cip_code")).to.deep.equal({ type: "string | null", nullable: true });
+  });
+
+  it("name every enum constant as its value, and find the ones named one off, in all five languages", () => {
+    // What OpenAPI Generator wrote for LetterGrade before x-enum-varnames, and what it writes with them.
+    const sources = {
+      java: [
+        'public enum LetterGrade {\n  A_("A+"),\n  A("A"),\n  A_2("A-"),\n  UNKNOWN_DEFAULT_OPEN_API("unknown_default_open_api");\n',
+        'public enum LetterGrade {\n  A_PLUS("A+"),\n  A("A"),\n  A_MINUS("A-"),\n  UNKNOWN_DEFAULT_OPEN_API("unknown_default_open_api");\n',
+      ],
+      python: [
+        "class LetterGrade(str, Enum):\n    A_PLUS = 'A+'\n    A = 'A'\n    'unknown_default_open_api' = 'unknown_default_open_api'\n\n    @classmethod\n",
+        "class LetterGrade(str, Enum):\n    A_PLUS = 'A+'\n    A = 'A'\n    A_MINUS = 'A-'\n\n    @classmethod\n",
+      ],
+      csharp: [
+        'if (value == LetterGrade.A)\n    return "A+";\nif (value == LetterGrade.A2)\n    return "A";',
+        'if (value == LetterGrade.A_PLUS)\n    return "A+";\nif (value == LetterGrade.A)\n    return "A";',
+      ],
+      go: [
+        'const (\n\tLETTERGRADE_A LetterGrade = "A+"\n\tLETTERGRADE_A2 LetterGrade = "A"\n)',
+        'const (\n\tLETTERGRADE_A_PLUS LetterGrade = "A+"\n\tLETTERGRADE_A LetterGrade = "A"\n)',
+      ],
+      "typescript-fetch": [
+        "export const LetterGrade = {\n    A: 'A+',\n    A2: 'A',\n} as const;",
+        "export const LetterGrade = {\n    A_PLUS: 'A+',\n    A: 'A',\n    ClockHour: 'clock_hour',\n} as const;",
+      ],
+    } as const;
+    for (const [language, [before, after]] of Object.entries(sources)) {
+      const read = (text: string) => RULES[language as keyof typeof RULES].read([{ path: "x", text }]).constants ?? [];
+      expect(read(after).length, language).to.be.greaterThan(1);
+      expect(checkEnumNames(read(after)), language).to.deep.equal([]);
+      expect(checkEnumNames(read(before)).length, language).to.be.greaterThan(0);
+    }
+    expect(enumNameKey("A_MINUS", "name")).to.equal(enumNameKey("A-", "value"));
+    expect(enumNameKey("READ_PUBLIC", "name")).to.equal(enumNameKey("read:public", "value"));
+    expect(enumNameKey("C", "name")).not.to.equal(enumNameKey("C+", "value"));
   });
 });

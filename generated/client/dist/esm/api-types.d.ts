@@ -2156,6 +2156,17 @@ export interface components {
             /** @description Change note, stored with the new version. */
             note?: string;
         };
+        /**
+         * @description The answer of `POST /equivalencies`, one schema for both statuses: `201` with the stored
+         *     equivalency, expanded; `200` with `dryRun: true` and the record a real request would store
+         *     (its `id`, `createdAt`, `updatedAt` and `datasetVersionId` null).
+         */
+        EquivalencyCreateResponse: {
+            /** @description The stored equivalency (`201`, every field of `EquivalencyExpanded`), or the preview (`200`). */
+            data: components["schemas"]["EquivalencyPreview"];
+            /** @description Present, and true, only in dry runs; nothing was stored. */
+            dryRun?: boolean;
+        };
         /** @description The equivalency a create request would store (dry run); `id`, `createdAt` and `updatedAt` are null because nothing was stored. */
         EquivalencyPreview: {
             /** @description Always null in a preview. */
@@ -2230,6 +2241,8 @@ export interface components {
             awardedCreditUnit?: components["schemas"]["CreditUnit"] | null;
             /** @description Expansion: the source course with its institution. */
             sourceCourse?: components["schemas"]["CourseWithInstitution"];
+            /** @description Expansion: every source course, with its institution, in the order of `sourceCourseIds`. */
+            sourceCourses?: components["schemas"]["CourseWithInstitution"][];
             /** @description Expansion: the target institution. */
             targetInstitution?: components["schemas"]["Institution"];
             /** @description The target course record, or null. */
@@ -2674,8 +2687,8 @@ export interface components {
         };
         /** @description A page of the change feed. */
         EventList: {
-            /** @description Events in commit order. */
-            data: components["schemas"]["EventEnvelope"][];
+            /** @description Events in commit order, each typed by its `type` (`Event`). */
+            data: components["schemas"]["Event"][];
             pagination: components["schemas"]["EventPagination"];
         };
         /** @description Position of a page within the feed. */
@@ -2696,8 +2709,10 @@ export interface components {
             created: string;
             /** @description Present, and true, only on test events sent by `POST /webhooks/{id}/test`. */
             test?: boolean;
-            /** @description Event payload; its shape depends on `type`. */
-            data: Record<string, never>;
+            /** @description Event payload; its shape depends on `type` (see `Event`, which types it for each `type`). */
+            data: {
+                [key: string]: unknown;
+            };
         };
         /** @description Payload of `equivalency.created`. */
         EquivalencyCreatedData: {
@@ -4373,14 +4388,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["EquivalencyPreview"];
-                        /**
-                         * @description Always `true`; marks a preview.
-                         * @constant
-                         */
-                        dryRun: true;
-                    };
+                    "application/json": components["schemas"]["EquivalencyCreateResponse"];
                 };
             };
             /** @description The equivalency was created at version 1. */
@@ -4396,9 +4404,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        data: components["schemas"]["EquivalencyExpanded"];
-                    };
+                    "application/json": components["schemas"]["EquivalencyCreateResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5517,7 +5523,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["EventEnvelope"];
+                        data: components["schemas"]["Event"];
                     };
                 };
             };

@@ -345,7 +345,7 @@ export declare function resources(raw: Client<paths>): {
          * for `GET /events` and `GET /events/stream` alike, with any filters, for the organization and
          * environment it came from.
          */
-        list: (query?: Query<"listEvents">) => ListRequest<Schemas["EventEnvelope"], Query<"listEvents">>;
+        list: (query?: Query<"listEvents">) => ListRequest<Schemas["Event"], Query<"listEvents">>;
         /**
          * Stream the change feed (Server-Sent Events).
          *
@@ -371,7 +371,7 @@ export declare function resources(raw: Client<paths>): {
          * One event of the caller's environment, by its id (`evt_…`), as long as it is kept (at least 30
          * days).
          */
-        get: (id: string) => Promise<Schemas["EventEnvelope"]>;
+        get: (id: string) => Promise<Schemas["Event"]>;
     };
     /** Bulk export of courses, institutions and equivalencies as CSV, JSON or CTDL JSON-LD. */
     exports: {
