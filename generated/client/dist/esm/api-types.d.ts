@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Get an institution
-         * @description Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`).
+         * @description Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`), or by its bare IPEDS unit id (`110635` is `inst_110635`).
          */
         get: operations["getInstitution"];
         put?: never;
@@ -1504,7 +1504,7 @@ export interface components {
          *     }
          */
         CourseUpsert: {
-            /** @description Id of an existing institution of the caller's environment. */
+            /** @description Id of an existing institution of the caller's environment (`inst_110635`, or the bare IPEDS unit id `110635`; stored as `inst_110635`). */
             institutionId: string;
             /** @description Course code, e.g. `MATH 1A`. One spelling rule on create and on re-upsert alike: the code is stored as this request spells it, trimmed, with runs of white space collapsed to one space, its case kept. A re-upsert spelled differently (`math  1a`) is the same course, and its spelling replaces the stored one: the result's `code` is the stored spelling, and `course.updated` lists `code` among the changed fields. A code of white space alone is answered `400`. */
             code: string;
@@ -1744,7 +1744,7 @@ export interface components {
             sourceCourseIds?: string[];
             /** @description What the rule gives at the target institution (0 to 10 targets). */
             targets?: components["schemas"]["RuleTargetInput"][];
-            /** @description Id of an existing institution of the caller's environment. */
+            /** @description Id of an existing institution of the caller's environment (`inst_110635`, or the bare IPEDS unit id `110635`; stored as `inst_110635`). */
             targetInstitutionId: string;
             /** @description Id of an existing course of the target institution. */
             targetCourseId?: string;
@@ -2946,7 +2946,7 @@ export interface components {
         TransferEvaluationCourse: {
             /** @description Id of a course of the caller's environment. */
             courseId?: string;
-            /** @description Id of the course's institution (with `code`). */
+            /** @description Id of the course's institution (with `code`), `inst_122977`, or the bare IPEDS unit id `122977`. */
             institutionId?: string;
             /** @description The course's code at `institutionId` (matched as course upserts match it, case and spacing aside). */
             code?: string;
@@ -2960,7 +2960,7 @@ export interface components {
         };
         /** @description The target institution and the completed courses to evaluate. */
         TransferEvaluationRequest: {
-            /** @description The institution whose rules decide. */
+            /** @description The institution whose rules decide (`inst_110635`, or the bare IPEDS unit id `110635`). */
             targetInstitutionId: string;
             /**
              * Format: date
@@ -3502,7 +3502,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Institution id; only that institution's courses are listed.
+                 * @description Institution id (`inst_110635`, or the bare IPEDS unit id `110635`); only that institution's courses are listed.
                  * @example inst_113333
                  */
                 institution?: string;
@@ -3679,7 +3679,7 @@ export interface operations {
                  */
                 sourceCourse?: string;
                 /**
-                 * @description Target institution id.
+                 * @description Target institution id (`inst_110635`, or the bare IPEDS unit id `110635`).
                  * @example inst_110635
                  */
                 targetInstitution?: string;
@@ -3865,7 +3865,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Target institution id.
+                 * @description Target institution id (`inst_110635`, or the bare IPEDS unit id `110635`).
                  * @example inst_110635
                  */
                 targetInstitution?: string;
@@ -4118,7 +4118,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Target institution id.
+                 * @description Target institution id (`inst_110635`, or the bare IPEDS unit id `110635`).
                  * @example inst_110635
                  */
                 targetInstitution: string;
