@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * Get an institution
-         * @description Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`).
+         * @description Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`), or by its bare IPEDS unit id (`110635` is `inst_110635`).
          */
         get: operations["getInstitution"];
         put?: never;
@@ -1774,7 +1774,7 @@ export interface components {
          *     }
          */
         CourseUpsert: {
-            /** @description Id of an existing institution of the caller's environment. */
+            /** @description Id of an existing institution of the caller's environment (`inst_110635`, or the bare IPEDS unit id `110635`; stored as `inst_110635`). */
             institutionId: string;
             /** @description Course code, e.g. `MATH 1A`. One spelling rule on create and on re-upsert alike: the code is stored as this request spells it, trimmed, with runs of white space collapsed to one space, its case kept. A re-upsert spelled differently (`math  1a`) is the same course, and its spelling replaces the stored one: the result's `code` is the stored spelling, and `course.updated` lists `code` among the changed fields. A code of white space alone is answered `400`. */
             code: string;
@@ -2063,7 +2063,7 @@ export interface components {
             targetChoice?: components["schemas"]["TargetChoice"];
             /** @description What the rule gives at the target institution (0 to 10 targets). */
             targets?: components["schemas"]["RuleTargetInput"][];
-            /** @description Id of an existing institution of the caller's environment. */
+            /** @description Id of an existing institution of the caller's environment (`inst_110635`, or the bare IPEDS unit id `110635`; stored as `inst_110635`). */
             targetInstitutionId: string;
             /** @description Id of an existing course of the target institution. */
             targetCourseId?: string;
@@ -3309,7 +3309,7 @@ export interface components {
         TransferEvaluationCourse: {
             /** @description Id of a course of the caller's environment. */
             courseId?: string;
-            /** @description Id of the course's institution (with `code`). */
+            /** @description Id of the course's institution (with `code`), `inst_122977`, or the bare IPEDS unit id `122977`. */
             institutionId?: string;
             /** @description The course's code at `institutionId` (matched as course upserts match it, case and spacing aside), its own or a cross-listed one. */
             code?: string;
@@ -3325,7 +3325,7 @@ export interface components {
         };
         /** @description The target institution and the completed courses to evaluate. */
         TransferEvaluationRequest: {
-            /** @description The institution whose rules decide. */
+            /** @description The institution whose rules decide (`inst_110635`, or the bare IPEDS unit id `110635`). */
             targetInstitutionId: string;
             /**
              * Format: date
@@ -4101,7 +4101,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Institution id; only that institution's courses are listed.
+                 * @description Institution id (`inst_110635`, or the bare IPEDS unit id `110635`); only that institution's courses are listed.
                  * @example inst_113333
                  */
                 institution?: string;
@@ -4283,7 +4283,7 @@ export interface operations {
                  */
                 sourceCourse?: string;
                 /**
-                 * @description Target institution id.
+                 * @description Target institution id (`inst_110635`, or the bare IPEDS unit id `110635`).
                  * @example inst_110635
                  */
                 targetInstitution?: string;
@@ -4460,7 +4460,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Target institution id.
+                 * @description Target institution id (`inst_110635`, or the bare IPEDS unit id `110635`).
                  * @example inst_110635
                  */
                 targetInstitution?: string;
@@ -4713,7 +4713,7 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Target institution id.
+                 * @description Target institution id (`inst_110635`, or the bare IPEDS unit id `110635`).
                  * @example inst_110635
                  */
                 targetInstitution: string;

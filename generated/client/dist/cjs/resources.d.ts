@@ -28,7 +28,8 @@ export declare function resources(raw: Client<paths>): {
         /**
          * Get an institution.
          *
-         * Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`).
+         * Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`), or by its
+         * bare IPEDS unit id (`110635` is `inst_110635`).
          */
         get: (id: string) => Promise<Schemas["Institution"]>;
     };

@@ -37,7 +37,8 @@ function resources(raw) {
             /**
              * Get an institution.
              *
-             * Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`).
+             * Returns one institution of the caller's environment by its id (`inst_<ipeds_id>`), or by its
+             * bare IPEDS unit id (`110635` is `inst_110635`).
              */
             get: (id) => record(raw.GET("/institutions/{id}", { params: { path: { id } } })),
         },
