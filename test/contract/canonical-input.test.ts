@@ -64,7 +64,9 @@ describe("canonical input: grades in either case, IPEDS unit ids for institution
     const messages = Object.fromEntries(
       response.body.errors.map((e: { pointer: string; message: string }) => [e.pointer, e.message]),
     );
-    expect(messages["/courses/0/completedOn"]).to.equal("must be a date written YYYY-MM-DD, e.g. 2024-08-15, in the years 1900-9999");
+    expect(messages["/courses/0/completedOn"]).to.equal(
+      "must be a date written YYYY-MM-DD, e.g. 2024-08-15, in the years 1900-9999",
+    );
     expect(messages["/courses/0/grade"]).to.equal(
       "must be one of A+, A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F, P, NP, W, I (in either case)",
     );
