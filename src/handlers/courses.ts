@@ -9,8 +9,8 @@ import { canonicalCourse, institutionFilter } from "./canonical-input.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { institution, cip, q, updatedSince } = request.query;
-  const filters = { institution: institutionFilter(institution), cip, q, updatedSince };
+  const { institution, cip, q, code, updatedSince } = request.query;
+  const filters = { institution: institutionFilter(institution), cip, q, code, updatedSince };
   return listResponse(request.url, page, await services.courses.listCourses(caller, filters, page));
 };
 
