@@ -19,6 +19,8 @@ export interface NewUserRecord {
 export interface NewSignInLink {
   tokenHash: string;
   userId: string;
+  /** When the link was issued (the time its expiry is counted from); the database's clock when absent. */
+  createdAt?: Date;
   expiresAt: Date;
 }
 

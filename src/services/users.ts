@@ -97,10 +97,16 @@ export function createUsersService({
   /** A one-time link: the token for the URL, and what is stored of it (only its hash). */
   function newSignInLink() {
     const token = crypto.randomBytes(32).toString("base64url");
-    const expiresAt = new Date(now().getTime() + SIGN_IN_LINK_TTL_MS);
+    // Issued and expiring by one reading of the clock: the link lives exactly its time.
+    const createdAt = now();
+    const expiresAt = new Date(createdAt.getTime() + SIGN_IN_LINK_TTL_MS);
     const url = new URL(SIGN_IN_LINK_PATH, publicOrigin);
     url.searchParams.set("token", token);
-    return { stored: { tokenHash: hashApiKey(token), expiresAt }, signInUrl: url.toString(), expiresAt };
+    return {
+      stored: { tokenHash: hashApiKey(token), createdAt, expiresAt },
+      signInUrl: url.toString(),
+      expiresAt,
+    };
   }
 
   /** A new one-time link for an existing user. */

@@ -59,7 +59,7 @@ describe("CLI commands: users", () => {
     const stored = await createRepositories(db.prisma).users.findSignInLink(hashApiKey(token));
     expect(stored?.user.email).to.equal("Admin@District.edu");
     expect(stored?.user.role).to.equal("admin");
-    expect(stored!.expiresAt.getTime() - stored!.createdAt.getTime()).to.be.closeTo(15 * 60_000, 5_000);
+    expect(stored!.expiresAt.getTime() - stored!.createdAt.getTime()).to.equal(15 * 60_000);
     expect(JSON.stringify(await db.prisma.signInLink.findMany())).to.not.contain(token);
   });
 

@@ -5,7 +5,13 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { COURSES, loadInstitutions } from "../helpers/fixtures.ts";
 import { serve } from "./serve.ts";
-import { ApiError, createClient, type CourseEquivalencyClient, type FeedEvent } from "../../sdk/src/index.ts";
+import {
+  ApiError,
+  AuthenticationError,
+  createClient,
+  type CourseEquivalencyClient,
+  type FeedEvent,
+} from "../../sdk/src/index.ts";
 
 describe("SDK: the change feed (events.follow, events.stream)", () => {
   let t: TestApp;
@@ -87,6 +93,37 @@ describe("SDK: the change feed (events.follow, events.stream)", () => {
     // Course versions follow the titles: the event before the stop, and the one committed during it.
     expect(versions(seen)).to.deep.equal([title - 1, title]);
     expect(new Set(ids).size).to.equal(2);
+  });
+
+  it("stream reconnects at once after the server's stream-closed (maximum lifetime), and throws 401 once the key is revoked", async () => {
+    const { view, key } = await t.app.context.services.keys.issueKey({
+      organizationId: t.organizationId,
+      environment: "live",
+      scopes: ["read:public"],
+    });
+    const own = createClient({ baseUrl: served.baseUrl, apiKey: key });
+    const start = await endOfFeed();
+    await retitle();
+    const seen: FeedEvent[] = [];
+    let error: unknown;
+    try {
+      // A reconnect delay far beyond the test's timeout: only an immediate reconnect passes.
+      for await (const { event } of own.events.stream({ after: start }, { reconnectDelayMs: 3_600_000 })) {
+        seen.push(event);
+        if (seen.length === 1) {
+          // The stream's lifetime ends; an event commits while the client reconnects.
+          await t.app.context.services.events.recheckStreams(new Date(Date.now() + t.config.events.maxStreamMs));
+          await retitle();
+        }
+        if (seen.length === 2) await t.app.context.services.keys.revokeAnyKey(view.id);
+      }
+    } catch (caught) {
+      error = caught;
+    }
+    expect(versions(seen)).to.deep.equal([title - 1, title]);
+    expect(error).to.be.instanceOf(AuthenticationError);
+    expect((error as ApiError).status).to.equal(401);
+    expect((error as ApiError).detail).to.match(/revoked/);
   });
 
   it("stream throws an ApiError a retry cannot change (an altered cursor: 400)", async () => {
