@@ -46,7 +46,13 @@ export class ApiError extends Error {
     this.headers = headers;
     // The members this problem type adds to its document (ConflictError's conflictingEquivalencyIds, …).
     for (const name of (this.code && EXTENSIONS[this.code]) || [])
-      if (problem[name] !== undefined) Object.defineProperty(this, name, { value: problem[name], enumerable: true });
+      if (problem[name] !== undefined)
+        Object.defineProperty(this, name, {
+          value: problem[name],
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
   }
 }
 

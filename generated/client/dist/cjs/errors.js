@@ -43,7 +43,12 @@ class ApiError extends Error {
         // The members this problem type adds to its document (ConflictError's conflictingEquivalencyIds, …).
         for (const name of (this.code && EXTENSIONS[this.code]) || [])
             if (problem[name] !== undefined)
-                Object.defineProperty(this, name, { value: problem[name], enumerable: true });
+                Object.defineProperty(this, name, {
+                    value: problem[name],
+                    enumerable: true,
+                    configurable: true,
+                    writable: true,
+                });
     }
 }
 exports.ApiError = ApiError;
