@@ -4,12 +4,15 @@
 // table of docs/api-guide.md); --check fails when any of them is stale.
 import fs from "node:fs";
 import path from "node:path";
+import { sdkErrorsRegion, sdkErrorsTable } from "./sdk-errors.ts";
 
 export interface ProblemType {
   slug: string;
   status: number;
   title: string;
   description: string;
+  /** The members of `Problem` the type adds to its document (the SDK's error class carries them). */
+  extensions?: string[];
 }
 
 interface Operation {
@@ -18,10 +21,6 @@ interface Operation {
   path: string;
 }
 
-// The SDK's hand-written error classes pick up each problem type by its status; a type
-// listed here gets a narrower hand-written class instead (it carries extra members).
-const SDK_CLASS_BY_TYPE: Record<string, string> = { "not-steward": "NotStewardError" };
-
 export function problemTypesOf(document: Record<string, unknown>): ProblemType[] {
   const catalogue = document["x-problem-types"];
   if (!Array.isArray(catalogue) || !catalogue.length) throw new Error("openapi.yaml has no x-problem-types catalogue.");
@@ -29,6 +28,11 @@ export function problemTypesOf(document: Record<string, unknown>): ProblemType[]
     const valid =
       /^[a-z]+(-[a-z]+)*$/.test(entry.slug) && Number.isInteger(entry.status) && entry.title && entry.description;
     if (!valid) throw new Error(`x-problem-types: incomplete entry ${JSON.stringify(entry)}`);
+    const problem = ((document.components as { schemas?: Record<string, { properties?: object }> })?.schemas?.Problem
+      ?.properties ?? {}) as Record<string, unknown>;
+    for (const name of entry.extensions ?? [])
+      if (!(name in problem))
+        throw new Error(`x-problem-types: ${entry.slug} names ${name}, which Problem does not have`);
   }
   return catalogue as ProblemType[];
 }
@@ -87,25 +91,6 @@ function docsTable(types: ProblemType[]): string {
   ].join("\n");
 }
 
-function sdkErrorMapping(types: ProblemType[], sdkErrorsSource: string): string {
-  const byStatus = new Map(
-    [...sdkErrorsSource.matchAll(/^ {2}(\d{3}): (\w+),$/gm)].map(([, status, name]) => [Number(status), name]),
-  );
-  const rows = types.map((t) => {
-    const errorClass = SDK_CLASS_BY_TYPE[t.slug] ?? byStatus.get(t.status) ?? "ApiError";
-    return `  ${JSON.stringify(t.slug)}: ${errorClass},`;
-  });
-  return [
-    "/** Every problem type of the contract, from `x-problem-types` in openapi.yaml. */",
-    `export type ProblemCode = ${types.map((t) => JSON.stringify(t.slug)).join(" | ")};`,
-    "",
-    "/** The error class of each problem type. */",
-    "const BY_CODE: Record<ProblemCode, ErrorClass> = {",
-    ...rows,
-    "};",
-  ].join("\n");
-}
-
 /** Replaces the text between the named markers; fails when the markers are missing. */
 export function replaceFenced(text: string, file: string, begin: string, end: string, body: string): string {
   const start = text.indexOf(begin);
@@ -127,9 +112,26 @@ export function fencedOutputs(root: string, document: Record<string, unknown>): 
     ] as const;
 
   const errors = read("sdk/src/errors.ts");
+  const problemProperties = ((document.components as { schemas: Record<string, { properties?: object }> }).schemas
+    .Problem?.properties ?? {}) as Record<string, { description?: string }>;
   outputs.set(
     "sdk/src/errors.ts",
-    replaceFenced(errors, "sdk/src/errors.ts", ...code("problem-types"), sdkErrorMapping(types, errors)),
+    replaceFenced(
+      errors,
+      "sdk/src/errors.ts",
+      ...code("problem-types"),
+      sdkErrorsRegion(types, errors, problemProperties),
+    ),
+  );
+  outputs.set(
+    "sdk/README.md",
+    replaceFenced(
+      read("sdk/README.md"),
+      "sdk/README.md",
+      "<!-- @generated sdk-errors begin -->",
+      "<!-- @generated sdk-errors end -->",
+      sdkErrorsTable(types, errors),
+    ),
   );
   outputs.set(
     "docs/api-guide.md",

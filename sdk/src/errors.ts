@@ -1,5 +1,7 @@
 // One error class per problem kind of the contract (RFC 9457 problem documents),
-// so callers can `catch (e) { if (e instanceof NotFoundError) … }`.
+// so callers can `catch (e) { if (e instanceof NotFoundError) … }`. The class of each problem type,
+// ProblemCode and the members each class reads from its problem documents are generated from
+// `x-problem-types` in openapi.yaml (the region at the end; scripts/sdk-errors.ts).
 import type { components } from "./api-types.js";
 
 export type Problem = components["schemas"]["Problem"];
@@ -8,13 +10,18 @@ export type ProblemFieldError = components["schemas"]["ProblemFieldError"];
 const PROBLEM_BASE = "https://course-equivalency.org/problems/";
 
 /** Any answer of the API that is not a success. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated interface of the same name types the problem's extension members, which ApiError's constructor sets.
 export class ApiError extends Error {
   /** HTTP status of the response. */
   readonly status: number;
   /** URI of the problem type, e.g. `https://course-equivalency.org/problems/not-found`. */
   readonly type: string;
-  /** The last segment of `type` (`not-found`, `invalid-transition`, …). */
-  readonly code: string;
+  /**
+   * The problem type's code, the last segment of `type` (`not-found`, `ambiguous-rule`, …);
+   * undefined when the answer is not one of the contract's problem types (a proxy's error page,
+   * `about:blank`, or a type added to the API after this SDK was built: see `type`).
+   */
+  readonly code: ProblemCode | undefined;
   readonly title: string;
   readonly detail: string;
   /** The `X-Request-Id` of the response; quote it when reporting a problem. */
@@ -31,13 +38,28 @@ export class ApiError extends Error {
     this.name = new.target.name;
     this.status = status;
     this.type = type;
-    this.code = type.startsWith(PROBLEM_BASE) ? type.slice(PROBLEM_BASE.length) : type;
+    this.code = codeOf(type);
     this.title = title;
     this.detail = problem.detail ?? "";
     this.requestId = problem.requestId ?? headers.get("x-request-id") ?? undefined;
     this.body = body;
     this.headers = headers;
+    // The members this problem type adds to its document (ConflictError's conflictingEquivalencyIds, …).
+    for (const name of (this.code && EXTENSIONS[this.code]) || [])
+      if (problem[name] !== undefined)
+        Object.defineProperty(this, name, {
+          value: problem[name],
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
   }
+}
+
+/** The code of a problem type of the contract, from its URI. */
+function codeOf(type: string | undefined): ProblemCode | undefined {
+  const code = type?.startsWith(PROBLEM_BASE) ? type.slice(PROBLEM_BASE.length) : undefined;
+  return code !== undefined && Object.hasOwn(BY_CODE, code) ? (code as ProblemCode) : undefined;
 }
 
 /** 400: `validation-failed` (see `errors`) or `malformed-request`. */
@@ -56,15 +78,13 @@ export class AuthenticationError extends ApiError {}
 /** 403: the credential lacks the scope or environment the operation needs. */
 export class PermissionError extends ApiError {}
 
-/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward. */
+/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward (`institutionId`). */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated interface of the same name types the problem's extension members, which ApiError's constructor sets.
 export class NotStewardError extends PermissionError {
-  /** The (first) institution outside the organization's stewardship. */
-  readonly institutionId: string | undefined;
   /** For a body, every item outside stewardship by JSON pointer (`/1/institutionId`). */
   readonly errors: ProblemFieldError[];
   constructor(status: number, problem: Partial<Problem>, body: unknown, headers: Headers) {
     super(status, problem, body, headers);
-    this.institutionId = problem.institutionId;
     this.errors = problem.errors ?? [];
   }
 }
@@ -72,15 +92,12 @@ export class NotStewardError extends PermissionError {
 /** 404: no such record in the caller's environment (or organization). */
 export class NotFoundError extends ApiError {}
 
-/** 409: `conflict` (see `existingId`), `invalid-transition` or `idempotency-key-reused`. */
-export class ConflictError extends ApiError {
-  /** For a duplicate, the id of the record that already exists. */
-  readonly existingId: string | undefined;
-  constructor(status: number, problem: Partial<Problem>, body: unknown, headers: Headers) {
-    super(status, problem, body, headers);
-    this.existingId = problem.existingId;
-  }
-}
+/**
+ * 409: `conflict` (see `existingId`), `ambiguous-rule` and `duplicate-rule` (see
+ * `conflictingEquivalencyIds`), `invalid-transition` or `idempotency-key-reused`.
+ */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated interface of the same name types the problem's extension members, which ApiError's constructor sets.
+export class ConflictError extends ApiError {}
 
 /** 412: `If-Match` does not match the record's current `ETag`. */
 export class PreconditionFailedError extends ApiError {}
@@ -171,6 +188,40 @@ const BY_CODE: Record<ProblemCode, ErrorClass> = {
   "not-implemented": ApiError,
   "service-unavailable": ApiError,
 };
+
+/** The members of `Problem` each problem type adds to its document (`extensions` in x-problem-types). */
+const EXTENSIONS: Partial<Record<ProblemCode, readonly (keyof Problem)[]>> = {
+  "validation-failed": ["errors"],
+  "invalid-cursor": ["errors"],
+  "not-steward": ["institutionId", "errors"],
+  "method-not-allowed": ["allowed"],
+  conflict: ["existingId"],
+  "ambiguous-rule": ["conflictingEquivalencyIds"],
+  "duplicate-rule": ["conflictingEquivalencyIds"],
+  "course-code-taken": ["existingId", "errors"],
+};
+
+/** The extension members of NotStewardError's problem types, present when the problem document carries them. */
+export interface NotStewardError {
+  /** For `not-steward`, the (first) institution the caller's organization does not steward. */
+  readonly institutionId?: Problem["institutionId"];
+}
+
+/** The extension members of ApiError's problem types, present when the problem document carries them. */
+export interface ApiError {
+  /** For `method-not-allowed`, the methods the path allows (also in the `Allow` header). */
+  readonly allowed?: Problem["allowed"];
+}
+
+/** The extension members of ConflictError's problem types, present when the problem document carries them. */
+export interface ConflictError {
+  /** For a duplicate (`conflict`), the id of the existing record. */
+  readonly existingId?: Problem["existingId"];
+  /** For `ambiguous-rule` and `duplicate-rule`, the ids of the accepted rules the write would contradict or repeat. */
+  readonly conflictingEquivalencyIds?: Problem["conflictingEquivalencyIds"];
+  /** For `validation-failed`, every invalid value with its location. */
+  readonly errors?: Problem["errors"];
+}
 // @generated end
 
 /** The typed error for a failed response whose body has already been parsed. */
@@ -178,9 +229,7 @@ export function apiErrorFrom(response: Response, body: unknown): ApiError {
   const problem = isObject(body)
     ? (body as Partial<Problem>)
     : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
-  const code = problem.type?.startsWith(PROBLEM_BASE)
-    ? (problem.type.slice(PROBLEM_BASE.length) as ProblemCode)
-    : undefined;
+  const code = codeOf(problem.type);
   const ErrorType = (code && BY_CODE[code]) || BY_STATUS[response.status] || ApiError;
   return new ErrorType(
     response.status,

@@ -25,6 +25,12 @@ export interface FollowOptions extends Omit<FeedQuery, "after"> {
   after?: string;
   /** The wait between two reads once the feed is caught up; 1000 ms by default. */
   pollIntervalMs?: number;
+  /**
+   * End the iteration once the feed is caught up (a page with `hasMore: false`) instead of polling:
+   * for a job that reads to the end and stops. That last page is yielded even without events, so
+   * its cursor can be stored.
+   */
+  untilCaughtUp?: boolean;
   /** Ends the iteration (between pages, or during the wait). */
   signal?: AbortSignal;
 }
@@ -33,6 +39,8 @@ export interface FollowOptions extends Omit<FeedQuery, "after"> {
 export interface FollowedPage {
   data: FeedEvent[];
   cursor: string;
+  /** No more events followed this page when it was read: the feed is caught up. */
+  caughtUp: boolean;
 }
 
 export interface StreamOptions {
@@ -65,23 +73,26 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * The pages of the feed after `options.after`, forever (until the signal aborts): a page as soon as
- * there are events, and a read every `pollIntervalMs` once caught up. Pages without events are not
- * yielded; their cursor is kept for the next read.
+ * The pages of the feed after `options.after`, forever (until the signal aborts, or with
+ * `untilCaughtUp` until the feed is caught up): a page as soon as there are events, and a read every
+ * `pollIntervalMs` once caught up. Pages without events are not yielded (but the last one with
+ * `untilCaughtUp`); their cursor is kept for the next read.
  */
 export async function* followEvents(
   fetchPage: (query: FeedQuery) => Promise<Outcome<EventPage>>,
   options: FollowOptions = {},
 ): AsyncGenerator<FollowedPage, void, undefined> {
-  const { after: start, pollIntervalMs = 1000, signal, ...filters } = options;
+  const { after: start, pollIntervalMs = 1000, untilCaughtUp = false, signal, ...filters } = options;
   let after = start;
   while (!signal?.aborted) {
     const query: FeedQuery = { limit: 100, ...filters, ...(after ? { after, since: undefined } : {}) };
     const { data, error, response } = await fetchPage(query);
     if (!response.ok || !data) throw apiErrorFrom(response, error);
     after = data.pagination.nextCursor ?? after;
-    if (data.data.length) yield { data: data.data as unknown as FeedEvent[], cursor: after! };
-    if (!data.pagination.hasMore) await pause(pollIntervalMs, signal);
+    const caughtUp = !data.pagination.hasMore;
+    if (data.data.length || (caughtUp && untilCaughtUp)) yield { data: data.data, cursor: after!, caughtUp };
+    if (caughtUp && untilCaughtUp) return;
+    if (caughtUp) await pause(pollIntervalMs, signal);
   }
 }
 

@@ -71,6 +71,26 @@ describe("SDK: the change feed (events.follow, events.stream)", () => {
     }
   });
 
+  it("follow({ untilCaughtUp }) reads to the end of the feed and stops, handing out the last cursor", async () => {
+    const stored = await endOfFeed();
+    for (let i = 0; i < 3; i++) await retitle();
+    const pages: { versions: (number | null)[]; caughtUp: boolean }[] = [];
+    let cursor = stored;
+    for await (const page of client.events.follow({ after: stored, limit: 2, untilCaughtUp: true })) {
+      pages.push({ versions: versions(page.data), caughtUp: page.caughtUp });
+      cursor = page.cursor;
+    }
+    expect(pages.map((p) => p.caughtUp)).to.deep.equal([false, true]);
+    expect(pages.flatMap((p) => p.versions)).to.have.length(3);
+
+    // Caught up already: one page without events, with the cursor to store.
+    const empty: { data: FeedEvent[]; cursor: string }[] = [];
+    for await (const page of client.events.follow({ after: cursor, untilCaughtUp: true })) empty.push(page);
+    expect(empty).to.have.length(1);
+    expect(empty[0].data).to.deep.equal([]);
+    expect(empty[0].cursor).to.be.a("string");
+  });
+
   it("stream reconnects with Last-Event-ID when the server ends the stream, and loses nothing", async () => {
     const start = await endOfFeed();
     await retitle();

@@ -8,8 +8,12 @@ export declare class ApiError extends Error {
     readonly status: number;
     /** URI of the problem type, e.g. `https://course-equivalency.org/problems/not-found`. */
     readonly type: string;
-    /** The last segment of `type` (`not-found`, `invalid-transition`, …). */
-    readonly code: string;
+    /**
+     * The problem type's code, the last segment of `type` (`not-found`, `ambiguous-rule`, …);
+     * undefined when the answer is not one of the contract's problem types (a proxy's error page,
+     * `about:blank`, or a type added to the API after this SDK was built: see `type`).
+     */
+    readonly code: ProblemCode | undefined;
     readonly title: string;
     readonly detail: string;
     /** The `X-Request-Id` of the response; quote it when reporting a problem. */
@@ -32,10 +36,8 @@ export declare class AuthenticationError extends ApiError {
 /** 403: the credential lacks the scope or environment the operation needs. */
 export declare class PermissionError extends ApiError {
 }
-/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward. */
+/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward (`institutionId`). */
 export declare class NotStewardError extends PermissionError {
-    /** The (first) institution outside the organization's stewardship. */
-    readonly institutionId: string | undefined;
     /** For a body, every item outside stewardship by JSON pointer (`/1/institutionId`). */
     readonly errors: ProblemFieldError[];
     constructor(status: number, problem: Partial<Problem>, body: unknown, headers: Headers);
@@ -43,11 +45,11 @@ export declare class NotStewardError extends PermissionError {
 /** 404: no such record in the caller's environment (or organization). */
 export declare class NotFoundError extends ApiError {
 }
-/** 409: `conflict` (see `existingId`), `invalid-transition` or `idempotency-key-reused`. */
+/**
+ * 409: `conflict` (see `existingId`), `ambiguous-rule` and `duplicate-rule` (see
+ * `conflictingEquivalencyIds`), `invalid-transition` or `idempotency-key-reused`.
+ */
 export declare class ConflictError extends ApiError {
-    /** For a duplicate, the id of the record that already exists. */
-    readonly existingId: string | undefined;
-    constructor(status: number, problem: Partial<Problem>, body: unknown, headers: Headers);
 }
 /** 412: `If-Match` does not match the record's current `ETag`. */
 export declare class PreconditionFailedError extends ApiError {
@@ -60,6 +62,25 @@ export declare class RateLimitError extends ApiError {
 }
 /** Every problem type of the contract, from `x-problem-types` in openapi.yaml. */
 export type ProblemCode = "validation-failed" | "invalid-cursor" | "malformed-request" | "unauthenticated" | "forbidden" | "not-steward" | "not-found" | "no-sign-in-connection" | "method-not-allowed" | "not-acceptable" | "conflict" | "invalid-transition" | "ambiguous-rule" | "duplicate-rule" | "course-code-taken" | "idempotency-key-reused" | "cursor-expired" | "precondition-failed" | "payload-too-large" | "unsupported-media-type" | "rate-limited" | "too-many-exports" | "too-many-streams" | "request-header-too-large" | "internal-error" | "identity-provider-unavailable" | "not-implemented" | "service-unavailable";
+/** The extension members of NotStewardError's problem types, present when the problem document carries them. */
+export interface NotStewardError {
+    /** For `not-steward`, the (first) institution the caller's organization does not steward. */
+    readonly institutionId?: Problem["institutionId"];
+}
+/** The extension members of ApiError's problem types, present when the problem document carries them. */
+export interface ApiError {
+    /** For `method-not-allowed`, the methods the path allows (also in the `Allow` header). */
+    readonly allowed?: Problem["allowed"];
+}
+/** The extension members of ConflictError's problem types, present when the problem document carries them. */
+export interface ConflictError {
+    /** For a duplicate (`conflict`), the id of the existing record. */
+    readonly existingId?: Problem["existingId"];
+    /** For `ambiguous-rule` and `duplicate-rule`, the ids of the accepted rules the write would contradict or repeat. */
+    readonly conflictingEquivalencyIds?: Problem["conflictingEquivalencyIds"];
+    /** For `validation-failed`, every invalid value with its location. */
+    readonly errors?: Problem["errors"];
+}
 /** The typed error for a failed response whose body has already been parsed. */
 export declare function apiErrorFrom(response: Response, body: unknown): ApiError;
 /** Reads a failed response's body (JSON when it parses, text otherwise) and returns the typed error. */

@@ -7,12 +7,17 @@ exports.apiErrorFromResponse = apiErrorFromResponse;
 exports.retryAfterMs = retryAfterMs;
 const PROBLEM_BASE = "https://course-equivalency.org/problems/";
 /** Any answer of the API that is not a success. */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated interface of the same name types the problem's extension members, which ApiError's constructor sets.
 class ApiError extends Error {
     /** HTTP status of the response. */
     status;
     /** URI of the problem type, e.g. `https://course-equivalency.org/problems/not-found`. */
     type;
-    /** The last segment of `type` (`not-found`, `invalid-transition`, …). */
+    /**
+     * The problem type's code, the last segment of `type` (`not-found`, `ambiguous-rule`, …);
+     * undefined when the answer is not one of the contract's problem types (a proxy's error page,
+     * `about:blank`, or a type added to the API after this SDK was built: see `type`).
+     */
     code;
     title;
     detail;
@@ -29,15 +34,29 @@ class ApiError extends Error {
         this.name = new.target.name;
         this.status = status;
         this.type = type;
-        this.code = type.startsWith(PROBLEM_BASE) ? type.slice(PROBLEM_BASE.length) : type;
+        this.code = codeOf(type);
         this.title = title;
         this.detail = problem.detail ?? "";
         this.requestId = problem.requestId ?? headers.get("x-request-id") ?? undefined;
         this.body = body;
         this.headers = headers;
+        // The members this problem type adds to its document (ConflictError's conflictingEquivalencyIds, …).
+        for (const name of (this.code && EXTENSIONS[this.code]) || [])
+            if (problem[name] !== undefined)
+                Object.defineProperty(this, name, {
+                    value: problem[name],
+                    enumerable: true,
+                    configurable: true,
+                    writable: true,
+                });
     }
 }
 exports.ApiError = ApiError;
+/** The code of a problem type of the contract, from its URI. */
+function codeOf(type) {
+    const code = type?.startsWith(PROBLEM_BASE) ? type.slice(PROBLEM_BASE.length) : undefined;
+    return code !== undefined && Object.hasOwn(BY_CODE, code) ? code : undefined;
+}
 /** 400: `validation-failed` (see `errors`) or `malformed-request`. */
 class ValidationError extends ApiError {
     /** Every invalid value, by JSON pointer (`/3/cipCode`, `/query/limit`). */
@@ -56,15 +75,13 @@ exports.AuthenticationError = AuthenticationError;
 class PermissionError extends ApiError {
 }
 exports.PermissionError = PermissionError;
-/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward. */
+/** 403 `not-steward`: the write concerns an institution the caller's organization does not steward (`institutionId`). */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated interface of the same name types the problem's extension members, which ApiError's constructor sets.
 class NotStewardError extends PermissionError {
-    /** The (first) institution outside the organization's stewardship. */
-    institutionId;
     /** For a body, every item outside stewardship by JSON pointer (`/1/institutionId`). */
     errors;
     constructor(status, problem, body, headers) {
         super(status, problem, body, headers);
-        this.institutionId = problem.institutionId;
         this.errors = problem.errors ?? [];
     }
 }
@@ -73,14 +90,12 @@ exports.NotStewardError = NotStewardError;
 class NotFoundError extends ApiError {
 }
 exports.NotFoundError = NotFoundError;
-/** 409: `conflict` (see `existingId`), `invalid-transition` or `idempotency-key-reused`. */
+/**
+ * 409: `conflict` (see `existingId`), `ambiguous-rule` and `duplicate-rule` (see
+ * `conflictingEquivalencyIds`), `invalid-transition` or `idempotency-key-reused`.
+ */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the generated interface of the same name types the problem's extension members, which ApiError's constructor sets.
 class ConflictError extends ApiError {
-    /** For a duplicate, the id of the record that already exists. */
-    existingId;
-    constructor(status, problem, body, headers) {
-        super(status, problem, body, headers);
-        this.existingId = problem.existingId;
-    }
 }
 exports.ConflictError = ConflictError;
 /** 412: `If-Match` does not match the record's current `ETag`. */
@@ -138,15 +153,24 @@ const BY_CODE = {
     "not-implemented": ApiError,
     "service-unavailable": ApiError,
 };
+/** The members of `Problem` each problem type adds to its document (`extensions` in x-problem-types). */
+const EXTENSIONS = {
+    "validation-failed": ["errors"],
+    "invalid-cursor": ["errors"],
+    "not-steward": ["institutionId", "errors"],
+    "method-not-allowed": ["allowed"],
+    conflict: ["existingId"],
+    "ambiguous-rule": ["conflictingEquivalencyIds"],
+    "duplicate-rule": ["conflictingEquivalencyIds"],
+    "course-code-taken": ["existingId", "errors"],
+};
 // @generated end
 /** The typed error for a failed response whose body has already been parsed. */
 function apiErrorFrom(response, body) {
     const problem = isObject(body)
         ? body
         : { detail: typeof body === "string" ? body.slice(0, 500) : undefined };
-    const code = problem.type?.startsWith(PROBLEM_BASE)
-        ? problem.type.slice(PROBLEM_BASE.length)
-        : undefined;
+    const code = codeOf(problem.type);
     const ErrorType = (code && BY_CODE[code]) || BY_STATUS[response.status] || ApiError;
     return new ErrorType(response.status, { title: response.statusText || undefined, ...problem }, body, response.headers);
 }

@@ -19,12 +19,13 @@ function pause(ms, signal) {
     });
 }
 /**
- * The pages of the feed after `options.after`, forever (until the signal aborts): a page as soon as
- * there are events, and a read every `pollIntervalMs` once caught up. Pages without events are not
- * yielded; their cursor is kept for the next read.
+ * The pages of the feed after `options.after`, forever (until the signal aborts, or with
+ * `untilCaughtUp` until the feed is caught up): a page as soon as there are events, and a read every
+ * `pollIntervalMs` once caught up. Pages without events are not yielded (but the last one with
+ * `untilCaughtUp`); their cursor is kept for the next read.
  */
 async function* followEvents(fetchPage, options = {}) {
-    const { after: start, pollIntervalMs = 1000, signal, ...filters } = options;
+    const { after: start, pollIntervalMs = 1000, untilCaughtUp = false, signal, ...filters } = options;
     let after = start;
     while (!signal?.aborted) {
         const query = { limit: 100, ...filters, ...(after ? { after, since: undefined } : {}) };
@@ -32,9 +33,12 @@ async function* followEvents(fetchPage, options = {}) {
         if (!response.ok || !data)
             throw (0, errors_js_1.apiErrorFrom)(response, error);
         after = data.pagination.nextCursor ?? after;
-        if (data.data.length)
-            yield { data: data.data, cursor: after };
-        if (!data.pagination.hasMore)
+        const caughtUp = !data.pagination.hasMore;
+        if (data.data.length || (caughtUp && untilCaughtUp))
+            yield { data: data.data, cursor: after, caughtUp };
+        if (caughtUp && untilCaughtUp)
+            return;
+        if (caughtUp)
             await pause(pollIntervalMs, signal);
     }
 }

@@ -15,6 +15,12 @@ export interface FollowOptions extends Omit<FeedQuery, "after"> {
     after?: string;
     /** The wait between two reads once the feed is caught up; 1000 ms by default. */
     pollIntervalMs?: number;
+    /**
+     * End the iteration once the feed is caught up (a page with `hasMore: false`) instead of polling:
+     * for a job that reads to the end and stops. That last page is yielded even without events, so
+     * its cursor can be stored.
+     */
+    untilCaughtUp?: boolean;
     /** Ends the iteration (between pages, or during the wait). */
     signal?: AbortSignal;
 }
@@ -22,6 +28,8 @@ export interface FollowOptions extends Omit<FeedQuery, "after"> {
 export interface FollowedPage {
     data: FeedEvent[];
     cursor: string;
+    /** No more events followed this page when it was read: the feed is caught up. */
+    caughtUp: boolean;
 }
 export interface StreamOptions {
     /** The id of the last event you applied (stored from a StreamedEvent); without it, `after` of the query, or the end of the feed. */
@@ -37,9 +45,10 @@ export interface StreamedEvent {
     event: FeedEvent;
 }
 /**
- * The pages of the feed after `options.after`, forever (until the signal aborts): a page as soon as
- * there are events, and a read every `pollIntervalMs` once caught up. Pages without events are not
- * yielded; their cursor is kept for the next read.
+ * The pages of the feed after `options.after`, forever (until the signal aborts, or with
+ * `untilCaughtUp` until the feed is caught up): a page as soon as there are events, and a read every
+ * `pollIntervalMs` once caught up. Pages without events are not yielded (but the last one with
+ * `untilCaughtUp`); their cursor is kept for the next read.
  */
 export declare function followEvents(fetchPage: (query: FeedQuery) => Promise<Outcome<EventPage>>, options?: FollowOptions): AsyncGenerator<FollowedPage, void, undefined>;
 /**
