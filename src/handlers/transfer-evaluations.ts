@@ -4,10 +4,10 @@ import type { OperationHandler } from "./types.ts";
 
 export const createTransferEvaluation: OperationHandler<"createTransferEvaluation"> = async (
   request,
-  { caller, services },
+  { caller, services, clientAddress },
 ) => ({
   status: 200,
-  body: { data: await services.transferEvaluations.createTransferEvaluation(caller, request.body) },
+  body: { data: await services.transferEvaluations.createTransferEvaluation(caller, request.body, clientAddress) },
 });
 
 export const listEquivalencyRequests: OperationHandler<"listEquivalencyRequests"> = async (
@@ -18,6 +18,11 @@ export const listEquivalencyRequests: OperationHandler<"listEquivalencyRequests"
   return listResponse(
     request.url,
     page,
-    await services.transferEvaluations.listEquivalencyRequests(caller, request.query.targetInstitution, page),
+    await services.transferEvaluations.listEquivalencyRequests(
+      caller,
+      request.query.targetInstitution,
+      request.query.inCatalog,
+      page,
+    ),
   );
 };

@@ -62,6 +62,8 @@ export interface RequestContext {
   /** Present on every operation: they all require a credential. */
   caller: ApiCredential;
   requestId: string;
+  /** The client's address as rate limits count it (an IPv6 address: its /64). */
+  clientAddress: string;
   log: Logger;
   services: Services;
 }

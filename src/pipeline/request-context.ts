@@ -2,6 +2,7 @@
 // the request's URL parsed only when a handler asks for it (lists do, for their Link headers; a
 // read by id never does).
 import type { Context } from "koa";
+import { clientAddressKey } from "../auth/client-address.ts";
 import type { ApiCredential } from "../auth/credential.ts";
 import type { OperationId, OperationRequest, RequestContext } from "../handlers/types.ts";
 import type { Logger } from "../kernel/logger.ts";
@@ -15,6 +16,11 @@ export class PipelineContext implements RequestContext {
     readonly requestId: string,
     readonly services: Services,
   ) {}
+
+  /** The client's address as rate limits count it, made on first use. */
+  get clientAddress(): string {
+    return clientAddressKey(this.ctx.ip);
+  }
 
   /** The request's child logger, made on first use (request-log.ts). */
   get log(): Logger {

@@ -288,6 +288,123 @@ describe("transfer evaluation: choosing among rules", () => {
   });
 });
 
+describe("transfer evaluation: alternatives, choices, unknown courses, rules in conflict", () => {
+  const CODES = { a: "MATH 7", ah: "MATH 7H", al: "MATH 7L", b: "BIOL 1" };
+  const named = (fields: Partial<EvaluationRule> = {}) => ({ sourceCourseCodes: CODES, ...fields });
+
+  it('"A or AH": either alone applies the rule; both credit it once, the other reported through the applied set', () => {
+    const either = rule("eq_or", ["a"], named({ sourceCourseSets: [["a"], ["ah"]], awardedCredits: 4 }));
+    const alone = only([either], course("ah", { code: "MATH 7H" }));
+    expect(alone).to.include({ outcome: "equivalent", equivalencyId: "eq_or", sourceSetIndex: 1, awardedCredits: 4 });
+    expect(alone.reasons[0]).to.equal(
+      'Rule "MATH 7 or MATH 7H → T-eq_or" applies through MATH 7H: equivalent (priority 0, in force on 2026-11-26).',
+    );
+    const { results, totals } = evaluate([either], [course("ah", { code: "MATH 7H" }), course("a", { code: "MATH 7" })]);
+    const [honours, plain] = results;
+    expect(plain).to.include({ outcome: "equivalent", sourceSetIndex: 0, awardedCredits: 4, targetChoice: "all" });
+    expect(plain.combinedWith).to.deep.equal(["a"]);
+    expect(honours).to.include({ outcome: "equivalent", equivalencyId: "eq_or", sourceSetIndex: 0, awardedCredits: 0 });
+    expect(honours.combinedWith).to.deep.equal(["a", "ah"]);
+    expect(honours.reasons).to.include(
+      'MATH 7H is in another set of rule "MATH 7 or MATH 7H → T-eq_or": the rule\'s credit was given through the applied set, MATH 7, once.',
+    );
+    expect(totals).to.deep.include({ matchedCourses: 2, awardedCredits: 4 });
+  });
+
+  it('"(A + AL) or (AH + AL)": one set applied, the other complete set credited through it and free for no other rule', () => {
+    const pair = rule("eq_pair", ["a", "al"], named({ sourceCourseSets: [["a", "al"], ["ah", "al"]], awardedCredits: 5 }));
+    const honoursAlone = rule("eq_h", ["ah"], named({ awardedCredits: 3, priority: -1 }));
+    const { results, totals } = evaluate(
+      [pair, honoursAlone],
+      [course("a", { code: "MATH 7" }), course("al", { code: "MATH 7L" }), course("ah", { code: "MATH 7H" })],
+    );
+    expect(results.map((r) => [r.equivalencyId, r.sourceSetIndex, r.awardedCredits])).to.deep.equal([
+      ["eq_pair", 0, 5],
+      ["eq_pair", 0, 0],
+      ["eq_pair", 0, 0],
+    ]);
+    expect(totals.awardedCredits).to.equal(5);
+    // Without A, the second set applies; AH is counted by the pair, not by the lower rule.
+    const second = evaluate([pair, honoursAlone], [course("ah", { code: "MATH 7H" }), course("al", { code: "MATH 7L" })]);
+    expect(second.results.map((r) => [r.equivalencyId, r.sourceSetIndex])).to.deep.equal([
+      ["eq_pair", 1],
+      ["eq_pair", 1],
+    ]);
+  });
+
+  it("a set whose condition fails lets the rule's next complete set apply", () => {
+    const either = rule("eq_or", ["a"], named({ sourceCourseSets: [["a"], ["ah"]], minimumGrade: "C" }));
+    const [poor, good] = evaluate([either], [course("a", { grade: "D" }), course("ah", { grade: "B" })]).results;
+    expect(good).to.include({ sourceSetIndex: 1, awardedCredits: 3 });
+    expect(poor).to.include({ equivalencyId: "eq_or", sourceSetIndex: 1, awardedCredits: 0 });
+  });
+
+  it("an incomplete set names what its nearest set lacks", () => {
+    const pair = rule("eq_pair", ["a", "al"], named({ sourceCourseSets: [["a", "al"], ["ah", "al"]] }));
+    expect(only([pair], course("ah", { code: "MATH 7H" })).reasons).to.deep.equal([
+      'Rule "(MATH 7 + MATH 7L) or (MATH 7H + MATH 7L) → T-eq_pair" needs MATH 7L too, which the list does not include.',
+    ]);
+  });
+
+  it("one_of: every option named, the least option awarded and said", () => {
+    const choice = rule("eq_choice", ["a"], {
+      ...named(),
+      targetChoice: "one_of",
+      targets: [
+        { courseId: "crs_1a", code: "MATH 1A", title: "Calculus", credits: 4 },
+        { courseId: "crs_16a", code: "MATH 16A", title: "Analytic Geometry and Calculus", credits: 3 },
+      ],
+    });
+    const result = only([choice], course("a", { code: "MATH 7" }));
+    expect(result).to.include({ targetChoice: "one_of", awardedCredits: 3 });
+    expect(result.targets.map((target) => target.code)).to.deep.equal(["MATH 1A", "MATH 16A"]);
+    expect(result.reasons[0]).to.equal(
+      'Rule "MATH 7 → MATH 1A or MATH 16A" applies: equivalent, one of its targets (priority 0, in force on 2026-11-26).',
+    );
+    expect(result.reasons).to.include(
+      "The student receives one of MATH 1A or MATH 16A, chosen by their program; the least option is counted: 3 semester units.",
+    );
+  });
+
+  it("unknown_course: no id, nothing awarded, a reason naming the institution; counted in the totals", () => {
+    const { results, totals } = evaluate(
+      [rule("eq_bio", ["b"])],
+      [
+        course("?0", { code: "ASTR 102", title: "Astronomy", institutionId: "inst_dac", unknown: true, grade: "A" }),
+        course("b"),
+      ],
+      { institutionNames: { inst_dac: "De Anza College" } },
+    );
+    expect(results[0]).to.deep.include({
+      courseId: "",
+      code: "ASTR 102",
+      title: "Astronomy",
+      outcome: "unknown_course",
+      equivalencyId: null,
+      awardedCredits: null,
+      targetChoice: null,
+      sourceSetIndex: null,
+      conflictingEquivalencyIds: [],
+    });
+    expect(results[0].reasons).to.deep.equal([
+      "ASTR 102 is not in the catalog of De Anza College, so no rule can name it; the request for a rule is counted.",
+    ]);
+    expect(totals).to.deep.include({ courses: 2, matchedCourses: 1, unmatchedCourses: 1, unknownCourses: 1 });
+  });
+
+  it("a rule waiting in conflict, in force on the course's date, is named beside the answer", () => {
+    const accepted = rule("eq_ok", ["a"], named());
+    const waiting = rule("eq_wait", ["a"], named({ status: "conflict", targets: [{ courseId: null, code: "MATH 2", title: null, credits: 3 }] }));
+    const old = rule("eq_old", ["a"], named({ status: "conflict", effectiveUntil: "2020-01-01" }));
+    const result = only([accepted, waiting, old], course("a", { code: "MATH 7" }));
+    expect(result).to.include({ equivalencyId: "eq_ok" });
+    expect(result.conflictingEquivalencyIds).to.deep.equal(["eq_wait"]);
+    expect(result.reasons.at(-1)).to.equal(
+      'Rule "MATH 7 → MATH 2", which names MATH 7, is waiting in conflict with another rule: the answer may change when the stewards decide.',
+    );
+  });
+});
+
 // Properties: generated rules over a small pool of courses, so that rules share courses often.
 const POOL = ["c0", "c1", "c2", "c3", "c4", "c5"];
 const GRADE_ORDER = [...LETTER_GRADES, "F"] as const;
