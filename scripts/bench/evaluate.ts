@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createRepositories } from "../../src/repositories/index.ts";
-import { evaluateTransfer, type CreditUnit, type RuleKind } from "../../src/services/transfer-evaluation.ts";
+import { evaluateTransfer, type CreditUnit, type RuleKind } from "../../src/services/rules/evaluation-engine.ts";
 import { cleanupStack, createCredential, fixed, freshDatabase, machine, printTable, startServer } from "./harness.ts";
 
 const CONNECTIONS = 32;
@@ -269,7 +269,9 @@ function report(floor: Awaited<ReturnType<typeof run>>, service: Awaited<ReturnT
     const held = floor.open.filter((figures) => figures.p99 < FLOOR_HOLDS_MS).map((figures) => figures.rate);
     const rate = held.length > 0 ? Math.max(...held) : null;
     if (rate === null) {
-      console.log(`\nthe floor holds p99 < ${FLOOR_HOLDS_MS} ms at none of these rates: the p99 goal is not measured here`);
+      console.log(
+        `\nthe floor holds p99 < ${FLOOR_HOLDS_MS} ms at none of these rates: the p99 goal is not measured here`,
+      );
     } else {
       const mine = service.open.find((figures) => figures.rate === rate) as OpenFigures;
       const met = mine.p99 < GOAL_P99_MS ? "met" : "not met";

@@ -155,7 +155,10 @@ export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient
         () => db.equivalencyRequest.count({ where }),
       );
       const courses = await db.course.findMany({
-        where: { environment, id: { in: result.items.flatMap((item) => (item.sourceCourseId ? [item.sourceCourseId] : [])) } },
+        where: {
+          environment,
+          id: { in: result.items.flatMap((item) => (item.sourceCourseId ? [item.sourceCourseId] : [])) },
+        },
         select: { id: true, code: true, title: true, institutionId: true },
       });
       const byId = new Map(courses.map((course) => [course.id, course]));
@@ -172,7 +175,11 @@ function sourceCourseOf(
   catalog: ReadonlyMap<string, { code: string; title: string; institutionId: string }>,
 ): RequestedRule["sourceCourse"] {
   if (item.sourceCourseId === "") {
-    return { institutionId: item.sourceInstitutionId ?? "", code: item.sourceCode ?? "", title: item.sourceTitle ?? "" };
+    return {
+      institutionId: item.sourceInstitutionId ?? "",
+      code: item.sourceCode ?? "",
+      title: item.sourceTitle ?? "",
+    };
   }
   const course = catalog.get(item.sourceCourseId);
   return course ? { code: course.code, title: course.title, institutionId: course.institutionId } : null;

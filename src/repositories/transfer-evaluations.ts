@@ -179,7 +179,9 @@ export function createTransferEvaluationsRepository(db: Prisma.TransactionClient
       return {
         institutions: new Map(Object.entries(parsed.institutions)),
         courses: parsed.courses,
-        codes: new Map(parsed.codes.map(([institutionId, codeKey, courseId]) => [`${institutionId}\n${codeKey}`, courseId])),
+        codes: new Map(
+          parsed.codes.map(([institutionId, codeKey, courseId]) => [`${institutionId}\n${codeKey}`, courseId]),
+        ),
       };
     },
 

@@ -188,7 +188,8 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         { pointer: "/courses/1/courseId", message: 'no course with id "crs_missing"' },
         {
           pointer: "/courses/2/code",
-          message: 'no course "BIO 999" at Santa Monica College (give its title too to evaluate a course the catalog lacks)',
+          message:
+            'no course "BIO 999" at Santa Monica College (give its title too to evaluate a course the catalog lacks)',
         },
         { pointer: "/courses/3", message: "give either courseId, or institutionId and code, not both" },
         { pointer: "/courses/4", message: "give courseId, or institutionId and code" },
@@ -212,7 +213,10 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       // same requesters asking again today, with other grades or dates, count no more.
       await evaluate({ targetInstitutionId: BERKELEY, courses: [history, biology] });
       await evaluate({ targetInstitutionId: BERKELEY, courses: [history, biology] });
-      await evaluate({ targetInstitutionId: BERKELEY, courses: [{ ...history, grade: "B", completedOn: "2024-01-02" }] });
+      await evaluate({
+        targetInstitutionId: BERKELEY,
+        courses: [{ ...history, grade: "B", completedOn: "2024-01-02" }],
+      });
       await evaluate({ targetInstitutionId: BERKELEY, courses: [history, biology] }, t.keys.liveReadOnly);
 
       const response = await requested(`targetInstitution=${BERKELEY}&limit=1`);
@@ -307,7 +311,13 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
           { institutionId: SMC, code: "BIOL 415", title: "Organismal Biology Laboratory", credits: 1, level: "lower" },
           { institutionId: SMC, code: "STAT 8", title: "Foundations of Data Science", credits: 4, level: "lower" },
           { institutionId: BERKELEY, code: "MATH 1A", title: "Calculus", credits: 4, level: "lower" },
-          { institutionId: BERKELEY, code: "MATH 16A", title: "Analytic Geometry and Calculus", credits: 3, level: "lower" },
+          {
+            institutionId: BERKELEY,
+            code: "MATH 16A",
+            title: "Analytic Geometry and Calculus",
+            credits: 3,
+            level: "lower",
+          },
           { institutionId: BERKELEY, code: "BIOLOGY 1A", title: "General Biology Lecture", credits: 3, level: "lower" },
         ]),
       );
@@ -345,7 +355,12 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
           { courseId: c["MATH 16A"], code: "MATH 16A", credits: 3 },
         ],
       });
-      rival = await rule({ sourceCourseIds: [c["STAT 8"]], status: "conflict", targetCode: "STAT 1XX", targets: [{ courseId: null, code: "STAT 1XX", credits: 4 }] });
+      rival = await rule({
+        sourceCourseIds: [c["STAT 8"]],
+        status: "conflict",
+        targetCode: "STAT 1XX",
+        targets: [{ courseId: null, code: "STAT 1XX", credits: 4 }],
+      });
     });
 
     it('createTransferEvaluation: "MATH 7 or MATH 7H" taken both credits MATH 1A once; "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)"', async () => {
@@ -363,7 +378,12 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       await expectContract(response, 200);
       const [honours, plain, lab415, lecture, lab410] = response.body.data.results;
       expect(plain).to.include({ equivalencyId: either, sourceSetIndex: 0, awardedCredits: 4, targetChoice: "all" });
-      expect(honours).to.include({ outcome: "equivalent", equivalencyId: either, sourceSetIndex: 0, awardedCredits: 0 });
+      expect(honours).to.include({
+        outcome: "equivalent",
+        equivalencyId: either,
+        sourceSetIndex: 0,
+        awardedCredits: 0,
+      });
       expect(honours.reasons).to.include(
         'MATH 7H is in another set of rule "MATH 7 or MATH 7H → MATH 1A": the rule\'s credit was given through the applied set, MATH 7, once.',
       );
@@ -428,10 +448,18 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         "ASTR 102 is not in the catalog of Santa Monica College, so no rule can name it; the request for a rule is counted.",
       ]);
       expect(known).to.include({ equivalencyId: either });
-      expect(response.body.data.totals).to.deep.include({ courses: 2, matchedCourses: 1, unmatchedCourses: 1, unknownCourses: 1 });
+      expect(response.body.data.totals).to.deep.include({
+        courses: 2,
+        matchedCourses: 1,
+        unmatchedCourses: 1,
+        unknownCourses: 1,
+      });
 
       await evaluate(
-        { targetInstitutionId: BERKELEY, courses: [{ institutionId: SMC, code: "astr 102", title: "Solar System Astronomy" }] },
+        {
+          targetInstitutionId: BERKELEY,
+          courses: [{ institutionId: SMC, code: "astr 102", title: "Solar System Astronomy" }],
+        },
         t.keys.liveReadOnly,
       );
       const lacking = await requested(`targetInstitution=${BERKELEY}&inCatalog=false`);
@@ -469,7 +497,8 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         { pointer: "/targetInstitutionId", message: 'no institution with id "inst_999999"' },
         {
           pointer: "/courses/0/code",
-          message: 'no course "ASTR 103" at Santa Monica College (give its title too to evaluate a course the catalog lacks)',
+          message:
+            'no course "ASTR 103" at Santa Monica College (give its title too to evaluate a course the catalog lacks)',
         },
         { pointer: "/courses/1/institutionId", message: 'no institution with id "inst_999998"' },
         { pointer: "/courses/2/courseId", message: 'no course with id "crs_missing"' },
@@ -507,6 +536,5 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       const second = again.body.data.find((one: { sourceCourseId: string }) => one.sourceCourseId === philosophy);
       expect(second).to.include({ requests: 2, distinctRequesters: 2 });
     });
-
   });
 });

@@ -10,7 +10,7 @@
 //  - and when the server stops (flush at shutdown: SIGTERM loses nothing).
 // Only keyed hashes leave this module: never the credential, the address or the input.
 import crypto from "node:crypto";
-import type { DemandAsk, EquivalencyRequestsRepository } from "../repositories/equivalency-requests.ts";
+import type { DemandAsk, EquivalencyRequestsRepository } from "../../repositories/equivalency-requests.ts";
 
 export interface DemandOptions {
   intervalMs?: number;
@@ -74,7 +74,9 @@ export function createDemandBatch(
       const day = at.toISOString().slice(0, 10);
       for (const ask of given) {
         const who = hash(`${ask.environment}\n${requester}`);
-        const fingerprint = hash(`${ask.environment}\n${requester}\n${day}\n${ask.targetInstitutionId}\n${ask.courseKey}`);
+        const fingerprint = hash(
+          `${ask.environment}\n${requester}\n${day}\n${ask.targetInstitutionId}\n${ask.courseKey}`,
+        );
         const known = asks.get(fingerprint);
         // The latest title given of a course the catalog lacks is the one listed.
         asks.set(fingerprint, { ...ask, fingerprint, requester: who, day, at: known && known.at > at ? known.at : at });

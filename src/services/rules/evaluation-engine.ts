@@ -24,7 +24,7 @@
 //    condition is named in its reasons.
 // Reasons name rules by their courses ("CHEM 1A + CHEM 1AL → CHEM 4A") and institutions by name.
 
-import { convertCredits as convertWithUnit, roundCredits } from "./rules.ts";
+import { convertCredits as convertWithUnit, roundCredits } from "./model.ts";
 
 export type CreditUnit = "semester" | "quarter" | "clock_hour" | "ceu";
 export type RuleKind = "equivalent" | "elective" | "general_education" | "no_credit";
@@ -204,8 +204,12 @@ interface Applied {
 }
 
 /** The sets of a rule, each deduplicated, in the rule's order. */
-export function ruleSets(rule: Pick<EvaluationRule, "sourceCourseIds" | "sourceCourseSets">): string[][] {
-  const sets = rule.sourceCourseSets && rule.sourceCourseSets.length > 0 ? rule.sourceCourseSets : [rule.sourceCourseIds];
+export function ruleSets(rule: {
+  sourceCourseIds: readonly string[];
+  sourceCourseSets?: readonly (readonly string[])[];
+}): string[][] {
+  const sets =
+    rule.sourceCourseSets && rule.sourceCourseSets.length > 0 ? rule.sourceCourseSets : [rule.sourceCourseIds];
   return sets.map((set) => [...new Set(set)]);
 }
 
@@ -317,7 +321,11 @@ function candidates(
   dateOf: (course: EvaluationCourse) => string,
 ): Candidate[] {
   const found: Candidate[] = [];
-  for (const rule of rules) {
+  // In a fixed order (priority, id, version), so that the notes never depend on the rules' order.
+  const ordered = [...rules].sort(
+    (a, b) => b.priority - a.priority || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || a.version - b.version,
+  );
+  for (const rule of ordered) {
     if (rule.status !== "accepted") continue;
     const sets = ruleSets(rule).map((ids, index) => ({ index, ids }));
     if (!sets.some((set) => set.ids.some((id) => byId.has(id)))) continue;
@@ -522,7 +530,11 @@ function leastOption(parts: readonly Part[], targetUnit: CreditUnit): Part {
   return [...parts].sort((a, b) => worth(a) - worth(b) || a.credits - b.credits)[0];
 }
 
-function sumParts(parts: readonly Part[], targetUnit: CreditUnit, reasons: string[]): { credits: number; unit: CreditUnit } {
+function sumParts(
+  parts: readonly Part[],
+  targetUnit: CreditUnit,
+  reasons: string[],
+): { credits: number; unit: CreditUnit } {
   let total = 0;
   const unconverted: Part[] = [];
   for (const part of parts) {

@@ -2,25 +2,25 @@
 // (GET /equivalency-requests). The service resolves the courses asked about (by id, or by any of a
 // course's codes; a code the catalog lacks, given with a title, is an unknown course), reads the
 // target institution's accepted rules that mention them in any set (and the rules waiting in
-// conflict), applies them with the pure engine (./transfer-evaluation.ts) and counts the `no_rule`
+// conflict), applies them with the pure engine (./evaluation-engine.ts) and counts the `no_rule`
 // and `unknown_course` courses as demand. Nothing about the person is stored: demand is counted
 // once per requester (credential, or client address for the public sandbox key), course, target
 // institution and UTC day, as keyed hashes, gathered in memory and written in batches
 // (./evaluation-demand.ts).
-import type { Credential } from "../auth/credential.ts";
-import { ValidationError, type FieldError } from "../kernel/errors.ts";
-import type { SecretBox } from "../kernel/secret-box.ts";
-import type { DemandAsk, EquivalencyRequestsRepository } from "../repositories/equivalency-requests.ts";
-import type { TransactionRepositories } from "../repositories/index.ts";
+import type { Credential } from "../../auth/credential.ts";
+import { ValidationError, type FieldError } from "../../kernel/errors.ts";
+import type { SecretBox } from "../../kernel/secret-box.ts";
+import type { DemandAsk, EquivalencyRequestsRepository } from "../../repositories/equivalency-requests.ts";
+import type { TransactionRepositories } from "../../repositories/index.ts";
 import type {
   EvaluatedCourseRow,
   RuleRow,
   TransferEvaluationsRepository,
-} from "../repositories/transfer-evaluations.ts";
-import { courseCodeKey } from "../views/catalog.ts";
+} from "../../repositories/transfer-evaluations.ts";
+import { courseCodeKey } from "../../views/catalog.ts";
+import { PUBLIC_SANDBOX_KEY_ID } from "../sandbox.ts";
+import type { Environment, Page } from "../types.ts";
 import { createDemandBatch, type DemandOptions } from "./evaluation-demand.ts";
-import { PUBLIC_SANDBOX_KEY_ID } from "./sandbox.ts";
-import type { Environment, Page } from "./types.ts";
 import {
   evaluateTransfer,
   ruleSets,
@@ -29,7 +29,7 @@ import {
   type EvaluationRule,
   type Grade,
   type RuleKind,
-} from "./transfer-evaluation.ts";
+} from "./evaluation-engine.ts";
 
 export interface EvaluationRequestCourse {
   courseId?: string;
@@ -66,7 +66,10 @@ function courseProblems(
 ): FieldError[] {
   const errors: FieldError[] = [];
   if (!knownInstitutions.has(request.targetInstitutionId)) {
-    errors.push({ pointer: "/targetInstitutionId", message: `no institution with id "${request.targetInstitutionId}"` });
+    errors.push({
+      pointer: "/targetInstitutionId",
+      message: `no institution with id "${request.targetInstitutionId}"`,
+    });
   }
   const seen = new Map<string, number>();
   request.courses.forEach((given, index) => {
@@ -90,7 +93,8 @@ function courseProblems(
             },
       );
     } else {
-      const key = "row" in found ? found.row.id : `${found.unknown.institutionId}\n${courseCodeKey(found.unknown.code)}`;
+      const key =
+        "row" in found ? found.row.id : `${found.unknown.institutionId}\n${courseCodeKey(found.unknown.code)}`;
       const first = seen.get(key);
       if (first !== undefined) errors.push({ pointer: at, message: `the same course as /courses/${first}` });
       else seen.set(key, index);
@@ -131,7 +135,9 @@ function engineRule(row: RuleRow): EvaluationRule {
  * the client address.
  */
 export function requesterOf(caller: Credential, clientAddress: string | undefined): string {
-  return caller.id === PUBLIC_SANDBOX_KEY_ID ? `${caller.id}@${clientAddress ?? "unknown"}` : `${caller.kind}:${caller.id}`;
+  return caller.id === PUBLIC_SANDBOX_KEY_ID
+    ? `${caller.id}@${clientAddress ?? "unknown"}`
+    : `${caller.kind}:${caller.id}`;
 }
 
 export function createTransferEvaluationsService(deps: Dependencies) {
@@ -183,7 +189,16 @@ export function createTransferEvaluationsService(deps: Dependencies) {
         const taken = { grade: given.grade ?? null, completedOn: given.completedOn ?? null };
         if ("unknown" in found) {
           const { institutionId, code, title } = found.unknown;
-          return { id: `?${index}`, code, title, institutionId, credits: 0, creditUnit: "semester", unknown: true, ...taken };
+          return {
+            id: `?${index}`,
+            code,
+            title,
+            institutionId,
+            credits: 0,
+            creditUnit: "semester",
+            unknown: true,
+            ...taken,
+          };
         }
         const { row } = found;
         return {
@@ -234,7 +249,12 @@ export function createTransferEvaluationsService(deps: Dependencies) {
       };
     },
 
-    async listEquivalencyRequests(caller: Credential, targetInstitutionId: string, inCatalog: boolean | undefined, page: Page) {
+    async listEquivalencyRequests(
+      caller: Credential,
+      targetInstitutionId: string,
+      inCatalog: boolean | undefined,
+      page: Page,
+    ) {
       // This process's asks are written first, so the list includes them.
       await demand.flush();
       const result = await requests.listPage(caller.environment, targetInstitutionId, inCatalog, page);
@@ -273,9 +293,14 @@ export async function clearRequestsAnsweredBy(
     targetInstitutionId: string;
     status: string;
     sourceCourseIds: readonly string[];
-    sourceCourseSets?: readonly (readonly string[])[];
+    /** The rule's sets as stored (JSON): an array of arrays of course ids. */
+    sourceCourseSets?: unknown;
   },
 ): Promise<void> {
   if (rule.status !== "accepted") return;
-  await writes.equivalencyRequests.clear(rule.environment, rule.targetInstitutionId, ruleSets(rule).flat());
+  const sets = Array.isArray(rule.sourceCourseSets)
+    ? rule.sourceCourseSets.filter((set): set is string[] => Array.isArray(set))
+    : undefined;
+  const courses = ruleSets({ sourceCourseIds: rule.sourceCourseIds, sourceCourseSets: sets }).flat();
+  await writes.equivalencyRequests.clear(rule.environment, rule.targetInstitutionId, courses);
 }
