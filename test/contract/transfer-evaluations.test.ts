@@ -86,7 +86,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       const [bio, chem, lab] = data.results;
       expect(bio).to.include({ courseId: c["BIO 101"], code: "BIO 101", outcome: "no_rule", equivalencyId: null });
       expect(bio.reasons).to.deep.equal([
-        "No accepted rule of the target institution has BIO 101 among its source courses.",
+        "No accepted rule of University of California-Berkeley has BIO 101 among its source courses.",
       ]);
       expect(chem).to.include({ outcome: "equivalent", equivalencyId: pair, equivalencyVersion: 1, awardedCredits: 4 });
       expect(chem.evaluatedOn).to.equal("2025-06-12");
@@ -94,9 +94,9 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         { courseId: c["CHEM 4A"], code: "CHEM 4A", title: "General Chemistry and Quantitative Analysis", credits: 4 },
       ]);
       expect(chem.reasons).to.deep.equal([
-        `Rule ${elective} (version 1) was not applied: CHEM 1A is already counted by ${pair}.`,
-        `Rule ${pair} (version 1) applies: CHEM 1A + CHEM 1AL → CHEM 4A, equivalent (priority 1, in force on 2025-06-12).`,
-        `Grade C of CHEM 1A meets the condition of Rule ${pair} (version 1): C or better.`,
+        'Rule "CHEM 1A → CHEM 1XX" was not applied: CHEM 1A is already counted by rule "CHEM 1A + CHEM 1AL → CHEM 4A".',
+        'Rule "CHEM 1A + CHEM 1AL → CHEM 4A" applies: equivalent (priority 1, in force on 2025-06-12).',
+        'Grade C of CHEM 1A meets the condition of rule "CHEM 1A + CHEM 1AL → CHEM 4A": C or better.',
       ]);
       expect(lab).to.include({ outcome: "equivalent", equivalencyId: pair, awardedCredits: 0 });
       expect(lab.combinedWith).to.deep.equal([c["CHEM 1A"], c["CHEM 1AL"]]);
@@ -104,6 +104,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         courses: 3,
         matchedCourses: 2,
         unmatchedCourses: 1,
+        unknownCourses: 0,
         awardedCredits: 4,
         creditUnit: "semester",
         unconvertedCredits: [],
@@ -122,7 +123,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       await expectContract(below, 200);
       const [chem, lab] = below.body.data.results;
       expect(chem).to.include({ outcome: "elective", equivalencyId: elective, awardedCredits: 3 });
-      expect(chem.reasons[0]).to.equal(`Rule ${pair} (version 1) needs C or better; CHEM 1A has D.`);
+      expect(chem.reasons[0]).to.equal('Rule "CHEM 1A + CHEM 1AL → CHEM 4A" needs C or better; CHEM 1A has D.');
       expect(lab.outcome).to.equal("condition_not_met");
 
       const withdrawn = await evaluate({
@@ -132,9 +133,11 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       await expectContract(withdrawn, 200);
       const [alone] = withdrawn.body.data.results;
       expect(alone.outcome).to.equal("condition_not_met");
-      expect(alone.reasons).to.include(`Rule ${pair} (version 1) needs CHEM 1AL too, which the list does not include.`);
       expect(alone.reasons).to.include(
-        `Rule ${elective} (version 1) needs a passing grade; CHEM 1A has W, which is not passing.`,
+        'Rule "CHEM 1A + CHEM 1AL → CHEM 4A" needs CHEM 1AL too, which the list does not include.',
+      );
+      expect(alone.reasons).to.include(
+        'Rule "CHEM 1A → CHEM 1XX" needs a passing grade; CHEM 1A has W, which is not passing.',
       );
     });
 
@@ -147,7 +150,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       const [result] = response.body.data.results;
       expect(result.outcome).to.equal("condition_not_met");
       expect(result.reasons).to.include(
-        `Rule ${elective} (version 1) is in force from 2024-08-15 with no end; CHEM 1A is evaluated on 2023-12-01, outside it.`,
+        'Rule "CHEM 1A → CHEM 1XX" is in force from 2024-08-15 with no end; CHEM 1A is evaluated on 2023-12-01, outside it.',
       );
     });
 
