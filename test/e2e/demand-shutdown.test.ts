@@ -33,12 +33,12 @@ describe("demand when the server stops", () => {
       DATABASE_URL: database.url ?? "",
       SVC_SEED_SANDBOX: "true",
     });
-    return `http://127.0.0.1:${portOf(await service.waitForLog("listening"))}/api/v1`;
+    return `http://127.0.0.1:${portOf(await service.waitForLog("listening", 280_000))}/api/v1`;
   };
   const headers = { Authorization: `Bearer ${loadConfig({}).publicSandboxKey}`, "Content-Type": "application/json" };
 
   it("createTransferEvaluation and listEquivalencyRequests: SIGTERM writes the demand gathered in memory; a restarted server lists it", async function () {
-    this.timeout(300_000);
+    this.timeout(600_000);
     let api = await start();
     for (const grade of ["A", "B"]) {
       const response = await fetch(`${api}/transfer-evaluations`, {
