@@ -69,15 +69,15 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
            JOIN equivalencies AS i ON i.environment = $1::"Environment" AND i.source_course_id = k.source
              AND i.target_institution_id = k.target AND i.target_key = k.key
            UNION
-           SELECT a.id FROM unnest($5::text[], $6::text[]) AS s (target, set_key)
-           JOIN equivalencies AS a ON a.environment = $1::"Environment" AND a.target_institution_id = s.target
-             AND a.source_set_key = s.set_key AND a.status = 'accepted')`,
+           SELECT a.id FROM equivalencies AS a
+           WHERE "equivalency_source_keys"(a.target_institution_id, a.source_set_keys) && $5::text[]
+             AND a.status = 'accepted' AND a.environment = $1::"Environment")`,
         environment,
         keys.map((k) => k.sourceCourseId),
         keys.map((k) => k.targetInstitutionId),
         keys.map((k) => k.targetKey),
-        sets.map((set) => set.targetInstitutionId),
-        sets.map((set) => set.sourceSetKey),
+        // Any of a stored rule's sets equal to a set of the file (the index of migration agreements_as_published).
+        sets.map((set) => `${set.targetInstitutionId} ${set.sourceSetKey}`),
       );
     },
 

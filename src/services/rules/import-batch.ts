@@ -31,8 +31,9 @@ export interface BatchRecords {
 }
 
 const identityOf = (key: RuleIdentity) => `${key.sourceCourseId}\u0000${key.targetInstitutionId}\u0000${key.targetKey}`;
-const ruleSetOf = (rule: Pick<Equivalency, "targetInstitutionId" | "sourceSetKey">) =>
-  `${rule.targetInstitutionId}\u0000${rule.sourceSetKey}`;
+/** Each of a rule's source course sets under its target institution: rules overlap only under one. */
+const ruleSetsOf = (rule: Pick<Equivalency, "targetInstitutionId" | "sourceSetKeys">) =>
+  [...new Set(rule.sourceSetKeys)].map((key) => `${rule.targetInstitutionId}\u0000${key}`);
 const byCreation = (a: Equivalency, b: Equivalency) =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const datesOf = (rule: Pick<Equivalency, "effectiveFrom" | "effectiveUntil">) => ({
@@ -58,15 +59,19 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
   function remember(record: Equivalency) {
     const previous = byId.get(record.id);
     if (previous?.status === "accepted") {
-      const set = acceptedBySet.get(ruleSetOf(previous))!;
-      set.splice(set.indexOf(previous), 1);
+      for (const key of ruleSetsOf(previous)) {
+        const set = acceptedBySet.get(key)!;
+        set.splice(set.indexOf(previous), 1);
+      }
     }
     byId.set(record.id, record);
     idByIdentity.set(identityOf(record), record.id);
     if (record.status === "accepted") {
-      const set = acceptedBySet.get(ruleSetOf(record));
-      if (set) set.push(record);
-      else acceptedBySet.set(ruleSetOf(record), [record]);
+      for (const key of ruleSetsOf(record)) {
+        const set = acceptedBySet.get(key);
+        if (set) set.push(record);
+        else acceptedBySet.set(key, [record]);
+      }
     }
   }
   for (const record of records.stored) remember(record);
@@ -86,7 +91,7 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       return idByIdentity.get(identityOf(key)) ?? null;
     },
     async acceptedOverlapping(rule: CheckedRule, exceptId): Promise<OverlappingRule[]> {
-      return (acceptedBySet.get(ruleSetOf(rule)) ?? [])
+      return [...new Set(ruleSetsOf(rule).flatMap((key) => acceptedBySet.get(key) ?? []))]
         .filter(
           (other) =>
             other.id !== exceptId && other.priority === rule.priority && datesOverlap(datesOf(other), datesOf(rule)),
