@@ -111,7 +111,10 @@ async function main() {
     );
     Promise.all([streamsClosed, serverClosed, dispatcherStopped, channelClosed])
       .then(() => presence?.release())
-      .then(() => Promise.all([app.close(), database.close()]))
+      // The app first: it writes the demand gathered in memory, which needs the database.
+      .then(() => app.close())
+      .catch((error) => log.error({ err: error }, "closing the app failed"))
+      .then(() => database.close())
       .finally(() => process.exit(0));
     setTimeout(() => process.exit(1), 10_000).unref();
   };

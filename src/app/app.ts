@@ -43,7 +43,10 @@ export interface App {
   rateLimiter: RateLimiter;
   /** Ends the event streams (clients reconnect with Last-Event-ID): first, when the server stops. */
   closeStreams(): Promise<void>;
-  /** Releases what the app holds besides the database (the event streams, the rate-limit store's connection). */
+  /**
+   * Writes the demand evaluations gathered in memory, then releases what the app holds besides the
+   * database (the event streams, the rate-limit store's connection): before the database closes.
+   */
   close(): Promise<void>;
 }
 
@@ -115,6 +118,9 @@ export async function createApp(deps: AppDependencies): Promise<App> {
     rateLimiter,
     closeStreams: () => context.services.events.closeStreams(),
     close: async () => {
+      await context.services.transferEvaluations
+        .closeDemand()
+        .catch((error: unknown) => log.error({ err: error }, "writing the demand gathered in memory failed"));
       await context.services.events.closeStreams();
       stopGauges();
       await stopListening();

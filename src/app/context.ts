@@ -53,6 +53,7 @@ export async function createAppContext(deps: {
     secrets,
     forgetCredential: (id) => authenticator.forget(id),
     listen: (channel, onNotice, onGap) => database.listen(channel, onNotice, onGap),
+    log,
   });
   return { config, log, database, secrets, authenticator, accessTokens, repositories, services };
 }

@@ -138,7 +138,7 @@ export function addEvaluationCommands(
     .action((opts: { env: Environment; to: string; limit: number; offset: number; org?: string }) =>
       withServices(async (services) => {
         const caller = await actingAs(services, opts.env, opts.org);
-        const page = await services.transferEvaluations.listEquivalencyRequests(caller, institutionIdOf(opts.to), {
+        const page = await services.transferEvaluations.listEquivalencyRequests(caller, institutionIdOf(opts.to), undefined, {
           limit: opts.limit,
           offset: opts.offset,
         });

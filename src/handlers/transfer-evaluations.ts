@@ -6,11 +6,15 @@ import { canonicalEvaluation } from "./canonical-input.ts";
 
 export const createTransferEvaluation: OperationHandler<"createTransferEvaluation"> = async (
   request,
-  { caller, services },
+  { caller, services, clientAddress },
 ) => ({
   status: 200,
   body: {
-    data: await services.transferEvaluations.createTransferEvaluation(caller, canonicalEvaluation(request.body)),
+    data: await services.transferEvaluations.createTransferEvaluation(
+      caller,
+      canonicalEvaluation(request.body),
+      { clientAddress },
+    ),
   },
 });
 
@@ -25,6 +29,7 @@ export const listEquivalencyRequests: OperationHandler<"listEquivalencyRequests"
     await services.transferEvaluations.listEquivalencyRequests(
       caller,
       institutionIdOf(request.query.targetInstitution),
+      request.query.inCatalog,
       page,
     ),
   );

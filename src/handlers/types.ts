@@ -62,10 +62,10 @@ export interface RequestContext {
   /** Present on every operation: they all require a credential. */
   caller: ApiCredential;
   requestId: string;
+  /** The client's address as rate limits count it (an IPv6 address: its /64). */
+  clientAddress: string;
   log: Logger;
   services: Services;
-  /** The client's address as per-address limits count it (an IPv6 address as its /64). */
-  clientAddress: string;
 }
 
 export type OperationHandler<K extends OperationId> = (

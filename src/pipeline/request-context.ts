@@ -17,6 +17,7 @@ export class PipelineContext implements RequestContext {
     readonly services: Services,
   ) {}
 
+  /** The client's address as rate limits count it, made on first use. */
   get clientAddress(): string {
     return clientAddressKey(this.ctx.ip);
   }

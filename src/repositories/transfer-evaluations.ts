@@ -1,6 +1,7 @@
 // What an evaluation reads (POST /transfer-evaluations), in two statements whatever the number of
-// courses and rules: first the institutions and courses it names, then the accepted rules of the
-// target institution that mention any of those courses, with the codes and titles of the courses
+// courses and rules: first the institutions and courses it names (by id, or by any of a course's
+// codes), then the accepted rules of the target institution that mention any of those courses in
+// any set, and its rules waiting in conflict that do, with the codes and titles of the courses
 // the rules name and the target institution's credit unit. Each statement answers one JSON text,
 // parsed here, so the embedded database and PostgreSQL give the same values. `read`
 // (Database.statement) sends them straight to the driver, outside Prisma's query pipeline.
@@ -21,9 +22,13 @@ export interface RuleRow {
   id: string;
   version: number;
   targetInstitutionId: string;
+  /** `accepted`, or `conflict` (a rival rule waiting, named beside the courses it mentions). */
   status: string;
   sourceCourseIds: string[];
+  /** Every source course set, in the rule's order (set 0 = sourceCourseIds). */
+  sourceCourseSets: string[][];
   kind: string;
+  targetChoice: "all" | "one_of";
   targets: { courseId: string | null; code: string | null; credits: number | null }[];
   generalEducationArea: string | null;
   minimumGrade: string | null;
@@ -32,21 +37,23 @@ export interface RuleRow {
   priority: number;
   awardedCredits: number | null;
   awardedCreditUnit: string | null;
-  /** Code of each source course, by id. */
+  /** Code of each source course (of every set), by id. */
   sourceCodes: Record<string, string>;
   /** Title of each target course, by id; null when no target names a stored course. */
   targetTitles: Record<string, string> | null;
 }
 
 export interface EvaluationSubjects {
-  /** The ids among those asked of institutions of the environment. */
-  institutionIds: Set<string>;
-  /** The courses of the environment with the ids asked, or at the (institution, code key) pairs asked. */
+  /** The names of the institutions among those asked, by id (an id absent is no institution of the environment). */
+  institutions: Map<string, string>;
+  /** The courses of the environment with the ids asked, or with one of the (institution, code key) pairs asked. */
   courses: EvaluatedCourseRow[];
+  /** Which course each (institution id, code key) pair asked names (own or cross-listed code): "<institution id>\n<code key>" → course id. */
+  codes: Map<string, string>;
 }
 
 export interface EvaluationCandidates {
-  /** The accepted rules of the target institution with any of the courses among their sources. */
+  /** The accepted and conflict rules of the target institution with any of the courses in any of their sets. */
   rules: RuleRow[];
   /** The unit most of the target institution's courses count in (ties: the first in the enum's order); null without courses. */
   creditUnit: string | null;
@@ -56,20 +63,26 @@ const COURSE_JSON = `json_build_object('id', c.id, 'institutionId', c.institutio
   'codeKey', c.code_key, 'title', c.title, 'credits', c.credits, 'creditUnit', c.credit_unit)`;
 
 /**
- * $1 environment, $2 institution ids, $3 course ids, $4 and $5 the (institution id, code key) pairs.
+ * $1 environment, $2 institution ids, $3 course ids, $4 and $5 the (institution id, code key) pairs,
+ * resolved through course_codes (every code of a course, its own and its cross-listed ones).
  * The ids are gathered into one array first: `id = ANY(…) OR (institution_id, code_key) IN (…)`
  * can use no index and read every course.
  */
-const SUBJECTS = `SELECT json_build_object(
-  'institutionIds', (SELECT coalesce(json_agg(i.id), '[]') FROM institutions i
-                     WHERE i.environment = $1::"Environment" AND i.id = ANY($2::text[])),
+const SUBJECTS = `WITH coded AS MATERIALIZED (
+    SELECT asked.institution_id, asked.code_key, cc.course_id
+    FROM unnest($4::text[], $5::text[]) AS asked(institution_id, code_key)
+    JOIN course_codes cc ON cc.environment = $1::"Environment"
+      AND cc.institution_id = asked.institution_id AND cc.code_key = asked.code_key
+  )
+  SELECT json_build_object(
+  'institutions', (SELECT coalesce(json_object_agg(i.id, i.name), '{}') FROM institutions i
+                   WHERE i.environment = $1::"Environment" AND i.id = ANY($2::text[])),
+  'codes', (SELECT coalesce(json_agg(json_build_array(institution_id, code_key, course_id)), '[]') FROM coded),
   'courses', (SELECT coalesce(json_agg(${COURSE_JSON}), '[]') FROM courses c
     WHERE c.environment = $1::"Environment" AND c.id = ANY (ARRAY(
       SELECT id FROM courses WHERE environment = $1::"Environment" AND id = ANY($3::text[])
       UNION
-      SELECT courses.id FROM unnest($4::text[], $5::text[]) AS asked(institution_id, code_key)
-      JOIN courses ON courses.environment = $1::"Environment"
-        AND courses.institution_id = asked.institution_id AND courses.code_key = asked.code_key)))
+      SELECT course_id FROM coded)))
 )::text AS subjects`;
 
 /**
@@ -87,7 +100,7 @@ const SUBJECTS = `SELECT json_build_object(
 const CANDIDATES = `WITH keyed AS MATERIALIZED (
     SELECT * FROM equivalencies
     WHERE "equivalency_source_keys"(target_institution_id, any_set_course_ids) && $4::text[]
-      AND status = 'accepted'
+      AND status IN ('accepted', 'conflict')
   ), rules AS (
     SELECT * FROM keyed
     WHERE environment = $1::"Environment" AND target_institution_id = $2
@@ -95,14 +108,15 @@ const CANDIDATES = `WITH keyed AS MATERIALIZED (
   ), named AS (
     SELECT c.id, c.code, c.title FROM courses c
     WHERE c.id = ANY (ARRAY(
-      SELECT unnest(r.source_course_ids) FROM rules r
+      SELECT unnest(r.any_set_course_ids) FROM rules r
       UNION
       SELECT target->>'courseId' FROM rules r, jsonb_array_elements(r.targets) AS target))
   )
   SELECT json_build_object(
     'rules', (SELECT coalesce(json_agg(json_build_object(
         'id', r.id, 'version', r.version, 'targetInstitutionId', r.target_institution_id, 'status', r.status,
-        'sourceCourseIds', r.source_course_ids, 'kind', r.kind, 'targets', r.targets,
+        'sourceCourseIds', r.source_course_ids, 'sourceCourseSets', r.source_course_sets, 'kind', r.kind,
+        'targetChoice', r.target_choice, 'targets', r.targets,
         'generalEducationArea', r.general_education_area, 'minimumGrade', r.minimum_grade,
         'effectiveFrom', to_char(r.effective_from, 'YYYY-MM-DD'),
         'effectiveUntil', to_char(r.effective_until, 'YYYY-MM-DD'),
@@ -124,7 +138,7 @@ function sourceKey(targetInstitutionId: string, courseId: string): string {
 /** A rule with the codes of its source courses and the titles of its target courses, from the courses named. */
 function withCourseNames(rule: RuleJson, named: Readonly<Record<string, [string, string]>>): RuleRow {
   const sourceCodes: Record<string, string> = {};
-  for (const id of rule.sourceCourseIds) if (named[id]) sourceCodes[id] = named[id][0];
+  for (const set of rule.sourceCourseSets) for (const id of set) if (named[id]) sourceCodes[id] = named[id][0];
   let targetTitles: Record<string, string> | null = null;
   for (const target of rule.targets) {
     if (!target.courseId || !named[target.courseId]) continue;
@@ -157,11 +171,24 @@ export function createTransferEvaluationsRepository(db: Prisma.TransactionClient
         codes.map((code) => code.institutionId),
         codes.map((code) => code.codeKey),
       ]);
-      const parsed = JSON.parse(text) as { institutionIds: string[]; courses: EvaluatedCourseRow[] };
-      return { institutionIds: new Set(parsed.institutionIds), courses: parsed.courses };
+      const parsed = JSON.parse(text) as {
+        institutions: Record<string, string>;
+        courses: EvaluatedCourseRow[];
+        codes: [string, string, string][];
+      };
+      return {
+        institutions: new Map(Object.entries(parsed.institutions)),
+        courses: parsed.courses,
+        codes: new Map(
+          parsed.codes.map(([institutionId, codeKey, courseId]) => [`${institutionId}\n${codeKey}`, courseId]),
+        ),
+      };
     },
 
-    /** The target institution's accepted rules that mention any of the courses, and its credit unit, in one statement. */
+    /**
+     * The target institution's accepted rules, and its rules waiting in conflict, that mention any
+     * of the courses in any set, and its credit unit, in one statement.
+     */
     async candidates(
       environment: Environment,
       targetInstitutionId: string,

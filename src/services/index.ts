@@ -1,5 +1,6 @@
 // The services: one object per resource, each built over the repositories it
 // needs. Their function names are the operationIds they serve.
+import type { Logger } from "../kernel/logger.ts";
 import type { Config } from "../kernel/config.ts";
 import type { SecretBox } from "../kernel/secret-box.ts";
 import type { Repositories } from "../repositories/index.ts";
@@ -68,6 +69,8 @@ export interface ServicesDependencies {
   forgetCredential?: (credentialId: string) => void;
   /** The database's LISTEN: wakes this process's event streams when another process commits events. */
   listen?: FeedListen;
+  /** Where a failed background write (the demand batch's) is reported. */
+  log?: Pick<Logger, "error">;
 }
 
 export function createServices(deps: ServicesDependencies): Services {
@@ -90,7 +93,11 @@ export function createServices(deps: ServicesDependencies): Services {
   };
   const institutions = createInstitutionsService(repositories);
   const courses = createCoursesService(repositories);
-  const transferEvaluations = createTransferEvaluationsService({ ...repositories, secrets: deps.secrets });
+  const transferEvaluations = createTransferEvaluationsService({
+    ...repositories,
+    secrets: deps.secrets,
+    demand: { onError: (error) => deps.log?.error({ err: error }, "writing the demand of evaluations failed") },
+  });
   return {
     institutions,
     courses,

@@ -86,7 +86,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       const [bio, chem, lab] = data.results;
       expect(bio).to.include({ courseId: c["BIO 101"], code: "BIO 101", outcome: "no_rule", equivalencyId: null });
       expect(bio.reasons).to.deep.equal([
-        "No accepted rule of the target institution has BIO 101 among its source courses.",
+        "No accepted rule of University of California-Berkeley has BIO 101 among its source courses.",
       ]);
       expect(chem).to.include({ outcome: "equivalent", equivalencyId: pair, equivalencyVersion: 1, awardedCredits: 4 });
       expect(chem.evaluatedOn).to.equal("2025-06-12");
@@ -94,9 +94,9 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         { courseId: c["CHEM 4A"], code: "CHEM 4A", title: "General Chemistry and Quantitative Analysis", credits: 4 },
       ]);
       expect(chem.reasons).to.deep.equal([
-        `Rule ${elective} (version 1) was not applied: CHEM 1A is already counted by ${pair}.`,
-        `Rule ${pair} (version 1) applies: CHEM 1A + CHEM 1AL → CHEM 4A, equivalent (priority 1, in force on 2025-06-12).`,
-        `Grade C of CHEM 1A meets the condition of Rule ${pair} (version 1): C or better.`,
+        'Rule "CHEM 1A → CHEM 1XX" was not applied: CHEM 1A is already counted by rule "CHEM 1A + CHEM 1AL → CHEM 4A".',
+        'Rule "CHEM 1A + CHEM 1AL → CHEM 4A" applies: equivalent (priority 1, in force on 2025-06-12).',
+        'Grade C of CHEM 1A meets the condition of rule "CHEM 1A + CHEM 1AL → CHEM 4A": C or better.',
       ]);
       expect(lab).to.include({ outcome: "equivalent", equivalencyId: pair, awardedCredits: 0 });
       expect(lab.combinedWith).to.deep.equal([c["CHEM 1A"], c["CHEM 1AL"]]);
@@ -104,6 +104,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
         courses: 3,
         matchedCourses: 2,
         unmatchedCourses: 1,
+        unknownCourses: 0,
         awardedCredits: 4,
         creditUnit: "semester",
         unconvertedCredits: [],
@@ -122,7 +123,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       await expectContract(below, 200);
       const [chem, lab] = below.body.data.results;
       expect(chem).to.include({ outcome: "elective", equivalencyId: elective, awardedCredits: 3 });
-      expect(chem.reasons[0]).to.equal(`Rule ${pair} (version 1) needs C or better; CHEM 1A has D.`);
+      expect(chem.reasons[0]).to.equal('Rule "CHEM 1A + CHEM 1AL → CHEM 4A" needs C or better; CHEM 1A has D.');
       expect(lab.outcome).to.equal("condition_not_met");
 
       const withdrawn = await evaluate({
@@ -132,9 +133,11 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       await expectContract(withdrawn, 200);
       const [alone] = withdrawn.body.data.results;
       expect(alone.outcome).to.equal("condition_not_met");
-      expect(alone.reasons).to.include(`Rule ${pair} (version 1) needs CHEM 1AL too, which the list does not include.`);
       expect(alone.reasons).to.include(
-        `Rule ${elective} (version 1) needs a passing grade; CHEM 1A has W, which is not passing.`,
+        'Rule "CHEM 1A + CHEM 1AL → CHEM 4A" needs CHEM 1AL too, which the list does not include.',
+      );
+      expect(alone.reasons).to.include(
+        'Rule "CHEM 1A → CHEM 1XX" needs a passing grade; CHEM 1A has W, which is not passing.',
       );
     });
 
@@ -147,7 +150,7 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       const [result] = response.body.data.results;
       expect(result.outcome).to.equal("condition_not_met");
       expect(result.reasons).to.include(
-        `Rule ${elective} (version 1) is in force from 2024-08-15 with no end; CHEM 1A is evaluated on 2023-12-01, outside it.`,
+        'Rule "CHEM 1A → CHEM 1XX" is in force from 2024-08-15 with no end; CHEM 1A is evaluated on 2023-12-01, outside it.',
       );
     });
 
@@ -186,7 +189,11 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       expect(items.body.errors).to.deep.equal([
         { pointer: "/courses/0/institutionId", message: 'no institution with id "inst_999999"' },
         { pointer: "/courses/1/courseId", message: 'no course with id "crs_missing"' },
-        { pointer: "/courses/2/code", message: `no course "BIO 999" at ${SMC}` },
+        {
+          pointer: "/courses/2/code",
+          message:
+            'no course "BIO 999" at Santa Monica College (give its title too to evaluate a course the catalog lacks)',
+        },
         { pointer: "/courses/3", message: "give either courseId, or institutionId and code, not both" },
         { pointer: "/courses/4", message: "give courseId, or institutionId and code" },
         { pointer: "/courses/6", message: "the same course as /courses/5" },
@@ -202,38 +209,48 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
   });
 
   describe("listEquivalencyRequests", () => {
-    it("listEquivalencyRequests: counts each no_rule course, an identical evaluation once a day per credential, by demand", async () => {
+    it("listEquivalencyRequests: one count per requester, course, target and UTC day whatever the grades or dates, by demand", async () => {
       const history = { institutionId: SMC, code: "HIST 11", grade: "A" };
       const biology = { courseId: c["BIO 101"], grade: "B" };
-      // HIST 11 was counted once above (the read-only key); these add to it.
+      // HIST 11 was counted once above (the read-only key) and BIO 101 once (the live key): the
+      // same requesters asking again today, with other grades or dates, count no more.
       await evaluate({ targetInstitutionId: BERKELEY, courses: [history, biology] });
       await evaluate({ targetInstitutionId: BERKELEY, courses: [history, biology] });
-      await evaluate({ targetInstitutionId: BERKELEY, courses: [{ ...history, grade: "B" }] });
+      await evaluate({
+        targetInstitutionId: BERKELEY,
+        courses: [{ ...history, grade: "B", completedOn: "2024-01-02" }],
+      });
       await evaluate({ targetInstitutionId: BERKELEY, courses: [history, biology] }, t.keys.liveReadOnly);
 
       const response = await requested(`targetInstitution=${BERKELEY}&limit=1`);
       await expectContract(response, 200);
-      expect(response.body.data).to.deep.equal([
-        {
-          targetInstitutionId: BERKELEY,
-          sourceCourseId: c["HIST 11"],
-          sourceCourse: { code: "HIST 11", title: "History of the United States", institutionId: SMC },
-          requests: 4,
-          lastRequestedAt: response.body.data[0].lastRequestedAt,
+      const [first] = response.body.data;
+      const expected = [c["BIO 101"], c["HIST 11"]].sort();
+      expect(first).to.deep.equal({
+        targetInstitutionId: BERKELEY,
+        sourceCourseId: expected[0],
+        sourceCourse: {
+          code: expected[0] === c["BIO 101"] ? "BIO 101" : "HIST 11",
+          title: expected[0] === c["BIO 101"] ? "Concepts in Biology" : "History of the United States",
+          institutionId: SMC,
         },
-      ]);
+        requests: 2,
+        distinctRequesters: 2,
+        inCatalog: true,
+        lastRequestedAt: first.lastRequestedAt,
+      });
       expect(response.body.pagination).to.include({ total: 2, returned: 1 });
       const next = await requested(
         `targetInstitution=${BERKELEY}&limit=1&after=${response.body.pagination.nextCursor}`,
       );
       await expectContract(next, 200);
-      // BIO 101: the first test's evaluation, then two credentials' identical evaluations.
       expect(
-        next.body.data.map((item: { sourceCourseId: string; requests: number }) => [
+        next.body.data.map((item: { sourceCourseId: string; requests: number; distinctRequesters: number }) => [
           item.sourceCourseId,
           item.requests,
+          item.distinctRequesters,
         ]),
-      ).to.deep.equal([[c["BIO 101"], 3]]);
+      ).to.deep.equal([[expected[1], 2, 2]]);
       expect(next.body.pagination.nextCursor).to.equal(null);
 
       const elsewhere = await requested(`targetInstitution=${SMC}`);
@@ -277,6 +294,250 @@ describe("transfer evaluations: createTransferEvaluation and listEquivalencyRequ
       const afterAccept = await requested(`targetInstitution=${BERKELEY}`);
       await expectContract(afterAccept, 200);
       expect(afterAccept.body.data).to.deep.equal([]);
+    });
+  });
+
+  describe("agreements as published: alternatives, choices, cross-listed codes, unknown courses, demand", () => {
+    let either: string;
+    let pair: string;
+    let choice: string;
+    let rival: string;
+
+    before(async () => {
+      Object.assign(
+        c,
+        await postCourses(t, [
+          { institutionId: SMC, code: "MATH 7", title: "Calculus I", credits: 5, level: "lower" },
+          { institutionId: SMC, code: "MATH 7H", title: "Honors Calculus I", credits: 5, level: "lower" },
+          { institutionId: SMC, code: "BIOL 400", title: "Principles of Biology", credits: 4, level: "lower" },
+          { institutionId: SMC, code: "BIOL 410", title: "Cell Biology Laboratory", credits: 1, level: "lower" },
+          { institutionId: SMC, code: "BIOL 415", title: "Organismal Biology Laboratory", credits: 1, level: "lower" },
+          { institutionId: SMC, code: "STAT 8", title: "Foundations of Data Science", credits: 4, level: "lower" },
+          { institutionId: BERKELEY, code: "MATH 1A", title: "Calculus", credits: 4, level: "lower" },
+          {
+            institutionId: BERKELEY,
+            code: "MATH 16A",
+            title: "Analytic Geometry and Calculus",
+            credits: 3,
+            level: "lower",
+          },
+          { institutionId: BERKELEY, code: "BIOLOGY 1A", title: "General Biology Lecture", credits: 3, level: "lower" },
+        ]),
+      );
+      // STAT 8 is also listed as DATA 8 (a cross-listed code of the same course).
+      await t.database.prisma.$executeRawUnsafe(
+        `INSERT INTO course_codes (environment, institution_id, code_key, course_id, code, cross_listed)
+         VALUES ('live', $1, 'DATA 8', $2, 'DATA 8', true)`,
+        SMC,
+        c["STAT 8"],
+      );
+      either = await rule({
+        sourceCourseIds: [c["MATH 7"]],
+        sourceCourseSets: [[c["MATH 7"]], [c["MATH 7H"]]],
+        targetCourseId: c["MATH 1A"],
+        targetCode: "MATH 1A",
+        targets: [{ courseId: c["MATH 1A"], code: "MATH 1A", credits: 4 }],
+      });
+      pair = await rule({
+        sourceCourseIds: [c["BIOL 400"], c["BIOL 410"]],
+        sourceCourseSets: [
+          [c["BIOL 400"], c["BIOL 410"]],
+          [c["BIOL 400"], c["BIOL 415"]],
+        ],
+        targetCourseId: c["BIOLOGY 1A"],
+        targetCode: "BIOLOGY 1A",
+        targets: [{ courseId: c["BIOLOGY 1A"], code: "BIOLOGY 1A", credits: 3 }],
+      });
+      choice = await rule({
+        sourceCourseIds: [c["STAT 8"]],
+        targetChoice: "one_of",
+        targetCourseId: c["MATH 1A"],
+        targetCode: "MATH 1A",
+        targets: [
+          { courseId: c["MATH 1A"], code: "MATH 1A", credits: 4 },
+          { courseId: c["MATH 16A"], code: "MATH 16A", credits: 3 },
+        ],
+      });
+      rival = await rule({
+        sourceCourseIds: [c["STAT 8"]],
+        status: "conflict",
+        targetCode: "STAT 1XX",
+        targets: [{ courseId: null, code: "STAT 1XX", credits: 4 }],
+      });
+    });
+
+    it('createTransferEvaluation: "MATH 7 or MATH 7H" taken both credits MATH 1A once; "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)"', async () => {
+      const response = await evaluate({
+        targetInstitutionId: BERKELEY,
+        asOf: "2025-06-12",
+        courses: [
+          { institutionId: SMC, code: "MATH 7H", grade: "A" },
+          { institutionId: SMC, code: "MATH 7", grade: "B" },
+          { institutionId: SMC, code: "BIOL 415" },
+          { institutionId: SMC, code: "BIOL 400" },
+          { institutionId: SMC, code: "BIOL 410" },
+        ],
+      });
+      await expectContract(response, 200);
+      const [honours, plain, lab415, lecture, lab410] = response.body.data.results;
+      expect(plain).to.include({ equivalencyId: either, sourceSetIndex: 0, awardedCredits: 4, targetChoice: "all" });
+      expect(honours).to.include({
+        outcome: "equivalent",
+        equivalencyId: either,
+        sourceSetIndex: 0,
+        awardedCredits: 0,
+      });
+      expect(honours.reasons).to.include(
+        'MATH 7H is in another set of rule "MATH 7 or MATH 7H → MATH 1A": the rule\'s credit was given through the applied set, MATH 7, once.',
+      );
+      expect(lecture).to.include({ equivalencyId: pair, sourceSetIndex: 0, awardedCredits: 3 });
+      expect(lab410).to.include({ equivalencyId: pair, sourceSetIndex: 0, awardedCredits: 0 });
+      expect(lab415).to.include({ equivalencyId: pair, sourceSetIndex: 0, awardedCredits: 0 });
+      expect(lecture.reasons[0]).to.equal(
+        'Rule "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415) → BIOLOGY 1A" applies through BIOL 400 + BIOL 410: ' +
+          "equivalent (priority 0, in force on 2025-06-12).",
+      );
+      expect(response.body.data.totals).to.deep.include({ matchedCourses: 5, awardedCredits: 7, unknownCourses: 0 });
+    });
+
+    it("createTransferEvaluation: a one_of rule names every option and counts the least; a cross-listed code is the course; a rival in conflict is named", async () => {
+      const response = await evaluate({
+        targetInstitutionId: BERKELEY,
+        courses: [{ institutionId: SMC, code: "data  8", grade: "B", completedOn: "2025-06-12" }],
+      });
+      await expectContract(response, 200);
+      const [result] = response.body.data.results;
+      expect(result).to.include({
+        courseId: c["STAT 8"],
+        code: "STAT 8",
+        equivalencyId: choice,
+        targetChoice: "one_of",
+        awardedCredits: 3,
+      });
+      expect(result.targets.map((target: { code: string }) => target.code)).to.deep.equal(["MATH 1A", "MATH 16A"]);
+      expect(result.reasons).to.include(
+        "The student receives one of MATH 1A or MATH 16A, chosen by their program; the least option is counted: 3 semester units.",
+      );
+      expect(result.conflictingEquivalencyIds).to.deep.equal([rival]);
+      expect(result.reasons.at(-1)).to.equal(
+        'Rule "STAT 8 → STAT 1XX", which names STAT 8, is waiting in conflict with another rule: the answer may change when the stewards decide.',
+      );
+      expect(response.body.data.totals.awardedCredits).to.equal(3);
+    });
+
+    it("createTransferEvaluation: a course the catalog lacks, given with its title, is unknown_course and counted as demand", async () => {
+      const response = await evaluate({
+        targetInstitutionId: BERKELEY,
+        courses: [
+          { institutionId: SMC, code: "ASTR 102", title: "Astronomy of the Solar System", grade: "A" },
+          { institutionId: SMC, code: "MATH 7", grade: "A" },
+        ],
+      });
+      await expectContract(response, 200);
+      const [unknown, known] = response.body.data.results;
+      expect(unknown).to.deep.include({
+        courseId: "",
+        institutionId: SMC,
+        code: "ASTR 102",
+        title: "Astronomy of the Solar System",
+        outcome: "unknown_course",
+        equivalencyId: null,
+        awardedCredits: null,
+        targetChoice: null,
+        sourceSetIndex: null,
+        conflictingEquivalencyIds: [],
+      });
+      expect(unknown.reasons).to.deep.equal([
+        "ASTR 102 is not in the catalog of Santa Monica College, so no rule can name it; the request for a rule is counted.",
+      ]);
+      expect(known).to.include({ equivalencyId: either });
+      expect(response.body.data.totals).to.deep.include({
+        courses: 2,
+        matchedCourses: 1,
+        unmatchedCourses: 1,
+        unknownCourses: 1,
+      });
+
+      await evaluate(
+        {
+          targetInstitutionId: BERKELEY,
+          courses: [{ institutionId: SMC, code: "astr 102", title: "Solar System Astronomy" }],
+        },
+        t.keys.liveReadOnly,
+      );
+      const lacking = await requested(`targetInstitution=${BERKELEY}&inCatalog=false`);
+      await expectContract(lacking, 200);
+      expect(lacking.body.data).to.deep.equal([
+        {
+          targetInstitutionId: BERKELEY,
+          sourceCourseId: "",
+          sourceCourse: { institutionId: SMC, code: "astr 102", title: "Solar System Astronomy" },
+          requests: 2,
+          distinctRequesters: 2,
+          inCatalog: false,
+          lastRequestedAt: lacking.body.data[0].lastRequestedAt,
+        },
+      ]);
+      const both = await requested(`targetInstitution=${BERKELEY}`);
+      await expectContract(both, 200);
+      expect(both.body.data.map((item: { inCatalog: boolean }) => item.inCatalog)).to.include(false);
+      const catalogOnly = await requested(`targetInstitution=${BERKELEY}&inCatalog=true`);
+      expect(catalogOnly.body.data.map((item: { inCatalog: boolean }) => item.inCatalog)).to.not.include(false);
+    });
+
+    it("createTransferEvaluation: every faulty course in one 400; a code the catalog lacks without a title, an unknown institution or course id stay 400s", async () => {
+      const response = await evaluate({
+        targetInstitutionId: "inst_999999",
+        courses: [
+          { institutionId: SMC, code: "ASTR 103" },
+          { institutionId: "inst_999998", code: "ASTR 102", title: "Astronomy" },
+          { courseId: "crs_missing", title: "Astronomy" },
+          { institutionId: SMC, code: "ASTR 104", title: "Stars" },
+        ],
+      });
+      await expectContract(response, 400);
+      expect(response.body.errors).to.deep.equal([
+        { pointer: "/targetInstitutionId", message: 'no institution with id "inst_999999"' },
+        {
+          pointer: "/courses/0/code",
+          message:
+            'no course "ASTR 103" at Santa Monica College (give its title too to evaluate a course the catalog lacks)',
+        },
+        { pointer: "/courses/1/institutionId", message: 'no institution with id "inst_999998"' },
+        { pointer: "/courses/2/courseId", message: 'no course with id "crs_missing"' },
+      ]);
+    });
+
+    it("listEquivalencyRequests: 500 evaluations from one key with different dates and grades move a count by 1", async () => {
+      const { "PHIL 1": philosophy } = await postCourses(t, [
+        { institutionId: SMC, code: "PHIL 1", title: "Introduction to Philosophy", credits: 3, level: "lower" },
+      ]);
+      const grades = ["A", "B", "C", "P", "F"];
+      const asks = Array.from({ length: 500 }, (_, n) => ({
+        targetInstitutionId: BERKELEY,
+        courses: [
+          {
+            courseId: philosophy,
+            grade: grades[n % grades.length],
+            completedOn: new Date(Date.UTC(2020, 0, 1 + n)).toISOString().slice(0, 10),
+          },
+        ],
+      }));
+      for (let start = 0; start < asks.length; start += 25) {
+        const answers = await Promise.all(
+          asks.slice(start, start + 25).map((body) => evaluate(body, t.keys.liveReadOnly)),
+        );
+        for (const answer of answers) expect(answer.status).to.equal(200);
+      }
+      const after = await requested(`targetInstitution=${BERKELEY}&inCatalog=true&limit=100`);
+      await expectContract(after, 200);
+      const item = after.body.data.find((one: { sourceCourseId: string }) => one.sourceCourseId === philosophy);
+      expect(item).to.include({ requests: 1, distinctRequesters: 1, inCatalog: true });
+      // A second requester the same day counts once more.
+      await evaluate(asks[0]);
+      const again = await requested(`targetInstitution=${BERKELEY}&inCatalog=true&limit=100`);
+      const second = again.body.data.find((one: { sourceCourseId: string }) => one.sourceCourseId === philosophy);
+      expect(second).to.include({ requests: 2, distinctRequesters: 2 });
     });
   });
 });

@@ -1,9 +1,10 @@
 // The demand for missing rules as stored (src/repositories/equivalency-requests.ts), on the
-// suite's database (PGlite, or PostgreSQL with SVC_TEST_DATABASE_URL): counts, the day's
-// fingerprints, clearing, and the list by demand with its source courses.
+// suite's database (PGlite, or PostgreSQL with SVC_TEST_DATABASE_URL): requester-days counted
+// once, distinct requesters, the day's fingerprints, courses the catalog lacks, clearing, and the
+// list by demand with its source courses.
 import { expect } from "chai";
 import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
-import { createEquivalencyRequestsRepository } from "../../src/repositories/equivalency-requests.ts";
+import { createEquivalencyRequestsRepository, type DemandAsk } from "../../src/repositories/equivalency-requests.ts";
 
 describe("equivalency requests repository", () => {
   let database: TestDatabase;
@@ -36,81 +37,154 @@ describe("equivalency requests repository", () => {
   });
   after(() => database.close());
 
-  it("counts requests per source course, keeps the last time asked, lists them by demand and clears them", async () => {
-    const day = "2026-03-02";
-    await repository.countOncePerDay("list-1", day, "sandbox", "inst_ucb", ["crs_0", "crs_1"], first);
-    await repository.countOncePerDay("list-2", day, "sandbox", "inst_ucb", ["crs_1"], later);
-    await repository.countOncePerDay("list-3", day, "sandbox", "inst_ucb", ["crs_2", "crs_1"], first);
-    await repository.countOncePerDay("list-4", day, "live", "inst_ucb", ["crs_0"], first);
-    await repository.countOncePerDay("list-5", day, "sandbox", "inst_smc", ["crs_0"], first);
+  /** One ask: requester `who` asked for the course on `day`; the fingerprint is (who, day, target, course). */
+  function ask(
+    who: string,
+    day: string,
+    environment: "live" | "sandbox",
+    target: string,
+    courseKey: string,
+    at: Date,
+    unknown?: { institutionId: string; code: string; title: string },
+  ): DemandAsk {
+    return {
+      fingerprint: `${who}|${day}|${environment}|${target}|${courseKey}`,
+      requester: who,
+      day,
+      environment,
+      targetInstitutionId: target,
+      courseKey,
+      sourceCourseId: unknown ? "" : courseKey,
+      institutionId: unknown?.institutionId ?? null,
+      code: unknown?.code ?? null,
+      title: unknown?.title ?? null,
+      at,
+    };
+  }
 
-    const page = await repository.listPage("sandbox", "inst_ucb", { limit: 2, offset: 0 });
+  it("counts requester-days per course, keeps the last time asked, lists them by demand and clears them", async () => {
+    const day = "2026-03-02";
+    await repository.countBatch(
+      [
+        ask("r1", day, "sandbox", "inst_ucb", "crs_0", first),
+        ask("r1", day, "sandbox", "inst_ucb", "crs_1", first),
+        ask("r2", day, "sandbox", "inst_ucb", "crs_1", later),
+      ],
+      day,
+    );
+    await repository.countBatch(
+      [
+        ask("r3", day, "sandbox", "inst_ucb", "crs_2", first),
+        ask("r3", day, "sandbox", "inst_ucb", "crs_1", first),
+        // Asked again by r1 the same day: counts nothing.
+        ask("r1", day, "sandbox", "inst_ucb", "crs_1", later),
+        ask("r1", day, "live", "inst_ucb", "crs_0", first),
+        ask("r1", day, "sandbox", "inst_smc", "crs_0", first),
+      ],
+      day,
+    );
+
+    const page = await repository.listPage("sandbox", "inst_ucb", undefined, { limit: 2, offset: 0 });
     expect(page.total).to.equal(3);
-    expect(page.items.map((item) => [item.sourceCourseId, item.requests])).to.deep.equal([
-      ["crs_1", 3],
-      ["crs_0", 1],
+    expect(page.items.map((item) => [item.sourceCourseId, item.requests, item.distinctRequesters])).to.deep.equal([
+      ["crs_1", 3, 3],
+      ["crs_0", 1, 1],
     ]);
     expect(page.items[0].lastRequestedAt.toISOString()).to.equal(later.toISOString());
     expect(page.items[0].sourceCourse).to.deep.equal({
-      id: "crs_1",
       code: "CHEM 1A",
       title: "Title CHEM 1A",
       institutionId: "inst_smc",
     });
     expect(page.next).to.deep.equal([1, "crs_0"]);
-    const rest = await repository.listPage("sandbox", "inst_ucb", { limit: 2, offset: 0, after: page.next ?? [] });
+    const rest = await repository.listPage("sandbox", "inst_ucb", undefined, {
+      limit: 2,
+      offset: 0,
+      after: page.next ?? [],
+    });
     expect(rest.items.map((item) => item.sourceCourseId)).to.deep.equal(["crs_2"]);
     expect(rest.next).to.equal(null);
 
     await repository.clear("sandbox", "inst_ucb", ["crs_1"]);
-    const cleared = await repository.listPage("sandbox", "inst_ucb", { limit: 10, offset: 0 });
+    const cleared = await repository.listPage("sandbox", "inst_ucb", undefined, { limit: 10, offset: 0 });
     expect(cleared.items.map((item) => item.sourceCourseId)).to.deep.equal(["crs_0", "crs_2"]);
-    const live = await repository.listPage("live", "inst_ucb", { limit: 10, offset: 0 });
+    const live = await repository.listPage("live", "inst_ucb", undefined, { limit: 10, offset: 0 });
     expect(live.items.map((item) => item.sourceCourseId)).to.deep.equal(["crs_0"]);
+    // Cleared with its requesters: a requester asking again is counted as new.
+    await repository.countBatch([ask("r1", "2026-03-03", "sandbox", "inst_ucb", "crs_1", later)], "2026-03-03");
+    const again = await repository.listPage("sandbox", "inst_ucb", true, { limit: 10, offset: 0 });
+    expect(again.items.find((item) => item.sourceCourseId === "crs_1")).to.include({
+      requests: 1,
+      distinctRequesters: 1,
+    });
   });
 
-  it("counts an evaluation's fingerprint once per day, and forgets the fingerprints of earlier days", async () => {
-    const asked = { environment: "sandbox", target: "inst_smc" } as const;
-    const countOnce = (fingerprint: string, day: string, ids: string[]) =>
-      repository.countOncePerDay(fingerprint, day, asked.environment, asked.target, ids, first);
-    const requestsFor = async (id: string) =>
-      (
-        await database.prisma.equivalencyRequest.findUnique({
-          where: {
-            environment_targetInstitutionId_courseKey: {
-              environment: asked.environment,
-              targetInstitutionId: asked.target,
-              courseKey: id,
-            },
+  it("a requester counts once per day and once among the distinct requesters; fingerprints of earlier days go", async () => {
+    const requestsFor = async (key: string) =>
+      database.prisma.equivalencyRequest.findUnique({
+        where: {
+          environment_targetInstitutionId_courseKey: {
+            environment: "sandbox",
+            targetInstitutionId: "inst_smc",
+            courseKey: key,
           },
-        })
-      )?.requests ?? 0;
-
-    expect(await countOnce("hash-a", "2026-03-01", ["crs_2"])).to.equal(true);
-    expect(await countOnce("hash-a", "2026-03-01", ["crs_2"])).to.equal(false);
-    expect(await requestsFor("crs_2")).to.equal(1);
-    expect(await countOnce("hash-b", "2026-03-01", ["crs_2", "crs_1"])).to.equal(true);
-    expect([await requestsFor("crs_2"), await requestsFor("crs_1")]).to.deep.equal([2, 1]);
-    expect(await countOnce("hash-c", "2026-03-03", ["crs_1"])).to.equal(true);
-    expect(await requestsFor("crs_1")).to.equal(2);
-    const left = await database.prisma.evaluationFingerprint.findMany({ orderBy: { fingerprint: "asc" } });
-    expect(left.map((row) => row.fingerprint)).to.deep.equal(["hash-c"]);
+        },
+      });
+    expect(
+      await repository.countBatch([ask("a", "2026-03-01", "sandbox", "inst_smc", "crs_2", first)], "2026-03-01"),
+    ).to.equal(1);
+    expect(
+      await repository.countBatch([ask("a", "2026-03-01", "sandbox", "inst_smc", "crs_2", first)], "2026-03-01"),
+    ).to.equal(0);
+    expect(
+      await repository.countBatch([ask("a", "2026-03-02", "sandbox", "inst_smc", "crs_2", later)], "2026-03-02"),
+    ).to.equal(1);
+    expect(await requestsFor("crs_2")).to.include({ requests: 2, distinctRequesters: 1 });
+    await repository.countBatch([ask("b", "2026-03-04", "sandbox", "inst_smc", "crs_2", later)], "2026-03-04");
+    expect(await requestsFor("crs_2")).to.include({ requests: 3, distinctRequesters: 2 });
+    const left = await database.prisma.evaluationFingerprint.findMany();
+    expect(left.every((row) => row.day.toISOString().startsWith("2026-03-04"))).to.equal(true);
   });
 
-  it("counts concurrent evaluations that share courses, in any order, without losing one", async () => {
+  it("a course the catalog lacks: keyed by institution and code, listed with the latest title, apart with inCatalog", async () => {
+    const lacking = (title: string) => ({ institutionId: "inst_smc", code: "ASTR 102", title });
+    await repository.countBatch(
+      [
+        ask("x", "2026-03-05", "sandbox", "inst_ucb", "inst_smc ASTR 102", first, lacking("Astronomy")),
+        ask("y", "2026-03-05", "sandbox", "inst_ucb", "inst_smc ASTR 102", later, lacking("Solar System Astronomy")),
+      ],
+      "2026-03-05",
+    );
+    const page = await repository.listPage("sandbox", "inst_ucb", false, { limit: 10, offset: 0 });
+    expect(
+      page.items.map((item) => [item.courseKey, item.sourceCourseId, item.requests, item.distinctRequesters]),
+    ).to.deep.equal([["inst_smc ASTR 102", "", 2, 2]]);
+    expect(page.items[0].sourceCourse).to.deep.equal({
+      institutionId: "inst_smc",
+      code: "ASTR 102",
+      title: "Solar System Astronomy",
+    });
+    const catalog = await repository.listPage("sandbox", "inst_ucb", true, { limit: 10, offset: 0 });
+    expect(catalog.items.every((item) => item.sourceCourseId !== "")).to.equal(true);
+  });
+
+  it("counts concurrent batches that share courses, in any order, without losing one", async () => {
     const ids = ["crs_0", "crs_1", "crs_2"];
     const orders = Array.from({ length: 12 }, (_, index) => (index % 2 === 0 ? ids : [...ids].reverse()));
     const counted = await Promise.all(
       orders.map((order, index) =>
-        repository.countOncePerDay(`parallel-${index}`, "2026-03-03", "live", "inst_smc", order, later),
+        repository.countBatch(
+          order.map((id) => ask(`parallel-${index}`, "2026-03-05", "live", "inst_smc", id, later)),
+          "2026-03-05",
+        ),
       ),
     );
-    expect(counted.every(Boolean)).to.equal(true);
-    const page = await repository.listPage("live", "inst_smc", { limit: 10, offset: 0 });
-    expect(page.items.map((item) => [item.sourceCourseId, item.requests])).to.deep.equal([
-      ["crs_0", 12],
-      ["crs_1", 12],
-      ["crs_2", 12],
+    expect(counted).to.deep.equal(orders.map(() => 3));
+    const page = await repository.listPage("live", "inst_smc", undefined, { limit: 10, offset: 0 });
+    expect(page.items.map((item) => [item.sourceCourseId, item.requests, item.distinctRequesters])).to.deep.equal([
+      ["crs_0", 12, 12],
+      ["crs_1", 12, 12],
+      ["crs_2", 12, 12],
     ]);
   });
 });

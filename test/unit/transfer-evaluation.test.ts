@@ -106,9 +106,9 @@ describe("transfer evaluation: outcomes", () => {
     ]);
     expect(result.awardedCredits).to.equal(3);
     expect(result.awardedCreditUnit).to.equal("semester");
-    expect(result.reasons[0]).to.match(/^Rule eq_bio \(version 1\) applies: BIO101 → T-eq_bio, equivalent/);
+    expect(result.reasons[0]).to.match(/^Rule "bio101 → T-eq_bio" applies: equivalent \(priority 0/);
     expect(result.reasons[1]).to.equal(
-      "Grade B of BIO101 meets the condition of Rule eq_bio (version 1): a passing grade.",
+      'Grade B of BIO101 meets the condition of rule "bio101 → T-eq_bio": a passing grade.',
     );
   });
 
@@ -132,7 +132,9 @@ describe("transfer evaluation: outcomes", () => {
     expect(result.outcome).to.equal("general_education");
     expect(result.generalEducationArea).to.equal("IGETC 4");
     expect(result.awardedCredits).to.equal(4);
-    expect(result.reasons[0]).to.include("general education, area IGETC 4");
+    expect(result.reasons[0]).to.equal(
+      'Rule "hist1 → general education area IGETC 4" applies: general education (priority 0, in force on 2026-11-26).',
+    );
     expect(result.reasons).to.include("6 quarter units (the rule's credits) = 4 semester units.");
   });
 
@@ -140,7 +142,7 @@ describe("transfer evaluation: outcomes", () => {
     const result = only([rule("eq_none", ["pe1"], { kind: "no_credit", targets: [] })], course("pe1"));
     expect(result.outcome).to.equal("no_credit");
     expect(result.awardedCredits).to.equal(0);
-    expect(result.reasons).to.include("Rule eq_none (version 1) awards no credit.");
+    expect(result.reasons).to.include('Rule "pe1 → no credit" awards no credit.');
     const { totals } = evaluate([rule("eq_none", ["pe1"], { kind: "no_credit", targets: [] })], [course("pe1")]);
     expect(totals).to.deep.include({ matchedCourses: 1, unmatchedCourses: 0, awardedCredits: 0 });
   });
@@ -150,14 +152,14 @@ describe("transfer evaluation: outcomes", () => {
     expect(result.outcome).to.equal("condition_not_met");
     expect(result.equivalencyId).to.equal(null);
     expect(result.awardedCredits).to.equal(null);
-    expect(result.reasons).to.deep.equal(["Rule eq_chem (version 1) needs C or better; CHEM1A has D+."]);
+    expect(result.reasons).to.deep.equal(['Rule "chem1a → T-eq_chem" needs C or better; CHEM1A has D+.']);
   });
 
   it("condition_not_met: a grade that is not passing where the rule sets no minimum", () => {
     const result = only([rule("eq_chem", ["chem1a"])], course("chem1a", { grade: "W" }));
     expect(result.outcome).to.equal("condition_not_met");
     expect(result.reasons).to.deep.equal([
-      "Rule eq_chem (version 1) needs a passing grade; CHEM1A has W, which is not passing.",
+      'Rule "chem1a → T-eq_chem" needs a passing grade; CHEM1A has W, which is not passing.',
     ]);
   });
 
@@ -167,7 +169,7 @@ describe("transfer evaluation: outcomes", () => {
     expect(result.outcome).to.equal("condition_not_met");
     expect(result.evaluatedOn).to.equal("2024-05-15");
     expect(result.reasons).to.deep.equal([
-      "Rule eq_new (version 1) is in force from 2025-08-01 until 2027-07-31; BIO101 is evaluated on 2024-05-15, outside it.",
+      'Rule "bio101 → T-eq_new" is in force from 2025-08-01 until 2027-07-31; BIO101 is evaluated on 2024-05-15, outside it.',
     ]);
   });
 
@@ -178,9 +180,7 @@ describe("transfer evaluation: outcomes", () => {
     ];
     const result = only(rules, course("bio101"));
     expect(result.outcome).to.equal("no_rule");
-    expect(result.reasons).to.deep.equal([
-      "No accepted rule of the target institution has BIO101 among its source courses.",
-    ]);
+    expect(result.reasons).to.deep.equal(["No accepted rule of inst_ucb has BIO101 among its source courses."]);
     const { totals } = evaluate(rules, [course("bio101")]);
     expect(totals).to.deep.include({ courses: 1, matchedCourses: 0, unmatchedCourses: 1, awardedCredits: 0 });
   });
@@ -192,7 +192,7 @@ describe("transfer evaluation: outcomes", () => {
     const result = only([combination], course("chem1a", { grade: "C" }));
     expect(result.outcome).to.equal("no_rule");
     expect(result.reasons).to.deep.equal([
-      "Rule eq_lab (version 1) needs CHEM 1AL too, which the list does not include.",
+      'Rule "CHEM 1A + CHEM 1AL → T-eq_lab" needs CHEM 1AL too, which the list does not include.',
     ]);
   });
 });
@@ -208,7 +208,9 @@ describe("transfer evaluation: choosing among rules", () => {
     expect(results[1].awardedCredits).to.equal(3);
     expect(results[0].awardedCredits).to.equal(0);
     expect(results[0].combinedWith).to.deep.equal(["chem1a", "chem1al"]);
-    expect(results[0].reasons).to.include("The credits of Rule eq_lab (version 1) are counted once, with CHEM1A.");
+    expect(results[0].reasons).to.include(
+      'The credits of rule "chem1a + chem1al → T-eq_lab" are counted once, with CHEM1A.',
+    );
     expect(totals).to.deep.include({ matchedCourses: 2, awardedCredits: 3 });
   });
 
@@ -232,7 +234,7 @@ describe("transfer evaluation: choosing among rules", () => {
     const poor = only([otherwise, strict], course("chem1a", { grade: "D" }));
     expect(poor.outcome).to.equal("elective");
     expect(poor.equivalencyId).to.equal("eq_otherwise");
-    expect(poor.reasons[0]).to.equal("Rule eq_strict (version 1) needs C or better; CHEM1A has D.");
+    expect(poor.reasons[0]).to.equal('Rule "chem1a → T-eq_strict" needs C or better; CHEM1A has D.');
     expect(poor.awardedCredits).to.equal(4);
   });
 
@@ -251,7 +253,7 @@ describe("transfer evaluation: choosing among rules", () => {
     expect(first.equivalencyId).to.equal("eq_single");
     expect(second.outcome).to.equal("no_rule");
     expect(second.reasons).to.deep.equal([
-      "Rule eq_pair (version 1) was not applied: CHEM1A is already counted by eq_single.",
+      'Rule "chem1a + chem1al → T-eq_pair" was not applied: CHEM1A is already counted by rule "chem1a → T-eq_single".',
     ]);
   });
 
@@ -261,7 +263,7 @@ describe("transfer evaluation: choosing among rules", () => {
     expect(result.outcome).to.equal("equivalent");
     expect(result.evaluatedOn).to.equal("2026-03-01");
     expect(result.reasons).to.include(
-      "No grade given for BIO101: the condition of Rule eq_c (version 1), C or better, is assumed met.",
+      'No grade given for BIO101: the condition of rule "bio101 → T-eq_c", C or better, is assumed met.',
     );
     expect(only([dated], course("bio101")).evaluatedOn).to.equal(TODAY);
     expect(only([dated], course("bio101"), { asOf: "2025-12-31" }).outcome).to.equal("condition_not_met");
@@ -288,6 +290,152 @@ describe("transfer evaluation: choosing among rules", () => {
   });
 });
 
+describe("transfer evaluation: alternatives, choices, unknown courses, rules in conflict", () => {
+  const CODES = { a: "MATH 7", ah: "MATH 7H", al: "MATH 7L", b: "BIOL 1" };
+  const named = (fields: Partial<EvaluationRule> = {}) => ({ sourceCourseCodes: CODES, ...fields });
+
+  it('"A or AH": either alone applies the rule; both credit it once, the other reported through the applied set', () => {
+    const either = rule("eq_or", ["a"], named({ sourceCourseSets: [["a"], ["ah"]], awardedCredits: 4 }));
+    const alone = only([either], course("ah", { code: "MATH 7H" }));
+    expect(alone).to.include({ outcome: "equivalent", equivalencyId: "eq_or", sourceSetIndex: 1, awardedCredits: 4 });
+    expect(alone.reasons[0]).to.equal(
+      'Rule "MATH 7 or MATH 7H → T-eq_or" applies through MATH 7H: equivalent (priority 0, in force on 2026-11-26).',
+    );
+    const { results, totals } = evaluate(
+      [either],
+      [course("ah", { code: "MATH 7H" }), course("a", { code: "MATH 7" })],
+    );
+    const [honours, plain] = results;
+    expect(plain).to.include({ outcome: "equivalent", sourceSetIndex: 0, awardedCredits: 4, targetChoice: "all" });
+    expect(plain.combinedWith).to.deep.equal(["a"]);
+    expect(honours).to.include({ outcome: "equivalent", equivalencyId: "eq_or", sourceSetIndex: 0, awardedCredits: 0 });
+    expect(honours.combinedWith).to.deep.equal(["a", "ah"]);
+    expect(honours.reasons).to.include(
+      'MATH 7H is in another set of rule "MATH 7 or MATH 7H → T-eq_or": the rule\'s credit was given through the applied set, MATH 7, once.',
+    );
+    expect(totals).to.deep.include({ matchedCourses: 2, awardedCredits: 4 });
+  });
+
+  it('"(A + AL) or (AH + AL)": one set applied, the other complete set credited through it and free for no other rule', () => {
+    const pair = rule(
+      "eq_pair",
+      ["a", "al"],
+      named({
+        sourceCourseSets: [
+          ["a", "al"],
+          ["ah", "al"],
+        ],
+        awardedCredits: 5,
+      }),
+    );
+    const honoursAlone = rule("eq_h", ["ah"], named({ awardedCredits: 3, priority: -1 }));
+    const { results, totals } = evaluate(
+      [pair, honoursAlone],
+      [course("a", { code: "MATH 7" }), course("al", { code: "MATH 7L" }), course("ah", { code: "MATH 7H" })],
+    );
+    expect(results.map((r) => [r.equivalencyId, r.sourceSetIndex, r.awardedCredits])).to.deep.equal([
+      ["eq_pair", 0, 5],
+      ["eq_pair", 0, 0],
+      ["eq_pair", 0, 0],
+    ]);
+    expect(totals.awardedCredits).to.equal(5);
+    // Without A, the second set applies; AH is counted by the pair, not by the lower rule.
+    const second = evaluate(
+      [pair, honoursAlone],
+      [course("ah", { code: "MATH 7H" }), course("al", { code: "MATH 7L" })],
+    );
+    expect(second.results.map((r) => [r.equivalencyId, r.sourceSetIndex])).to.deep.equal([
+      ["eq_pair", 1],
+      ["eq_pair", 1],
+    ]);
+  });
+
+  it("a set whose condition fails lets the rule's next complete set apply", () => {
+    const either = rule("eq_or", ["a"], named({ sourceCourseSets: [["a"], ["ah"]], minimumGrade: "C" }));
+    const [poor, good] = evaluate([either], [course("a", { grade: "D" }), course("ah", { grade: "B" })]).results;
+    expect(good).to.include({ sourceSetIndex: 1, awardedCredits: 3 });
+    expect(poor).to.include({ equivalencyId: "eq_or", sourceSetIndex: 1, awardedCredits: 0 });
+  });
+
+  it("an incomplete set names what its nearest set lacks", () => {
+    const pair = rule(
+      "eq_pair",
+      ["a", "al"],
+      named({
+        sourceCourseSets: [
+          ["a", "al"],
+          ["ah", "al"],
+        ],
+      }),
+    );
+    expect(only([pair], course("ah", { code: "MATH 7H" })).reasons).to.deep.equal([
+      'Rule "(MATH 7 + MATH 7L) or (MATH 7H + MATH 7L) → T-eq_pair" needs MATH 7L too, which the list does not include.',
+    ]);
+  });
+
+  it("one_of: every option named, the least option awarded and said", () => {
+    const choice = rule("eq_choice", ["a"], {
+      ...named(),
+      targetChoice: "one_of",
+      targets: [
+        { courseId: "crs_1a", code: "MATH 1A", title: "Calculus", credits: 4 },
+        { courseId: "crs_16a", code: "MATH 16A", title: "Analytic Geometry and Calculus", credits: 3 },
+      ],
+    });
+    const result = only([choice], course("a", { code: "MATH 7" }));
+    expect(result).to.include({ targetChoice: "one_of", awardedCredits: 3 });
+    expect(result.targets.map((target) => target.code)).to.deep.equal(["MATH 1A", "MATH 16A"]);
+    expect(result.reasons[0]).to.equal(
+      'Rule "MATH 7 → MATH 1A or MATH 16A" applies: equivalent, one of its targets (priority 0, in force on 2026-11-26).',
+    );
+    expect(result.reasons).to.include(
+      "The student receives one of MATH 1A or MATH 16A, chosen by their program; the least option is counted: 3 semester units.",
+    );
+  });
+
+  it("unknown_course: no id, nothing awarded, a reason naming the institution; counted in the totals", () => {
+    const { results, totals } = evaluate(
+      [rule("eq_bio", ["b"])],
+      [
+        course("?0", { code: "ASTR 102", title: "Astronomy", institutionId: "inst_dac", unknown: true, grade: "A" }),
+        course("b"),
+      ],
+      { institutionNames: { inst_dac: "De Anza College" } },
+    );
+    expect(results[0]).to.deep.include({
+      courseId: "",
+      code: "ASTR 102",
+      title: "Astronomy",
+      outcome: "unknown_course",
+      equivalencyId: null,
+      awardedCredits: null,
+      targetChoice: null,
+      sourceSetIndex: null,
+      conflictingEquivalencyIds: [],
+    });
+    expect(results[0].reasons).to.deep.equal([
+      "ASTR 102 is not in the catalog of De Anza College, so no rule can name it; the request for a rule is counted.",
+    ]);
+    expect(totals).to.deep.include({ courses: 2, matchedCourses: 1, unmatchedCourses: 1, unknownCourses: 1 });
+  });
+
+  it("a rule waiting in conflict, in force on the course's date, is named beside the answer", () => {
+    const accepted = rule("eq_ok", ["a"], named());
+    const waiting = rule(
+      "eq_wait",
+      ["a"],
+      named({ status: "conflict", targets: [{ courseId: null, code: "MATH 2", title: null, credits: 3 }] }),
+    );
+    const old = rule("eq_old", ["a"], named({ status: "conflict", effectiveUntil: "2020-01-01" }));
+    const result = only([accepted, waiting, old], course("a", { code: "MATH 7" }));
+    expect(result).to.include({ equivalencyId: "eq_ok" });
+    expect(result.conflictingEquivalencyIds).to.deep.equal(["eq_wait"]);
+    expect(result.reasons.at(-1)).to.equal(
+      'Rule "MATH 7 → MATH 2", which names MATH 7, is waiting in conflict with another rule: the answer may change when the stewards decide.',
+    );
+  });
+});
+
 // Properties: generated rules over a small pool of courses, so that rules share courses often.
 const POOL = ["c0", "c1", "c2", "c3", "c4", "c5"];
 const GRADE_ORDER = [...LETTER_GRADES, "F"] as const;
@@ -305,8 +453,15 @@ const ruleArb = fc
     effectiveUntil: fc.option(dateArb, { nil: null }),
     priority: fc.integer({ min: 0, max: 3 }),
     awardedCredits: fc.option(fc.integer({ min: 0, max: 8 }), { nil: null }),
+    alternatives: fc.array(fc.uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 3 }), { maxLength: 2 }),
+    targetChoice: fc.constantFrom("all", "one_of" as const),
   })
-  .map((fields) => rule(fields.id, fields.sourceCourseIds, fields));
+  .map(({ alternatives, ...fields }) =>
+    rule(fields.id, fields.sourceCourseIds, {
+      ...fields,
+      sourceCourseSets: [fields.sourceCourseIds, ...alternatives],
+    }),
+  );
 
 const rulesArb = fc.uniqueArray(ruleArb, { maxLength: 12, selector: (r) => `${r.id}/${r.version}` });
 const coursesArb = fc
@@ -337,7 +492,12 @@ describe("transfer evaluation: properties", () => {
 
   it("adding an unrelated rule (no input course among its sources, or another target) changes no result", () => {
     const unrelatedArb = fc.oneof(
-      ruleArb.map((r) => ({ ...r, id: `eq_other_${r.id}`, sourceCourseIds: ["z_not_given"] })),
+      ruleArb.map((r) => ({
+        ...r,
+        id: `eq_other_${r.id}`,
+        sourceCourseIds: ["z_not_given"],
+        sourceCourseSets: [["z_not_given"], ["z_nor_this"]],
+      })),
       ruleArb.map((r) => ({ ...r, id: `eq_other_${r.id}`, targetInstitutionId: "inst_elsewhere" })),
     );
     fc.assert(
@@ -378,6 +538,24 @@ describe("transfer evaluation: properties", () => {
         }
         expect(new Set(results.map((result) => result.courseId)).size).to.equal(courses.length);
         expect(totals.matchedCourses + totals.unmatchedCourses).to.equal(courses.length);
+      }),
+    );
+  });
+
+  it("a rule is applied at most once: through one set, its credits carried by one course", () => {
+    fc.assert(
+      fc.property(rulesArb, coursesArb, asOfArb, (rules, courses, asOf) => {
+        const { results } = evaluate(rules, courses, { asOf });
+        const byRule = new Map<string, EvaluationResult[]>();
+        for (const result of results) {
+          if (result.equivalencyId === null) continue;
+          const key = `${result.equivalencyId}/${result.equivalencyVersion}`;
+          byRule.set(key, [...(byRule.get(key) ?? []), result]);
+        }
+        for (const applied of byRule.values()) {
+          expect(new Set(applied.map((result) => result.sourceSetIndex)).size).to.equal(1);
+          expect(applied.filter((result) => (result.awardedCredits ?? 0) > 0).length).to.be.at.most(1);
+        }
       }),
     );
   });

@@ -80,7 +80,9 @@ describe("transfer evaluations repository", () => {
             { institutionId: UCLA, codeKey: "CHEM 1AL" },
           ],
         );
-        expect([...subjects.institutionIds].sort()).to.deep.equal([SMC, UCB]);
+        expect([...subjects.institutions.keys()].sort()).to.deep.equal([SMC, UCB]);
+        expect(subjects.codes.get(`${SMC}\nCHEM 1AL`)).to.equal("crs_lab");
+        expect(subjects.codes.has(`${UCLA}\nCHEM 1AL`)).to.equal(false);
         const courses = [...subjects.courses].sort((a, b) => a.id.localeCompare(b.id));
         expect(courses.map((row) => row.id)).to.deep.equal(["crs_bio", "crs_chem", "crs_lab"]);
         expect(courses[2]).to.deep.equal({
@@ -93,7 +95,7 @@ describe("transfer evaluations repository", () => {
           creditUnit: "semester",
         });
         const sandbox = await reads.subjects("sandbox", [UCB, "inst_sandbox"], ["crs_bio"], []);
-        expect([...sandbox.institutionIds]).to.deep.equal(["inst_sandbox"]);
+        expect([...sandbox.institutions.keys()]).to.deep.equal(["inst_sandbox"]);
         expect(sandbox.courses).to.deep.equal([]);
       });
     });
@@ -128,6 +130,17 @@ describe("transfer evaluations repository", () => {
       await rule({ id: "eq_rejected", sourceCourseIds: ["crs_chem"], status: "conflict" });
       await rule({ id: "eq_other_target", sourceCourseIds: ["crs_bio"], targetInstitutionId: UCLA });
       await rule({ id: "eq_unrelated", sourceCourseIds: ["crs_hist"] });
+      // Found through its second set; the codes of every set are named.
+      await rule({
+        id: "eq_alt",
+        sourceCourseIds: ["crs_hist"],
+        sourceCourseSets: [["crs_hist"], ["crs_lab"]],
+        targetChoice: "one_of",
+        targets: [
+          { courseId: "crs_chem4a", code: "CHEM 4A", credits: 4 },
+          { courseId: "crs_chem4b", code: "CHEM 4B", credits: 3 },
+        ],
+      });
     });
 
     for (const via of ["the driver", "Prisma"] as const) {
@@ -137,15 +150,23 @@ describe("transfer evaluations repository", () => {
           via === "the driver" ? database.statement.bind(database) : undefined,
         );
         const found = await reads.candidates("live", UCB, ["crs_bio", "crs_lab"]);
-        expect(found.rules.map((row) => row.id)).to.deep.equal(["eq_expired", "eq_needs_hist", "eq_pair"]);
-        const [expired, needsHistory, pair] = found.rules;
+        expect(found.rules.map((row) => row.id)).to.deep.equal(["eq_alt", "eq_expired", "eq_needs_hist", "eq_pair"]);
+        const [alternative, expired, needsHistory, pair] = found.rules;
+        expect(alternative).to.deep.include({
+          sourceCourseIds: ["crs_hist"],
+          sourceCourseSets: [["crs_hist"], ["crs_lab"]],
+          targetChoice: "one_of",
+          sourceCodes: { crs_hist: "HIST 11", crs_lab: "CHEM 1AL" },
+        });
         expect(pair).to.deep.equal({
           id: "eq_pair",
           version: 1,
           targetInstitutionId: UCB,
           status: "accepted",
           sourceCourseIds: ["crs_chem", "crs_lab"],
+          sourceCourseSets: [["crs_chem", "crs_lab"]],
           kind: "equivalent",
+          targetChoice: "all",
           targets: [
             { courseId: "crs_chem4a", code: "CHEM 4A", credits: 4 },
             { courseId: "crs_chem4b", code: "CHEM 4B", credits: 4 },
@@ -173,6 +194,15 @@ describe("transfer evaluations repository", () => {
       });
     }
 
+    it("the rules waiting in conflict that name a course come too, with their status", async () => {
+      const reads = createTransferEvaluationsRepository(database.prisma, database.statement.bind(database));
+      const found = await reads.candidates("live", UCB, ["crs_chem"]);
+      expect(found.rules.map((row) => [row.id, row.status])).to.deep.equal([
+        ["eq_pair", "accepted"],
+        ["eq_rejected", "conflict"],
+      ]);
+    });
+
     it("no candidates for courses no accepted rule of the target names, or in another environment", async () => {
       const reads = createTransferEvaluationsRepository(database.prisma, database.statement.bind(database));
       expect((await reads.candidates("live", UCB, ["crs_ucla", "crs_none"])).rules).to.deep.equal([]);
@@ -187,9 +217,9 @@ describe("transfer evaluations repository", () => {
       expect((await reads.candidates("live", "inst_nowhere", ["crs_bio"])).creditUnit).to.equal(null);
     });
 
-    it("a rule stops being a candidate when it leaves accepted, and becomes one when accepted", async () => {
+    it("a rule stops being a candidate when it leaves accepted and conflict, and becomes one when accepted", async () => {
       const reads = createTransferEvaluationsRepository(database.prisma, database.statement.bind(database));
-      await database.prisma.equivalency.update({ where: { id: "eq_needs_hist" }, data: { status: "conflict" } });
+      await database.prisma.equivalency.update({ where: { id: "eq_needs_hist" }, data: { status: "pending" } });
       await database.prisma.equivalency.update({ where: { id: "eq_pending" }, data: { status: "accepted" } });
       const found = await reads.candidates("live", UCB, ["crs_bio"]);
       expect(found.rules.map((row) => row.id)).to.deep.equal(["eq_expired", "eq_pending"]);

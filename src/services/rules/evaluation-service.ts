@@ -1,14 +1,16 @@
 // "Will my courses transfer?" (POST /transfer-evaluations) and the demand for missing rules
-// (GET /equivalency-requests). The service resolves the courses asked about, reads the target
-// institution's accepted rules that mention them, applies them with the pure engine
-// (./evaluation-engine.ts) and counts the `no_rule` courses as requests. Nothing about the
-// person is stored: a repeated identical evaluation from one credential within a UTC day is
-// recognised by an HMAC of (credential, day, input), kept until the next day, and counted once.
-import crypto from "node:crypto";
+// (GET /equivalency-requests). The service resolves the courses asked about (by id, or by any of a
+// course's codes; a code the catalog lacks, given with a title, is an unknown course), reads the
+// target institution's accepted rules that mention them in any set (and the rules waiting in
+// conflict), applies them with the pure engine (./evaluation-engine.ts) and counts the `no_rule`
+// and `unknown_course` courses as demand. Nothing about the person is stored: demand is counted
+// once per requester (credential, or client address for the public sandbox key), course, target
+// institution and UTC day, as keyed hashes, gathered in memory and written in batches
+// (./evaluation-demand.ts).
 import type { Credential } from "../../auth/credential.ts";
 import { ValidationError, type FieldError } from "../../kernel/errors.ts";
 import type { SecretBox } from "../../kernel/secret-box.ts";
-import type { EquivalencyRequestsRepository } from "../../repositories/equivalency-requests.ts";
+import type { DemandAsk, EquivalencyRequestsRepository } from "../../repositories/equivalency-requests.ts";
 import type { TransactionRepositories } from "../../repositories/index.ts";
 import type {
   EvaluatedCourseRow,
@@ -16,9 +18,12 @@ import type {
   TransferEvaluationsRepository,
 } from "../../repositories/transfer-evaluations.ts";
 import { courseCodeKey } from "../../views/catalog.ts";
+import { PUBLIC_SANDBOX_KEY_ID } from "../sandbox.ts";
 import type { Environment, Page } from "../types.ts";
+import { createDemandBatch, type DemandOptions } from "./evaluation-demand.ts";
 import {
   evaluateTransfer,
+  ruleSets,
   type CreditUnit,
   type EvaluationCourse,
   type EvaluationRule,
@@ -30,6 +35,7 @@ export interface EvaluationRequestCourse {
   courseId?: string;
   institutionId?: string;
   code?: string;
+  title?: string;
   grade?: Grade;
   completedOn?: string;
 }
@@ -45,35 +51,53 @@ interface Dependencies {
   equivalencyRequests: EquivalencyRequestsRepository;
   secrets: SecretBox;
   now?: () => Date;
+  /** How the demand batch is written (tests: intervalMs 0, no timer). */
+  demand?: DemandOptions;
 }
 
-/** The pointers and messages of the courses that name no course (or name one twice). */
+/** A course given, resolved: a catalog course, or one the catalog lacks (code and title as given). */
+type Resolved = { row: EvaluatedCourseRow } | { unknown: { institutionId: string; code: string; title: string } };
+
+/** Every faulty course at once: the pointers and messages of the courses that name no course (or one twice). */
 function courseProblems(
   request: EvaluationRequest,
-  knownInstitutions: ReadonlySet<string>,
-  resolved: readonly (EvaluatedCourseRow | undefined)[],
+  knownInstitutions: ReadonlyMap<string, string>,
+  resolved: readonly (Resolved | undefined)[],
 ): FieldError[] {
   const errors: FieldError[] = [];
+  if (!knownInstitutions.has(request.targetInstitutionId)) {
+    errors.push({
+      pointer: "/targetInstitutionId",
+      message: `no institution with id "${request.targetInstitutionId}"`,
+    });
+  }
   const seen = new Map<string, number>();
   request.courses.forEach((given, index) => {
     const at = `/courses/${index}`;
+    const found = resolved[index];
     if (given.courseId !== undefined && (given.institutionId !== undefined || given.code !== undefined)) {
       errors.push({ pointer: at, message: "give either courseId, or institutionId and code, not both" });
     } else if (given.courseId === undefined && (given.institutionId === undefined || given.code === undefined)) {
       errors.push({ pointer: at, message: "give courseId, or institutionId and code" });
     } else if (given.institutionId !== undefined && !knownInstitutions.has(given.institutionId)) {
       errors.push({ pointer: `${at}/institutionId`, message: `no institution with id "${given.institutionId}"` });
-    } else if (!resolved[index]) {
+    } else if (!found) {
       errors.push(
         given.courseId !== undefined
           ? { pointer: `${at}/courseId`, message: `no course with id "${given.courseId}"` }
-          : { pointer: `${at}/code`, message: `no course "${given.code}" at ${given.institutionId}` },
+          : {
+              pointer: `${at}/code`,
+              message:
+                `no course "${given.code}" at ${knownInstitutions.get(given.institutionId as string)} ` +
+                "(give its title too to evaluate a course the catalog lacks)",
+            },
       );
     } else {
-      const id = (resolved[index] as EvaluatedCourseRow).id;
-      const first = seen.get(id);
+      const key =
+        "row" in found ? found.row.id : `${found.unknown.institutionId}\n${courseCodeKey(found.unknown.code)}`;
+      const first = seen.get(key);
       if (first !== undefined) errors.push({ pointer: at, message: `the same course as /courses/${first}` });
-      else seen.set(id, index);
+      else seen.set(key, index);
     }
   });
   return errors;
@@ -86,8 +110,10 @@ function engineRule(row: RuleRow): EvaluationRule {
     targetInstitutionId: row.targetInstitutionId,
     status: row.status,
     sourceCourseIds: row.sourceCourseIds,
+    sourceCourseSets: row.sourceCourseSets,
     sourceCourseCodes: row.sourceCodes ?? {},
     kind: row.kind as RuleKind,
+    targetChoice: row.targetChoice ?? "all",
     targets: row.targets.map((target) => ({
       courseId: target.courseId ?? null,
       code: target.code ?? null,
@@ -104,74 +130,85 @@ function engineRule(row: RuleRow): EvaluationRule {
   };
 }
 
-/** The request as one canonical text (its members in a fixed order), for the day's fingerprint. */
-function canonicalInput(request: EvaluationRequest, courseIds: readonly string[]): string {
-  return JSON.stringify([
-    request.targetInstitutionId,
-    request.asOf ?? null,
-    request.courses.map((course, index) => [courseIds[index], course.grade ?? null, course.completedOn ?? null]),
-  ]);
+/**
+ * Who asks, for counting demand: the credential, or for the public sandbox key (shared by anyone)
+ * the client address.
+ */
+export function requesterOf(caller: Credential, clientAddress: string | undefined): string {
+  return caller.id === PUBLIC_SANDBOX_KEY_ID
+    ? `${caller.id}@${clientAddress ?? "unknown"}`
+    : `${caller.kind}:${caller.id}`;
 }
 
 export function createTransferEvaluationsService(deps: Dependencies) {
-  const { transferEvaluations: reads, equivalencyRequests: demand } = deps;
+  const { transferEvaluations: reads, equivalencyRequests: requests } = deps;
   const now = deps.now ?? (() => new Date());
-  const fingerprintKey = deps.secrets.derive("evaluation fingerprints");
+  const demand = createDemandBatch(requests, deps.secrets.derive("evaluation fingerprints"), deps.demand);
 
-  /** Counts the courses no rule covered, once per identical evaluation, credential and day. */
-  async function countRequests(
-    caller: Credential,
-    request: EvaluationRequest,
-    courseIds: readonly string[],
-    uncovered: readonly string[],
-    at: Date,
-  ) {
-    if (uncovered.length === 0) return;
-    const day = at.toISOString().slice(0, 10);
-    const fingerprint = crypto
-      .createHmac("sha256", fingerprintKey)
-      .update(`${caller.environment}\n${caller.id}\n${day}\n${canonicalInput(request, courseIds)}`)
-      .digest("base64url");
-    await demand.countOncePerDay(fingerprint, day, caller.environment, request.targetInstitutionId, uncovered, at);
+  /** The institutions and courses the request names, each course resolved (undefined: none). */
+  async function resolve(environment: Environment, request: EvaluationRequest) {
+    const institutionIds = [
+      request.targetInstitutionId,
+      ...request.courses.flatMap((course) => (course.institutionId ? [course.institutionId] : [])),
+    ];
+    const subjects = await reads.subjects(
+      environment,
+      [...new Set(institutionIds)],
+      request.courses.flatMap((course) => (course.courseId ? [course.courseId] : [])),
+      request.courses.flatMap((course) =>
+        course.institutionId && course.code
+          ? [{ institutionId: course.institutionId, codeKey: courseCodeKey(course.code) }]
+          : [],
+      ),
+    );
+    const byId = new Map(subjects.courses.map((row) => [row.id, row]));
+    const resolved = request.courses.map((course): Resolved | undefined => {
+      if (course.courseId !== undefined) {
+        const row = byId.get(course.courseId);
+        return row && { row };
+      }
+      if (course.institutionId === undefined || course.code === undefined) return undefined;
+      const id = subjects.codes.get(`${course.institutionId}\n${courseCodeKey(course.code)}`);
+      const row = id === undefined ? undefined : byId.get(id);
+      if (row) return { row };
+      if (course.title === undefined || !subjects.institutions.has(course.institutionId)) return undefined;
+      return { unknown: { institutionId: course.institutionId, code: course.code, title: course.title } };
+    });
+    return { institutions: subjects.institutions, resolved };
   }
 
   return {
-    /** `countDemand: false` (the public explorer's evaluations) leaves the requested rules' counts alone. */
+    /**
+     * `countDemand: false` (the public explorer's evaluations) leaves the requested rules' counts
+     * alone; `clientAddress` tells the public sandbox key's requesters apart.
+     */
     async createTransferEvaluation(
       caller: Credential,
       request: EvaluationRequest,
-      options: { countDemand?: boolean } = {},
+      options: { countDemand?: boolean; clientAddress?: string } = {},
     ) {
       const environment: Environment = caller.environment;
-      const institutionIds = [
-        request.targetInstitutionId,
-        ...request.courses.flatMap((course) => (course.institutionId ? [course.institutionId] : [])),
-      ];
-      const { institutionIds: known, courses: rows } = await reads.subjects(
-        environment,
-        [...new Set(institutionIds)],
-        request.courses.flatMap((course) => (course.courseId ? [course.courseId] : [])),
-        request.courses.flatMap((course) =>
-          course.institutionId && course.code
-            ? [{ institutionId: course.institutionId, codeKey: courseCodeKey(course.code) }]
-            : [],
-        ),
-      );
-      if (!known.has(request.targetInstitutionId)) {
-        throw ValidationError.single("/targetInstitutionId", `no institution with id "${request.targetInstitutionId}"`);
-      }
-      const byId = new Map(rows.map((row) => [row.id, row]));
-      const byCode = new Map(rows.map((row) => [`${row.institutionId}\n${row.codeKey}`, row]));
-      const resolved = request.courses.map((course) =>
-        course.courseId !== undefined
-          ? byId.get(course.courseId)
-          : byCode.get(`${course.institutionId}\n${courseCodeKey(course.code ?? "")}`),
-      );
-      const errors = courseProblems(request, known, resolved);
+      const { institutions, resolved } = await resolve(environment, request);
+      const errors = courseProblems(request, institutions, resolved);
       if (errors.length > 0) throw ValidationError.of(errors);
 
       const courses: EvaluationCourse[] = request.courses.map((given, index) => {
-        const row = resolved[index] as EvaluatedCourseRow;
+        const found = resolved[index] as Resolved;
+        const taken = { grade: given.grade ?? null, completedOn: given.completedOn ?? null };
+        if ("unknown" in found) {
+          const { institutionId, code, title } = found.unknown;
+          return {
+            id: `?${index}`,
+            code,
+            title,
+            institutionId,
+            credits: 0,
+            creditUnit: "semester",
+            unknown: true,
+            ...taken,
+          };
+        }
+        const { row } = found;
         return {
           id: row.id,
           code: row.code,
@@ -179,12 +216,11 @@ export function createTransferEvaluationsService(deps: Dependencies) {
           institutionId: row.institutionId,
           credits: Number(row.credits),
           creditUnit: row.creditUnit as CreditUnit,
-          grade: given.grade ?? null,
-          completedOn: given.completedOn ?? null,
+          ...taken,
         };
       });
-      const courseIds = courses.map((course) => course.id);
-      const { rules, creditUnit: unit } = await reads.candidates(environment, request.targetInstitutionId, courseIds);
+      const known = courses.filter((course) => !course.unknown).map((course) => course.id);
+      const { rules, creditUnit: unit } = await reads.candidates(environment, request.targetInstitutionId, known);
       const at = now();
       const targetUnit = (unit ?? "semester") as CreditUnit;
       const evaluation = evaluateTransfer({
@@ -194,9 +230,24 @@ export function createTransferEvaluationsService(deps: Dependencies) {
         courses,
         asOf: request.asOf ?? null,
         today: at.toISOString().slice(0, 10),
+        institutionNames: Object.fromEntries(institutions),
       });
-      const uncovered = evaluation.results.filter((result) => result.outcome === "no_rule").map((r) => r.courseId);
-      if (options.countDemand !== false) await countRequests(caller, request, courseIds, uncovered, at);
+      const asks: Omit<DemandAsk, "fingerprint" | "requester" | "day">[] = [];
+      evaluation.results.forEach((result, index) => {
+        if (result.outcome !== "no_rule" && result.outcome !== "unknown_course") return;
+        const unknown = courses[index].unknown === true;
+        asks.push({
+          environment,
+          targetInstitutionId: request.targetInstitutionId,
+          courseKey: unknown ? `${result.institutionId} ${courseCodeKey(result.code)}` : result.courseId,
+          sourceCourseId: unknown ? "" : result.courseId,
+          institutionId: unknown ? result.institutionId : null,
+          code: unknown ? result.code : null,
+          title: unknown ? result.title : null,
+          at,
+        });
+      });
+      if (options.countDemand !== false) demand.add(asks, requesterOf(caller, options.clientAddress), at);
       return {
         targetInstitutionId: request.targetInstitutionId,
         asOf: request.asOf ?? null,
@@ -206,25 +257,33 @@ export function createTransferEvaluationsService(deps: Dependencies) {
       };
     },
 
-    async listEquivalencyRequests(caller: Credential, targetInstitutionId: string, page: Page) {
-      const result = await demand.listPage(caller.environment, targetInstitutionId, page);
+    async listEquivalencyRequests(
+      caller: Credential,
+      targetInstitutionId: string,
+      inCatalog: boolean | undefined,
+      page: Page,
+    ) {
+      // This process's asks are written first, so the list includes them.
+      await demand.flush();
+      const result = await requests.listPage(caller.environment, targetInstitutionId, inCatalog, page);
       return {
         ...result,
         items: result.items.map((item) => ({
           targetInstitutionId: item.targetInstitutionId,
           sourceCourseId: item.sourceCourseId,
-          sourceCourse: item.sourceCourse
-            ? {
-                code: item.sourceCourse.code,
-                title: item.sourceCourse.title,
-                institutionId: item.sourceCourse.institutionId,
-              }
-            : null,
+          sourceCourse: item.sourceCourse,
           requests: item.requests,
+          distinctRequesters: item.distinctRequesters,
+          inCatalog: item.sourceCourseId !== "",
           lastRequestedAt: item.lastRequestedAt.toISOString(),
         })),
       };
     },
+
+    /** Writes the demand gathered in memory (before a list is read elsewhere, and at shutdown). */
+    flushDemand: () => demand.flush(),
+    /** Stops the demand batch's timer and writes what it holds: when the server stops. */
+    closeDemand: () => demand.close(),
   };
 }
 
@@ -232,13 +291,24 @@ export type TransferEvaluationsService = ReturnType<typeof createTransferEvaluat
 
 /**
  * The equivalencies service's write path calls this after creating or changing a rule: an
- * `accepted` rule answers the requests for each of its source courses at its target institution,
- * so their counts go (in the rule's transaction).
+ * `accepted` rule answers the requests for each course of each of its source course sets at its
+ * target institution, so their counts go (in the rule's transaction).
  */
 export async function clearRequestsAnsweredBy(
   writes: Pick<TransactionRepositories, "equivalencyRequests">,
-  rule: { environment: Environment; targetInstitutionId: string; status: string; sourceCourseIds: readonly string[] },
+  rule: {
+    environment: Environment;
+    targetInstitutionId: string;
+    status: string;
+    sourceCourseIds: readonly string[];
+    /** The rule's sets as stored (JSON): an array of arrays of course ids. */
+    sourceCourseSets?: unknown;
+  },
 ): Promise<void> {
   if (rule.status !== "accepted") return;
-  await writes.equivalencyRequests.clear(rule.environment, rule.targetInstitutionId, rule.sourceCourseIds);
+  const sets = Array.isArray(rule.sourceCourseSets)
+    ? rule.sourceCourseSets.filter((set): set is string[] => Array.isArray(set))
+    : undefined;
+  const courses = ruleSets({ sourceCourseIds: rule.sourceCourseIds, sourceCourseSets: sets }).flat();
+  await writes.equivalencyRequests.clear(rule.environment, rule.targetInstitutionId, courses);
 }
