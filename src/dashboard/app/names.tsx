@@ -81,8 +81,9 @@ function useRecord<T>(load: () => Promise<T | null>, deps: unknown[]): T | null 
   return record;
 }
 
-export function courseLabel(course: Pick<Course, "code" | "title">): string {
-  return `${course.code} — ${course.title}`;
+/** "CODE — Title"; a cross-listed course shows its codes together: "COMPSCI C8 = DATA C8 — Title". */
+export function courseLabel(course: Pick<Course, "code" | "title" | "crossListedCodes">): string {
+  return `${[course.code, ...(course.crossListedCodes ?? [])].join(" = ")} — ${course.title}`;
 }
 
 /** An institution by name, its id on hover; the id itself while loading or when unknown. */
