@@ -16,6 +16,7 @@ interface Operation {
   operationId: string;
   method: string;
   path: string;
+  summary?: string;
 }
 
 // The SDK's hand-written error classes pick up each problem type by its status; a type
@@ -34,11 +35,12 @@ export function problemTypesOf(document: Record<string, unknown>): ProblemType[]
 }
 
 export function operationsOf(document: Record<string, unknown>): Operation[] {
-  const paths = document.paths as Record<string, Record<string, { operationId?: string }>>;
+  const paths = document.paths as Record<string, Record<string, { operationId?: string; summary?: string }>>;
   return Object.entries(paths).flatMap(([route, item]) =>
     ["get", "put", "post", "delete", "patch"].flatMap((method) => {
       const operationId = item[method]?.operationId;
-      return operationId ? [{ operationId, method: method.toUpperCase(), path: route }] : [];
+      const summary = item[method]?.summary;
+      return operationId ? [{ operationId, method: method.toUpperCase(), path: route, summary }] : [];
     }),
   );
 }
@@ -56,6 +58,22 @@ export function problemTypesModule(types: ProblemType[], header: string): string
     "} as const;",
     "",
     "export type ProblemSlug = keyof typeof PROBLEM_TYPES;",
+    "",
+  ].join("\n");
+}
+
+/** generated/operation-summaries.ts: each operation's summary, so people read "Create an API key", not `createKey`. */
+export function operationSummariesModule(document: Record<string, unknown>, header: string): string {
+  const rows = operationsOf(document).map(
+    (operation) =>
+      `  ${JSON.stringify(operation.operationId)}: ${JSON.stringify(operation.summary ?? operation.operationId)},`,
+  );
+  return [
+    `// ${header}`,
+    "/** The summary of every operation of openapi.yaml, by operationId. */",
+    "export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {",
+    ...rows,
+    "};",
     "",
   ].join("\n");
 }

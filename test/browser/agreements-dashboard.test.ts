@@ -46,9 +46,21 @@ describe("dashboard: alternatives, choices, cross-listed courses and contradicti
         { institutionId: SANTA_MONICA, code: "BIOL 400", title: "General Biology", credits: 4, level: "lower" },
         { institutionId: SANTA_MONICA, code: "BIOL 410", title: "Biology Laboratory", credits: 1, level: "lower" },
         { institutionId: BERKELEY, code: "MATH 1A", title: "Calculus", credits: 4, level: "lower" },
-        { institutionId: BERKELEY, code: "MATH 16A", title: "Analytic Geometry and Calculus", credits: 3, level: "lower" },
+        {
+          institutionId: BERKELEY,
+          code: "MATH 16A",
+          title: "Analytic Geometry and Calculus",
+          credits: 3,
+          level: "lower",
+        },
         { institutionId: BERKELEY, code: "BIOL 1A", title: "General Biology Lecture", credits: 3, level: "lower" },
-        { institutionId: BERKELEY, code: "COMPSCI C8", title: "Foundations of Data Science", credits: 4, level: "lower" },
+        {
+          institutionId: BERKELEY,
+          code: "COMPSCI C8",
+          title: "Foundations of Data Science",
+          credits: 4,
+          level: "lower",
+        },
       ])
       .expect(201);
     for (const item of courses.body.data) course[item.code] = item.id;
@@ -77,7 +89,9 @@ describe("dashboard: alternatives, choices, cross-listed courses and contradicti
     await page.getByLabel("Status").selectOption("accepted");
     await checkPage(page, "agreements-new-rule");
     await page.getByRole("button", { name: "Create rule" }).click();
-    await heading("Equivalency: MATH 7 or MATH 7H → MATH 1A or MATH 16A (one of them, by the student's program)").waitFor();
+    await heading(
+      "Equivalency: MATH 7 or MATH 7H → MATH 1A or MATH 16A (one of them, by the student's program)",
+    ).waitFor();
     const facts = page.locator("dl.facts");
     await facts.getByText("Source courses (any one of these 2 alternatives, each set all required)").waitFor();
     await facts.getByText("Targets (one of them, chosen by the student's program)").waitFor();
@@ -152,8 +166,14 @@ describe("dashboard: alternatives, choices, cross-listed courses and contradicti
       .fill(`122977, MATH 7H, B, 2025-06-12\n122977, MATH 99X, A, 2025-06-12, Special Topics in Mathematics`);
     await page.getByRole("button", { name: "Evaluate" }).click();
     const results = page.getByRole("table", { name: "Evaluation results" });
-    await results.getByRole("row", { name: /MATH 99X Special Topics in Mathematics/ }).getByText("unknown course").waitFor();
-    await results.getByRole("row", { name: /MATH 7H Honors Calculus 1/ }).getByText("MATH 1A or MATH 16A").waitFor();
+    await results
+      .getByRole("row", { name: /MATH 99X Special Topics in Mathematics/ })
+      .getByText("unknown course")
+      .waitFor();
+    await results
+      .getByRole("row", { name: /MATH 7H Honors Calculus 1/ })
+      .getByText("MATH 1A or MATH 16A")
+      .waitFor();
     await page.getByText(/courses count at University of California-Berkeley/).waitFor();
     await checkPage(page, "agreements-evaluate-unknown-course");
   });

@@ -52,6 +52,10 @@ export function courseById(api: Api, id: string): Promise<Course | null> {
   return byId(api, `crs:${id}`, () => api.raw.GET("/courses/{id}", { params: { path: { id } } }));
 }
 
+export function equivalencyById(api: Api, id: string): Promise<components["schemas"]["Equivalency"] | null> {
+  return byId(api, `eq:${id}`, () => api.raw.GET("/equivalencies/{id}", { params: { path: { id } } }));
+}
+
 /** Forgets a course read before (after it changed), so the next lookup reads it again. */
 export function forgetCourse(api: Api, id: string) {
   lookups.get(api)?.delete(`crs:${id}`);

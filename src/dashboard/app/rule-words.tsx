@@ -3,9 +3,11 @@
 // the student's program picks one). Codes come from the list's expansion when the page read it with
 // `expand=course`, else from each course's own record, so every list, the queue and the headings
 // show a rule whole and never only its first course.
+import { useEffect, useState } from "preact/hooks";
 import type { components } from "../../../generated/api-types.ts";
 import type { Api } from "./api.ts";
-import { courseById } from "./names.tsx";
+import { useDashboard } from "./context.ts";
+import { courseById, equivalencyById } from "./names.tsx";
 
 type Rule = components["schemas"]["Equivalency"];
 type Target = components["schemas"]["RuleTarget"];
@@ -51,7 +53,9 @@ export function outcomeText(rule: Rule, codeOf: (id: string) => string): string 
     if (rule.kind === "general_education") return `general education ${rule.generalEducationArea ?? ""}`.trim();
     return rule.targetCode ?? (rule.targetCourseId ? codeOf(rule.targetCourseId) : "no course");
   }
-  const joined = targets.map((target) => targetText(target, codeOf)).join(rule.targetChoice === "one_of" ? " or " : " + ");
+  const joined = targets
+    .map((target) => targetText(target, codeOf))
+    .join(rule.targetChoice === "one_of" ? " or " : " + ");
   return rule.targetChoice === "one_of" ? `${joined} (one of them, by the student's program)` : joined;
 }
 
@@ -71,4 +75,22 @@ export async function missingCodes(api: Api, rule: Rule): Promise<Map<string, st
   ].filter((id) => !known.has(id));
   const found = await Promise.all(wanted.map(async (id) => [id, (await courseById(api, id))?.code ?? id] as const));
   return new Map(found);
+}
+
+/** A rule named by its courses ("CHEM 1A + CHEM 1AL → CHEM 4A"), read by id; the id while loading or when gone. */
+export function RuleName({ id }: { id: string }) {
+  const { api } = useDashboard();
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setText(null);
+    void (async () => {
+      const rule = await equivalencyById(api, id);
+      if (rule && live) setText(ruleText(rule, await missingCodes(api, rule)));
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api, id]);
+  return text ? <span title={id}>{text}</span> : <span class="mono">rule {id.slice(-6)}</span>;
 }

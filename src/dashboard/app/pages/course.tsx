@@ -119,7 +119,9 @@ function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: st
         value={draft.cipCode}
         onInput={set("cipCode")}
       />
-      <label for="c-cross-listed">Cross-listed codes (optional: the same course under other departments' codes, separated by commas)</label>
+      <label for="c-cross-listed">
+        Cross-listed codes (optional: the same course under other departments' codes, separated by commas)
+      </label>
       <input
         id="c-cross-listed"
         placeholder="DATA C8, INFO C8, STAT C8"

@@ -69,8 +69,8 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
       <h2 id="results-heading">Results</h2>
       <p>
         {totals.matchedCourses} of {totals.courses} courses count at{" "}
-        <InstitutionName id={evaluation.targetInstitutionId} />:{" "}
-        {totals.awardedCredits} {totals.creditUnit} units awarded
+        <InstitutionName id={evaluation.targetInstitutionId} />: {totals.awardedCredits} {totals.creditUnit} units
+        awarded
         {totals.unconvertedCredits.map((part) => ` and ${part.credits} ${part.creditUnit.replace("_", " ")}s`).join("")}
         .
       </p>
@@ -92,9 +92,7 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
                 .map((target) => target.code ?? target.title)
                 .join(result.targetChoice === "one_of" ? " or " : " + ")}
               {result.targetChoice === "one_of" && " (one of them, by the program)"}
-              {result.targets.length === 0 &&
-                result.generalEducationArea ||
-                "—"}
+              {(result.targets.length === 0 && result.generalEducationArea) || "—"}
               {result.equivalencyId && (
                 <>
                   {" "}
@@ -150,8 +148,8 @@ export function Evaluate() {
       <PageTitle>Evaluate</PageTitle>
       <p>
         Will these courses transfer? Paste one course a line: institution (its id or IPEDS unit id), course code, grade,
-        completion date and, for a course the catalog lacks, its title, separated by commas or tabs (grade, date and title
-        may be left out). Nothing about the student is stored.
+        completion date and, for a course the catalog lacks, its title, separated by commas or tabs (grade, date and
+        title may be left out). Nothing about the student is stored.
       </p>
       <form class="stack" aria-label="Evaluate courses" onSubmit={submit}>
         <div>
@@ -167,7 +165,9 @@ export function Evaluate() {
           <textarea
             id="ev-courses"
             rows={6}
-            placeholder={"113333, MATH 1A, B, 2025-06-12\n113333, MATH 99X, A, 2025-06-12, Special Topics in Mathematics"}
+            placeholder={
+              "113333, MATH 1A, B, 2025-06-12\n113333, MATH 99X, A, 2025-06-12, Special Topics in Mathematics"
+            }
             value={text}
             onInput={(e) => setText(e.currentTarget.value)}
           />
@@ -248,7 +248,9 @@ export function RequestedRules() {
                     {item.sourceCourse?.title}
                     {item.inCatalog === false && <span class="muted"> (not in the catalog)</span>}
                   </td>
-                  <td>{item.sourceCourse?.institutionId ? <InstitutionName id={item.sourceCourse.institutionId} /> : "—"}</td>
+                  <td>
+                    {item.sourceCourse?.institutionId ? <InstitutionName id={item.sourceCourse.institutionId} /> : "—"}
+                  </td>
                   <td>{item.requests}</td>
                   <td>{item.distinctRequesters ?? "—"}</td>
                   <td>

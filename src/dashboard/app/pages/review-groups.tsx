@@ -28,7 +28,9 @@ export async function loadGroups(api: Api, stewardship: Stewardship): Promise<Ov
       ),
     ),
   );
-  return pages.flatMap((page) => page.data).filter((group) => group.equivalencies.some((rule) => rule.status === "conflict"));
+  return pages
+    .flatMap((page) => page.data)
+    .filter((group) => group.equivalencies.some((rule) => rule.status === "conflict"));
 }
 
 /** Parks every other accepted rule of the group, then accepts the chosen one; each change with If-Match. */
@@ -36,7 +38,8 @@ async function acceptOne(api: Api, chosen: Rule, group: OverlapGroup, note: stri
   const change = async (rule: Rule, status: "accepted" | "conflict", why: string) => {
     const current = await api.raw.GET("/equivalencies/{id}", { params: { path: { id: rule.id } } });
     const record = ok(current).data;
-    if (record.version !== rule.version) throw new Error("A rule of this group changed since the queue was read: reload it and decide again.");
+    if (record.version !== rule.version)
+      throw new Error("A rule of this group changed since the queue was read: reload it and decide again.");
     const result = await api.raw.PATCH("/equivalencies/{id}", {
       params: { path: { id: rule.id }, header: { "If-Match": current.response.headers.get("ETag") ?? "" } },
       body: { status, note: note.trim() || why },
@@ -44,7 +47,8 @@ async function acceptOne(api: Api, chosen: Rule, group: OverlapGroup, note: stri
     if (result.error) throw new Error(problemText(result.error));
   };
   for (const other of group.equivalencies) {
-    if (other.id !== chosen.id && other.status === "accepted") await change(other, "conflict", "Parked: another rule of the same courses was accepted.");
+    if (other.id !== chosen.id && other.status === "accepted")
+      await change(other, "conflict", "Parked: another rule of the same courses was accepted.");
   }
   if (chosen.status !== "accepted") await change(chosen, "accepted", "Accepted over the rules it contradicted.");
 }
@@ -57,7 +61,15 @@ function conditions(rule: Rule): string {
   return `${grade}; ${dates}`;
 }
 
-function RuleCard({ rule, group, onDecided }: { rule: Rule; group: OverlapGroup; onDecided: (message: string) => void }) {
+function RuleCard({
+  rule,
+  group,
+  onDecided,
+}: {
+  rule: Rule;
+  group: OverlapGroup;
+  onDecided: (message: string) => void;
+}) {
   const { api } = useDashboard();
   const [note, setNote] = useState("");
   const [busy, setBusy] = useState(false);
@@ -75,7 +87,7 @@ function RuleCard({ rule, group, onDecided }: { rule: Rule; group: OverlapGroup;
       setBusy(false);
     }
   };
-  const outcome = outcomeText(rule, (id) => rule.targetCourse?.id === id ? rule.targetCourse.code : id);
+  const outcome = outcomeText(rule, (id) => (rule.targetCourse?.id === id ? rule.targetCourse.code : id));
   return (
     <article class="card" aria-label={`Rule giving ${outcome}`}>
       <h4>
@@ -91,7 +103,11 @@ function RuleCard({ rule, group, onDecided }: { rule: Rule; group: OverlapGroup;
         <dt>Gives</dt>
         <dd>{outcome}</dd>
         <dt>Credits</dt>
-        <dd>{rule.awardedCredits === null || rule.awardedCredits === undefined ? "–" : `${rule.awardedCredits} ${rule.awardedCreditUnit ?? ""}`}</dd>
+        <dd>
+          {rule.awardedCredits === null || rule.awardedCredits === undefined
+            ? "–"
+            : `${rule.awardedCredits} ${rule.awardedCreditUnit ?? ""}`}
+        </dd>
         <dt>Conditions</dt>
         <dd>{conditions(rule)}</dd>
         <dt>Decided by</dt>
@@ -100,7 +116,12 @@ function RuleCard({ rule, group, onDecided }: { rule: Rule; group: OverlapGroup;
       <label class="sr-only" for={`group-note-${rule.id}`}>
         Change note for accepting this rule
       </label>
-      <input id={`group-note-${rule.id}`} placeholder="Change note" value={note} onInput={(e) => setNote(e.currentTarget.value)} />
+      <input
+        id={`group-note-${rule.id}`}
+        placeholder="Change note"
+        value={note}
+        onInput={(e) => setNote(e.currentTarget.value)}
+      />
       <button type="button" disabled={busy} onClick={() => void resolve()}>
         Accept this one, park the others
       </button>
@@ -109,7 +130,13 @@ function RuleCard({ rule, group, onDecided }: { rule: Rule; group: OverlapGroup;
   );
 }
 
-export function ContradictionGroups({ groups, onDecided }: { groups: OverlapGroup[]; onDecided: (message: string) => void }) {
+export function ContradictionGroups({
+  groups,
+  onDecided,
+}: {
+  groups: OverlapGroup[];
+  onDecided: (message: string) => void;
+}) {
   if (groups.length === 0) return null;
   return (
     <section aria-labelledby="groups-heading">

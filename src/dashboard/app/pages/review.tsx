@@ -193,7 +193,9 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
 
 /** How many waiting rules the groups show. */
 function grouped(groups: OverlapGroup[]): number {
-  return new Set(groups.flatMap((group) => group.equivalencies.filter((rule) => rule.status !== "accepted").map((rule) => rule.id))).size;
+  return new Set(
+    groups.flatMap((group) => group.equivalencies.filter((rule) => rule.status !== "accepted").map((rule) => rule.id)),
+  ).size;
 }
 
 export function ReviewQueue() {
@@ -231,29 +233,35 @@ export function ReviewQueue() {
               />
               {groups.length > 0 && rules.length > 0 && <h2>Other rules waiting</h2>}
               <p class="muted">
-                {total} waiting{total > rules.length + grouped(groups) ? `; the oldest ${rules.length} outside the groups are shown` : ""}.
+                {total} waiting
+                {total > rules.length + grouped(groups)
+                  ? `; the oldest ${rules.length} outside the groups are shown`
+                  : ""}
+                .
               </p>
-              {rules.length > 0 && (<DataTable
-                caption="Rules waiting for a decision, oldest first"
-                columns={[
-                  "Rule",
-                  "Receiving institution",
-                  "Status",
-                  "Waiting since",
-                  { label: "Decision", hidden: true },
-                ]}
-                rows={rules}
-                row={(rule) => (
-                  <QueueRow
-                    key={`${rule.id}-${rule.version}`}
-                    rule={rule}
-                    onDecided={(message) => {
-                      setDecided(message);
-                      setRound((r) => r + 1);
-                    }}
-                  />
-                )}
-              />)}
+              {rules.length > 0 && (
+                <DataTable
+                  caption="Rules waiting for a decision, oldest first"
+                  columns={[
+                    "Rule",
+                    "Receiving institution",
+                    "Status",
+                    "Waiting since",
+                    { label: "Decision", hidden: true },
+                  ]}
+                  rows={rules}
+                  row={(rule) => (
+                    <QueueRow
+                      key={`${rule.id}-${rule.version}`}
+                      rule={rule}
+                      onDecided={(message) => {
+                        setDecided(message);
+                        setRound((r) => r + 1);
+                      }}
+                    />
+                  )}
+                />
+              )}
             </>
           )
         }

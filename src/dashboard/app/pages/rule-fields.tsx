@@ -338,7 +338,11 @@ export function RuleFields({
       {form.kind !== "no_credit" && form.targets.length > 1 && (
         <>
           <label for="r-choice">The student receives</label>
-          <select id="r-choice" value={form.targetChoice} onChange={(e) => set("targetChoice", e.currentTarget.value as Choice)}>
+          <select
+            id="r-choice"
+            value={form.targetChoice}
+            onChange={(e) => set("targetChoice", e.currentTarget.value as Choice)}
+          >
             <option value="all">every target</option>
             <option value="one_of">one of the targets, chosen by their program</option>
           </select>
@@ -418,7 +422,11 @@ export function AlternativeSets({
             render={(id, index, update) => (
               <CoursePicker
                 id={`r-alt-${setIndex}-${index}`}
-                label={index === 0 ? `Or alternative ${setIndex + 1}: course` : `Alternative ${setIndex + 1}: course ${index + 1} (also required)`}
+                label={
+                  index === 0
+                    ? `Or alternative ${setIndex + 1}: course`
+                    : `Alternative ${setIndex + 1}: course ${index + 1} (also required)`
+                }
                 institutionId={institutionId}
                 value={id}
                 onChange={update}
