@@ -11,7 +11,7 @@ import path from "node:path";
 import YAML from "yaml";
 import openapiTS, { astToString } from "openapi-typescript";
 import { buildSdk } from "./build-sdk.ts";
-import { fencedOutputs, problemTypesModule, problemTypesOf } from "./generated-lists.ts";
+import { fencedOutputs, operationSummariesModule, problemTypesModule, problemTypesOf } from "./generated-lists.ts";
 import { renditionOutputs } from "./openapi-30.ts";
 import { resourcesFile } from "./sdk-resources.ts";
 
@@ -33,6 +33,7 @@ async function openapiOutputs(): Promise<Map<string, string>> {
   const ast = await openapiTS(document, { alphabetize: false, exportType: false, defaultNonNullable: false });
   outputs.set("api-types.ts", `// ${HEADER}\n/* eslint-disable */\n${astToString(ast)}`);
   outputs.set("problem-types.ts", problemTypesModule(problemTypesOf(document), HEADER));
+  outputs.set("operation-summaries.ts", operationSummariesModule(document, HEADER));
   return outputs;
 }
 
@@ -115,6 +116,7 @@ async function main() {
     file === "openapi.json" ||
     file === "api-types.ts" ||
     file === "problem-types.ts" ||
+    file === "operation-summaries.ts" ||
     file.startsWith("openapi-3.0.") ||
     file.startsWith("prisma/") ||
     (file.startsWith("client/") && !file.endsWith(".tgz"));

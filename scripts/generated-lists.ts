@@ -19,6 +19,7 @@ interface Operation {
   operationId: string;
   method: string;
   path: string;
+  summary?: string;
 }
 
 export function problemTypesOf(document: Record<string, unknown>): ProblemType[] {
@@ -38,11 +39,12 @@ export function problemTypesOf(document: Record<string, unknown>): ProblemType[]
 }
 
 export function operationsOf(document: Record<string, unknown>): Operation[] {
-  const paths = document.paths as Record<string, Record<string, { operationId?: string }>>;
+  const paths = document.paths as Record<string, Record<string, { operationId?: string; summary?: string }>>;
   return Object.entries(paths).flatMap(([route, item]) =>
     ["get", "put", "post", "delete", "patch"].flatMap((method) => {
       const operationId = item[method]?.operationId;
-      return operationId ? [{ operationId, method: method.toUpperCase(), path: route }] : [];
+      const summary = item[method]?.summary;
+      return operationId ? [{ operationId, method: method.toUpperCase(), path: route, summary }] : [];
     }),
   );
 }
@@ -60,6 +62,22 @@ export function problemTypesModule(types: ProblemType[], header: string): string
     "} as const;",
     "",
     "export type ProblemSlug = keyof typeof PROBLEM_TYPES;",
+    "",
+  ].join("\n");
+}
+
+/** generated/operation-summaries.ts: each operation's summary, so people read "Create an API key", not `createKey`. */
+export function operationSummariesModule(document: Record<string, unknown>, header: string): string {
+  const rows = operationsOf(document).map(
+    (operation) =>
+      `  ${JSON.stringify(operation.operationId)}: ${JSON.stringify(operation.summary ?? operation.operationId)},`,
+  );
+  return [
+    `// ${header}`,
+    "/** The summary of every operation of openapi.yaml, by operationId. */",
+    "export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {",
+    ...rows,
+    "};",
     "",
   ].join("\n");
 }

@@ -337,13 +337,17 @@ describe("dashboard in the browser", function () {
   it("pages through the audit log of every change made above", async () => {
     await go("/audit");
     await heading("Audit log").waitFor();
-    await page.getByRole("cell", { name: "createKey" }).first().waitFor();
-    await page.getByRole("cell", { name: "updateEquivalency" }).first().waitFor();
+    // Operations in words (the operationId on hover), records by name, and no id on the page.
+    await page.getByRole("cell", { name: "Create an API key" }).first().waitFor();
+    await page.getByRole("cell", { name: "Update an equivalency" }).first().waitFor();
+    expect(await page.locator("main table").textContent()).not.to.match(/crs_|inst_|eq_|req_/);
+    const width = (await page.evaluate("document.documentElement.scrollWidth")) as number;
+    expect(width, "the audit log fits 1,280 px").to.be.at.most(1280);
     await checkPage(page, "audit");
-    await page.getByLabel("Operation").fill("createWebhook");
+    await page.getByLabel("What").selectOption({ label: "Register a webhook endpoint" });
     await page.getByRole("button", { name: "Apply filters" }).click();
-    await page.getByRole("cell", { name: "createKey" }).first().waitFor({ state: "detached" });
-    await page.getByRole("cell", { name: "createWebhook" }).first().waitFor();
+    await page.getByRole("cell", { name: "Create an API key" }).first().waitFor({ state: "detached" });
+    await page.getByRole("cell", { name: "Register a webhook endpoint" }).first().waitFor();
   });
 
   it("shows the single sign-on connections read-only", async () => {

@@ -325,7 +325,7 @@ describe("dashboard: a registrar's day", function () {
     await fill({ course: /^CHEM 4A — Quantitative Chemistry/ });
     await checkPage(page, "registrar-new-rule-model");
     await page.getByRole("button", { name: "Create rule" }).click();
-    await heading("Equivalency: CHEM 1A → CHEM 4A").waitFor();
+    await heading("Equivalency: CHEM 1A + CHEM 1AL → CHEM 4A").waitFor();
     rule.chem4a = page.url().split("/").pop() ?? "";
     const facts = page.locator("dl.facts");
     await facts.getByText("Source courses (all required)").waitFor();
@@ -353,6 +353,6 @@ describe("dashboard: a registrar's day", function () {
     await page.getByRole("button", { name: "Create rule" }).click();
     const alert = page.getByRole("alert");
     await alert.getByRole("link", { name: `Open the conflicting rule ${rule.chem4a}` }).click();
-    await heading("Equivalency: CHEM 1A → CHEM 4A").waitFor();
+    await heading("Equivalency: CHEM 1A + CHEM 1AL → CHEM 4A").waitFor();
   });
 });

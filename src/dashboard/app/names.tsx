@@ -52,6 +52,10 @@ export function courseById(api: Api, id: string): Promise<Course | null> {
   return byId(api, `crs:${id}`, () => api.raw.GET("/courses/{id}", { params: { path: { id } } }));
 }
 
+export function equivalencyById(api: Api, id: string): Promise<components["schemas"]["Equivalency"] | null> {
+  return byId(api, `eq:${id}`, () => api.raw.GET("/equivalencies/{id}", { params: { path: { id } } }));
+}
+
 /** Forgets a course read before (after it changed), so the next lookup reads it again. */
 export function forgetCourse(api: Api, id: string) {
   lookups.get(api)?.delete(`crs:${id}`);
@@ -81,8 +85,9 @@ function useRecord<T>(load: () => Promise<T | null>, deps: unknown[]): T | null 
   return record;
 }
 
-export function courseLabel(course: Pick<Course, "code" | "title">): string {
-  return `${course.code} — ${course.title}`;
+/** "CODE — Title"; a cross-listed course shows its codes together: "COMPSCI C8 = DATA C8 — Title". */
+export function courseLabel(course: Pick<Course, "code" | "title" | "crossListedCodes">): string {
+  return `${[course.code, ...(course.crossListedCodes ?? [])].join(" = ")} — ${course.title}`;
 }
 
 /** An institution by name, its id on hover; the id itself while loading or when unknown. */

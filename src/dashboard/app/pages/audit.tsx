@@ -3,7 +3,9 @@ import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import type { Api } from "../api.ts";
 import { useDashboard } from "../context.ts";
+import { OPERATION_SUMMARIES } from "../../../../generated/operation-summaries.ts";
 import { CourseName } from "../names.tsx";
+import { RuleName } from "../rule-words.tsx";
 import { DataTable, Empty, Link, ok, PageTitle, pageInQuery, Show, useLoad, useQuery, When } from "../ui.tsx";
 
 type AuditEvent = components["schemas"]["AuditEvent"];
@@ -25,8 +27,8 @@ function Target({ target }: { target: AuditEvent["target"] }) {
   if (target.type === "course") return <CourseName id={target.id} />;
   if (target.type === "equivalency")
     return (
-      <Link to={`/equivalencies/${target.id}`} title={target.id}>
-        equivalency {target.id.slice(-6)}
+      <Link to={`/equivalencies/${target.id}`}>
+        <RuleName id={target.id} />
       </Link>
     );
   if (target.type === "dataset")
@@ -91,13 +93,21 @@ export function AuditLog() {
         }}
       >
         <div>
-          <label for="a-op">Operation</label>
-          <input
+          <label for="a-op">What</label>
+          <select
             id="a-op"
-            placeholder="createKey"
             value={draft.operationId}
-            onInput={(e) => setDraft({ ...draft, operationId: e.currentTarget.value })}
-          />
+            onChange={(e) => setDraft({ ...draft, operationId: e.currentTarget.value })}
+          >
+            <option value="">any change</option>
+            {Object.entries(OPERATION_SUMMARIES)
+              .sort(([, a], [, b]) => a.localeCompare(b))
+              .map(([operationId, summary]) => (
+                <option key={operationId} value={operationId}>
+                  {summary}
+                </option>
+              ))}
+          </select>
         </div>
         <div>
           <label for="a-actor">Who</label>
@@ -138,20 +148,19 @@ export function AuditLog() {
           ) : (
             <DataTable
               caption="Audit events"
-              columns={["When", "Who", "What", "Target", "Environment", "Request"]}
+              columns={["When", "Who", "What", "Record", "Environment"]}
               rows={data}
               row={(event) => (
                 <tr key={event.id}>
-                  <td>
+                  <td title={event.requestId ? `Request ${event.requestId}` : undefined}>
                     <When at={event.createdAt} />
                   </td>
                   <td>{who(event)}</td>
-                  <td class="mono">{event.operationId}</td>
+                  <td title={event.operationId}>{OPERATION_SUMMARIES[event.operationId] ?? event.operationId}</td>
                   <td>
                     <Target target={event.target} />
                   </td>
                   <td>{event.environment ?? "–"}</td>
-                  <td class="mono">{event.requestId ?? "–"}</td>
                 </tr>
               )}
               page={pageInQuery(pagination.total, LIMIT, offset, setQuery)}

@@ -3,7 +3,7 @@
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
-import { CopyId, forgetCourse, InstitutionName } from "../names.tsx";
+import { CopyId, courseLabel, forgetCourse, InstitutionName } from "../names.tsx";
 import { stewards, useStewardship } from "../stewardship.tsx";
 import { Badge, DataTable, Empty, ErrorMessage, Link, ok, PageTitle, Show, useAction, useLoad, When } from "../ui.tsx";
 import { RuleSummary, statusTone } from "./equivalencies.tsx";
@@ -30,7 +30,16 @@ function draftOf(course: Course) {
     level: course.level,
     description: course.description ?? "",
     cipCode: course.cipCode ?? "",
+    crossListedCodes: (course.crossListedCodes ?? []).join(", "),
   };
+}
+
+/** "DATA C8, INFO C8" or one a line: the codes as typed, blanks dropped. */
+export function codesOf(text: string): string[] {
+  return text
+    .split(/[,\n]/)
+    .map((code) => code.trim())
+    .filter(Boolean);
 }
 
 function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: string) => void }) {
@@ -60,6 +69,7 @@ function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: st
         level: draft.level,
         description: draft.description.trim() || null,
         cipCode: draft.cipCode.trim() || null,
+        crossListedCodes: codesOf(draft.crossListedCodes),
       };
       const result = ok(await api.raw.POST("/courses", { body }));
       onSaved(`Saved: ${course.code} is now at version ${result.data[0].version}.`);
@@ -108,6 +118,15 @@ function CourseForm({ course, onSaved }: { course: Course; onSaved: (message: st
         title="Six digits like 27.0101"
         value={draft.cipCode}
         onInput={set("cipCode")}
+      />
+      <label for="c-cross-listed">
+        Cross-listed codes (optional: the same course under other departments' codes, separated by commas)
+      </label>
+      <input
+        id="c-cross-listed"
+        placeholder="DATA C8, INFO C8, STAT C8"
+        value={draft.crossListedCodes}
+        onInput={set("crossListedCodes")}
       />
       <label for="c-description">Description (optional)</label>
       <textarea id="c-description" rows={4} maxLength={5000} value={draft.description} onInput={set("description")} />
@@ -190,9 +209,7 @@ export function CourseDetail({ id }: { id: string }) {
       <Show value={record}>
         {(course) => (
           <>
-            <PageTitle>
-              {course.code} — {course.title}
-            </PageTitle>
+            <PageTitle>{courseLabel(course)}</PageTitle>
             <p>
               <InstitutionName id={course.institutionId} /> · <CopyId id={course.id} label="the course id" />
             </p>
@@ -203,6 +220,8 @@ export function CourseDetail({ id }: { id: string }) {
               </dd>
               <dt>Level</dt>
               <dd>{course.level} division</dd>
+              <dt>Cross-listed as</dt>
+              <dd>{(course.crossListedCodes ?? []).length > 0 ? (course.crossListedCodes ?? []).join(", ") : "–"}</dd>
               <dt>CIP code</dt>
               <dd>{course.cipCode ?? "–"}</dd>
               <dt>Description</dt>

@@ -5,6 +5,7 @@ import type { components } from "../../../../generated/api-types.ts";
 import { problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { CopyId, CourseName, CoursePicker, InstitutionName, InstitutionPicker } from "../names.tsx";
+import { missingCodes, ruleText, setsOf } from "../rule-words.tsx";
 import { EditRule } from "./rule-form.tsx";
 import {
   Badge,
@@ -39,15 +40,11 @@ export function statusTone(status: Status) {
   return status === "accepted" ? "good" : status === "conflict" ? "bad" : "warn";
 }
 
-/** A rule in a line: its source course's code, an arrow, what it gives (by code). */
+/** A rule in a line, whole: every alternative set of source courses, an arrow, what it gives (by code). */
 export function RuleSummary({ rule }: { rule: Rule }) {
-  const source = rule.sourceCourse?.code ?? rule.sourceCourseId;
-  const target = rule.targetCourse?.code ?? rule.targetCode ?? "no course";
-  return (
-    <>
-      {source} → {target}
-    </>
-  );
+  const { api } = useDashboard();
+  const codes = useLoad(() => missingCodes(api, rule), [api, rule.id, rule.version]);
+  return <>{ruleText(rule, codes.state === "ready" ? codes.data : new Map())}</>;
 }
 
 export function Equivalencies() {
@@ -144,22 +141,17 @@ export function Equivalencies() {
           ) : (
             <DataTable
               caption="Equivalencies"
-              columns={["Source course", "Target", "Status", "Version", "Updated"]}
+              columns={["Rule", "From", "To", "Status", "Version", "Updated"]}
               rows={data}
               row={(eq) => (
                 <tr key={eq.id}>
                   <td>
                     <Link to={`/equivalencies/${eq.id}`} title={eq.id}>
-                      {eq.sourceCourse ? `${eq.sourceCourse.code} — ${eq.sourceCourse.title}` : eq.sourceCourseId}
+                      <RuleSummary rule={eq} />
                     </Link>
-                    {eq.sourceCourse && <span class="muted"> · {eq.sourceCourse.institution.name}</span>}
                   </td>
-                  <td>
-                    {eq.targetCourse?.code ?? eq.targetCode ?? "–"}{" "}
-                    <span class="muted" title={eq.targetInstitutionId}>
-                      {eq.targetInstitution?.name ?? eq.targetInstitutionId}
-                    </span>
-                  </td>
+                  <td title={eq.sourceCourse?.institutionId}>{eq.sourceCourse?.institution.name ?? "–"}</td>
+                  <td title={eq.targetInstitutionId}>{eq.targetInstitution?.name ?? eq.targetInstitutionId}</td>
                   <td>
                     <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
                   </td>
@@ -195,6 +187,38 @@ function Actor({ actor }: { actor: Version["actor"] }) {
     <span title={actor.credentialId ?? undefined}>
       {name} <span class="muted">({kind})</span>
     </span>
+  );
+}
+
+/** The rule's source courses: one set (all required), or alternatives of which any one complete set satisfies it. */
+function SourceSetFacts({ sets }: { sets: string[][] }) {
+  const courses = (set: string[]) =>
+    set.map((sourceId, index) => (
+      <span key={sourceId}>
+        {index > 0 && " + "}
+        <CourseName id={sourceId} withInstitution={index === set.length - 1} />
+      </span>
+    ));
+  if (sets.length === 1) {
+    const only = sets[0] ?? [];
+    return (
+      <>
+        <dt>{only.length > 1 ? "Source courses (all required)" : "Source course"}</dt>
+        <dd>{courses(only)}</dd>
+      </>
+    );
+  }
+  return (
+    <>
+      <dt>Source courses (any one of these {sets.length} alternatives, each set all required)</dt>
+      <dd>
+        <ol class="alternatives">
+          {sets.map((set, index) => (
+            <li key={index}>{courses(set)}</li>
+          ))}
+        </ol>
+      </dd>
+    </>
   );
 }
 
@@ -311,15 +335,7 @@ export function EquivalencyDetail({ id }: { id: string }) {
               <dd>
                 <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
               </dd>
-              <dt>{(eq.sourceCourseIds ?? []).length > 1 ? "Source courses (all required)" : "Source course"}</dt>
-              <dd>
-                {(eq.sourceCourseIds ?? [eq.sourceCourseId]).map((sourceId, index) => (
-                  <span key={sourceId}>
-                    {index > 0 && " + "}
-                    <CourseName id={sourceId} withInstitution />
-                  </span>
-                ))}
-              </dd>
+              <SourceSetFacts sets={setsOf(eq)} />
               <dt>Target institution</dt>
               <dd>
                 <InstitutionName id={eq.targetInstitutionId} />
@@ -329,14 +345,21 @@ export function EquivalencyDetail({ id }: { id: string }) {
                 {(eq.kind ?? "equivalent").replace("_", " ")}
                 {eq.generalEducationArea ? ` (${eq.generalEducationArea})` : ""}
               </dd>
-              <dt>{(eq.targets ?? []).length > 1 ? "Targets" : "Target course"}</dt>
+              <dt>
+                {(eq.targets ?? []).length <= 1
+                  ? "Target course"
+                  : eq.targetChoice === "one_of"
+                    ? "Targets (one of them, chosen by the student's program)"
+                    : "Targets (all of them)"}
+              </dt>
               <dd>
                 {(eq.targets ?? []).length === 0
                   ? (eq.targetCode ?? "–")
                   : (eq.targets ?? []).map((target, index) => (
                       <span key={index}>
-                        {index > 0 && " + "}
+                        {index > 0 && (eq.targetChoice === "one_of" ? " or " : " + ")}
                         {target.courseId ? <CourseName id={target.courseId} /> : (target.code ?? "–")}
+                        {target.courseId && target.code && <span class="muted"> (named {target.code})</span>}
                         {target.credits !== null && ` (${target.credits} credits)`}
                       </span>
                     ))}

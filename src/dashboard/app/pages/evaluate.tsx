@@ -4,6 +4,7 @@
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
+import { InstitutionName, InstitutionPicker } from "../names.tsx";
 import {
   Badge,
   DataTable,
@@ -28,15 +29,20 @@ const GRADES = new Set(["A+", "A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D+",
 const MET = new Set(["equivalent", "elective", "general_education", "no_credit"]);
 
 /**
- * The pasted list: one course a line, `institution, code, grade, date` separated by commas or
- * tabs (as a spreadsheet copies them); grade and date may be left out. A course id alone works too.
+ * The pasted list: one course a line, `institution, code, grade, date, title` separated by commas
+ * or tabs (as a spreadsheet copies them); grade, date and title may be left out. A title lets a
+ * course the catalog lacks be evaluated (`unknown_course`) instead of refused. An IPEDS unit id
+ * or an institution id names the institution; a course id alone works too.
  */
 export function parseCourses(text: string): { courses: Course[]; problems: string[] } {
   const courses: Course[] = [];
   const problems: string[] = [];
   text.split(/\r?\n/).forEach((line, index) => {
     if (!line.trim()) return;
-    const [first = "", code = "", grade = "", completedOn = ""] = line.split(/\t|,/).map((cell) => cell.trim());
+    const [first = "", code = "", grade = "", completedOn = "", ...titleParts] = line
+      .split(/\t|,/)
+      .map((cell) => cell.trim());
+    const title = titleParts.join(", ").trim();
     const course: Course = first.startsWith("crs_") && !code ? { courseId: first } : { institutionId: first, code };
     if (!("courseId" in course) && (!first || !code))
       problems.push(`Line ${index + 1}: give an institution id and a code.`);
@@ -46,8 +52,9 @@ export function parseCourses(text: string): { courses: Course[]; problems: strin
     }
     if (completedOn) {
       if (/^\d{4}-\d{2}-\d{2}$/.test(completedOn)) course.completedOn = completedOn;
-      else problems.push(`Line ${index + 1}: write the date as YYYY-MM-DD.`);
+      else problems.push(`Line ${index + 1}: write the date as YYYY-MM-DD, e.g. 2024-08-15.`);
     }
+    if (title && !("courseId" in course)) course.title = title.slice(0, 300);
     courses.push(course);
   });
   if (courses.length === 0) problems.push("Paste at least one course.");
@@ -61,8 +68,9 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
     <section aria-labelledby="results-heading">
       <h2 id="results-heading">Results</h2>
       <p>
-        {totals.matchedCourses} of {totals.courses} courses count at {evaluation.targetInstitutionId}:{" "}
-        {totals.awardedCredits} {totals.creditUnit} units awarded
+        {totals.matchedCourses} of {totals.courses} courses count at{" "}
+        <InstitutionName id={evaluation.targetInstitutionId} />: {totals.awardedCredits} {totals.creditUnit} units
+        awarded
         {totals.unconvertedCredits.map((part) => ` and ${part.credits} ${part.creditUnit.replace("_", " ")}s`).join("")}
         .
       </p>
@@ -71,7 +79,7 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
         columns={["Course", "Grade", "Outcome", "Counts as", "Credits", "Why"]}
         rows={evaluation.results}
         row={(result) => (
-          <tr key={result.courseId}>
+          <tr key={`${result.courseId}:${result.code}`}>
             <td>
               <span class="mono">{result.code}</span> {result.title}
             </td>
@@ -80,9 +88,11 @@ function Results({ evaluation }: { evaluation: Evaluation }) {
               <Badge tone={MET.has(result.outcome) ? "good" : "bad"}>{result.outcome.replaceAll("_", " ")}</Badge>
             </td>
             <td>
-              {result.targets.map((target) => target.code ?? target.title).join(" + ") ||
-                result.generalEducationArea ||
-                "—"}
+              {result.targets
+                .map((target) => target.code ?? target.title)
+                .join(result.targetChoice === "one_of" ? " or " : " + ")}
+              {result.targetChoice === "one_of" && " (one of them, by the program)"}
+              {(result.targets.length === 0 && result.generalEducationArea) || "—"}
               {result.equivalencyId && (
                 <>
                   {" "}
@@ -117,7 +127,7 @@ export function Evaluate() {
   const submit = (event: Event) => {
     event.preventDefault();
     const { courses, problems } = parseCourses(text);
-    if (!target.trim()) problems.unshift("Give the target institution's id.");
+    if (!target.trim()) problems.unshift("Choose the target institution from the matches.");
     if (problems.length) {
       setError(problems.join(" "));
       return;
@@ -137,17 +147,17 @@ export function Evaluate() {
     <>
       <PageTitle>Evaluate</PageTitle>
       <p>
-        Will these courses transfer? Paste one course a line: institution id, course code, grade and completion date,
-        separated by commas or tabs (grade and date may be left out). Nothing about the student is stored.
+        Will these courses transfer? Paste one course a line: institution (its id or IPEDS unit id), course code, grade,
+        completion date and, for a course the catalog lacks, its title, separated by commas or tabs (grade, date and
+        title may be left out). Nothing about the student is stored.
       </p>
       <form class="stack" aria-label="Evaluate courses" onSubmit={submit}>
         <div>
-          <label for="ev-target">Target institution id</label>
-          <input
+          <InstitutionPicker
             id="ev-target"
-            placeholder="inst_110635"
+            label="Target institution"
             value={target}
-            onInput={(e) => setTarget(e.currentTarget.value)}
+            onChange={(id) => setTarget(id)}
           />
         </div>
         <div>
@@ -155,7 +165,9 @@ export function Evaluate() {
           <textarea
             id="ev-courses"
             rows={6}
-            placeholder={"inst_122977, BIO 101, B, 2025-06-12\ninst_122977, CHEM 1A, C, 2025-06-12"}
+            placeholder={
+              "113333, MATH 1A, B, 2025-06-12\n113333, MATH 99X, A, 2025-06-12, Special Topics in Mathematics"
+            }
             value={text}
             onInput={(e) => setText(e.currentTarget.value)}
           />
@@ -207,13 +219,7 @@ export function RequestedRules() {
         }}
       >
         <div>
-          <label for="rq-target">Target institution id</label>
-          <input
-            id="rq-target"
-            placeholder="inst_110635"
-            value={draft}
-            onInput={(e) => setDraft(e.currentTarget.value)}
-          />
+          <InstitutionPicker id="rq-target" label="Target institution" value={draft} onChange={(id) => setDraft(id)} />
         </div>
         <button type="submit">Show</button>
       </form>
@@ -226,21 +232,32 @@ export function RequestedRules() {
           ) : (
             <DataTable
               caption="Requested rules"
-              columns={["Source course", "Institution", "Requests", "Last asked", { label: "Actions", hidden: true }]}
+              columns={[
+                "Source course",
+                "Institution",
+                "Requests",
+                "Requesters",
+                "Last asked",
+                { label: "Actions", hidden: true },
+              ]}
               rows={page.data}
               row={(item) => (
-                <tr key={item.sourceCourseId}>
+                <tr key={`${item.sourceCourseId}:${item.sourceCourse?.institutionId}:${item.sourceCourse?.code}`}>
                   <td>
                     <span class="mono">{item.sourceCourse?.code ?? item.sourceCourseId}</span>{" "}
                     {item.sourceCourse?.title}
+                    {item.inCatalog === false && <span class="muted"> (not in the catalog)</span>}
                   </td>
-                  <td class="mono">{item.sourceCourse?.institutionId ?? "—"}</td>
+                  <td>
+                    {item.sourceCourse?.institutionId ? <InstitutionName id={item.sourceCourse.institutionId} /> : "—"}
+                  </td>
                   <td>{item.requests}</td>
+                  <td>{item.distinctRequesters ?? "—"}</td>
                   <td>
                     <When at={item.lastRequestedAt} />
                   </td>
                   <td>
-                    {canWrite && (
+                    {canWrite && item.inCatalog !== false && (
                       <Link
                         to={`/equivalencies/new?${new URLSearchParams({
                           sourceCourseIds: item.sourceCourseId,

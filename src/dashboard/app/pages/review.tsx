@@ -8,7 +8,9 @@ import { type Api, problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { loadStewardship, type Stewardship } from "../stewardship.tsx";
 import { Badge, DataTable, Empty, ErrorMessage, Link, ok, PageTitle, Show, useLoad, When } from "../ui.tsx";
+import { ruleText } from "../rule-words.tsx";
 import { RuleSummary, statusTone } from "./equivalencies.tsx";
+import { ContradictionGroups, loadGroups, type OverlapGroup } from "./review-groups.tsx";
 
 type Rule = components["schemas"]["Equivalency"];
 type Status = components["schemas"]["EquivalencyStatus"];
@@ -27,6 +29,8 @@ const WAITING: Status[] = ["pending", "conflict"];
 
 interface Queue {
   rules: Rule[];
+  /** Contradictions and duplicates still waiting, shown side by side above the single rules. */
+  groups: OverlapGroup[];
   /** Waiting rules in all, of which `rules` are the oldest. */
   total: number;
   stewardsNothing: boolean;
@@ -39,7 +43,8 @@ interface Queue {
  */
 async function loadQueue(api: Api, stewardship: Stewardship): Promise<Queue> {
   const institutions: (string | undefined)[] = stewardship.allInstitutions ? [undefined] : stewardship.institutionIds;
-  if (institutions.length === 0) return { rules: [], total: 0, stewardsNothing: true };
+  if (institutions.length === 0) return { rules: [], groups: [], total: 0, stewardsNothing: true };
+  const groups = loadGroups(api, stewardship);
   const pages = await Promise.all(
     WAITING.flatMap((status) =>
       institutions.map(async (targetInstitution) =>
@@ -58,11 +63,18 @@ async function loadQueue(api: Api, stewardship: Stewardship): Promise<Queue> {
       ),
     ),
   );
+  const grouped = new Set((await groups).flatMap((group) => group.equivalencies.map((rule) => rule.id)));
   const rules = pages
     .flatMap((page) => page.data)
+    .filter((rule) => !grouped.has(rule.id))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
     .slice(0, QUEUE_SIZE);
-  return { rules, total: pages.reduce((sum, page) => sum + page.pagination.total, 0), stewardsNothing: false };
+  return {
+    rules,
+    groups: await groups,
+    total: pages.reduce((sum, page) => sum + page.pagination.total, 0),
+    stewardsNothing: false,
+  };
 }
 
 /**
@@ -89,7 +101,7 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Decision | null>(null);
-  const summary = `${rule.sourceCourse?.code ?? rule.sourceCourseId} → ${rule.targetCourse?.code ?? rule.targetCode ?? "no course"}`;
+  const summary = ruleText(rule);
   const decide = async (decision: Decision) => {
     setConfirming(null);
     setBusy(true);
@@ -179,6 +191,13 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
   );
 }
 
+/** How many waiting rules the groups show. */
+function grouped(groups: OverlapGroup[]): number {
+  return new Set(
+    groups.flatMap((group) => group.equivalencies.filter((rule) => rule.status !== "accepted").map((rule) => rule.id)),
+  ).size;
+}
+
 export function ReviewQueue() {
   const { api } = useDashboard();
   const [decided, setDecided] = useState<string | null>(null);
@@ -198,37 +217,51 @@ export function ReviewQueue() {
         </p>
       )}
       <Show value={queue}>
-        {({ rules, total, stewardsNothing }) =>
+        {({ rules, groups, total, stewardsNothing }) =>
           stewardsNothing ? (
             <Empty>Your organization stewards no institution in this environment, so no rule waits for it.</Empty>
-          ) : rules.length === 0 ? (
+          ) : rules.length === 0 && groups.length === 0 ? (
             <Empty>Nothing to review: no pending or conflict rule.</Empty>
           ) : (
             <>
-              <p class="muted">
-                {total} waiting{total > rules.length ? `; the oldest ${rules.length} are shown` : ""}.
-              </p>
-              <DataTable
-                caption="Rules waiting for a decision, oldest first"
-                columns={[
-                  "Rule",
-                  "Receiving institution",
-                  "Status",
-                  "Waiting since",
-                  { label: "Decision", hidden: true },
-                ]}
-                rows={rules}
-                row={(rule) => (
-                  <QueueRow
-                    key={`${rule.id}-${rule.version}`}
-                    rule={rule}
-                    onDecided={(message) => {
-                      setDecided(message);
-                      setRound((r) => r + 1);
-                    }}
-                  />
-                )}
+              <ContradictionGroups
+                groups={groups}
+                onDecided={(message) => {
+                  setDecided(message);
+                  setRound((r) => r + 1);
+                }}
               />
+              {groups.length > 0 && rules.length > 0 && <h2>Other rules waiting</h2>}
+              <p class="muted">
+                {total} waiting
+                {total > rules.length + grouped(groups)
+                  ? `; the oldest ${rules.length} outside the groups are shown`
+                  : ""}
+                .
+              </p>
+              {rules.length > 0 && (
+                <DataTable
+                  caption="Rules waiting for a decision, oldest first"
+                  columns={[
+                    "Rule",
+                    "Receiving institution",
+                    "Status",
+                    "Waiting since",
+                    { label: "Decision", hidden: true },
+                  ]}
+                  rows={rules}
+                  row={(rule) => (
+                    <QueueRow
+                      key={`${rule.id}-${rule.version}`}
+                      rule={rule}
+                      onDecided={(message) => {
+                        setDecided(message);
+                        setRound((r) => r + 1);
+                      }}
+                    />
+                  )}
+                />
+              )}
             </>
           )
         }

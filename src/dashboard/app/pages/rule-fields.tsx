@@ -13,6 +13,7 @@ type Kind = components["schemas"]["RuleKind"];
 type Grade = components["schemas"]["LetterGrade"];
 type Create = components["schemas"]["EquivalencyCreate"];
 type Update = components["schemas"]["EquivalencyUpdate"];
+type Choice = components["schemas"]["TargetChoice"];
 export const MAX_ITEMS = 10;
 const KINDS: Kind[] = ["equivalent", "elective", "general_education", "no_credit"];
 const GRADES: Grade[] = ["A+", "A", "A-", "B+", "B", "B-", "C+", "C", "C-", "D+", "D", "D-", "P"];
@@ -26,6 +27,9 @@ const emptyTarget = (): TargetDraft => ({ courseId: "", code: "", credits: "" })
 
 export interface RuleDraft {
   sourceCourseIds: string[];
+  /** Further sets of source courses, any one of which satisfies the rule as well as the first. */
+  alternatives: string[][];
+  targetChoice: Choice;
   targetInstitutionId: string;
   status: Status;
   kind: Kind;
@@ -43,6 +47,8 @@ export interface RuleDraft {
 export function newDraft(sourceCourseIds: string[], targetInstitutionId: string): RuleDraft {
   return {
     sourceCourseIds,
+    alternatives: [],
+    targetChoice: "all",
     targetInstitutionId,
     status: "pending",
     kind: "equivalent",
@@ -66,6 +72,8 @@ export function sourcesOf(rule: Rule): string[] {
 export function draftOf(rule: Rule): RuleDraft {
   return {
     sourceCourseIds: sourcesOf(rule),
+    alternatives: (rule.sourceCourseSets ?? []).slice(1),
+    targetChoice: rule.targetChoice ?? "all",
     targetInstitutionId: rule.targetInstitutionId,
     status: rule.status,
     kind: rule.kind ?? "equivalent",
@@ -94,11 +102,24 @@ function targetsOf(form: RuleDraft) {
     }));
 }
 
+/** The alternative sets that name at least one course, emptied pickers left out. */
+function alternativesOf(form: RuleDraft): string[][] {
+  return form.alternatives.map((set) => set.filter(Boolean)).filter((set) => set.length > 0);
+}
+
+/** Choosing among targets needs two of them; with fewer the API's default (all) applies. */
+function choiceOf(form: RuleDraft): Choice {
+  return form.kind !== "no_credit" && targetsOf(form).length > 1 ? form.targetChoice : "all";
+}
+
 /** The body of a new rule from the form's drafts (empty fields omitted, the API's defaults apply). */
 export function createBody(form: RuleDraft): Create {
   const text = (value: string) => value.trim() || undefined;
+  const first = form.sourceCourseIds.filter(Boolean);
+  const alternatives = alternativesOf(form);
   return {
-    sourceCourseIds: form.sourceCourseIds.filter(Boolean),
+    ...(alternatives.length > 0 ? { sourceCourseSets: [first, ...alternatives] } : { sourceCourseIds: first }),
+    ...(choiceOf(form) === "one_of" ? { targetChoice: "one_of" as const } : {}),
     targetInstitutionId: form.targetInstitutionId,
     status: form.status,
     kind: form.kind,
@@ -117,6 +138,8 @@ export function createBody(form: RuleDraft): Create {
 export function updateBody(form: RuleDraft, note: string): Update {
   return {
     status: form.status,
+    sourceCourseSets: [form.sourceCourseIds, ...alternativesOf(form)],
+    targetChoice: choiceOf(form),
     kind: form.kind,
     targets: targetsOf(form),
     generalEducationArea: form.kind === "general_education" ? form.area.trim() || null : null,
@@ -312,6 +335,19 @@ export function RuleFields({
           )}
         />
       )}
+      {form.kind !== "no_credit" && form.targets.length > 1 && (
+        <>
+          <label for="r-choice">The student receives</label>
+          <select
+            id="r-choice"
+            value={form.targetChoice}
+            onChange={(e) => set("targetChoice", e.currentTarget.value as Choice)}
+          >
+            <option value="all">every target</option>
+            <option value="one_of">one of the targets, chosen by their program</option>
+          </select>
+        </>
+      )}
       <label for="r-grade">Minimum grade</label>
       <select
         id="r-grade"
@@ -345,6 +381,60 @@ export function RuleFields({
       </select>
       {text("decidedBy", "Decided by (optional)", 200)}
       {text("policyBasis", "Policy basis (optional)", 500)}
+    </>
+  );
+}
+
+/**
+ * The alternative source course sets after the first: "MATH 7 or MATH 7H", "(BIOL 400 + BIOL 410)
+ * or (BIOL 400 + BIOL 415)". Each set is all required; any one complete set satisfies the rule.
+ */
+export function AlternativeSets({
+  sets,
+  onChange,
+  institutionId,
+}: {
+  sets: string[][];
+  onChange: (next: string[][]) => void;
+  institutionId?: string;
+}) {
+  return (
+    <>
+      <p class="muted">
+        Or instead: another set of courses that satisfies the rule as well (for an honours twin, or another lab). A
+        student who completed any one set receives the rule's targets once.
+      </p>
+      <Repeated
+        items={sets}
+        onChange={onChange}
+        blank={() => [""]}
+        min={0}
+        addLabel="Add an alternative set"
+        removeLabel={(index) => `Remove alternative ${index + 1}`}
+        render={(set, setIndex, updateSet) => (
+          <Repeated
+            items={set}
+            onChange={updateSet}
+            blank={() => ""}
+            min={1}
+            addLabel={`Add a course to alternative ${setIndex + 1}`}
+            removeLabel={(index) => `Remove course ${index + 1} of alternative ${setIndex + 1}`}
+            render={(id, index, update) => (
+              <CoursePicker
+                id={`r-alt-${setIndex}-${index}`}
+                label={
+                  index === 0
+                    ? `Or alternative ${setIndex + 1}: course`
+                    : `Alternative ${setIndex + 1}: course ${index + 1} (also required)`
+                }
+                institutionId={institutionId}
+                value={id}
+                onChange={update}
+              />
+            )}
+          />
+        )}
+      />
     </>
   );
 }

@@ -1,5 +1,5 @@
 // Writing a rule: a new one (POST /equivalencies) with its source courses (1 to 10, all required)
-// found by code or title, the target institution by name, and the rule's fields (rule-fields.tsx);
+// found by code or title, and alternative sets of courses that satisfy it as well, the target institution by name, and the rule's fields (rule-fields.tsx);
 // or every changeable field of an existing one (PATCH with If-Match and a change note). The
 // source courses and the target institution are a rule's identity: a rule of other courses is a
 // new rule.
@@ -9,6 +9,7 @@ import { CourseName, CoursePicker, InstitutionName, InstitutionPicker } from "..
 import { navigate } from "../router.ts";
 import { Link, PageTitle } from "../ui.tsx";
 import {
+  AlternativeSets,
   createBody,
   draftOf,
   Failure,
@@ -84,6 +85,7 @@ export function NewRule() {
             />
           )}
         />
+        <AlternativeSets sets={form.alternatives} onChange={(next) => set("alternatives", next)} />
         <InstitutionPicker
           id="r-target-institution"
           label="Target institution"
@@ -149,7 +151,7 @@ export function EditRule({ rule, etag, onSaved }: { rule: Rule; etag: string; on
   return (
     <form class="stack" onSubmit={save} aria-label="Edit the rule">
       <p>
-        Source courses (all required):{" "}
+        {form.alternatives.length > 0 ? "First set of source courses" : "Source courses"} (all required):{" "}
         {sourcesOf(rule).map((id, index) => (
           <span key={id}>
             {index > 0 ? " + " : ""}
@@ -159,6 +161,7 @@ export function EditRule({ rule, etag, onSaved }: { rule: Rule; etag: string; on
         ; target institution: <InstitutionName id={rule.targetInstitutionId} />. These identify the rule: for other
         courses, <Link to={newWithSources}>write a new rule</Link>.
       </p>
+      <AlternativeSets sets={form.alternatives} onChange={(next) => set("alternatives", next)} />
       <RuleFields form={form} set={set} />
       <label for="r-note">Change note</label>
       <input id="r-note" value={note} onInput={(e) => setNote(e.currentTarget.value)} />
