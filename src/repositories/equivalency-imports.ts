@@ -53,9 +53,9 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
     },
 
     /**
-     * The equivalencies with these identities, and the accepted rules of these rule sets, in
-     * creation order: each by its own index (the identity's unique index, and (environment,
-     * target institution, source set)), joined to the keys.
+     * The equivalencies with these identities, and the accepted rules sharing one of these rule sets (any set of theirs), in
+     * creation order: each by its own index (the identity's unique index, and the GIN index of
+     * `equivalency_source_keys(target institution, source set keys)`).
      */
     findByIdentitiesOrAcceptedInSets(
       environment: Environment,
@@ -69,15 +69,14 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
            JOIN equivalencies AS i ON i.environment = $1::"Environment" AND i.source_course_id = k.source
              AND i.target_institution_id = k.target AND i.target_key = k.key
            UNION
-           SELECT a.id FROM unnest($5::text[], $6::text[]) AS s (target, set_key)
-           JOIN equivalencies AS a ON a.environment = $1::"Environment" AND a.target_institution_id = s.target
-             AND a.source_set_key = s.set_key AND a.status = 'accepted')`,
+           SELECT a.id FROM equivalencies AS a
+           WHERE "equivalency_source_keys"(a.target_institution_id, a.source_set_keys) && $5::text[]
+             AND a.status = 'accepted' AND a.environment = $1::"Environment")`,
         environment,
         keys.map((k) => k.sourceCourseId),
         keys.map((k) => k.targetInstitutionId),
         keys.map((k) => k.targetKey),
-        sets.map((set) => set.targetInstitutionId),
-        sets.map((set) => set.sourceSetKey),
+        [...new Set(sets.map((set) => `${set.targetInstitutionId} ${set.sourceSetKey}`))],
       );
     },
 
@@ -101,6 +100,27 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
           return [record.id, { ...record, institution: recordFromJson<Institution>(institution, institutionColumns)! }];
         }),
       );
+    },
+
+    /**
+     * The course ids of these codes (own or cross-listed, by `course_codes`), keyed
+     * `institution id NUL code key`; codes no course of the institution has are absent.
+     */
+    async findCourseIdsByCodes(
+      environment: Environment,
+      keys: { institutionId: string; codeKey: string }[],
+    ): Promise<Map<string, string>> {
+      if (!keys.length) return new Map();
+      const rows = await db.$queryRawUnsafe<{ institutionId: string; codeKey: string; courseId: string }[]>(
+        `SELECT k.institution AS "institutionId", k.code_key AS "codeKey", cc.course_id AS "courseId"
+         FROM (SELECT DISTINCT * FROM unnest($2::text[], $3::text[]) AS u (institution, code_key)) AS k
+         JOIN course_codes AS cc ON cc.environment = $1::"Environment" AND cc.institution_id = k.institution
+           AND cc.code_key = k.code_key`,
+        environment,
+        keys.map((k) => k.institutionId),
+        keys.map((k) => k.codeKey),
+      );
+      return new Map(rows.map((row) => [`${row.institutionId}\u0000${row.codeKey}`, row.courseId]));
     },
 
     /** The institutions with these ids in the environment. */
