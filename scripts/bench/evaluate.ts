@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { createRepositories } from "../../src/repositories/index.ts";
-import { evaluateTransfer, type CreditUnit, type RuleKind } from "../../src/services/transfer-evaluation.ts";
+import { evaluateTransfer, type CreditUnit, type RuleKind } from "../../src/services/rules/evaluation-engine.ts";
 import { cleanupStack, createCredential, fixed, freshDatabase, machine, printTable, startServer } from "./harness.ts";
 
 const CONNECTIONS = 32;

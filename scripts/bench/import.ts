@@ -13,7 +13,7 @@ import os from "node:os";
 import type { Database } from "../../src/db/database.ts";
 import { newId } from "../../src/kernel/ids.ts";
 import { repositoriesOf } from "../../src/repositories/index.ts";
-import { createEquivalencyImportService } from "../../src/services/equivalency-import.ts";
+import { createEquivalencyImportService } from "../../src/services/rules/import.ts";
 import type { Credential } from "../../src/auth/credential.ts";
 import { cleanupStack, fixed, machine, printTable } from "./harness.ts";
 import { courseId, createCourses, readRuleBenchOptions, ruleBench } from "./rules-common.ts";

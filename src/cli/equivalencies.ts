@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Command, Option } from "commander";
 import { Environment } from "../../generated/prisma/enums.ts";
-import type { ImportResult } from "../services/equivalency-import.ts";
+import type { ImportResult } from "../services/rules/import.ts";
 import type { WithServices } from "./options.ts";
 import type { Output } from "./output.ts";
 import { operatorCredential, runAsOperator } from "./operator.ts";

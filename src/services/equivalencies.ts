@@ -12,8 +12,8 @@ import { ConflictError, notFound, PreconditionFailedError, ValidationError } fro
 import { newId } from "../kernel/ids.ts";
 import { assertSteward } from "./stewardship.ts";
 import { createEquivalencyVersionsService } from "./equivalency-versions.ts";
-import { createEquivalencyOverlapsService } from "./equivalency-overlaps.ts";
-import { clearRequestsAnsweredBy } from "./transfer-evaluations.ts";
+import { createEquivalencyOverlapsService } from "./rules/overlaps.ts";
+import { clearRequestsAnsweredBy } from "./rules/evaluation-service.ts";
 import {
   BLANK_CODE,
   courseView,
@@ -32,7 +32,7 @@ import {
   type EquivalencyUpdate,
   type ResolvedRule,
   type RuleLookups,
-} from "./rule-decisions.ts";
+} from "./rules/decisions.ts";
 
 import type { RenderedPage } from "../repositories/equivalencies.ts";
 
@@ -42,7 +42,7 @@ export {
   type EquivalencyCreate,
   type EquivalencyUpdate,
   type RuleTargetInput,
-} from "./rule-decisions.ts";
+} from "./rules/decisions.ts";
 
 export function expandedView(record: ExpandedEquivalency) {
   const withInstitution = (course: ExpandedEquivalency["sourceCourse"]) => ({

@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract } from "../helpers/contract.ts";
 import { loadInstitutions, postCourses, ruleCourses } from "../helpers/fixtures.ts";
-import { MAX_IMPORT_COLUMNS, MAX_LISTED_ISSUES } from "../../src/services/equivalency-import-csv.ts";
+import { MAX_IMPORT_COLUMNS, MAX_LISTED_ISSUES } from "../../src/services/rules/import-csv.ts";
 
 const SMC = "inst_122977";
 const BERKELEY = "inst_110635";

@@ -7,7 +7,7 @@
 import type { Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
 import type { Db } from "../../src/db/database.ts";
 import type { Environment } from "../../src/services/types.ts";
-import type { RuleTarget } from "../../src/services/rules.ts";
+import type { RuleTarget } from "../../src/services/rules/model.ts";
 import { LICENSE_URL } from "../../src/services/exports/ctdl.ts";
 
 type CourseWithInstitution = Course & { institution: Institution };

@@ -20,6 +20,9 @@ const RANKS: Record<string, number> = {
   auth: 3,
   webhooks: 3,
   services: 4,
+  // The articulation rules domain: the other services use it, and it uses them (the import writes as
+  // the equivalency service does), so it shares their rank; it is a room so that it stays one place.
+  "services/rules": 4,
   handlers: 5,
   pipeline: 6,
   "dashboard/server": 7,
@@ -41,6 +44,7 @@ const FORBIDDEN_PACKAGES: Record<string, string[]> = {
   views: ["koa", "@koa/router"],
   webhooks: ["koa", "@koa/router"],
   services: ["koa", "@koa/router", "openapi-backend"],
+  "services/rules": ["koa", "@koa/router", "openapi-backend"],
   handlers: ["koa", "@koa/router"],
 };
 
@@ -66,6 +70,7 @@ function roomOf(file: string): string | null {
   const parts = path.relative(SRC, file).split(path.sep);
   if (parts[0] === ".." || path.isAbsolute(parts[0])) return null;
   if (parts.length === 1) return "entry";
+  if (parts[0] === "services" && parts[1] === "rules" && parts.length > 2) return "services/rules";
   return parts[0] === "dashboard" ? `dashboard/${parts[1]}` : parts[0];
 }
 
@@ -120,6 +125,13 @@ describe("architecture: the rooms of src/", () => {
       return room === null || (!(room in RANKS) && room !== BROWSER);
     });
     expect(strays.map((file) => path.relative(ROOT, file))).to.deep.equal([]);
+  });
+
+  it("names every file of the rules domain (src/services/rules/) in docs/architecture.md's layout", () => {
+    const layout = fs.readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
+    const rules = fs.readdirSync(path.join(SRC, "services", "rules"));
+    expect(rules.length).to.be.greaterThan(0);
+    expect(rules.filter((name) => !layout.includes(name))).to.deep.equal([]);
   });
 
   it("holds only the process entry points at src/'s root, each one built for the server", () => {

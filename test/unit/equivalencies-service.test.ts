@@ -139,7 +139,7 @@ function fakeStore(
   const outbox = {
     recordEvents: async (_environment: string, events: PendingEvent[]) => void written.events.push(...events),
   } as unknown as OutboxRepository;
-  // An accepted rule clears the requests for its source courses (src/services/transfer-evaluations.ts).
+  // An accepted rule clears the requests for its source courses (src/services/rules/evaluation-service.ts).
   const equivalencyRequests = {
     clear: async (_environment: string, _target: string, ids: readonly string[]) =>
       void written.clearedRequests.push(...ids),

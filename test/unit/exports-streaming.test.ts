@@ -12,7 +12,7 @@ import type { CsvBatch, ExportsRepository } from "../../src/repositories/exports
 import { CSV_COLUMNS } from "../../src/services/exports/index.ts";
 import { csvChunks } from "../../src/services/exports/tabular.ts";
 import { equivalencyView } from "../../src/views/catalog.ts";
-import type { RuleTarget } from "../../src/services/rules.ts";
+import type { RuleTarget } from "../../src/services/rules/model.ts";
 import { createExportsService } from "../../src/services/exports/index.ts";
 import { createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";

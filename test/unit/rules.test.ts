@@ -1,4 +1,4 @@
-// The parts of an articulation rule that need no database (src/services/rules.ts): its source
+// The parts of an articulation rule that need no database (src/services/rules/model.ts): its source
 // set, date overlap, sameness of outcomes (ambiguous or duplicate), its identity key, and credit
 // unit conversion, as ../shared decisions "Articulation rules and evaluation" define them.
 import { expect } from "chai";
@@ -10,8 +10,8 @@ import {
   sameOutcome,
   sourceSetKey,
   type RuleOutcome,
-} from "../../src/services/rules.ts";
-import { overlapGroup } from "../../src/services/equivalency-overlaps.ts";
+} from "../../src/services/rules/model.ts";
+import { overlapGroup } from "../../src/services/rules/overlaps.ts";
 import type { Equivalency } from "../../generated/prisma/client.ts";
 
 const outcome = (fields: Partial<RuleOutcome> = {}): RuleOutcome => ({

@@ -1,4 +1,4 @@
-// The evaluation engine as a specification (src/services/transfer-evaluation.ts): one example per
+// The evaluation engine as a specification (src/services/rules/evaluation-engine.ts): one example per
 // outcome and per reason, then properties over generated rules and courses (fast-check).
 import { expect } from "chai";
 import fc from "fast-check";
@@ -11,7 +11,7 @@ import {
   type EvaluationInput,
   type EvaluationRule,
   type EvaluationResult,
-} from "../../src/services/transfer-evaluation.ts";
+} from "../../src/services/rules/evaluation-engine.ts";
 
 const BERKELEY = "inst_ucb";
 const TODAY = "2026-11-26";

@@ -16,7 +16,7 @@ import { DEFAULT_BATCH_SIZE, openBatches, type BatchReader } from "./batches.ts"
 import { CTDL_CLOSE, CTDL_OPEN } from "./ctdl.ts";
 import { csvChunks, csvHeader, jsonArrayChunks } from "./tabular.ts";
 import { createExportSlots, createGate, DEFAULT_EXPORT_LIMITS, type ExportLimits } from "./limits.ts";
-import { RULE_SCALAR_FIELDS } from "../rules.ts";
+import { RULE_SCALAR_FIELDS } from "../rules/model.ts";
 import type { BatchKey, RenderedBatch } from "../../repositories/exports.ts";
 import { copiedExport } from "./copied.ts";
 

@@ -2,25 +2,25 @@
 // checked against the records it names, its stored columns, and whether it repeats or
 // contradicts an accepted rule. The records come from RuleLookups, so the single write
 // (equivalencies.ts, from the database in its transaction) and the CSV import
-// (equivalency-import.ts, from what it read for the whole file at once) decide alike.
-import type { Equivalency } from "../../generated/prisma/client.ts";
-import type { CreditUnit, EquivalencyStatus, Environment, RuleKind } from "./types.ts";
-import type { Credential } from "../auth/credential.ts";
+// (import.ts, from what it read for the whole file at once) decide alike.
+import type { Equivalency } from "../../../generated/prisma/client.ts";
+import type { CreditUnit, EquivalencyStatus, Environment, RuleKind } from "../types.ts";
+import type { Credential } from "../../auth/credential.ts";
 import {
   dayOf,
   type EquivalencyChange,
   type OverlappingRule,
   type RuleReferences,
-} from "../repositories/equivalencies.ts";
+} from "../../repositories/equivalencies.ts";
 import {
   ConflictError,
   InvalidTransitionError,
   RuleOverlapError,
   ValidationError,
   type FieldError,
-} from "../kernel/errors.ts";
-import { newId } from "../kernel/ids.ts";
-import { BLANK_CODE, calendarDate, isBlankCode, type LetterGrade } from "../views/catalog.ts";
+} from "../../kernel/errors.ts";
+import { newId } from "../../kernel/ids.ts";
+import { BLANK_CODE, calendarDate, isBlankCode, type LetterGrade } from "../../views/catalog.ts";
 import {
   defaultAwardedCredits,
   RULE_SCALAR_FIELDS,
@@ -28,7 +28,7 @@ import {
   sameOutcome,
   sourceSetKey,
   type RuleTarget,
-} from "./rules.ts";
+} from "./model.ts";
 
 export interface RuleTargetInput {
   courseId?: string;

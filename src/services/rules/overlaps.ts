@@ -1,11 +1,11 @@
 // The report of overlapping rules: accepted and conflict rules of one target institution,
 // source set and priority whose dates overlap, grouped, so stewards can clean up what arrived
 // before the ambiguity check (imports, older data). Part of the equivalencies service.
-import type { Equivalency } from "../../generated/prisma/client.ts";
-import type { Credential } from "../auth/credential.ts";
-import type { Repositories } from "../repositories/index.ts";
-import { calendarDate, equivalencyView } from "../views/catalog.ts";
-import { datesOverlap, sameOutcome, type RuleTarget } from "./rules.ts";
+import type { Equivalency } from "../../../generated/prisma/client.ts";
+import type { Credential } from "../../auth/credential.ts";
+import type { Repositories } from "../../repositories/index.ts";
+import { calendarDate, equivalencyView } from "../../views/catalog.ts";
+import { datesOverlap, sameOutcome, type RuleTarget } from "./model.ts";
 
 function dates(rule: Equivalency) {
   return { effectiveFrom: calendarDate(rule.effectiveFrom), effectiveUntil: calendarDate(rule.effectiveUntil) };

@@ -1,11 +1,11 @@
 // The CSV layout of POST /equivalencies/imports (docs/api-guide.md#importing-rules-from-a-csv-file),
 // in the spirit of the TES import: up to ten source and ten target course columns by institution
 // and course code, then the rule's conditions and decision. Each data row is read and checked on
-// its own, as the parser streams it; what needs the database is equivalency-import.ts's.
-import type { components } from "../../generated/api-types.ts";
-import { ProblemError, ValidationError } from "../kernel/errors.ts";
-import type { EquivalencyStatus, RuleKind } from "./types.ts";
-import type { EquivalencyCreate } from "./rule-decisions.ts";
+// its own, as the parser streams it; what needs the database is import.ts's.
+import type { components } from "../../../generated/api-types.ts";
+import { ProblemError, ValidationError } from "../../kernel/errors.ts";
+import type { EquivalencyStatus, RuleKind } from "../types.ts";
+import type { EquivalencyCreate } from "./decisions.ts";
 import {
   clip,
   MAX_SET_COURSES,
@@ -14,7 +14,7 @@ import {
   parseSourceExpression,
   parseTargetList,
   type CourseRef,
-} from "./rules/import-cells.ts";
+} from "./import-cells.ts";
 
 export const MAX_IMPORT_ROWS = 10_000;
 /** A header row with more columns is refused before any row is read. */

@@ -1,19 +1,19 @@
 // One CSV import's rules decided in memory and written at once. The records the file names are
 // read first (under the rule sets' advisory locks and the rows' locks, in the import's
 // transaction); each row is then decided by the same functions as a single write
-// (rule-decisions.ts), against those records and the rows before it, and what the rows change
+// (decisions.ts), against those records and the rows before it, and what the rows change
 // is collected and written with a few multi-row statements: equivalencies, versions, outbox
 // events (webhooks and the change feed), answered requests and one audit entry per record.
-import type { Course, Equivalency, Institution } from "../../generated/prisma/client.ts";
-import type { Credential } from "../auth/credential.ts";
-import type { NewEquivalencyVersion, OverlappingRule } from "../repositories/equivalencies.ts";
-import type { TransactionRepositories } from "../repositories/index.ts";
-import type { PendingEvent } from "../kernel/events.ts";
-import { calendarDate } from "../views/catalog.ts";
-import { auditChange } from "./audit.ts";
-import { createdEvent, updatedEvent, versionOf } from "./equivalencies.ts";
-import type { CheckedRule, ResolvedRule, RuleIdentity, RuleLookups, UpdateDecision } from "./rule-decisions.ts";
-import { datesOverlap } from "./rules.ts";
+import type { Course, Equivalency, Institution } from "../../../generated/prisma/client.ts";
+import type { Credential } from "../../auth/credential.ts";
+import type { NewEquivalencyVersion, OverlappingRule } from "../../repositories/equivalencies.ts";
+import type { TransactionRepositories } from "../../repositories/index.ts";
+import type { PendingEvent } from "../../kernel/events.ts";
+import { calendarDate } from "../../views/catalog.ts";
+import { auditChange } from "../audit.ts";
+import { createdEvent, updatedEvent, versionOf } from "../equivalencies.ts";
+import type { CheckedRule, ResolvedRule, RuleIdentity, RuleLookups, UpdateDecision } from "./decisions.ts";
+import { datesOverlap } from "./model.ts";
 
 /** A stored equivalency the import changes was changed by another writer after the import read it. */
 export class LostRaceError extends Error {

@@ -15,7 +15,7 @@
 //  - a course without a grade is evaluated as if every grade condition were met, and each such
 //    condition is named in its reasons.
 
-import { convertCredits as convertWithUnit, roundCredits } from "./rules.ts";
+import { convertCredits as convertWithUnit, roundCredits } from "./model.ts";
 
 export type CreditUnit = "semester" | "quarter" | "clock_hour" | "ceu";
 export type RuleKind = "equivalent" | "elective" | "general_education" | "no_credit";

@@ -2,8 +2,8 @@
 // pieces of a rule that need no database: its identity key, its source set, whether two rules
 // overlap in time and say the same thing, and credit unit conversion.
 // The definitions are ../shared decisions "Articulation rules and evaluation".
-import type { CreditUnit, RuleKind } from "../../generated/prisma/client.ts";
-import { courseCodeKey, equivalencyTargetKey } from "../views/catalog.ts";
+import type { CreditUnit, RuleKind } from "../../../generated/prisma/client.ts";
+import { courseCodeKey, equivalencyTargetKey } from "../../views/catalog.ts";
 
 /** A type, not an interface: it is stored as JSON (Prisma's JsonValue needs the implicit index signature). */
 export type RuleTarget = {

@@ -1,28 +1,28 @@
-// POST /equivalencies/imports: a CSV file of articulation rules (equivalency-import-csv.ts for
+// POST /equivalencies/imports: a CSV file of articulation rules (import-csv.ts for
 // the layout). Each row is decided as POST /equivalencies or PATCH /equivalencies/{id} would
 // decide it (the same checks, the ambiguity check included); a row that would be ambiguous is
 // stored as `conflict` with an issue. The whole file is decided from records read at once and
-// written in one transaction (equivalency-import-batch.ts): all of it or, after a failure,
+// written in one transaction (import-batch.ts): all of it or, after a failure,
 // nothing.
-import type { Credential } from "../auth/credential.ts";
-import type { Repositories } from "../repositories/index.ts";
-import type { EquivalencyImportsRepository } from "../repositories/equivalency-imports.ts";
-import { ConflictError, ProblemError, RuleOverlapError, ValidationError } from "../kernel/errors.ts";
-import { courseCodeKey } from "../views/catalog.ts";
-import { assertSteward } from "./stewardship.ts";
-import { noteNothingChanged } from "./change-origin.ts";
-import type { EquivalenciesService } from "./equivalencies.ts";
-import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./rule-decisions.ts";
-import { ruleKey, sourceSetKey } from "./rules.ts";
+import type { Credential } from "../../auth/credential.ts";
+import type { Repositories } from "../../repositories/index.ts";
+import type { EquivalencyImportsRepository } from "../../repositories/equivalency-imports.ts";
+import { ConflictError, ProblemError, RuleOverlapError, ValidationError } from "../../kernel/errors.ts";
+import { courseCodeKey } from "../../views/catalog.ts";
+import { assertSteward } from "../stewardship.ts";
+import { noteNothingChanged } from "../change-origin.ts";
+import type { EquivalenciesService } from "../equivalencies.ts";
+import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./decisions.ts";
+import { ruleKey, sourceSetKey } from "./model.ts";
 import {
   createIssueList,
   readRows,
   type ImportIssue,
   type ImportResult,
   type ParsedRow,
-} from "./equivalency-import-csv.ts";
-import { clip, type CourseRef } from "./rules/import-cells.ts";
-import { createImportBatch, LostRaceError, type ImportBatch } from "./equivalency-import-batch.ts";
+} from "./import-csv.ts";
+import { clip, type CourseRef } from "./import-cells.ts";
+import { createImportBatch, LostRaceError, type ImportBatch } from "./import-batch.ts";
 
 export {
   IMPORT_COLUMNS,
@@ -30,7 +30,7 @@ export {
   parseRow,
   type ImportIssue,
   type ImportResult,
-} from "./equivalency-import-csv.ts";
+} from "./import-csv.ts";
 
 /** A file of 10,000 rows is written in one transaction: longer than a request's. */
 const IMPORT_TRANSACTION = { timeout: 120_000 };

@@ -1,22 +1,22 @@
 // "Will my courses transfer?" (POST /transfer-evaluations) and the demand for missing rules
 // (GET /equivalency-requests). The service resolves the courses asked about, reads the target
 // institution's accepted rules that mention them, applies them with the pure engine
-// (./transfer-evaluation.ts) and counts the `no_rule` courses as requests. Nothing about the
+// (./evaluation-engine.ts) and counts the `no_rule` courses as requests. Nothing about the
 // person is stored: a repeated identical evaluation from one credential within a UTC day is
 // recognised by an HMAC of (credential, day, input), kept until the next day, and counted once.
 import crypto from "node:crypto";
-import type { Credential } from "../auth/credential.ts";
-import { ValidationError, type FieldError } from "../kernel/errors.ts";
-import type { SecretBox } from "../kernel/secret-box.ts";
-import type { EquivalencyRequestsRepository } from "../repositories/equivalency-requests.ts";
-import type { TransactionRepositories } from "../repositories/index.ts";
+import type { Credential } from "../../auth/credential.ts";
+import { ValidationError, type FieldError } from "../../kernel/errors.ts";
+import type { SecretBox } from "../../kernel/secret-box.ts";
+import type { EquivalencyRequestsRepository } from "../../repositories/equivalency-requests.ts";
+import type { TransactionRepositories } from "../../repositories/index.ts";
 import type {
   EvaluatedCourseRow,
   RuleRow,
   TransferEvaluationsRepository,
-} from "../repositories/transfer-evaluations.ts";
-import { courseCodeKey } from "../views/catalog.ts";
-import type { Environment, Page } from "./types.ts";
+} from "../../repositories/transfer-evaluations.ts";
+import { courseCodeKey } from "../../views/catalog.ts";
+import type { Environment, Page } from "../types.ts";
 import {
   evaluateTransfer,
   type CreditUnit,
@@ -24,7 +24,7 @@ import {
   type EvaluationRule,
   type Grade,
   type RuleKind,
-} from "./transfer-evaluation.ts";
+} from "./evaluation-engine.ts";
 
 export interface EvaluationRequestCourse {
   courseId?: string;
