@@ -83,7 +83,14 @@ describe("rules: importEquivalencies of agreements as published", () => {
     await expectContract(dry, 200);
     const imported = await upload(csv);
     await expectContract(imported, 200);
-    expect(imported.body.summary).to.deep.equal({ received: 5, created: 4, updated: 0, unchanged: 0, conflict: 0, rejected: 1 });
+    expect(imported.body.summary).to.deep.equal({
+      received: 5,
+      created: 4,
+      updated: 0,
+      unchanged: 0,
+      conflict: 0,
+      rejected: 1,
+    });
     expect(dry.body.summary).to.deep.equal(imported.body.summary);
     expect(imported.body.issues).to.have.length(1);
     expect(imported.body.issues[0]).to.deep.include({ row: 5, column: "target_choice" });
@@ -131,7 +138,14 @@ describe("rules: importEquivalencies of agreements as published", () => {
     expect(await t.database.prisma.equivalency.count()).to.equal(before);
     const imported = await upload(csv);
     await expectContract(imported, 200);
-    expect(imported.body.summary).to.deep.equal({ received: 3, created: 1, updated: 0, unchanged: 0, conflict: 2, rejected: 0 });
+    expect(imported.body.summary).to.deep.equal({
+      received: 3,
+      created: 1,
+      updated: 0,
+      unchanged: 0,
+      conflict: 2,
+      rejected: 0,
+    });
     expect(dry.body.summary).to.deep.equal(imported.body.summary);
     const words = (body: { issues: { row: number; message: string }[] }) =>
       body.issues.map((issue) => [issue.row, issue.message.replace(/eq_\w+/g, "eq")]);

@@ -39,11 +39,19 @@ describe("rules: importEquivalencies within the layout's and the schema's limits
   });
 
   it("an unknown column is reported once, however often the header names it; issues are capped with a total", async () => {
-    const twice = await upload(`${HEADER},notes,notes\n${SMC},HIST 11,${BERKELEY},HISTORY 1XX,pending,a,b\n`, "?dryRun=true");
+    const twice = await upload(
+      `${HEADER},notes,notes\n${SMC},HIST 11,${BERKELEY},HISTORY 1XX,pending,a,b\n`,
+      "?dryRun=true",
+    );
     await expectContract(twice, 200);
-    expect(twice.body.issues).to.deep.equal([{ row: 0, column: "notes", message: "is not a column of the layout; ignored" }]);
+    expect(twice.body.issues).to.deep.equal([
+      { row: 0, column: "notes", message: "is not a column of the layout; ignored" },
+    ]);
 
-    const rows = Array.from({ length: MAX_LISTED_ISSUES + 500 }, () => `${SMC},HIST 11,${BERKELEY},HISTORY 1XX,sideways`);
+    const rows = Array.from(
+      { length: MAX_LISTED_ISSUES + 500 },
+      () => `${SMC},HIST 11,${BERKELEY},HISTORY 1XX,sideways`,
+    );
     const many = await upload([HEADER, ...rows].join("\n"), "?dryRun=true");
     await expectContract(many, 200);
     expect(many.body.summary).to.deep.include({ received: MAX_LISTED_ISSUES + 500, rejected: MAX_LISTED_ISSUES + 500 });
@@ -56,7 +64,10 @@ describe("rules: importEquivalencies within the layout's and the schema's limits
   });
 
   it("a row longer than the record limit is a 400 naming the row", async () => {
-    const response = await upload(`${HEADER}\n${SMC},HIST 11,${BERKELEY},${"X".repeat(300_000)},pending\n`, "?dryRun=true");
+    const response = await upload(
+      `${HEADER}\n${SMC},HIST 11,${BERKELEY},${"X".repeat(300_000)},pending\n`,
+      "?dryRun=true",
+    );
     await expectContract(response, 400);
     expect(response.body.detail).to.contain("row 1 is longer than 262,144 characters");
   });
@@ -134,7 +145,10 @@ describe("rules: importEquivalencies within the layout's and the schema's limits
   });
 
   it("strict UTF-8: Latin-1 bytes are a 400 naming the byte offset; a charset other than utf-8 is a 415", async () => {
-    const latin1 = Buffer.from(`${HEADER}\n${SMC},HIST 11,${BERKELEY},HISTORY 1XX,pending\n`.replace("HISTORY", "HIST\u00c9RY"), "latin1");
+    const latin1 = Buffer.from(
+      `${HEADER}\n${SMC},HIST 11,${BERKELEY},HISTORY 1XX,pending\n`.replace("HISTORY", "HIST\u00c9RY"),
+      "latin1",
+    );
     const offset = latin1.indexOf(0xc9);
     const before = await t.database.prisma.equivalency.count();
     const bad = await upload(latin1);
@@ -143,7 +157,11 @@ describe("rules: importEquivalencies within the layout's and the schema's limits
     const declared = await upload(latin1, "", "text/csv; charset=latin1");
     await expectContract(declared, 415);
     expect(declared.body.detail).to.contain("must be UTF-8, not latin1");
-    const utf8 = await upload(Buffer.from(latin1.toString("latin1"), "utf8"), "?dryRun=true", "text/csv; charset=UTF-8");
+    const utf8 = await upload(
+      Buffer.from(latin1.toString("latin1"), "utf8"),
+      "?dryRun=true",
+      "text/csv; charset=UTF-8",
+    );
     await expectContract(utf8, 200);
     expect(utf8.body.summary).to.deep.include({ created: 1 });
     expect(await t.database.prisma.equivalency.count()).to.equal(before);

@@ -80,7 +80,10 @@ export interface ParsedRow {
   /** Where the row gave its courses: the expression cell, or the numbered columns' numbers in order. */
   sourceColumns: "expression" | number[];
   targetColumns: "expression" | number[];
-  fields: Omit<EquivalencyCreate, "targetInstitutionId" | "sourceCourseIds" | "targets" | "sourceCourseSets" | "targetChoice">;
+  fields: Omit<
+    EquivalencyCreate,
+    "targetInstitutionId" | "sourceCourseIds" | "targets" | "sourceCourseSets" | "targetChoice"
+  >;
   issues: ImportIssue[];
 }
 
@@ -135,13 +138,19 @@ export function parseRow(record: Record<string, string>, row: number): ParsedRow
   for (const column of REQUIRED) if (cell(column) === "") issue(column, "is required");
   for (const [column, limit] of Object.entries(TEXT_LIMITS))
     if (cell(column).length > limit)
-      issue(column, `is at most ${limit.toLocaleString("en-US")} characters; this cell has ${cell(column).length.toLocaleString("en-US")}`);
+      issue(
+        column,
+        `is at most ${limit.toLocaleString("en-US")} characters; this cell has ${cell(column).length.toLocaleString("en-US")}`,
+      );
   const numberedCells = numberedCellsOf(record);
   const sourceSets = sourceSetsOf(numberedCells.source_course, cell("source_courses"), issue);
   const { targets, targetChoice } = targetsOf(numberedCells, cell("target_courses"), issue, number);
   const choiceCell = choice("target_choice", ["all", "one_of"] as const);
   if (choiceCell && targetChoice && choiceCell !== targetChoice)
-    issue("target_choice", `says ${choiceCell} where target_courses joins its targets by "${targetChoice === "one_of" ? "or" : "+"}" (${targetChoice})`);
+    issue(
+      "target_choice",
+      `says ${choiceCell} where target_courses joins its targets by "${targetChoice === "one_of" ? "or" : "+"}" (${targetChoice})`,
+    );
   const minimumGrade = cell("minimum_grade").toUpperCase();
   if (minimumGrade && !GRADES.includes(minimumGrade))
     issue("minimum_grade", `must be a letter grade (A+ to D-) or P, not "${cell("minimum_grade")}"`);
@@ -161,8 +170,12 @@ export function parseRow(record: Record<string, string>, row: number): ParsedRow
     row,
     sourceInstitutionId: institutionIdOf(cell("source_institution")),
     sourceSets,
-    sourceColumns: cell("source_courses") ? "expression" : [...numberedCells.source_course.keys()].sort((a, b) => a - b),
-    targetColumns: cell("target_courses") ? "expression" : [...numberedCells.target_course.keys()].sort((a, b) => a - b),
+    sourceColumns: cell("source_courses")
+      ? "expression"
+      : [...numberedCells.source_course.keys()].sort((a, b) => a - b),
+    targetColumns: cell("target_courses")
+      ? "expression"
+      : [...numberedCells.target_course.keys()].sort((a, b) => a - b),
     targetInstitutionId: institutionIdOf(cell("target_institution")),
     targets,
     ...((targetChoice ?? choiceCell) ? { targetChoice: targetChoice ?? choiceCell } : {}),
@@ -235,7 +248,8 @@ function targetsOf(
   );
   const withCredits = (refs: CourseRef[], column: (index: number) => string) => {
     for (const index of credits.keys())
-      if (index > refs.length) issue(`target_credits_${index}`, `gives credits to no course (${column(index)} is empty)`);
+      if (index > refs.length)
+        issue(`target_credits_${index}`, `gives credits to no course (${column(index)} is empty)`);
     return refs.map((ref, i) => {
       const given = credits.get(i + 1);
       return { ref, ...(given !== undefined ? { credits: given } : {}) };

@@ -14,13 +14,7 @@ import { noteNothingChanged } from "../change-origin.ts";
 import type { EquivalenciesService } from "../equivalencies.ts";
 import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./decisions.ts";
 import { ruleKey, sourceSetKey } from "./model.ts";
-import {
-  createIssueList,
-  readRows,
-  type ImportIssue,
-  type ImportResult,
-  type ParsedRow,
-} from "./import-csv.ts";
+import { createIssueList, readRows, type ImportIssue, type ImportResult, type ParsedRow } from "./import-csv.ts";
 import { clip, type CourseRef } from "./import-cells.ts";
 import { createImportBatch, LostRaceError, type ImportBatch } from "./import-batch.ts";
 
@@ -87,18 +81,28 @@ export function createEquivalencyImportService(
         wellFormed.map((row) => ({ institutionId: row.targetInstitutionId })),
       );
       const keys = wellFormed.flatMap((row) => [
-        ...row.sourceSets.flat().flatMap((ref) => ref.codes.map((code) => ({ institutionId: row.sourceInstitutionId, codeKey: courseCodeKey(code) }))),
-        ...row.targets.flatMap((t) => t.ref.codes.map((code) => ({ institutionId: row.targetInstitutionId, codeKey: courseCodeKey(code) }))),
+        ...row.sourceSets
+          .flat()
+          .flatMap((ref) =>
+            ref.codes.map((code) => ({ institutionId: row.sourceInstitutionId, codeKey: courseCodeKey(code) })),
+          ),
+        ...row.targets.flatMap((t) =>
+          t.ref.codes.map((code) => ({ institutionId: row.targetInstitutionId, codeKey: courseCodeKey(code) })),
+        ),
       ]);
       const known = await equivalencyImports.findCourseIdsByCodes(environment, keys);
-      const courseOf = (institutionId: string, code: string) => known.get(`${institutionId}\u0000${courseCodeKey(code)}`);
+      const courseOf = (institutionId: string, code: string) =>
+        known.get(`${institutionId}\u0000${courseCodeKey(code)}`);
       const plans = rows.map((row) => (row.issues.length ? row.issues : plan(row)));
       const planned = plans.filter((p): p is PlannedRow => !Array.isArray(p));
 
       /** Reads what the rows name, then decides every row in order (a dry run too: it only writes nothing). */
       const decideAll = async (imports: EquivalencyImportsRepository, lock: boolean) => {
         const sets = planned.flatMap(({ body, identity }) =>
-          setsOf(body).map((set) => ({ targetInstitutionId: identity.targetInstitutionId, sourceSetKey: sourceSetKey(set) })),
+          setsOf(body).map((set) => ({
+            targetInstitutionId: identity.targetInstitutionId,
+            sourceSetKey: sourceSetKey(set),
+          })),
         );
         // The single write's locks, taken before anything is read, so no concurrent writer of these sets slips between.
         if (lock) await imports.lockRuleSets(environment, sets);
@@ -165,7 +169,10 @@ export function createEquivalencyImportService(
       }
 
       /** One course of the row by its codes (all of them must name the same course), or why not. */
-      function resolve(institutionId: string, ref: CourseRef): { id: string } | { missing: string[] } | { split: true } {
+      function resolve(
+        institutionId: string,
+        ref: CourseRef,
+      ): { id: string } | { missing: string[] } | { split: true } {
         const ids = ref.codes.map((code) => courseOf(institutionId, code));
         const missing = ref.codes.filter((_, i) => !ids[i]);
         if (missing.length) return { missing };
@@ -179,7 +186,9 @@ export function createEquivalencyImportService(
         const names = new Map<string, string>();
         const institutionName = (id: string) => `${institutions.get(id)?.name ?? id} (${id})`;
         const sourceColumn = (index: number) =>
-          row.sourceColumns === "expression" ? "source_courses" : `source_course_${row.sourceColumns[index] ?? index + 1}`;
+          row.sourceColumns === "expression"
+            ? "source_courses"
+            : `source_course_${row.sourceColumns[index] ?? index + 1}`;
         const sets = row.sourceSets.map((set) =>
           set.map((ref, index) => {
             const found = resolve(row.sourceInstitutionId, ref);
@@ -209,7 +218,10 @@ export function createEquivalencyImportService(
           if (ref.codes.length === 1) return { code: ref.codes[0], ...withCredits };
           issues.push({
             row: row.row,
-            column: row.targetColumns === "expression" ? "target_courses" : `target_course_${row.targetColumns[index] ?? index + 1}`,
+            column:
+              row.targetColumns === "expression"
+                ? "target_courses"
+                : `target_course_${row.targetColumns[index] ?? index + 1}`,
             message:
               "split" in found
                 ? `"${ref.text}" joins codes of different courses at ${institutionName(row.targetInstitutionId)}`
@@ -246,20 +258,26 @@ export function createEquivalencyImportService(
       }
 
       /** The row decided and recorded in the batch: its result, or the issues that kept it out. */
-      async function decideRow(batch: ImportBatch, planned: PlannedRow, rowOfRule: Map<string, number>): Promise<RowOutcome> {
+      async function decideRow(
+        batch: ImportBatch,
+        planned: PlannedRow,
+        rowOfRule: Map<string, number>,
+      ): Promise<RowOutcome> {
         const { row, identity } = planned;
         try {
           const existingId = await batch.lookups.idByTarget(identity);
-          const outcome = existingId ? await update(batch, planned, existingId) : await create(batch, planned);
-          if (outcome.id && !rowOfRule.has(outcome.id) && !existingId) rowOfRule.set(outcome.id, row.row);
-          return outcome.issue ? { result: outcome.result, issue: { ...outcome.issue, message: overlapMessage(outcome.issue.message, rowOfRule) } } : { result: outcome.result };
+          const outcome = existingId
+            ? await update(batch, planned, existingId, rowOfRule)
+            : await create(batch, planned, rowOfRule);
+          if (!existingId) rowOfRule.set(outcome.id, row.row);
+          return outcome.issue ? { result: outcome.result, issue: outcome.issue } : { result: outcome.result };
         } catch (error) {
           if (!(error instanceof ProblemError) || error.status >= 500) throw error;
           return problemIssues(row, error, planned.names);
         }
       }
 
-      async function create(batch: ImportBatch, { row, body }: PlannedRow) {
+      async function create(batch: ImportBatch, { row, body }: PlannedRow, rowOfRule: Map<string, number>) {
         const write = async (input: EquivalencyCreate) => {
           const { record, resolved } = await decideCreate(batch.lookups, caller, input, now);
           batch.created(record, resolved);
@@ -270,11 +288,11 @@ export function createEquivalencyImportService(
         } catch (error) {
           if (!(error instanceof RuleOverlapError)) throw error;
           const id = await write({ ...body, status: "conflict" });
-          return { result: "conflict" as const, id, issue: overlapIssue(row, error, dryRun) };
+          return { result: "conflict" as const, id, issue: overlapIssue(row, error, dryRun, rowOfRule) };
         }
       }
 
-      async function update(batch: ImportBatch, { row, body }: PlannedRow, id: string) {
+      async function update(batch: ImportBatch, { row, body }: PlannedRow, id: string, rowOfRule: Map<string, number>) {
         const { sourceCourseIds: _sources, targetInstitutionId: _target, ...patch } = body;
         const write = async (changes: typeof patch) => {
           const current = batch.current(id);
@@ -287,7 +305,7 @@ export function createEquivalencyImportService(
         } catch (error) {
           if (!(error instanceof RuleOverlapError)) throw error;
           await write({ ...patch, status: "conflict" });
-          return { result: "conflict" as const, id, issue: overlapIssue(row, error, dryRun) };
+          return { result: "conflict" as const, id, issue: overlapIssue(row, error, dryRun, rowOfRule) };
         }
       }
     },
@@ -301,25 +319,29 @@ function setsOf(body: EquivalencyCreate): string[][] {
 }
 
 function unknownInstitution(row: ParsedRow, column: string, id: string): ImportIssue {
-  return { row: row.row, column, message: `the institution "${clip(id)}" is unknown (no institution with that id or IPEDS unit id)` };
+  return {
+    row: row.row,
+    column,
+    message: `the institution "${clip(id)}" is unknown (no institution with that id or IPEDS unit id)`,
+  };
 }
 
-function overlapIssue(row: ParsedRow, error: RuleOverlapError, dryRun: boolean): ImportIssue {
+/** Rules of the file named by their row ("the accepted rule of row 3 (eq_…)"), stored rules by id. */
+function overlapIssue(
+  row: ParsedRow,
+  error: RuleOverlapError,
+  dryRun: boolean,
+  rowOfRule: Map<string, number>,
+): ImportIssue {
   const which = error.ambiguous ? "ambiguous with" : "a duplicate of";
-  const rules = error.conflictingEquivalencyIds.map((id) => `\u0001${id}\u0001`);
+  const rules = error.conflictingEquivalencyIds.map((id) =>
+    rowOfRule.has(id) ? `of row ${rowOfRule.get(id)} (${id})` : id,
+  );
   return {
     row: row.row,
     column: "status",
     message: `${which} the accepted rule${rules.length > 1 ? "s" : ""} ${rules.join(", ")}: ${dryRun ? "would be stored" : "stored"} as conflict`,
   };
-}
-
-/** Rules of the file named by their row ("the rule of row 3"), stored rules by id. */
-function overlapMessage(message: string, rowOfRule: Map<string, number>): string {
-  return message.replace(/\u0001([^\u0001]+)\u0001/g, (_, id: string) => {
-    const row = rowOfRule.get(id);
-    return row === undefined ? id : `of row ${row} (${id})`;
-  });
 }
 
 /** The service's 4xx problem as the row's issues: one per pointer, by column, courses by the file's codes. */
@@ -328,16 +350,30 @@ function problemIssues(row: ParsedRow, error: ProblemError, names: Map<string, s
     message.replace(/\bcrs_[0-9A-Za-z]+\b/g, (id) => (names.has(id) ? `"${names.get(id)}"` : id));
   const errors = error.extensions.errors ?? [];
   if (!errors.length) return [{ row: row.row, column: null, message: named(error.message) }];
-  return errors.map(({ pointer, message }) => ({ row: row.row, column: columnOf(pointer, row), message: named(message) }));
+  return errors.map(({ pointer, message }) => ({
+    row: row.row,
+    column: columnOf(pointer, row),
+    message: named(message),
+  }));
 }
 
 function columnOf(pointer: string, row: ParsedRow): string | null {
   const sources = row.sourceColumns;
   const targets = row.targetColumns;
   const patterns: [RegExp, (match: RegExpMatchArray) => string][] = [
-    [/^\/(sourceCourseIds|sourceCourseId)(?:\/(\d+))?/, (m) => (sources === "expression" ? "source_courses" : `source_course_${sources[Number(m[2] ?? 0)] ?? Number(m[2] ?? 0) + 1}`)],
+    [
+      /^\/(sourceCourseIds|sourceCourseId)(?:\/(\d+))?/,
+      (m) =>
+        sources === "expression"
+          ? "source_courses"
+          : `source_course_${sources[Number(m[2] ?? 0)] ?? Number(m[2] ?? 0) + 1}`,
+    ],
     [/^\/sourceCourseSets/, () => (sources === "expression" ? "source_courses" : "source_course_1")],
-    [/^\/targets\/(\d+)/, (m) => (targets === "expression" ? "target_courses" : `target_course_${targets[Number(m[1])] ?? Number(m[1]) + 1}`)],
+    [
+      /^\/targets\/(\d+)/,
+      (m) =>
+        targets === "expression" ? "target_courses" : `target_course_${targets[Number(m[1])] ?? Number(m[1]) + 1}`,
+    ],
     [/^\/targetChoice/, () => (targets === "expression" ? "target_courses" : "target_choice")],
     [/^\/targetInstitutionId/, () => "target_institution"],
     [/^\/(\w+)/, (m) => m[1].replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
