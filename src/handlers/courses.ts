@@ -8,8 +8,8 @@ import type { UpsertResult } from "../services/courses.ts";
 
 export const listCourses: OperationHandler<"listCourses"> = async (request, { caller, services }) => {
   const page = pageParams(request, { caller, services });
-  const { institution, cip, q, updatedSince } = request.query;
-  const filters = { institution, cip, q, updatedSince };
+  const { institution, cip, q, code, updatedSince } = request.query;
+  const filters = { institution, cip, q, code, updatedSince };
   return listResponse(request.url, page, await services.courses.listCourses(caller, filters, page));
 };
 

@@ -150,6 +150,17 @@ export class NotFoundError extends ProblemError {
   }
 }
 
+/** A code of a course (its own or a cross-listed one) that another course of the institution has. */
+export class CourseCodeTakenError extends ProblemError {
+  constructor(existingId: string, errors: FieldError[], code: string, institutionId: string) {
+    super(
+      "course-code-taken",
+      `${code} is already a code of another course of ${institutionId}: ${existingId}. A code belongs to one course of an institution.`,
+      { extensions: { existingId, errors } },
+    );
+  }
+}
+
 export class ConflictError extends ProblemError {
   constructor(detail: string, existingId?: string) {
     super("conflict", detail, { extensions: existingId ? { existingId } : {} });
@@ -168,7 +179,7 @@ export class RuleOverlapError extends ProblemError {
     where: { targetInstitutionId: string; priority: number },
   ) {
     const ids = conflictingEquivalencyIds.join(", ");
-    const base = `Another accepted rule of ${where.targetInstitutionId} for the same source courses, priority ${where.priority} and overlapping dates`;
+    const base = `Another accepted rule of ${where.targetInstitutionId} for the same source courses (a source course set of one is a set of the other), priority ${where.priority} and overlapping dates`;
     super(
       ambiguous ? "ambiguous-rule" : "duplicate-rule",
       ambiguous

@@ -8,6 +8,7 @@
 // (see scripts/bench/course-upsert.ts).
 import type { Course, Institution, Prisma } from "../../generated/prisma/client.ts";
 import type { CourseLevel, CreditUnit, Environment } from "../../generated/prisma/client.ts";
+import { courseCodeKey } from "../views/catalog.ts";
 import { containsInsensitive } from "./search.ts";
 import { pageOf, type Page, type PageResult } from "./paging.ts";
 
@@ -16,6 +17,8 @@ export interface CourseFilters {
   /** A six-digit code, or a family ("11") or series ("11.07") prefix. */
   cip?: string;
   q?: string;
+  /** A code, own or cross-listed, compared as upserts compare codes. */
+  code?: string;
   /** Only courses changed at or after this time (date-time text). */
   updatedSince?: string;
 }
@@ -39,7 +42,7 @@ export type CourseChange = Omit<NewCourse, "institutionId" | "codeKey">;
 export const TRACKED_FIELDS = ["code", "title", "credits", "creditUnit", "level", "description", "cipCode"] as const;
 export type ExistingCourse = Pick<
   Course,
-  "id" | "institutionId" | "codeKey" | "version" | (typeof TRACKED_FIELDS)[number]
+  "id" | "institutionId" | "codeKey" | "version" | "crossListedCodes" | (typeof TRACKED_FIELDS)[number]
 >;
 
 export interface KnownReferences {
@@ -62,8 +65,15 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
             : { cipCode: { startsWith: filters.cip } }
           : {}),
         ...(filters.q
-          ? { OR: [{ code: containsInsensitive(filters.q) }, { title: containsInsensitive(filters.q) }] }
+          ? {
+              OR: [
+                { code: containsInsensitive(filters.q) },
+                { title: containsInsensitive(filters.q) },
+                { codes: { some: { crossListed: true, code: containsInsensitive(filters.q) } } },
+              ],
+            }
           : {}),
+        ...(filters.code ? { codes: { some: { environment, codeKey: courseCodeKey(filters.code) } } } : {}),
         ...(filters.updatedSince ? { updatedAt: { gte: new Date(filters.updatedSince) } } : {}),
       };
       return pageOf(
@@ -115,7 +125,8 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
     ): Promise<Map<string, ExistingCourse>> {
       const rows = await db.$queryRawUnsafe<ExistingCourse[]>(
         `SELECT c.id, c.institution_id AS "institutionId", c.code_key AS "codeKey", c.code, c.title, c.credits,
-                c.credit_unit::text AS "creditUnit", c.level::text AS level, c.description, c.cip_code AS "cipCode", c.version
+                c.credit_unit::text AS "creditUnit", c.level::text AS level, c.description, c.cip_code AS "cipCode", c.version,
+                c.cross_listed_codes AS "crossListedCodes"
          FROM courses AS c
          JOIN json_to_recordset($2::json) AS k ("institutionId" text, "codeKey" text)
            ON c.institution_id = k."institutionId" AND c.code_key = k."codeKey"
@@ -128,6 +139,50 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
           `${row.institutionId}\u0000${row.codeKey}`,
           { ...row, credits: Number(row.credits), version: Number(row.version) },
         ]),
+      );
+    },
+
+    /** The courses that hold these codes (own or cross-listed), keyed `${institutionId}\0${codeKey}`. */
+    async findCodeOwners(environment: Environment, codes: InstitutionCode[]): Promise<Map<string, string>> {
+      if (!codes.length) return new Map();
+      const rows = await db.$queryRawUnsafe<{ institutionId: string; codeKey: string; courseId: string }[]>(
+        `SELECT cc.institution_id AS "institutionId", cc.code_key AS "codeKey", cc.course_id AS "courseId"
+         FROM course_codes AS cc
+         JOIN json_to_recordset($2::json) AS k ("institutionId" text, "codeKey" text)
+           ON cc.institution_id = k."institutionId" AND cc.code_key = k."codeKey"
+         WHERE cc.environment = $1::"Environment"`,
+        environment,
+        JSON.stringify(codes),
+      );
+      return new Map(rows.map((row) => [`${row.institutionId}\u0000${row.codeKey}`, row.courseId]));
+    },
+
+    /**
+     * Replaces the cross-listed codes of these courses: the column, in the order given, and their
+     * rows of course_codes (whose primary key refuses a code another course holds).
+     */
+    async replaceCrossListedCodes(environment: Environment, courses: { id: string; codes: string[] }[]): Promise<void> {
+      if (!courses.length) return;
+      await db.$executeRawUnsafe(
+        `UPDATE courses AS c SET cross_listed_codes = ARRAY(SELECT json_array_elements_text(v.codes))
+         FROM json_to_recordset($1::json) AS v (id text, codes json) WHERE c.id = v.id`,
+        JSON.stringify(courses),
+      );
+      await db.$executeRawUnsafe(
+        `DELETE FROM course_codes WHERE cross_listed AND course_id = ANY($1::text[])`,
+        courses.map((course) => course.id),
+      );
+      const rows = courses.flatMap((course) =>
+        course.codes.map((code) => ({ id: course.id, code, codeKey: courseCodeKey(code) })),
+      );
+      if (!rows.length) return;
+      await db.$executeRawUnsafe(
+        `INSERT INTO course_codes (environment, institution_id, code_key, course_id, code, cross_listed)
+         SELECT $1::"Environment", c.institution_id, v."codeKey", v.id, v.code, true
+         FROM json_to_recordset($2::json) AS v (id text, code text, "codeKey" text)
+         JOIN courses AS c ON c.id = v.id`,
+        environment,
+        JSON.stringify(rows),
       );
     },
 
@@ -164,3 +219,9 @@ export function createCoursesRepository(db: Prisma.TransactionClient) {
 }
 
 export type CoursesRepository = ReturnType<typeof createCoursesRepository>;
+
+/** A code of an institution, as course_codes keys it. */
+export interface InstitutionCode {
+  institutionId: string;
+  codeKey: string;
+}

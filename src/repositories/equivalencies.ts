@@ -56,7 +56,7 @@ export interface RuleReferences {
 /** The rule columns compared by the ambiguity check. */
 export type OverlappingRule = Pick<
   Equivalency,
-  "id" | "kind" | "generalEducationArea" | "targets" | "minimumGrade" | "awardedCredits"
+  "id" | "kind" | "generalEducationArea" | "targets" | "minimumGrade" | "awardedCredits" | "targetChoice"
 >;
 
 /** The changeable columns of an equivalency, written together with its next version number. */
@@ -80,6 +80,8 @@ export type EquivalencyChange = Pick<
   | "priority"
   | "awardedCredits"
   | "awardedCreditUnit"
+  | "sourceCourseSets"
+  | "targetChoice"
 >;
 
 export type NewEquivalencyVersion = Omit<EquivalencyVersion, "state"> & { state: Prisma.InputJsonValue };
@@ -358,45 +360,62 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
     },
 
-    /** The other accepted rules of the same target institution, source set and priority whose dates overlap these. */
+    /** lockRuleSet for each of a rule's source course sets, in key order (so two writers never deadlock). */
+    async lockRuleSets(environment: Environment, targetInstitutionId: string, sourceSetKeys: string[]): Promise<void> {
+      for (const setKey of [...new Set(sourceSetKeys)].sort()) {
+        const key = ruleSetLockKey(environment, targetInstitutionId, setKey);
+        await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+      }
+    },
+
+    /**
+     * The other accepted rules of the same target institution and priority whose dates overlap
+     * these and that share one of the rule's source course sets: found through the index of each
+     * rule's set keys by target institution (migration agreements_as_published).
+     */
     findAcceptedOverlapping(
       environment: Environment,
       rule: {
         targetInstitutionId: string;
-        sourceSetKey: string;
+        sourceSetKeys: string[];
         priority: number;
         effectiveFrom: Date | null;
         effectiveUntil: Date | null;
       },
       exceptId: string | null,
     ): Promise<OverlappingRule[]> {
-      return db.equivalency.findMany({
-        where: {
-          environment,
-          targetInstitutionId: rule.targetInstitutionId,
-          sourceSetKey: rule.sourceSetKey,
-          priority: rule.priority,
-          status: "accepted",
-          ...(exceptId ? { id: { not: exceptId } } : {}),
-          AND: [
-            rule.effectiveUntil
-              ? { OR: [{ effectiveFrom: null }, { effectiveFrom: { lte: rule.effectiveUntil } }] }
-              : {},
-            rule.effectiveFrom
-              ? { OR: [{ effectiveUntil: null }, { effectiveUntil: { gte: rule.effectiveFrom } }] }
-              : {},
-          ],
-        },
-        select: {
-          id: true,
-          kind: true,
-          generalEducationArea: true,
-          targets: true,
-          minimumGrade: true,
-          awardedCredits: true,
-        },
-        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      return db.$queryRawUnsafe<OverlappingRule[]>(
+        `SELECT id, kind::text AS kind, general_education_area AS "generalEducationArea", targets,
+                minimum_grade AS "minimumGrade", awarded_credits AS "awardedCredits", target_choice::text AS "targetChoice"
+         FROM equivalencies
+         WHERE "equivalency_source_keys"(target_institution_id, source_set_keys) && $1::text[]
+           AND status = 'accepted' AND environment = $2::"Environment" AND target_institution_id = $3
+           AND priority = $4 AND ($5::text IS NULL OR id <> $5)
+           AND ($6::date IS NULL OR effective_from IS NULL OR effective_from <= $6::date)
+           AND ($7::date IS NULL OR effective_until IS NULL OR effective_until >= $7::date)
+         ORDER BY created_at, id`,
+        rule.sourceSetKeys.map((key) => `${rule.targetInstitutionId} ${key}`),
+        environment,
+        rule.targetInstitutionId,
+        rule.priority,
+        exceptId,
+        rule.effectiveUntil ? calendarDay(rule.effectiveUntil) : null,
+        rule.effectiveFrom ? calendarDay(rule.effectiveFrom) : null,
+      );
+    },
+
+    /** The courses of an institution named by these code keys (own or cross-listed codes), by code key. */
+    async findCoursesByCode(
+      environment: Environment,
+      institutionId: string,
+      codeKeys: string[],
+    ): Promise<Map<string, Course>> {
+      if (!codeKeys.length) return new Map();
+      const rows = await db.courseCode.findMany({
+        where: { environment, institutionId, codeKey: { in: [...new Set(codeKeys)] } },
+        include: { course: true },
       });
+      return new Map(rows.map((row) => [row.codeKey, row.course]));
     },
 
     /** The id of the equivalency with this identity, if one exists. */
@@ -467,7 +486,11 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
 
     /** Writes the change only if the row is still at expectedVersion; false when another writer got there first. */
     async updateIfVersion(id: string, expectedVersion: number, change: EquivalencyChange): Promise<boolean> {
-      const data = { ...change, targets: change.targets as Prisma.InputJsonValue };
+      const data = {
+        ...change,
+        targets: change.targets as Prisma.InputJsonValue,
+        sourceCourseSets: change.sourceCourseSets as Prisma.InputJsonValue,
+      };
       const { count } = await db.equivalency.updateMany({ where: { id, version: expectedVersion }, data });
       return count > 0;
     },
@@ -506,6 +529,11 @@ export interface OverlapKey {
 /** The advisory lock's key under which the writers of one rule set queue (imports take the same ones). */
 export function ruleSetLockKey(environment: Environment, targetInstitutionId: string, sourceSetKey: string): string {
   return `rule:${environment}:${targetInstitutionId}:${sourceSetKey}`;
+}
+
+/** A date column's value (midnight UTC) as the calendar date `YYYY-MM-DD`. */
+function calendarDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
 }
 
 /** A calendar date `YYYY-MM-DD` as the value of a date column (midnight UTC). */

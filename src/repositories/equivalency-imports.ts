@@ -53,9 +53,9 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
     },
 
     /**
-     * The equivalencies with these identities, and the accepted rules sharing one of these rule sets (any set of theirs), in
-     * creation order: each by its own index (the identity's unique index, and the GIN index of
-     * `equivalency_source_keys(target institution, source set keys)`).
+     * The equivalencies with these identities, and the accepted rules of these rule sets, in
+     * creation order: each by its own index (the identity's unique index, and (environment,
+     * target institution, source set)), joined to the keys.
      */
     findByIdentitiesOrAcceptedInSets(
       environment: Environment,
@@ -76,7 +76,8 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
         keys.map((k) => k.sourceCourseId),
         keys.map((k) => k.targetInstitutionId),
         keys.map((k) => k.targetKey),
-        [...new Set(sets.map((set) => `${set.targetInstitutionId} ${set.sourceSetKey}`))],
+        // Any of a stored rule's sets equal to a set of the file (the index of migration agreements_as_published).
+        sets.map((set) => `${set.targetInstitutionId} ${set.sourceSetKey}`),
       );
     },
 

@@ -61,9 +61,36 @@ const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.targe
     csv_cell(src.institution), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
     e.kind::text, csv_cell(e.general_education_area), csv_cell(e.minimum_grade),
     coalesce(e.effective_from::text, ''), coalesce(e.effective_until::text, ''), e.priority::text,
-    coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, ''))`;
+    coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, ''),
+    csv_cell(e.source_course_sets::text), csv_cell(sets.codes), e.target_choice::text, csv_cell(tcodes.codes))`;
+
+/**
+ * An equivalency row `e`'s source course sets by code as the import writes them: a set's codes
+ * joined by " + ", sets by " or ", a set of several courses in parentheses when there are several
+ * sets ("MATH 7 or MATH 7H", "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)"). Courses by key.
+ */
+const SET_CODES = `SELECT string_agg(CASE WHEN jsonb_array_length(e.source_course_sets) > 1 AND one.n > 1
+      THEN '(' || one.codes || ')' ELSE one.codes END, ' or ' ORDER BY s.position) AS codes
+  FROM jsonb_array_elements(e.source_course_sets) WITH ORDINALITY AS s(value, position)
+  CROSS JOIN LATERAL (
+    SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(*) AS n
+    FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
+    JOIN courses AS c ON c.id = m.id) AS one`;
+
+/**
+ * An equivalency row `e`'s targets as the import writes them: joined by " + " (all) or " or "
+ * (one_of), a course target by its own code and its cross-listed ones joined by " = "
+ * ("COMPSCI C8 = DATA C8"), a code target by its code.
+ */
+const TARGET_COURSE_CODES = `SELECT string_agg(CASE WHEN tc.id IS NOT NULL
+      THEN array_to_string(ARRAY[tc.code] || tc.cross_listed_codes, ' = ') ELSE coalesce(t.value->>'code', '') END,
+      CASE WHEN e.target_choice = 'one_of' THEN ' or ' ELSE ' + ' END ORDER BY t.position) AS codes
+  FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
+  LEFT JOIN courses AS tc ON tc.id = t.value->>'courseId'`;
 
 const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
+  LEFT JOIN LATERAL (${SET_CODES}) AS sets ON true
+  LEFT JOIN LATERAL (${TARGET_COURSE_CODES}) AS tcodes ON true
   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;
 

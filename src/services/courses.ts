@@ -5,7 +5,7 @@ import type { Repositories, TransactionRepositories } from "../repositories/inde
 import { TRACKED_FIELDS, type CourseFilters, type ExistingCourse, type NewCourse } from "../repositories/courses.ts";
 import type { CourseLevel, CreditUnit, Page, PageResult } from "./types.ts";
 import { assertSteward } from "./stewardship.ts";
-import { notFound, ValidationError, type FieldError } from "../kernel/errors.ts";
+import { CourseCodeTakenError, notFound, ValidationError, type FieldError } from "../kernel/errors.ts";
 import { newId } from "../kernel/ids.ts";
 import { auditChange } from "./audit.ts";
 import { BLANK_CODE, courseCodeKey, courseView, institutionView, isBlankCode } from "../views/catalog.ts";
@@ -21,6 +21,8 @@ export interface CourseUpsert {
   level: CourseLevel;
   description?: string | null;
   cipCode?: string | null;
+  /** Omitted: the stored codes stay. */
+  crossListedCodes?: string[];
 }
 
 export type CourseView = ReturnType<typeof courseView>;
@@ -43,6 +45,25 @@ function changedFields(existing: Pick<ExistingCourse, (typeof TRACKED_FIELDS)[nu
           : next[field];
     return (value ?? null) !== existing[field];
   });
+}
+
+/** The cross-listed codes as stored: trimmed, white space collapsed, in the order given. */
+function spelled(codes: readonly string[]): string[] {
+  return codes.map((code) => code.trim().replace(/\s+/g, " "));
+}
+
+/**
+ * The codes an item claims at its institution (its own, then its cross-listed ones), each with
+ * the pointer that names it.
+ */
+function claimsOf(item: CourseReferences, index: number): { codeKey: string; code: string; pointer: string }[] {
+  if (item.code === undefined || isBlankCode(item.code)) return [];
+  return [
+    { codeKey: courseCodeKey(item.code), code: item.code, pointer: `/${index}/code` },
+    ...(item.crossListedCodes ?? []).flatMap((code, j) =>
+      isBlankCode(code) ? [] : [{ codeKey: courseCodeKey(code), code, pointer: `/${index}/crossListedCodes/${j}` }],
+    ),
+  ];
 }
 
 function createInput(id: string, item: CourseUpsert, code: string): NewCourse {
@@ -84,12 +105,35 @@ function referenceErrors(
       errors.push({ pointer: `/${index}/code`, message: BLANK_CODE });
       continue;
     }
+    (item.crossListedCodes ?? []).forEach((code, j) => {
+      if (isBlankCode(code)) errors.push({ pointer: `/${index}/crossListedCodes/${j}`, message: BLANK_CODE });
+    });
     if (item.institutionId === undefined) continue;
     const identity = `${item.institutionId}\u0000${courseCodeKey(item.code)}`;
     const first = firstIndex.get(identity);
     if (first !== undefined)
       errors.push({ pointer: `/${index}/code`, message: `the same course as item ${first} of this batch` });
     else firstIndex.set(identity, index);
+  }
+  // A code belongs to one course: no item's codes may repeat its own, or another item's, codes.
+  const claimed = new Map<string, { index: number; pointer: string }>();
+  for (const [index, item] of entries) {
+    if (item.institutionId === undefined) continue;
+    for (const claim of claimsOf(item, index)) {
+      const key = `${item.institutionId}\u0000${claim.codeKey}`;
+      const earlier = claimed.get(key);
+      if (!earlier) claimed.set(key, { index, pointer: claim.pointer });
+      else if (earlier.index === index)
+        errors.push({
+          pointer: claim.pointer,
+          message: `${claim.code} is already a code of this course (${earlier.pointer})`,
+        });
+      else if (!claim.pointer.endsWith("/code") || !earlier.pointer.endsWith("/code"))
+        errors.push({
+          pointer: claim.pointer,
+          message: `${claim.code} is also a code of item ${earlier.index} of this batch: a code belongs to one course`,
+        });
+    }
   }
   return errors;
 }
@@ -99,15 +143,19 @@ interface CourseReferences {
   institutionId?: string;
   code?: string;
   cipCode?: string | null;
+  crossListedCodes?: string[];
 }
 
 function referencesOf(item: unknown): CourseReferences {
   if (!item || typeof item !== "object" || Array.isArray(item)) return {};
-  const { institutionId, code, cipCode } = item as Record<string, unknown>;
+  const { institutionId, code, cipCode, crossListedCodes } = item as Record<string, unknown>;
   return {
     institutionId: typeof institutionId === "string" ? institutionId : undefined,
     code: typeof code === "string" ? code : undefined,
     cipCode: typeof cipCode === "string" ? cipCode : undefined,
+    crossListedCodes: Array.isArray(crossListedCodes)
+      ? crossListedCodes.filter((c): c is string => typeof c === "string")
+      : undefined,
   };
 }
 
@@ -207,11 +255,14 @@ export function createCoursesService({
               version: current.version + 1,
               result: "updated" as const,
             };
+            const crossListed =
+              item.crossListedCodes !== undefined &&
+              spelled(item.crossListedCodes).join("\u0000") !== current.crossListedCodes.join("\u0000");
             updates.push({
               id: current.id,
               item: { ...item, code },
               version: current.version + 1,
-              changed: changedFields(current, item),
+              changed: [...changedFields(current, item), ...(crossListed ? ["crossListedCodes"] : [])],
               result,
             });
             results.push(result);
@@ -224,10 +275,36 @@ export function createCoursesService({
         const created = data.filter((r) => r.result === "created").length;
         return { data, summary: { received: items.length, created, updated: items.length - created } };
       };
-      if (options.dryRun) return summarized(plan(await courses.findByCodeKeys(environment, keys)).results);
+      /** Refuses a code (own or cross-listed) that a stored course other than the item's own holds. */
+      const assertCodesFree = async (repository: typeof courses, results: UpsertResult["data"]) => {
+        const claims = items.flatMap((item, index) =>
+          claimsOf(item, index).map((claim) => ({ ...claim, institutionId: item.institutionId, index })),
+        );
+        const owners = await repository.findCodeOwners(environment, claims);
+        for (const claim of claims) {
+          const owner = owners.get(`${claim.institutionId}\u0000${claim.codeKey}`);
+          if (owner === undefined || owner === results[claim.index].id) continue;
+          const clashes = claims.filter((c) => owners.get(`${c.institutionId}\u0000${c.codeKey}`) === owner);
+          const pointer = (c: (typeof claims)[number]) => (options.single ? c.pointer.replace(/^\/0/, "") : c.pointer);
+          throw new CourseCodeTakenError(
+            owner,
+            clashes
+              .filter((c) => results[c.index].id !== owner)
+              .map((c) => ({ pointer: pointer(c), message: `${c.code} is a code of ${owner}` })),
+            claim.code,
+            claim.institutionId,
+          );
+        }
+      };
+      if (options.dryRun) {
+        const { results } = plan(await courses.findByCodeKeys(environment, keys));
+        await assertCodesFree(courses, results);
+        return summarized(results);
+      }
       return transaction(async (writes) => {
         const { courses: inTransaction, outbox } = writes;
         const { results, creates, updates } = plan(await inTransaction.findByCodeKeys(environment, keys));
+        await assertCodesFree(inTransaction, results);
         const now = new Date();
         if (creates.length) await inTransaction.insertMany(environment, creates, now);
         const versions = await inTransaction.updateMany(
@@ -245,6 +322,14 @@ export function createCoursesService({
         );
         for (const update of updates)
           update.version = update.result.version = versions.get(update.id) ?? update.version;
+        await inTransaction.replaceCrossListedCodes(
+          environment,
+          items.flatMap((item, index) =>
+            item.crossListedCodes !== undefined
+              ? [{ id: results[index].id!, codes: spelled(item.crossListedCodes) }]
+              : [],
+          ),
+        );
         await outbox.recordEvents(
           environment,
           updates.map((u) => ({

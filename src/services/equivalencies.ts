@@ -164,9 +164,10 @@ function storedLookups(
     references: (ids) => equivalencies.findRuleReferences(environment, ids),
     idByTarget: (key) => equivalencies.findIdByTarget(environment, key),
     async acceptedOverlapping(rule, exceptId) {
-      if (lock) await equivalencies.lockRuleSet(environment, rule.targetInstitutionId, rule.sourceSetKey);
+      if (lock) await equivalencies.lockRuleSets(environment, rule.targetInstitutionId, rule.sourceSetKeys);
       return equivalencies.findAcceptedOverlapping(environment, rule, exceptId);
     },
+    coursesByCode: (institutionId, codeKeys) => equivalencies.findCoursesByCode(environment, institutionId, codeKeys),
     assertSteward: (institutionId, pointer) => assertSteward(stewardship, caller, [{ institutionId, pointer }]),
   };
 }

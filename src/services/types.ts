@@ -8,6 +8,7 @@ export type {
   CreditUnit,
   EquivalencyStatus,
   RuleKind,
+  TargetChoice,
 } from "../../generated/prisma/client.ts";
 
 export type { Page, PageResult } from "../repositories/paging.ts";

@@ -102,6 +102,7 @@ function fakeStore(
       ...current,
       sourceCourse,
       sourceCourses: [sourceCourse],
+      sourceCourseSetCourses: [[sourceCourse]],
       targetInstitution: { id: "inst_2" },
       targetCourse: null,
     }) as unknown as ExpandedEquivalency;
@@ -115,9 +116,10 @@ function fakeStore(
       institution: { id: "inst_2" },
       targetCourses: new Map(),
     }),
-    lockRuleSet: async (environment: string, institutionId: string, sourceSetKey: string) =>
-      void written.locks.push(`${environment}:${institutionId}:${sourceSetKey}`),
+    lockRuleSets: async (environment: string, institutionId: string, sourceSetKeys: string[]) =>
+      void written.locks.push(...sourceSetKeys.map((key) => `${environment}:${institutionId}:${key}`)),
     findAcceptedOverlapping: async () => options.acceptedOverlapping ?? [],
+    findCoursesByCode: async () => new Map(),
     async updateIfVersion(_id: string, expectedVersion: number, change: EquivalencyChange) {
       if (racesToLose > 0) {
         racesToLose -= 1;
@@ -187,6 +189,8 @@ describe("equivalencies service (updateEquivalency)", () => {
           status: "accepted",
           changedFields: ["status", "decidedAt"],
           ...RULE_FIELDS,
+          sourceCourseSets: [["crs_1"]],
+          targetChoice: "all",
         },
       },
     ]);
@@ -274,6 +278,7 @@ describe("equivalencies service (the ambiguity check on accepting a rule)", () =
     targets: [{ courseId: null, code: "MATH 1", credits: null }],
     minimumGrade: null,
     awardedCredits: 5,
+    targetChoice: "all",
     ...fields,
   });
 

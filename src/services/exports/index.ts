@@ -71,6 +71,8 @@ export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
     "cipCode",
     "version",
     "updatedAt",
+    // 1.2.0: a JSON array, as sourceCourseIds in the equivalency CSV.
+    "crossListedCodes",
   ],
   equivalencies: [
     "id",
@@ -90,6 +92,11 @@ export const CSV_COLUMNS: Record<ExportResource, readonly string[]> = {
     // 1.1.0: the rule, with names beside the ids (docs/exports.md).
     ...EQUIVALENCY_NAME_COLUMNS,
     ...RULE_SCALAR_FIELDS,
+    // 1.2.0: alternatives and choices, by id and as the import writes them (docs/exports.md).
+    "sourceCourseSets",
+    "sourceCourseSetCodes",
+    "targetChoice",
+    "targetCourseCodes",
   ],
 };
 

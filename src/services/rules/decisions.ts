@@ -4,7 +4,7 @@
 // (equivalencies.ts, from the database in its transaction) and the CSV import
 // (import.ts, from what it read for the whole file at once) decide alike.
 import type { Equivalency } from "../../../generated/prisma/client.ts";
-import type { CreditUnit, EquivalencyStatus, Environment, RuleKind } from "../types.ts";
+import type { CreditUnit, EquivalencyStatus, Environment, RuleKind, TargetChoice } from "../types.ts";
 import type { Credential } from "../../auth/credential.ts";
 import {
   dayOf,
@@ -12,23 +12,11 @@ import {
   type OverlappingRule,
   type RuleReferences,
 } from "../../repositories/equivalencies.ts";
-import {
-  ConflictError,
-  InvalidTransitionError,
-  RuleOverlapError,
-  ValidationError,
-  type FieldError,
-} from "../../kernel/errors.ts";
+import { ConflictError, InvalidTransitionError, ValidationError, type FieldError } from "../../kernel/errors.ts";
 import { newId } from "../../kernel/ids.ts";
-import { BLANK_CODE, calendarDate, isBlankCode, type LetterGrade } from "../../views/catalog.ts";
-import {
-  defaultAwardedCredits,
-  RULE_SCALAR_FIELDS,
-  ruleKey,
-  sameOutcome,
-  sourceSetKey,
-  type RuleTarget,
-} from "./model.ts";
+import { BLANK_CODE, calendarDate, courseCodeKey, isBlankCode, type LetterGrade } from "../../views/catalog.ts";
+import { assertUnambiguous, type CodeResolver } from "./ambiguity.ts";
+import { defaultAwardedCredits, RULE_SCALAR_FIELDS, ruleKey, sourceSetKey, type RuleTarget } from "./model.ts";
 
 export interface RuleTargetInput {
   courseId?: string;
@@ -38,6 +26,8 @@ export interface RuleTargetInput {
 
 /** The rule's fields that create and PATCH both take. */
 interface RuleFields {
+  sourceCourseSets?: string[][];
+  targetChoice?: TargetChoice;
   kind?: RuleKind;
   generalEducationArea?: string | null;
   minimumGrade?: LetterGrade | null;
@@ -75,8 +65,8 @@ export const TRANSITIONS: Readonly<Record<EquivalencyStatus, readonly Equivalenc
   accepted: ["conflict"],
 };
 
-/** The rule's fields a PATCH may change (its source courses are its identity). */
-export const RULE_CHANGEABLE = ["targets", ...RULE_SCALAR_FIELDS] as const;
+/** The rule's fields a PATCH may change (its first source course set is its identity). */
+export const RULE_CHANGEABLE = ["sourceCourseSets", "targets", "targetChoice", ...RULE_SCALAR_FIELDS] as const;
 
 /** The identity of a rule: one equivalency per (environment, first source course, target institution, key). */
 export interface RuleIdentity {
@@ -90,6 +80,8 @@ export type CheckedRule = Pick<
   Equivalency,
   | "targetInstitutionId"
   | "sourceSetKey"
+  | "sourceSetKeys"
+  | "targetChoice"
   | "priority"
   | "effectiveFrom"
   | "effectiveUntil"
@@ -109,15 +101,26 @@ export interface RuleLookups {
   }): Promise<RuleReferences>;
   /** The id of the equivalency with this identity, if one exists. */
   idByTarget(key: RuleIdentity): Promise<string | null>;
-  /** The other accepted rules of the rule's target institution, source set and priority whose dates overlap its own. */
+  /**
+   * The other accepted rules of the rule's target institution and priority whose dates overlap its
+   * own and that share one of its source course sets.
+   */
   acceptedOverlapping(rule: CheckedRule, exceptId: string | null): Promise<OverlappingRule[]>;
+  /**
+   * The courses of an institution that these codes (code keys, own or cross-listed) name, by code
+   * key; absent where the caller resolved the codes itself (the CSV import).
+   */
+  coursesByCode?: CodeResolver;
   /** Refuses a target institution that the caller's organization does not steward. */
   assertSteward(institutionId: string, pointer: string): Promise<void>;
 }
 
 /** A rule as it will be stored, before its references are checked; dates as `YYYY-MM-DD`. */
 interface RuleDraft {
+  /** The first set (sourceCourseSets[0]). */
   sourceCourseIds: string[];
+  sourceCourseSets: string[][];
+  targetChoice: TargetChoice;
   targetInstitutionId: string;
   targets: RuleTargetInput[];
   kind: RuleKind;
@@ -132,18 +135,32 @@ interface RuleDraft {
 
 /** Where the body named each part of the rule, for the pointers of its errors. */
 interface DraftPointers {
-  source(index: number): string;
+  source(index: number, set?: number): string;
   target(index: number, field?: "courseId" | "code"): string;
 }
 
 /** The rule checks that need no database: kind and targets, area, dates, sources given once. */
 function draftErrors(draft: RuleDraft, pointers: DraftPointers): FieldError[] {
   const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  draft.sourceCourseIds.forEach((id, index) => {
-    if (seen.has(id)) errors.push({ pointer: pointers.source(index), message: `the course ${id} is listed twice` });
-    seen.add(id);
+  const setKeys = new Map<string, number>();
+  draft.sourceCourseSets.forEach((set, setIndex) => {
+    const seen = new Set<string>();
+    set.forEach((id, index) => {
+      if (seen.has(id))
+        errors.push({ pointer: pointers.source(index, setIndex), message: `the course ${id} is listed twice` });
+      seen.add(id);
+    });
+    const key = sourceSetKey(set);
+    const same = setKeys.get(key);
+    if (same !== undefined)
+      errors.push({
+        pointer: `/sourceCourseSets/${setIndex}`,
+        message: `has the same courses as set ${same}: each alternative is a different set of courses`,
+      });
+    else setKeys.set(key, setIndex);
   });
+  if (draft.targetChoice === "one_of" && draft.targets.length < 2)
+    errors.push({ pointer: "/targetChoice", message: "one_of chooses among targets: give at least two" });
   draft.targets.forEach((target, index) => {
     if (target.courseId === undefined && target.code === undefined)
       errors.push({ pointer: pointers.target(index), message: "must name a courseId or a code" });
@@ -178,14 +195,26 @@ async function resolveRule(lookups: RuleLookups, environment: Environment, draft
   const errors = draftErrors(draft, pointers);
   const targetCourseIds = draft.targets.flatMap((t) => (t.courseId !== undefined ? [t.courseId] : []));
   const { sources, institution, targetCourses } = await lookups.references({
-    sourceCourseIds: draft.sourceCourseIds,
+    sourceCourseIds: [...new Set(draft.sourceCourseSets.flat())],
     targetInstitutionId: draft.targetInstitutionId,
     targetCourseIds,
   });
-  draft.sourceCourseIds.forEach((id, index) => {
-    if (!sources.has(id))
-      errors.push({ pointer: pointers.source(index), message: `no course "${id}" in the ${environment} environment` });
-  });
+  const sourceInstitutionId = sources.get(draft.sourceCourseIds[0])?.institutionId;
+  draft.sourceCourseSets.forEach((set, setIndex) =>
+    set.forEach((id, index) => {
+      const course = sources.get(id);
+      if (!course)
+        errors.push({
+          pointer: pointers.source(index, setIndex),
+          message: `no course "${id}" in the ${environment} environment`,
+        });
+      else if (sourceInstitutionId !== undefined && course.institutionId !== sourceInstitutionId)
+        errors.push({
+          pointer: pointers.source(index, setIndex),
+          message: `the course ${course.code} belongs to ${course.institutionId}, not to the rule's source institution ${sourceInstitutionId}`,
+        });
+    }),
+  );
   if (!institution)
     errors.push({
       pointer: "/targetInstitutionId",
@@ -206,38 +235,34 @@ async function resolveRule(lookups: RuleLookups, environment: Environment, draft
       });
   });
   if (errors.length) throw ValidationError.of(errors, "The equivalency refers to records that do not fit.");
-  const targets: RuleTarget[] = draft.targets.map((t) => ({
-    courseId: t.courseId ?? null,
-    code: t.code ?? (t.courseId !== undefined ? targetCourses.get(t.courseId)!.code : null),
-    credits: t.credits ?? null,
-  }));
+  // A target named by a code of one of the target institution's courses (its own or a
+  // cross-listed one) is that course; the code stays as the rule gave it.
+  const codeOnly = draft.targets.flatMap((t) => (t.courseId === undefined && t.code !== undefined ? [t.code] : []));
+  const byCode =
+    codeOnly.length && lookups.coursesByCode
+      ? await lookups.coursesByCode(draft.targetInstitutionId, codeOnly.map(courseCodeKey))
+      : new Map<string, { id: string; code: string; creditUnit: CreditUnit }>();
+  const targets: RuleTarget[] = draft.targets.map((t) => {
+    const named = t.courseId === undefined && t.code !== undefined ? byCode.get(courseCodeKey(t.code)) : undefined;
+    return {
+      courseId: t.courseId ?? named?.id ?? null,
+      code: t.code ?? (t.courseId !== undefined ? targetCourses.get(t.courseId)!.code : null),
+      credits: t.credits ?? null,
+    };
+  });
+  const unitOf = (id: string) =>
+    targetCourses.get(id)?.creditUnit ?? [...byCode.values()].find((course) => course.id === id)!.creditUnit;
   const firstCourse = targets.find((t) => t.courseId !== null);
-  const targetUnit: CreditUnit = firstCourse ? targetCourses.get(firstCourse.courseId!)!.creditUnit : "semester";
+  const targetUnit: CreditUnit = firstCourse ? unitOf(firstCourse.courseId!) : "semester";
   const sourceCourses = draft.sourceCourseIds.map((id) => sources.get(id)!);
   const awarded =
     draft.awardedCredits === undefined || draft.awardedCredits === null
-      ? defaultAwardedCredits(draft.kind, sourceCourses, targets, targetUnit)
+      ? defaultAwardedCredits(draft.kind, sourceCourses, targets, targetUnit, draft.targetChoice)
       : { awardedCredits: draft.awardedCredits, awardedCreditUnit: targetUnit };
   return { sourceCourses, institution: institution!, targets, ...awarded };
 }
 
 export type ResolvedRule = Awaited<ReturnType<typeof resolveRule>>;
-
-/**
- * Refuses a rule that would be accepted beside another accepted rule of its target
- * institution with the same source set, priority and overlapping dates (`others`).
- */
-function assertUnambiguous(rule: CheckedRule, others: OverlappingRule[]): void {
-  if (!others.length) return;
-  const outcome = (r: CheckedRule | OverlappingRule) => ({ ...r, targets: r.targets as RuleTarget[] });
-  const differing = others.filter((other) => !sameOutcome(outcome(other), outcome(rule)));
-  const named = differing.length ? differing : others;
-  throw new RuleOverlapError(
-    differing.length > 0,
-    named.map((other) => other.id),
-    rule,
-  );
-}
 
 async function assertNoDuplicate(lookups: RuleLookups, key: RuleIdentity, exceptId?: string) {
   const existingId = await lookups.idByTarget(key);
@@ -261,14 +286,26 @@ function targetInput(target: RuleTarget): RuleTargetInput {
 /** The rule a create request describes, in 1.1 terms (sourceCourseIds, targets) or 1.0 ones. */
 function createDraft(input: EquivalencyCreate): { draft: RuleDraft; pointers: DraftPointers } {
   const errors: FieldError[] = [];
-  const sourceCourseIds = input.sourceCourseIds ?? (input.sourceCourseId !== undefined ? [input.sourceCourseId] : []);
+  const sets = input.sourceCourseSets;
+  const sourceCourseIds =
+    sets?.[0] ?? input.sourceCourseIds ?? (input.sourceCourseId !== undefined ? [input.sourceCourseId] : []);
   if (!sourceCourseIds.length)
     errors.push({
       pointer: "/sourceCourseIds",
-      message: "give the source courses: sourceCourseIds (or sourceCourseId)",
+      message: "give the source courses: sourceCourseSets, sourceCourseIds or sourceCourseId",
     });
-  if (input.sourceCourseIds && input.sourceCourseId !== undefined && input.sourceCourseId !== input.sourceCourseIds[0])
-    errors.push({ pointer: "/sourceCourseId", message: "must be the first of sourceCourseIds (or be left out)" });
+  if (sets && input.sourceCourseIds && input.sourceCourseIds.join(" ") !== sets[0].join(" "))
+    errors.push({
+      pointer: "/sourceCourseIds",
+      message: "must be the first of sourceCourseSets, the same ids in the same order (or be left out)",
+    });
+  else if (input.sourceCourseId !== undefined && input.sourceCourseId !== sourceCourseIds[0])
+    errors.push({
+      pointer: "/sourceCourseId",
+      message: sets
+        ? "must be the first id of the first of sourceCourseSets (or be left out)"
+        : "must be the first of sourceCourseIds (or be left out)",
+    });
   const legacyTarget = input.targetCourseId !== undefined || input.targetCode !== undefined;
   if (input.targets && legacyTarget)
     errors.push({ pointer: "/targets", message: "give either targets or targetCourseId and targetCode, not both" });
@@ -277,6 +314,8 @@ function createDraft(input: EquivalencyCreate): { draft: RuleDraft; pointers: Dr
   return {
     draft: {
       sourceCourseIds,
+      sourceCourseSets: sets ?? [sourceCourseIds],
+      targetChoice: input.targetChoice ?? "all",
       targetInstitutionId: input.targetInstitutionId,
       targets: input.targets ?? legacy,
       kind: input.kind ?? "equivalent",
@@ -288,7 +327,12 @@ function createDraft(input: EquivalencyCreate): { draft: RuleDraft; pointers: Dr
       awardedCredits: input.awardedCredits,
     },
     pointers: {
-      source: (index) => (input.sourceCourseIds ? `/sourceCourseIds/${index}` : "/sourceCourseId"),
+      source: (index, set = 0) =>
+        sets
+          ? `/sourceCourseSets/${set}/${index}`
+          : input.sourceCourseIds
+            ? `/sourceCourseIds/${index}`
+            : "/sourceCourseId",
       target: (index, field) =>
         input.targets
           ? `/targets/${index}${field ? `/${field}` : ""}`
@@ -322,9 +366,16 @@ function updateDraft(current: Equivalency, patch: EquivalencyUpdate): { draft: R
   }
   const pick = <K extends keyof RuleFields>(field: K, stored: NonNullable<RuleFields[K]> | null) =>
     patch[field] === undefined ? stored : patch[field];
+  if (patch.sourceCourseSets && patch.sourceCourseSets[0].join(" ") !== current.sourceCourseIds.join(" "))
+    throw ValidationError.single(
+      "/sourceCourseSets/0",
+      `must be the rule's sourceCourseIds as stored (${current.sourceCourseIds.join(", ")}): they are its identity; a rule of other courses is a new rule`,
+    );
   return {
     draft: {
       sourceCourseIds: current.sourceCourseIds,
+      sourceCourseSets: patch.sourceCourseSets ?? (current.sourceCourseSets as string[][]),
+      targetChoice: pick("targetChoice", current.targetChoice)!,
       targetInstitutionId: current.targetInstitutionId,
       targets,
       kind: pick("kind", current.kind)!,
@@ -336,7 +387,7 @@ function updateDraft(current: Equivalency, patch: EquivalencyUpdate): { draft: R
       awardedCredits: patch.awardedCredits === undefined ? current.awardedCredits : patch.awardedCredits,
     },
     pointers: {
-      source: () => "/sourceCourseIds",
+      source: (index, set = 0) => (patch.sourceCourseSets ? `/sourceCourseSets/${set}/${index}` : "/sourceCourseIds"),
       target: (index, field) =>
         patch.targets
           ? `/targets/${index}${field ? `/${field}` : ""}`
@@ -354,10 +405,11 @@ function ruleColumns(draft: RuleDraft, resolved: ResolvedRule) {
     sourceCourseId: draft.sourceCourseIds[0],
     sourceCourseIds: draft.sourceCourseIds,
     sourceSetKey: sourceSetKey(draft.sourceCourseIds),
-    sourceCourseSets: [draft.sourceCourseIds],
-    sourceSetKeys: [sourceSetKey(draft.sourceCourseIds)],
-    anySetCourseIds: [...new Set(draft.sourceCourseIds)],
-    targetChoice: "all" as const,
+    sourceCourseSets: draft.sourceCourseSets,
+    // Derived again by the database on write (trigger equivalencies_source_sets), to the same values.
+    sourceSetKeys: draft.sourceCourseSets.map(sourceSetKey),
+    anySetCourseIds: [...new Set(draft.sourceCourseSets.flat())],
+    targetChoice: draft.targetChoice,
     targetCourseId: first?.courseId ?? null,
     targetCode: first?.code ?? null,
     targets: resolved.targets,
@@ -407,12 +459,20 @@ export async function decideCreate(
   const resolved = await resolveRule(lookups, environment, draft, pointers);
   await lookups.assertSteward(input.targetInstitutionId, "/targetInstitutionId");
   const rule = ruleColumns(draft, resolved);
+  const status = input.status ?? "pending";
+  // An accepted rule is checked for ambiguity first, so that the very rule already accepted is a
+  // duplicate-rule rather than the generic conflict of an existing identity.
+  if (status === "accepted")
+    await assertUnambiguous(
+      { targetInstitutionId: input.targetInstitutionId, ...rule },
+      await lookups.acceptedOverlapping({ targetInstitutionId: input.targetInstitutionId, ...rule }, null),
+      lookups.coursesByCode,
+    );
   await assertNoDuplicate(lookups, {
     sourceCourseId: rule.sourceCourseId,
     targetInstitutionId: input.targetInstitutionId,
     targetKey: rule.targetKey,
   });
-  const status = input.status ?? "pending";
   const at = now();
   const record = {
     id: newId("eq"),
@@ -430,7 +490,6 @@ export async function decideCreate(
     createdAt: at,
     updatedAt: at,
   } satisfies Equivalency;
-  if (status === "accepted") assertUnambiguous(record, await lookups.acceptedOverlapping(record, null));
   return { record, resolved };
 }
 
@@ -465,6 +524,10 @@ export async function decideUpdate(
   if (status !== current.status && !TRANSITIONS[current.status].includes(status)) {
     throw new InvalidTransitionError(current.status, status, TRANSITIONS[current.status]);
   }
+  if (status === "accepted" && changed.some((field) => !NOT_RULE.has(field))) {
+    const checked = { ...current, ...rule };
+    await assertUnambiguous(checked, await lookups.acceptedOverlapping(checked, current.id), lookups.coursesByCode);
+  }
   if (rule.targetKey !== current.targetKey) {
     await assertNoDuplicate(
       lookups,
@@ -475,10 +538,6 @@ export async function decideUpdate(
       },
       current.id,
     );
-  }
-  if (status === "accepted" && changed.some((field) => !NOT_RULE.has(field))) {
-    const checked = { ...current, ...rule };
-    assertUnambiguous(checked, await lookups.acceptedOverlapping(checked, current.id));
   }
   const changedFields: string[] = [...changed];
   let decidedAt = current.decidedAt;

@@ -31,11 +31,9 @@ export interface BatchRecords {
 }
 
 const identityOf = (key: RuleIdentity) => `${key.sourceCourseId}\u0000${key.targetInstitutionId}\u0000${key.targetKey}`;
-/** The rule sets of a rule: its target institution with each of its source sets. */
-const ruleSetsOf = (rule: Pick<Equivalency, "targetInstitutionId" | "sourceSetKey"> & { sourceSetKeys?: string[] }) =>
-  [...new Set(rule.sourceSetKeys?.length ? rule.sourceSetKeys : [rule.sourceSetKey])].map(
-    (key) => `${rule.targetInstitutionId}\u0000${key}`,
-  );
+/** Each of a rule's source course sets under its target institution: rules overlap only under one. */
+const ruleSetsOf = (rule: Pick<Equivalency, "targetInstitutionId" | "sourceSetKeys">) =>
+  [...new Set(rule.sourceSetKeys)].map((key) => `${rule.targetInstitutionId}\u0000${key}`);
 const byCreation = (a: Equivalency, b: Equivalency) =>
   a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 const datesOf = (rule: Pick<Equivalency, "effectiveFrom" | "effectiveUntil">) => ({
@@ -44,8 +42,8 @@ const datesOf = (rule: Pick<Equivalency, "effectiveFrom" | "effectiveUntil">) =>
 });
 
 /**
- * The rules of the file as they stand after each decided row, rows above included. A dry run
- * records its rows the same way (so it decides exactly as the import) and never calls write().
+ * The rules of the file as they stand after each decided row. A dry run records nothing, so each
+ * of its rows is decided against the stored rules only, as a single dry-run write would be.
  */
 export function createImportBatch(caller: Credential, records: BatchRecords, options: { record: boolean }) {
   const environment = caller.environment;
@@ -60,19 +58,21 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
 
   function remember(record: Equivalency) {
     const previous = byId.get(record.id);
-    if (previous?.status === "accepted")
+    if (previous?.status === "accepted") {
       for (const key of ruleSetsOf(previous)) {
         const set = acceptedBySet.get(key)!;
         set.splice(set.indexOf(previous), 1);
       }
+    }
     byId.set(record.id, record);
     idByIdentity.set(identityOf(record), record.id);
-    if (record.status === "accepted")
+    if (record.status === "accepted") {
       for (const key of ruleSetsOf(record)) {
         const set = acceptedBySet.get(key);
         if (set) set.push(record);
         else acceptedBySet.set(key, [record]);
       }
+    }
   }
   for (const record of records.stored) remember(record);
   const readVersions = new Map(records.stored.map((record) => [record.id, record.version]));
@@ -91,8 +91,7 @@ export function createImportBatch(caller: Credential, records: BatchRecords, opt
       return idByIdentity.get(identityOf(key)) ?? null;
     },
     async acceptedOverlapping(rule: CheckedRule, exceptId): Promise<OverlappingRule[]> {
-      const others = new Set(ruleSetsOf(rule).flatMap((key) => acceptedBySet.get(key) ?? []));
-      return [...others]
+      return [...new Set(ruleSetsOf(rule).flatMap((key) => acceptedBySet.get(key) ?? []))]
         .filter(
           (other) =>
             other.id !== exceptId && other.priority === rule.priority && datesOverlap(datesOf(other), datesOf(rule)),

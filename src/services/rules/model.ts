@@ -2,7 +2,7 @@
 // pieces of a rule that need no database: its identity key, its source set, whether two rules
 // overlap in time and say the same thing, and credit unit conversion.
 // The definitions are ../shared decisions "Articulation rules and evaluation".
-import type { CreditUnit, RuleKind } from "../../../generated/prisma/client.ts";
+import type { CreditUnit, RuleKind, TargetChoice } from "../../../generated/prisma/client.ts";
 import { courseCodeKey, equivalencyTargetKey } from "../../views/catalog.ts";
 
 /** A type, not an interface: it is stored as JSON (Prisma's JsonValue needs the implicit index signature). */
@@ -19,6 +19,8 @@ export interface RuleOutcome {
   targets: RuleTarget[];
   minimumGrade: string | null;
   awardedCredits: number | null;
+  /** Absent (rules from before 1.2.0 in memory) is `all`. */
+  targetChoice?: TargetChoice;
 }
 
 /** The rule's fields of one value each, after its sources and targets (API, events, CSV columns). */
@@ -55,12 +57,13 @@ function targetIdentity(target: RuleTarget): string {
   return `${equivalencyTargetKey(target.courseId, target.code)}=${target.credits ?? ""}`;
 }
 
-/** Same kind, area, minimum grade, awarded credits and targets (as a set, each with its credits). */
+/** Same kind, target choice, area, minimum grade, awarded credits and targets (as a set, each with its credits). */
 export function sameOutcome(a: RuleOutcome, b: RuleOutcome): boolean {
   const targets = (rule: RuleOutcome) => rule.targets.map(targetIdentity).sort().join("\n");
   const area = (rule: RuleOutcome) => (rule.generalEducationArea ? courseCodeKey(rule.generalEducationArea) : null);
   return (
     a.kind === b.kind &&
+    (a.targetChoice ?? "all") === (b.targetChoice ?? "all") &&
     area(a) === area(b) &&
     a.minimumGrade === b.minimumGrade &&
     a.awardedCredits === b.awardedCredits &&
@@ -116,17 +119,23 @@ export function convertCredits(
 /**
  * The credits a rule awards when it does not say: the targets' credits when any target has
  * some; else the source courses' credits summed per unit and converted to the target unit
- * (null when units that cannot be converted differ). `no_credit` awards nothing (null).
+ * (null when units that cannot be converted differ). `no_credit` awards nothing (null). A
+ * `one_of` rule awards the least option: the smallest of its targets' credits when every target
+ * has some, else the source courses' credits.
  */
 export function defaultAwardedCredits(
   kind: RuleKind,
   sources: readonly { credits: number; creditUnit: CreditUnit }[],
   targets: readonly RuleTarget[],
   targetUnit: CreditUnit,
+  targetChoice: TargetChoice = "all",
 ): { awardedCredits: number | null; awardedCreditUnit: CreditUnit | null } {
   if (kind === "no_credit") return { awardedCredits: null, awardedCreditUnit: null };
   const given = targets.filter((t) => t.credits !== null);
-  if (given.length)
+  if (targetChoice === "one_of") {
+    if (given.length && given.length === targets.length)
+      return { awardedCredits: roundCredits(Math.min(...given.map((t) => t.credits!))), awardedCreditUnit: targetUnit };
+  } else if (given.length)
     return {
       awardedCredits: roundCredits(given.reduce((sum, t) => sum + t.credits!, 0)),
       awardedCreditUnit: targetUnit,
