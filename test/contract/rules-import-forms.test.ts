@@ -130,7 +130,7 @@ describe("rules: importEquivalencies of agreements as published", () => {
       "source_institution,source_courses,target_institution,target_course_1,status",
       `${SMC},ANTH 1 or ANTH 1H,${BERKELEY},ANTHRO 1,accepted`,
       `${SMC},ANTH 1H,${BERKELEY},ANTHRO 2,accepted`,
-      `${SMC},ANTH 1,${BERKELEY},ANTHRO 1,accepted`,
+      `${SMC},ANTH 1H,${BERKELEY},ANTHRO 1,accepted`,
     ].join("\n");
     const before = await t.database.prisma.equivalency.count();
     const dry = await upload(csv, "?dryRun=true");
