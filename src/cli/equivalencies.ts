@@ -12,6 +12,15 @@ import { envOption, orgOption, type WithServices } from "./options.ts";
 import { addRuleCommands } from "./rules.ts";
 import type { Output } from "./output.ts";
 import { operatorCredential, runAsOperator } from "./operator.ts";
+import { decodeUtf8Strict, notUtf8Message } from "../kernel/utf8.ts";
+import { ValidationError } from "../kernel/errors.ts";
+
+/** A CSV file's text: UTF-8 only, as the API reads it (never decoded with replacement characters). */
+function utf8Text(bytes: Buffer, file: string): string {
+  const decoded = decodeUtf8Strict(bytes);
+  if ("invalidAt" in decoded) throw ValidationError.single("", notUtf8Message(file, decoded));
+  return decoded.text;
+}
 
 /** Where the import's CSV comes from: the content the CLI sent over the channel, else the file or stdin here. */
 export interface ImportInput {
@@ -40,7 +49,7 @@ export function fileToForward(argv: readonly string[], readStdin: () => string, 
   if (file === undefined) return undefined;
   if (file === "-") return readStdin();
   try {
-    return fs.readFileSync(path.resolve(cwd, file), "utf8");
+    return utf8Text(fs.readFileSync(path.resolve(cwd, file)), file);
   } catch {
     // Unreadable here: the command then says why, as it would without a server.
     return undefined;
@@ -79,7 +88,9 @@ export function addEquivalenciesCommands(
     .option("--dry-run", "check every row and report, writing nothing")
     .action((opts: { org: string; env: Environment; file: string; dryRun?: boolean }) => {
       const fromHere = () =>
-        opts.file === "-" ? input.readStdin() : fs.promises.readFile(input.readablePath(opts.file), "utf8");
+        opts.file === "-"
+          ? input.readStdin()
+          : fs.promises.readFile(input.readablePath(opts.file)).then((bytes) => utf8Text(bytes, opts.file));
       return withServices(async (services) => {
         const csv = input.forwarded ?? (await fromHere());
         const org = await services.organizations.getOrganizationBySlug(opts.org);

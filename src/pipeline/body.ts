@@ -5,6 +5,7 @@
 import type { Context } from "koa";
 import getRawBody from "raw-body";
 import { MalformedRequestError, ProblemError, ValidationError, escapePointer } from "../kernel/errors.ts";
+import { decodeUtf8Strict, notUtf8Message } from "../kernel/utf8.ts";
 import { MAX_JSON_DEPTH, tooDeepAt } from "./json-depth.ts";
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
@@ -26,12 +27,14 @@ function assertMediaType(ctx: Context, accepted: RegExp, name: string): void {
   );
 }
 
-/** The body as UTF-8 text, within the limit (413 beyond it). */
-async function readText(ctx: Context, limitBytes: number): Promise<string> {
+/** The body as UTF-8 text (or, with `bytes`, as it came), within the limit (413 beyond it). */
+async function readText(ctx: Context, limitBytes: number): Promise<string>;
+async function readText(ctx: Context, limitBytes: number, bytes: "bytes"): Promise<Buffer>;
+async function readText(ctx: Context, limitBytes: number, bytes?: "bytes"): Promise<string | Buffer> {
   try {
     return await getRawBody(ctx.req, {
       limit: limitBytes,
-      encoding: "utf8",
+      ...(bytes ? {} : { encoding: "utf8" }),
       length: ctx.get("content-length") || undefined,
     });
   } catch (error) {
@@ -42,12 +45,22 @@ async function readText(ctx: Context, limitBytes: number): Promise<string> {
   }
 }
 
-/** The text of a CSV body (an import file); undefined when there is none. */
+/**
+ * The text of a CSV body (an import file); undefined when there is none. UTF-8 only: a `charset`
+ * other than utf-8 is a 415, bytes that are not UTF-8 a 400 naming the first bad byte's offset.
+ */
 export async function readCsvBody(ctx: Context, limitBytes: number): Promise<string | undefined> {
   if (!hasBody(ctx)) return undefined;
   assertMediaType(ctx, /^text\/csv$/i, "text/csv");
-  const text = await readText(ctx, limitBytes);
-  return text.trim() === "" ? undefined : text;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(ctx.get("content-type"))?.[1];
+  if (charset !== undefined && !/^(utf-?8|us-ascii)$/i.test(charset))
+    throw new ProblemError(
+      "unsupported-media-type",
+      `Import files must be UTF-8, not ${charset}: convert the file (e.g. iconv -f ${charset} -t utf-8) and send it as text/csv or text/csv; charset=utf-8.`,
+    );
+  const decoded = decodeUtf8Strict(await readText(ctx, limitBytes, "bytes"));
+  if ("invalidAt" in decoded) throw ValidationError.single("", notUtf8Message("The file", decoded));
+  return decoded.text.trim() === "" ? undefined : decoded.text;
 }
 
 export async function readJsonBody(ctx: Context, limitBytes: number): Promise<unknown> {

@@ -103,6 +103,27 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
       );
     },
 
+    /**
+     * The course ids of these codes (own or cross-listed, by `course_codes`), keyed
+     * `institution id NUL code key`; codes no course of the institution has are absent.
+     */
+    async findCourseIdsByCodes(
+      environment: Environment,
+      keys: { institutionId: string; codeKey: string }[],
+    ): Promise<Map<string, string>> {
+      if (!keys.length) return new Map();
+      const rows = await db.$queryRawUnsafe<{ institutionId: string; codeKey: string; courseId: string }[]>(
+        `SELECT k.institution AS "institutionId", k.code_key AS "codeKey", cc.course_id AS "courseId"
+         FROM (SELECT DISTINCT * FROM unnest($2::text[], $3::text[]) AS u (institution, code_key)) AS k
+         JOIN course_codes AS cc ON cc.environment = $1::"Environment" AND cc.institution_id = k.institution
+           AND cc.code_key = k.code_key`,
+        environment,
+        keys.map((k) => k.institutionId),
+        keys.map((k) => k.codeKey),
+      );
+      return new Map(rows.map((row) => [`${row.institutionId}\u0000${row.codeKey}`, row.courseId]));
+    },
+
     /** The institutions with these ids in the environment. */
     async findInstitutions(environment: Environment, ids: string[]): Promise<Map<string, Institution>> {
       if (!ids.length) return new Map();

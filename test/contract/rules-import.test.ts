@@ -46,7 +46,7 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
   });
   after(() => t.close());
 
-  it("a row contradicting an earlier row of the file is conflict; one repeating it with other dates is a duplicate; a dry run checks rows against stored rules only", async () => {
+  it("a row contradicting an earlier row of the file is conflict; one repeating it with other dates is a duplicate; a dry run decides the same, in its own words", async () => {
     const csv = [
       HEADER,
       `${SMC},CHEM 1A,${BERKELEY},CHEM 4A,,accepted`,
@@ -56,7 +56,7 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
     const before = await counts();
     const preview = await upload(csv, "?dryRun=true");
     await expectContract(preview, 200);
-    expect(preview.body.summary).to.deep.include({ created: 3, conflict: 0, rejected: 0 });
+    expect(preview.body.summary).to.deep.include({ created: 1, conflict: 2, rejected: 0 });
     expect(await counts()).to.deep.equal(before);
 
     const imported = await upload(csv);
@@ -71,8 +71,14 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
     });
     const first = await idOf("CHEM 1A", "CHEM 4A");
     expect(imported.body.issues).to.deep.equal([
-      { row: 2, column: "status", message: `ambiguous with the accepted rule ${first}: stored as conflict` },
-      { row: 3, column: "status", message: `a duplicate of the accepted rule ${first}: stored as conflict` },
+      { row: 2, column: "status", message: `ambiguous with the accepted rule of row 1 (${first}): stored as conflict` },
+      { row: 3, column: "status", message: `a duplicate of the accepted rule of row 1 (${first}): stored as conflict` },
+    ]);
+    expect(
+      preview.body.issues.map((issue: { message: string }) => issue.message.replace(/eq_\w+/, "eq")),
+    ).to.deep.equal([
+      "ambiguous with the accepted rule of row 1 (eq): would be stored as conflict",
+      "a duplicate of the accepted rule of row 1 (eq): would be stored as conflict",
     ]);
     const stored = await t.database.prisma.equivalency.findMany({
       where: { sourceCourseId: c["CHEM 1A"] },

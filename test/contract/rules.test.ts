@@ -300,10 +300,10 @@ describe("rules: importEquivalencies (POST /equivalencies/imports)", () => {
     expect(preview.body).to.deep.include({ dryRun: true });
     expect(preview.body.summary).to.deep.equal({
       received: 5,
-      created: 3,
+      created: 2,
       updated: 0,
       unchanged: 0,
-      conflict: 0,
+      conflict: 1,
       rejected: 2,
     });
     expect(await t.database.prisma.equivalency.count()).to.equal(0);
@@ -321,10 +321,10 @@ describe("rules: importEquivalencies (POST /equivalencies/imports)", () => {
     const issues = imported.body.issues as { row: number; column: string | null; message: string }[];
     expect(issues.find((i) => i.row === 3)).to.deep.include({ column: "status" });
     expect(issues.find((i) => i.row === 3)!.message).to.match(
-      /^ambiguous with the accepted rule eq_\w+: stored as conflict$/,
+      /^ambiguous with the accepted rule of row 1 \(eq_\w+\): stored as conflict$/,
     );
     expect(issues.filter((i) => i.row === 4)).to.deep.equal([
-      { row: 4, column: "source_course_1", message: 'no course "CHEM 99" at inst_122977' },
+      { row: 4, column: "source_course_1", message: 'no course "CHEM 99" at Santa Monica College (inst_122977)' },
     ]);
     expect(issues.filter((i) => i.row === 5).map((i) => i.column)).to.have.members([
       "kind",

@@ -168,6 +168,25 @@ describe("CLI commands: equivalencies import, and the operator's audit entries",
     expect(result.issues.map((issue: { row: number }) => issue.row)).to.deep.equal([2]);
   });
 
+  it("refuses a file that is not UTF-8 naming the byte, and a 13-course row with an issue saying how many, writing nothing", async () => {
+    const before = await db.prisma.equivalency.count();
+    fs.writeFileSync(
+      path.join(tmp, "latin1.csv"),
+      Buffer.from(`${HEADER}\ninst_122977,HIST 11,inst_110635,HIST\u00c9 1,elective,pending\n`, "latin1"),
+    );
+    const latin1 = await importRules("latin1.csv");
+    expect(latin1.code).to.equal(1);
+    expect(latin1.stderr).to.contain("latin1.csv is not UTF-8: byte 118 (0xC9");
+    const header = `source_institution,${Array.from({ length: 13 }, (_, i) => `source_course_${i + 1}`).join(",")},target_institution,target_course_1`;
+    const row = `inst_122977,${Array.from({ length: 13 }, (_, i) => `ASTR ${100 + i}`).join(",")},inst_110635,ASTRON 1XX`;
+    const long = await importRules("-", { stdin: `${header}\n${row}\n`, json: true });
+    expect(long.code).to.equal(1);
+    expect(long.result.summary).to.include({ received: 1, rejected: 1 });
+    expect(long.result.issues[0]).to.deep.include({ row: 1, column: "source_course_13" });
+    expect(long.result.issues[0].message).to.contain("names 13 source courses");
+    expect(await db.prisma.equivalency.count()).to.equal(before);
+  });
+
   it("refuses an unknown organization or a missing file with one line, writing nothing", async () => {
     const before = await db.prisma.equivalency.count();
     const nobody = await importRules("-", { stdin: GOOD, organization: "nobody" });

@@ -14,7 +14,8 @@ import { noteNothingChanged } from "../change-origin.ts";
 import type { EquivalenciesService } from "../equivalencies.ts";
 import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInput } from "./decisions.ts";
 import { ruleKey, sourceSetKey } from "./model.ts";
-import { readRows, type ImportIssue, type ImportResult, type ParsedRow } from "./import-csv.ts";
+import { createIssueList, readRows, type ImportIssue, type ImportResult, type ParsedRow } from "./import-csv.ts";
+import { clip, type CourseRef } from "./import-cells.ts";
 import { createImportBatch, LostRaceError, type ImportBatch } from "./import-batch.ts";
 
 export {
@@ -36,9 +37,12 @@ interface PlannedRow {
   row: ParsedRow;
   body: EquivalencyCreate;
   identity: { sourceCourseId: string; targetInstitutionId: string; targetKey: string };
+  /** The row's courses by id, named as the file named them (for its issues). */
+  names: Map<string, string>;
 }
 
-type RowOutcome = ImportIssue[] | { result: "created" | "updated" | "unchanged" | "conflict"; issue?: ImportIssue };
+type Result = "created" | "updated" | "unchanged" | "conflict";
+type RowOutcome = ImportIssue[] | { result: Result; issue?: ImportIssue };
 
 export function createEquivalencyImportService(
   deps: Pick<Repositories, "courses" | "equivalencies" | "equivalencyImports" | "stewardship" | "transaction"> & {
@@ -47,7 +51,7 @@ export function createEquivalencyImportService(
     now?: () => Date;
   },
 ) {
-  const { courses, equivalencies, equivalencyImports, stewardship, transaction, now = () => new Date() } = deps;
+  const { equivalencies, equivalencyImports, stewardship, transaction, now = () => new Date() } = deps;
 
   return {
     async importEquivalencies(
@@ -60,6 +64,16 @@ export function createEquivalencyImportService(
       const dryRun = options.dryRun === true;
       const environment = caller.environment;
       const { rows, headerIssues } = await readRows(csv);
+      const institutions = await equivalencyImports.findInstitutions(
+        environment,
+        rows.flatMap((row) => [row.sourceInstitutionId, row.targetInstitutionId]),
+      );
+      for (const row of rows) {
+        if (row.sourceInstitutionId && !institutions.has(row.sourceInstitutionId))
+          row.issues.push(unknownInstitution(row, "source_institution", row.sourceInstitutionId));
+        if (row.targetInstitutionId && !institutions.has(row.targetInstitutionId))
+          row.issues.push(unknownInstitution(row, "target_institution", row.targetInstitutionId));
+      }
       const wellFormed = rows.filter((row) => !row.issues.length);
       await assertSteward(
         stewardship,
@@ -67,21 +81,29 @@ export function createEquivalencyImportService(
         wellFormed.map((row) => ({ institutionId: row.targetInstitutionId })),
       );
       const keys = wellFormed.flatMap((row) => [
-        ...row.sourceCodes.map((code) => ({ institutionId: row.sourceInstitutionId, codeKey: courseCodeKey(code) })),
-        ...row.targets.map((t) => ({ institutionId: row.targetInstitutionId, codeKey: courseCodeKey(t.code) })),
+        ...row.sourceSets
+          .flat()
+          .flatMap((ref) =>
+            ref.codes.map((code) => ({ institutionId: row.sourceInstitutionId, codeKey: courseCodeKey(code) })),
+          ),
+        ...row.targets.flatMap((t) =>
+          t.ref.codes.map((code) => ({ institutionId: row.targetInstitutionId, codeKey: courseCodeKey(code) })),
+        ),
       ]);
-      const known = await courses.findByCodeKeys(environment, keys);
+      const known = await equivalencyImports.findCourseIdsByCodes(environment, keys);
       const courseOf = (institutionId: string, code: string) =>
         known.get(`${institutionId}\u0000${courseCodeKey(code)}`);
       const plans = rows.map((row) => (row.issues.length ? row.issues : plan(row)));
       const planned = plans.filter((p): p is PlannedRow => !Array.isArray(p));
 
-      /** Reads what the rows name, then decides every row in order. */
+      /** Reads what the rows name, then decides every row in order (a dry run too: it only writes nothing). */
       const decideAll = async (imports: EquivalencyImportsRepository, lock: boolean) => {
-        const sets = planned.map(({ body, identity }) => ({
-          targetInstitutionId: identity.targetInstitutionId,
-          sourceSetKey: sourceSetKey(body.sourceCourseIds!),
-        }));
+        const sets = planned.flatMap(({ body, identity }) =>
+          setsOf(body).map((set) => ({
+            targetInstitutionId: identity.targetInstitutionId,
+            sourceSetKey: sourceSetKey(set),
+          })),
+        );
         // The single write's locks, taken before anything is read, so no concurrent writer of these sets slips between.
         if (lock) await imports.lockRuleSets(environment, sets);
         const stored = await imports.findByIdentitiesOrAcceptedInSets(
@@ -90,7 +112,7 @@ export function createEquivalencyImportService(
           sets,
         );
         const courseIds = planned.flatMap(({ body }) => [
-          ...body.sourceCourseIds!,
+          ...setsOf(body).flat(),
           ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
         ]);
         const batch = createImportBatch(
@@ -103,12 +125,15 @@ export function createEquivalencyImportService(
               planned.map((p) => p.identity.targetInstitutionId),
             ),
           },
-          { record: !dryRun },
+          { record: true },
         );
         const summary = { received: rows.length, created: 0, updated: 0, unchanged: 0, conflict: 0, rejected: 0 };
-        const issues: ImportIssue[] = [...headerIssues];
+        const issues = createIssueList();
+        issues.push(...headerIssues);
+        /** The file's own rules by id, to name them by row. */
+        const rowOfRule = new Map<string, number>();
         for (const rowPlan of plans) {
-          const outcome = Array.isArray(rowPlan) ? rowPlan : await decideRow(batch, rowPlan);
+          const outcome = Array.isArray(rowPlan) ? rowPlan : await decideRow(batch, rowPlan, rowOfRule);
           if (Array.isArray(outcome)) {
             summary.rejected += 1;
             issues.push(...outcome);
@@ -117,7 +142,7 @@ export function createEquivalencyImportService(
             if (outcome.issue) issues.push(outcome.issue);
           }
         }
-        return { batch, result: { dryRun, summary, issues } };
+        return { batch, result: { dryRun, summary, issues: issues.list() } };
       };
 
       if (dryRun) {
@@ -143,76 +168,131 @@ export function createEquivalencyImportService(
         }
       }
 
-      /** The row's rule by course ids, or the issues of the source courses that were not found. */
+      /** One course of the row by its codes (all of them must name the same course), or why not. */
+      function resolve(
+        institutionId: string,
+        ref: CourseRef,
+      ): { id: string } | { missing: string[] } | { split: true } {
+        const ids = ref.codes.map((code) => courseOf(institutionId, code));
+        const missing = ref.codes.filter((_, i) => !ids[i]);
+        if (missing.length) return { missing };
+        if (new Set(ids).size > 1) return { split: true };
+        return { id: ids[0]! };
+      }
+
+      /** The row's rule by course ids, or the issues of the courses that were not found. */
       function plan(row: ParsedRow): PlannedRow | ImportIssue[] {
-        const missing = row.sourceCodes.flatMap((code, index) =>
-          courseOf(row.sourceInstitutionId, code)
-            ? []
-            : [
-                {
-                  row: row.row,
-                  column: `source_course_${index + 1}`,
-                  message: `no course "${code}" at ${row.sourceInstitutionId}`,
-                },
-              ],
+        const issues: ImportIssue[] = [];
+        const names = new Map<string, string>();
+        const institutionName = (id: string) => `${institutions.get(id)?.name ?? id} (${id})`;
+        const sourceColumn = (index: number) =>
+          row.sourceColumns === "expression"
+            ? "source_courses"
+            : `source_course_${row.sourceColumns[index] ?? index + 1}`;
+        const sets = row.sourceSets.map((set) =>
+          set.map((ref, index) => {
+            const found = resolve(row.sourceInstitutionId, ref);
+            if ("id" in found) {
+              if (!names.has(found.id)) names.set(found.id, ref.text);
+              return found.id;
+            }
+            issues.push({
+              row: row.row,
+              column: sourceColumn(index),
+              message:
+                "split" in found
+                  ? `"${ref.text}" joins codes of different courses at ${institutionName(row.sourceInstitutionId)}`
+                  : `no course ${found.missing.map((code) => `"${code}"`).join(", ")} at ${institutionName(row.sourceInstitutionId)}`,
+            });
+            return "";
+          }),
         );
-        if (missing.length) return missing;
-        const sourceCourseIds = row.sourceCodes.map((code) => courseOf(row.sourceInstitutionId, code)!.id);
         // A code that names a course of the target institution is that course; any other is a code (elective, …).
-        const targets: RuleTargetInput[] = row.targets.map((t) => {
-          const course = courseOf(row.targetInstitutionId, t.code);
-          return {
-            ...(course ? { courseId: course.id } : { code: t.code }),
-            ...(t.credits !== undefined ? { credits: t.credits } : {}),
-          };
+        const targets: RuleTargetInput[] = row.targets.map(({ ref, credits }, index) => {
+          const found = resolve(row.targetInstitutionId, ref);
+          const withCredits = credits !== undefined ? { credits } : {};
+          if ("id" in found) {
+            if (!names.has(found.id)) names.set(found.id, ref.text);
+            return { courseId: found.id, ...withCredits };
+          }
+          if (ref.codes.length === 1) return { code: ref.codes[0], ...withCredits };
+          issues.push({
+            row: row.row,
+            column:
+              row.targetColumns === "expression"
+                ? "target_courses"
+                : `target_course_${row.targetColumns[index] ?? index + 1}`,
+            message:
+              "split" in found
+                ? `"${ref.text}" joins codes of different courses at ${institutionName(row.targetInstitutionId)}`
+                : `"${ref.text}" names one course by several codes, but ${institutionName(row.targetInstitutionId)} has no course ${found.missing.map((code) => `"${code}"`).join(", ")}`,
+          });
+          return {};
         });
+        if (issues.length) return issues;
+        const sourceCourseIds = sets[0];
         const body: EquivalencyCreate = {
           ...row.fields,
           sourceCourseIds,
+          ...(sets.length > 1 ? { sourceCourseSets: sets } : {}),
+          ...(row.targetChoice ? { targetChoice: row.targetChoice } : {}),
           targetInstitutionId: row.targetInstitutionId,
           targets,
         };
-        const targetKey = ruleKey({
+        const keyed = {
           sourceCourseIds,
+          sourceCourseSets: sets,
+          targetChoice: row.targetChoice ?? "all",
           targets: targets.map((t) => ({ courseId: t.courseId ?? null, code: t.code ?? null, credits: null })),
           kind: body.kind ?? "equivalent",
           generalEducationArea: body.generalEducationArea ?? null,
           effectiveFrom: body.effectiveFrom ?? null,
-        });
+        };
+        const targetKey = ruleKey(keyed);
         return {
           row,
           body,
+          names,
           identity: { sourceCourseId: sourceCourseIds[0], targetInstitutionId: row.targetInstitutionId, targetKey },
         };
       }
 
-      /** The row decided (and, outside a dry run, recorded in the batch): its result, or the issues that kept it out. */
-      async function decideRow(batch: ImportBatch, { row, body, identity }: PlannedRow): Promise<RowOutcome> {
+      /** The row decided and recorded in the batch: its result, or the issues that kept it out. */
+      async function decideRow(
+        batch: ImportBatch,
+        planned: PlannedRow,
+        rowOfRule: Map<string, number>,
+      ): Promise<RowOutcome> {
+        const { row, identity } = planned;
         try {
           const existingId = await batch.lookups.idByTarget(identity);
-          return existingId ? await update(batch, row, existingId, body) : await create(batch, row, body);
+          const outcome = existingId
+            ? await update(batch, planned, existingId, rowOfRule)
+            : await create(batch, planned, rowOfRule);
+          if (!existingId) rowOfRule.set(outcome.id, row.row);
+          return outcome.issue ? { result: outcome.result, issue: outcome.issue } : { result: outcome.result };
         } catch (error) {
           if (!(error instanceof ProblemError) || error.status >= 500) throw error;
-          return problemIssues(row, error);
+          return problemIssues(row, error, planned.names);
         }
       }
 
-      async function create(batch: ImportBatch, row: ParsedRow, body: EquivalencyCreate) {
+      async function create(batch: ImportBatch, { row, body }: PlannedRow, rowOfRule: Map<string, number>) {
         const write = async (input: EquivalencyCreate) => {
           const { record, resolved } = await decideCreate(batch.lookups, caller, input, now);
           batch.created(record, resolved);
+          return record.id;
         };
         try {
-          await write(body);
-          return { result: "created" as const };
+          return { result: "created" as const, id: await write(body) };
         } catch (error) {
           if (!(error instanceof RuleOverlapError)) throw error;
-          await write({ ...body, status: "conflict" });
-          return { result: "conflict" as const, issue: overlapIssue(row, error) };
+          const id = await write({ ...body, status: "conflict" });
+          return { result: "conflict" as const, id, issue: overlapIssue(row, error, dryRun, rowOfRule) };
         }
       }
 
-      async function update(batch: ImportBatch, row: ParsedRow, id: string, body: EquivalencyCreate) {
+      async function update(batch: ImportBatch, { row, body }: PlannedRow, id: string, rowOfRule: Map<string, number>) {
         const { sourceCourseIds: _sources, targetInstitutionId: _target, ...patch } = body;
         const write = async (changes: typeof patch) => {
           const current = batch.current(id);
@@ -221,42 +301,84 @@ export function createEquivalencyImportService(
           return decision.changed;
         };
         try {
-          return { result: (await write(patch)) ? ("updated" as const) : ("unchanged" as const) };
+          return { result: (await write(patch)) ? ("updated" as const) : ("unchanged" as const), id };
         } catch (error) {
           if (!(error instanceof RuleOverlapError)) throw error;
           await write({ ...patch, status: "conflict" });
-          return { result: "conflict" as const, issue: overlapIssue(row, error) };
+          return { result: "conflict" as const, id, issue: overlapIssue(row, error, dryRun, rowOfRule) };
         }
       }
     },
   };
 }
 
-function overlapIssue(row: ParsedRow, error: RuleOverlapError): ImportIssue {
-  const which = error.ambiguous ? "ambiguous with" : "a duplicate of";
+/** The rule's source course sets (its only set when it gives none). */
+function setsOf(body: EquivalencyCreate): string[][] {
+  const sets = (body as { sourceCourseSets?: string[][] }).sourceCourseSets;
+  return sets?.length ? sets : [body.sourceCourseIds!];
+}
+
+function unknownInstitution(row: ParsedRow, column: string, id: string): ImportIssue {
   return {
     row: row.row,
-    column: "status",
-    message: `${which} the accepted rule${error.conflictingEquivalencyIds.length > 1 ? "s" : ""} ${error.conflictingEquivalencyIds.join(", ")}: stored as conflict`,
+    column,
+    message: `the institution "${clip(id)}" is unknown (no institution with that id or IPEDS unit id)`,
   };
 }
 
-/** The service's 4xx problem as the row's issues: one per pointer, named by the column it most likely came from. */
-function problemIssues(row: ParsedRow, error: ProblemError): ImportIssue[] {
-  const errors = error.extensions.errors ?? [];
-  if (!errors.length) return [{ row: row.row, column: null, message: error.message }];
-  return errors.map(({ pointer, message }) => ({ row: row.row, column: columnOf(pointer), message }));
+/** Rules of the file named by their row ("the accepted rule of row 3 (eq_…)"), stored rules by id. */
+function overlapIssue(
+  row: ParsedRow,
+  error: RuleOverlapError,
+  dryRun: boolean,
+  rowOfRule: Map<string, number>,
+): ImportIssue {
+  const which = error.ambiguous ? "ambiguous with" : "a duplicate of";
+  const rules = error.conflictingEquivalencyIds.map((id) =>
+    rowOfRule.has(id) ? `of row ${rowOfRule.get(id)} (${id})` : id,
+  );
+  return {
+    row: row.row,
+    column: "status",
+    message: `${which} the accepted rule${rules.length > 1 ? "s" : ""} ${rules.join(", ")}: ${dryRun ? "would be stored" : "stored"} as conflict`,
+  };
 }
 
-const POINTER_COLUMNS: [RegExp, (match: RegExpMatchArray) => string][] = [
-  [/^\/sourceCourseIds\/(\d+)/, (m) => `source_course_${Number(m[1]) + 1}`],
-  [/^\/targets\/(\d+)/, (m) => `target_course_${Number(m[1]) + 1}`],
-  [/^\/targetInstitutionId/, () => "target_institution"],
-  [/^\/(\w+)/, (m) => m[1].replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
-];
+/** The service's 4xx problem as the row's issues: one per pointer, by column, courses by the file's codes. */
+function problemIssues(row: ParsedRow, error: ProblemError, names: Map<string, string>): ImportIssue[] {
+  const named = (message: string) =>
+    message.replace(/\bcrs_[0-9A-Za-z]+\b/g, (id) => (names.has(id) ? `"${names.get(id)}"` : id));
+  const errors = error.extensions.errors ?? [];
+  if (!errors.length) return [{ row: row.row, column: null, message: named(error.message) }];
+  return errors.map(({ pointer, message }) => ({
+    row: row.row,
+    column: columnOf(pointer, row),
+    message: named(message),
+  }));
+}
 
-function columnOf(pointer: string): string | null {
-  for (const [pattern, column] of POINTER_COLUMNS) {
+function columnOf(pointer: string, row: ParsedRow): string | null {
+  const sources = row.sourceColumns;
+  const targets = row.targetColumns;
+  const patterns: [RegExp, (match: RegExpMatchArray) => string][] = [
+    [
+      /^\/(sourceCourseIds|sourceCourseId)(?:\/(\d+))?/,
+      (m) =>
+        sources === "expression"
+          ? "source_courses"
+          : `source_course_${sources[Number(m[2] ?? 0)] ?? Number(m[2] ?? 0) + 1}`,
+    ],
+    [/^\/sourceCourseSets/, () => (sources === "expression" ? "source_courses" : "source_course_1")],
+    [
+      /^\/targets\/(\d+)/,
+      (m) =>
+        targets === "expression" ? "target_courses" : `target_course_${targets[Number(m[1])] ?? Number(m[1]) + 1}`,
+    ],
+    [/^\/targetChoice/, () => (targets === "expression" ? "target_courses" : "target_choice")],
+    [/^\/targetInstitutionId/, () => "target_institution"],
+    [/^\/(\w+)/, (m) => m[1].replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
+  ];
+  for (const [pattern, column] of patterns) {
     const match = pointer.match(pattern);
     if (match) return column(match);
   }
