@@ -1513,12 +1513,6 @@ export interface components {
          * @enum {string}
          */
         LetterGrade: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "P";
-        /**
-         * @description A minimum grade as a request gives it: a `LetterGrade` in either case (`c+` is `C+`, `p` is
-         *     `P`). It is stored and answered in capitals.
-         * @enum {string}
-         */
-        LetterGradeInput: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "P" | "a+" | "a" | "a-" | "b+" | "b" | "b-" | "c+" | "c" | "c-" | "d+" | "d" | "d-" | "p";
         /** @description One thing a rule gives at the target institution. */
         RuleTarget: {
             /** @description Id of the target course record, or null. */
@@ -2084,7 +2078,7 @@ export interface components {
             /** @description The general education area code the rule meets (`kind=general_education` only), e.g. `IGETC 5A`. */
             generalEducationArea?: string;
             /** @description The lowest grade that meets the rule; null or omitted means any passing grade. */
-            minimumGrade?: components["schemas"]["LetterGradeInput"] | null;
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
             /**
              * Format: date
              * @description First day in force (inclusive); null or omitted is open.
@@ -2139,7 +2133,7 @@ export interface components {
             /** @description The general education area code the rule meets (`kind=general_education` only), e.g. `IGETC 5A`. */
             generalEducationArea?: string | null;
             /** @description The lowest grade that meets the rule; null means any passing grade. */
-            minimumGrade?: components["schemas"]["LetterGradeInput"] | null;
+            minimumGrade?: components["schemas"]["LetterGrade"] | null;
             /**
              * Format: date
              * @description First day in force (inclusive); null or omitted is open.
@@ -2158,15 +2152,28 @@ export interface components {
             note?: string;
         };
         /**
-         * @description The answer of `POST /equivalencies`, one schema for both statuses: `201` with the stored
-         *     equivalency, expanded; `200` with `dryRun: true` and the record a real request would store
-         *     (its `id`, `createdAt`, `updatedAt` and `datasetVersionId` null).
+         * @description The answer of `POST /equivalencies`, read by one model in generated clients (which type a
+         *     method by its lowest 2xx status): `200` is a dry run's preview, `dryRun: true`; `201` (the
+         *     schema `EquivalencyCreated`) carries every member this schema requires, `dryRun: false` and
+         *     the stored equivalency, so a client reading a `201` with this model reads it whole.
          */
         EquivalencyCreateResponse: {
-            /** @description The stored equivalency (`201`, every field of `EquivalencyExpanded`), or the preview (`200`). */
+            /** @description The record a real request would store (its `id`, `createdAt`, `updatedAt` and `datasetVersionId` null). */
             data: components["schemas"]["EquivalencyPreview"];
-            /** @description Present, and true, only in dry runs; nothing was stored. */
-            dryRun?: boolean;
+            /**
+             * @description Always `true`; marks a preview.
+             * @constant
+             */
+            dryRun: true;
+        };
+        /** @description The created equivalency, expanded, with `dryRun` false (from 1.2.0), so the `200` model of generated clients reads it too. */
+        EquivalencyCreated: {
+            data: components["schemas"]["EquivalencyExpanded"];
+            /**
+             * @description Always `false` (from 1.2.0): the equivalency was stored.
+             * @constant
+             */
+            dryRun: false;
         };
         /** @description The equivalency a create request would store (dry run); `id`, `createdAt` and `updatedAt` are null because nothing was stored. */
         EquivalencyPreview: {
@@ -3287,12 +3294,6 @@ export interface components {
          */
         CourseGrade: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "F" | "P" | "NP" | "W" | "I";
         /**
-         * @description A grade earned as a request gives it: a `CourseGrade` in either case (`b` is `B`, `np` is
-         *     `NP`). The answer names it in capitals.
-         * @enum {string}
-         */
-        CourseGradeInput: "A+" | "A" | "A-" | "B+" | "B" | "B-" | "C+" | "C" | "C-" | "D+" | "D" | "D-" | "F" | "P" | "NP" | "W" | "I" | "a+" | "a" | "a-" | "b+" | "b" | "b-" | "c+" | "c" | "c-" | "d+" | "d" | "d-" | "f" | "p" | "np" | "w" | "i";
-        /**
          * @description What a course counts for: the kind of the rule applied (`equivalent`, `elective`,
          *     `general_education`, `no_credit`), `condition_not_met` (a rule matched the course but its
          *     grade or date condition failed, and no other rule applied), `no_rule` (no accepted rule
@@ -3317,7 +3318,7 @@ export interface components {
             /** @description The course's title as the transcript gives it (with `institutionId` and `code` only): when the catalog lacks the code, the course is evaluated as `unknown_course` and its demand is listed with this title. Ignored when the catalog has the course. */
             title?: string;
             /** @description The grade earned; omitted, the rules' grade conditions are assumed met (and named in the reasons). */
-            grade?: components["schemas"]["CourseGradeInput"];
+            grade?: components["schemas"]["CourseGrade"];
             /**
              * Format: date
              * @description When the course was completed; the rules in force that day apply.
@@ -4405,7 +4406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EquivalencyCreateResponse"];
+                    "application/json": components["schemas"]["EquivalencyCreated"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -48,4 +48,9 @@ export const OPERATION_SUMMARIES: Readonly<Record<string, string>> = {
   "listOAuthClients": "List OAuth clients",
   "createOAuthClient": "Create an OAuth client",
   "revokeOAuthClient": "Revoke an OAuth client",
+  "listExplorerEnvironments": "What the public explorer can show",
+  "searchExplorerInstitutions": "Find institutions by name, city or state",
+  "listExplorerCourses": "Search one institution's catalog",
+  "getExplorerAgreement": "The transfer agreement between two institutions",
+  "createExplorerTransferEvaluation": "Will my courses transfer? (public)",
 };

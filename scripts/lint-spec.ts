@@ -25,7 +25,8 @@
 //  6. the 2xx answers of an operation under `paths` share one JSON schema (a dry run's `200` and
 //     a real `201` differ only by an optional `dryRun: true`): OpenAPI Generator types a method
 //     by its lowest 2xx status only, so a client reading a `201` with the `200`'s model fails or
-//     is mistyped (docs/partners.md).
+//     is mistyped (docs/partners.md). An operation whose single schema would break earlier
+//     clients keeps two, saying in `x-2xx-read-by-lowest` how the lowest's model reads the others.
 import fs from "node:fs";
 import path from "node:path";
 import { parseDocument, LineCounter, isNode } from "yaml";
@@ -231,7 +232,10 @@ function checkOperation(operation: Json, at: Segment[], inPaths: boolean): void 
     for (const [mediaType, media] of Object.entries(isObject(response.content) ? response.content : {}))
       if (isObject(media)) walkSchema(media.schema, [...responseAt, "content", mediaType, "schema"]);
   }
-  if (new Set(successSchemas.values()).size > 1)
+  // An operation may keep distinct 2xx schemas where one schema would break earlier clients, saying
+  // in `x-2xx-read-by-lowest` why its other answers are read whole by the lowest one's model.
+  const readByLowest = typeof operation["x-2xx-read-by-lowest"] === "string";
+  if (new Set(successSchemas.values()).size > 1 && !readByLowest)
     report(
       [...at, "responses"],
       `the 2xx answers (${[...successSchemas.keys()].join(", ")}) have different schemas: give them one $ref (a dry run's flag optional)`,

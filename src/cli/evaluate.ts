@@ -44,9 +44,9 @@ export function readTranscript(csv: string): TranscriptCourse[] {
       course.institutionId = institutionIdOf(cell("institution"));
       course.code = cell("code");
     } else problems.push(`row ${row}: give institution and code, or course_id`);
-    const grade = cell("grade").toUpperCase();
+    const grade = cell("grade");
     if (grade && !COURSE_GRADES.includes(grade))
-      problems.push(`row ${row}, grade: "${cell("grade")}" is not a grade (${COURSE_GRADES.join(", ")})`);
+      problems.push(`row ${row}, grade: "${grade}" is not a grade, written in capitals (${COURSE_GRADES.join(", ")})`);
     else if (grade) course.grade = grade;
     const date = cell("completed_on");
     if (date) {
@@ -138,10 +138,15 @@ export function addEvaluationCommands(
     .action((opts: { env: Environment; to: string; limit: number; offset: number; org?: string }) =>
       withServices(async (services) => {
         const caller = await actingAs(services, opts.env, opts.org);
-        const page = await services.transferEvaluations.listEquivalencyRequests(caller, institutionIdOf(opts.to), undefined, {
-          limit: opts.limit,
-          offset: opts.offset,
-        });
+        const page = await services.transferEvaluations.listEquivalencyRequests(
+          caller,
+          institutionIdOf(opts.to),
+          undefined,
+          {
+            limit: opts.limit,
+            offset: opts.offset,
+          },
+        );
         if (output.json) return output.result({ data: page.items, total: page.total }, "");
         output.table(
           page.items.map((item) => ({

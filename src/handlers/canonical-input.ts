@@ -1,47 +1,30 @@
-// What the contract accepts in more than one spelling, in the one the services take: grades in
-// either case (`b` is `B`), institutions by id or by bare IPEDS unit id (`110635` is `inst_110635`),
-// as the CSV import reads them.
+// What the contract accepts in more than one spelling, in the one the services take: institutions
+// by id or by bare IPEDS unit id (`110635` is `inst_110635`), as the CSV import reads them. Grades
+// have one spelling, in capitals, so generated clients name each grade once.
 import { institutionIdOf } from "../kernel/ids.ts";
-
-type Capital<T> = T extends string ? Uppercase<T> : T;
-
-/** A grade in capitals; null and undefined as they are. */
-export function capitalGrade<T extends string | null | undefined>(grade: T): Capital<T> {
-  return (typeof grade === "string" ? grade.toUpperCase() : grade) as Capital<T>;
-}
 
 /** An optional institution id (a query filter) as `inst_…`. */
 export function institutionFilter(value: string | undefined): string | undefined {
   return value === undefined ? undefined : institutionIdOf(value);
 }
 
-/** A rule's body (POST or PATCH): its minimum grade in capitals, its target institution by id; absent members stay absent. */
-export function canonicalRule<T extends { minimumGrade?: string | null; targetInstitutionId?: string }>(
-  body: T,
-): Omit<T, "minimumGrade"> & { minimumGrade?: Capital<T["minimumGrade"]> } {
-  const canonical: Record<string, unknown> = { ...body };
-  if ("minimumGrade" in body) canonical.minimumGrade = capitalGrade(body.minimumGrade);
-  if (typeof body.targetInstitutionId === "string")
-    canonical.targetInstitutionId = institutionIdOf(body.targetInstitutionId);
-  return canonical as Omit<T, "minimumGrade"> & { minimumGrade?: Capital<T["minimumGrade"]> };
+/** A rule's body (POST or PATCH) with its target institution by id; absent members stay absent. */
+export function canonicalRule<T extends { targetInstitutionId?: string }>(body: T): T {
+  return typeof body.targetInstitutionId === "string"
+    ? { ...body, targetInstitutionId: institutionIdOf(body.targetInstitutionId) }
+    : body;
 }
 
-type EvaluationCourse = { institutionId?: string; grade?: string };
-type CapitalCourse<C extends EvaluationCourse> = Omit<C, "grade"> & { grade?: Capital<NonNullable<C["grade"]>> };
-
-/** An evaluation's body: institutions by id, grades in capitals. */
-export function canonicalEvaluation<T extends { targetInstitutionId: string; courses: EvaluationCourse[] }>(
+/** An evaluation's body with its institutions by id. */
+export function canonicalEvaluation<T extends { targetInstitutionId: string; courses: { institutionId?: string }[] }>(
   body: T,
-): Omit<T, "courses"> & { courses: CapitalCourse<T["courses"][number]>[] } {
+): T {
   return {
     ...body,
     targetInstitutionId: institutionIdOf(body.targetInstitutionId),
-    courses: body.courses.map((course) => {
-      const canonical: Record<string, unknown> = { ...course };
-      if (course.institutionId !== undefined) canonical.institutionId = institutionIdOf(course.institutionId);
-      if (course.grade !== undefined) canonical.grade = capitalGrade(course.grade);
-      return canonical as CapitalCourse<T["courses"][number]>;
-    }),
+    courses: body.courses.map((course) =>
+      course.institutionId === undefined ? course : { ...course, institutionId: institutionIdOf(course.institutionId) },
+    ),
   };
 }
 

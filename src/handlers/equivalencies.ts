@@ -66,7 +66,7 @@ export const createEquivalency: OperationHandler<"createEquivalency"> = async (r
   };
   const answer = (created: CreatedEquivalency) => ({
     status: 201 as const,
-    body: { data: created.view },
+    body: { data: created.view, dryRun: false as const },
     headers: { ETag: created.etag, Location: `${API_ROOT}/equivalencies/${created.view.id}` },
   });
   // The answer to remember commits with the record (services/idempotency.ts).
@@ -85,7 +85,7 @@ export const updateEquivalency: OperationHandler<"updateEquivalency"> = async (r
   const { view, etag } = await services.equivalencies.updateEquivalency(
     caller,
     request.params.id,
-    canonicalRule(request.body),
+    request.body,
     request.headers["if-match"],
   );
   return { status: 200, body: { data: view }, headers: { ETag: etag } };

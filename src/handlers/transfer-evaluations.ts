@@ -10,11 +10,9 @@ export const createTransferEvaluation: OperationHandler<"createTransferEvaluatio
 ) => ({
   status: 200,
   body: {
-    data: await services.transferEvaluations.createTransferEvaluation(
-      caller,
-      canonicalEvaluation(request.body),
-      { clientAddress },
-    ),
+    data: await services.transferEvaluations.createTransferEvaluation(caller, canonicalEvaluation(request.body), {
+      clientAddress,
+    }),
   },
 });
 

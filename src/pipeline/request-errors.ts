@@ -89,11 +89,9 @@ function describe(error: ErrorObject): string {
 }
 
 /** The written form a format expects, with an example (Ajv says only `must match format "date"`). */
-/** The values an enum allows; where it takes a value in either case (grades), each is named once, in capitals. */
+/** The values an enum allows. */
 function enumMessage(values: string[]): string {
-  const named = values.filter((value) => value === value.toUpperCase() || !values.includes(value.toUpperCase()));
-  const eitherCase = named.length < values.length;
-  return `must be one of ${named.join(", ")}${eitherCase ? " (in either case)" : ""}`;
+  return `must be one of ${values.join(", ")}`;
 }
 
 function dedupe(errors: FieldError[]): FieldError[] {

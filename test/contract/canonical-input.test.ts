@@ -1,4 +1,5 @@
-// What the contract accepts in more than one spelling: grades in either case (`b` is `B`) and
+// What the contract accepts in more than one spelling (grades are written in capitals only, as
+// the dashboard and the CLI require too) and
 // institutions by bare IPEDS unit id (`110635` is `inst_110635`) in paths, query filters and bodies,
 // as the CSV import reads them; and a date in another form is refused with the form it must take.
 import { expect } from "chai";
@@ -21,31 +22,35 @@ describe("canonical input: grades in either case, IPEDS unit ids for institution
   });
   after(() => t.close());
 
-  it("createEquivalency and updateEquivalency: a minimum grade in lower case is stored in capitals; 110635 is inst_110635", async () => {
-    const created = await post("/equivalencies", {
+  it("createEquivalency and updateEquivalency: grades are written in capitals (c+ is refused naming them); 110635 is inst_110635", async () => {
+    const body = {
       sourceCourseIds: [c["CHEM 1A"], c["CHEM 1AL"]],
       targetInstitutionId: "110635",
       targets: [{ courseId: c["CHEM 4A"] }],
       minimumGrade: "c+",
       status: "accepted",
-    });
+    };
+    const refused = await post("/equivalencies", body);
+    await expectContract(refused, 400);
+    expect(refused.body.errors[0]).to.deep.include({ pointer: "/minimumGrade" });
+    const created = await post("/equivalencies", { ...body, minimumGrade: "C+" });
     await expectContract(created, 201);
     expect(created.body.data).to.include({ targetInstitutionId: "inst_110635", minimumGrade: "C+" });
     ruleId = created.body.data.id;
     const changed = await t.http
       .patch(`/api/v1/equivalencies/${ruleId}`)
       .set(bearer(t.keys.live))
-      .send({ minimumGrade: "p" });
+      .send({ minimumGrade: "P" });
     await expectContract(changed, 200);
     expect(changed.body.data.minimumGrade).to.equal("P");
   });
 
-  it("createTransferEvaluation: grades in either case, institutions by IPEDS unit id, the answer in capitals and ids", async () => {
+  it("createTransferEvaluation: institutions by IPEDS unit id, the answer in ids", async () => {
     const response = await post("/transfer-evaluations", {
       targetInstitutionId: "110635",
       courses: [
-        { institutionId: "122977", code: "CHEM 1A", grade: "b", completedOn: "2025-06-12" },
-        { institutionId: "inst_122977", code: "CHEM 1AL", grade: "np", completedOn: "2025-06-12" },
+        { institutionId: "122977", code: "CHEM 1A", grade: "B", completedOn: "2025-06-12" },
+        { institutionId: "inst_122977", code: "CHEM 1AL", grade: "NP", completedOn: "2025-06-12" },
         { institutionId: "122977", code: "HIST 11", grade: "B+" },
       ],
     });
@@ -58,7 +63,7 @@ describe("canonical input: grades in either case, IPEDS unit ids for institution
   it("createTransferEvaluation: 400 naming the written form of a date, and every grade once for a grade that is none", async () => {
     const response = await post("/transfer-evaluations", {
       targetInstitutionId: "inst_110635",
-      courses: [{ institutionId: "inst_122977", code: "CHEM 1A", grade: "Q", completedOn: "08/15/2024" }],
+      courses: [{ institutionId: "inst_122977", code: "CHEM 1A", grade: "b", completedOn: "08/15/2024" }],
     });
     await expectContract(response, 400);
     const messages = Object.fromEntries(
@@ -68,7 +73,7 @@ describe("canonical input: grades in either case, IPEDS unit ids for institution
       "must be a date written YYYY-MM-DD, e.g. 2024-08-15, in the years 1900-9999",
     );
     expect(messages["/courses/0/grade"]).to.equal(
-      "must be one of A+, A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F, P, NP, W, I (in either case)",
+      "must be one of A+, A, A-, B+, B, B-, C+, C, C-, D+, D, D-, F, P, NP, W, I",
     );
   });
 

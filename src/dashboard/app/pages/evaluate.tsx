@@ -47,8 +47,10 @@ export function parseCourses(text: string): { courses: Course[]; problems: strin
     if (!("courseId" in course) && (!first || !code))
       problems.push(`Line ${index + 1}: give an institution id and a code.`);
     if (grade) {
-      if (GRADES.has(grade.toUpperCase())) course.grade = grade.toUpperCase() as Course["grade"];
-      else problems.push(`Line ${index + 1}: "${grade}" is not a grade (A+ … D-, F, P, NP, W, I).`);
+      // One spelling, in capitals, as the API takes it.
+      if (GRADES.has(grade)) course.grade = grade as Course["grade"];
+      else
+        problems.push(`Line ${index + 1}: "${grade}" is not a grade, written in capitals (A+ … D-, F, P, NP, W, I).`);
     }
     if (completedOn) {
       if (/^\d{4}-\d{2}-\d{2}$/.test(completedOn)) course.completedOn = completedOn;
