@@ -30,6 +30,8 @@ const UNDERSTOOD = new Set([
   "pattern",
   // An example of the pattern for error messages (request-errors.ts): no constraint of its own.
   "x-pattern-example",
+  // The constant names generated clients give an enum's values (docs/partners.md): no constraint.
+  "x-enum-varnames",
   "format",
   "minLength",
   "maxLength",

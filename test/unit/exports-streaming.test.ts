@@ -19,6 +19,15 @@ import { loadInstitutions } from "../helpers/fixtures.ts";
 
 const caller = { environment: "live" } as Credential;
 
+/** "A", "A + B", "A or AH", "(A + AL) or (AH + AL)"; null without sets. */
+function setCodes(sets: string[][], codeOf: (id: string) => string): string | null {
+  if (!sets.length) return null;
+  const parts = sets.map((set) => set.map(codeOf).join(" + "));
+  return sets.length === 1
+    ? parts[0]
+    : sets.map((set, i) => (set.length > 1 ? `(${parts[i]})` : parts[i])).join(" or ");
+}
+
 /** The equivalency CSV's columns of names (EQUIVALENCY_NAME_COLUMNS), computed here from the records. */
 async function nameColumns(t: TestApp) {
   const courses = new Map(
@@ -40,6 +49,15 @@ async function nameColumns(t: TestApp) {
       targetCourseTitles: joined(
         targets.map((target) => (target.courseId && courses.get(target.courseId)?.title) || ""),
       ),
+      // 1.2.0: the sets and targets as the CSV import writes them (docs/exports.md).
+      sourceCourseSetCodes: setCodes(row.sourceCourseSets as string[][], (id) => courses.get(id)?.code ?? id),
+      targetCourseCodes:
+        targets
+          .map((target) => {
+            const course = target.courseId ? courses.get(target.courseId) : undefined;
+            return course ? [course.code, ...course.crossListedCodes].join(" = ") : (target.code ?? "");
+          })
+          .join(row.targetChoice === "one_of" ? " or " : " + ") || null,
     };
   };
 }

@@ -107,7 +107,7 @@ class PartnerFlow(unittest.TestCase):
         created = equivalencies.create_equivalency_with_http_info(create, idempotency_key=key)
         self.assertEqual(201, created.status_code)
         self.assertIsInstance(created.data, ce.EquivalencyCreateResponse)
-        self.assertIsNone(created.data.dry_run)
+        self.assertIs(False, created.data.dry_run)
         rule_id = created.data.data.id
         self.assertTrue(created.headers["Location"].endswith("/equivalencies/" + rule_id))
         self.assertEqual(ce.LetterGrade.C, created.data.data.minimum_grade)
