@@ -65,6 +65,9 @@ describe("equivalencies: createEquivalency (POST /equivalencies)", () => {
       priority: 0,
       awardedCredits: eq.awardedCredits,
       awardedCreditUnit: "semester",
+      // 1.2.0: alternatives and choices; a 1.1 request is one set and every target.
+      sourceCourseSets: [[c["CS 55"]]],
+      targetChoice: "all",
     });
     const versions = await t.database.prisma.equivalencyVersion.findMany({ where: { equivalencyId: eq.id } });
     expect(versions.map((v) => v.version)).to.deep.equal([1]);
