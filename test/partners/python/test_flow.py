@@ -106,7 +106,7 @@ class PartnerFlow(unittest.TestCase):
         key = str(uuid.uuid4())
         created = equivalencies.create_equivalency_with_http_info(create, idempotency_key=key)
         self.assertEqual(201, created.status_code)
-        self.assertIsInstance(created.data, ce.EquivalencyCreateResponse)
+        self.assertIsInstance(created.data, ce.EquivalencyCreated)  # Python reads each status by its own model
         self.assertIs(False, created.data.dry_run)
         rule_id = created.data.data.id
         self.assertTrue(created.headers["Location"].endswith("/equivalencies/" + rule_id))
