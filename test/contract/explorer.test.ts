@@ -227,7 +227,7 @@ describe("the public explorer: listExplorerEnvironments, searchExplorerInstituti
       });
       const reasons = results.flatMap((r: { reasons: string[] }) => r.reasons).join("\n");
       expect(reasons).not.to.match(/eq_|crs_|inst_|priority/);
-      expect(reasons).to.include("The rule applies: CHEM 1A + CHEM 1AL → CHEM 4A");
+      expect(reasons).to.include('Rule "CHEM 1A + CHEM 1AL → CHEM 4A" applies');
       expect(reasons).to.include("No accepted rule of University of California-Berkeley has ENGL 1");
       expect(totals).to.include({ courses: 5, matchedCourses: 2, unmatchedCourses: 3, awardedCredits: 4 });
     });
