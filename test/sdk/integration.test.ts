@@ -95,6 +95,21 @@ describe("SDK against the running app", () => {
       .create({ sourceCourseId: source, targetInstitutionId: "inst_110635", targetCourseId: target })
       .catch((e) => e);
     expect(duplicate).to.be.instanceOf(ConflictError).and.to.include({ existingId: created.id, code: "conflict" });
+    // A contradiction of the accepted rule: its problem's extension is a typed member of the error.
+    const ambiguous = await client.equivalencies
+      .create({
+        sourceCourseIds: [source],
+        targetInstitutionId: "inst_110635",
+        targets: [{ code: "CS 9XX" }],
+        kind: "elective",
+        status: "accepted",
+      })
+      .catch((e: unknown) => e);
+    expect(ambiguous).to.be.instanceOf(ConflictError);
+    const conflict = ambiguous as ConflictError;
+    expect(conflict.code).to.equal("ambiguous-rule");
+    const named: string[] | undefined = conflict.conflictingEquivalencyIds;
+    expect(named).to.deep.equal([created.id]);
   });
 
   it("throws a typed NotFoundError and ValidationError", async () => {
