@@ -53,7 +53,11 @@ describe("institutions: listInstitutions (GET /institutions), getInstitution (GE
       system: "University of California",
       source: "channel_a",
     });
-    for (const id of ["inst_999999", "110635", "crs_x"]) {
+    // A bare IPEDS unit id is the same institution (docs/api-guide.md, "Catalog rules").
+    const byIpeds = await get("/institutions/110635");
+    await expectContract(byIpeds, 200);
+    expect(byIpeds.body.data.id).to.equal("inst_110635");
+    for (const id of ["inst_999999", "999999", "crs_x"]) {
       const missing = await get(`/institutions/${id}`);
       await expectContract(missing, 404);
       expectProblem(missing, "not-found");
