@@ -132,17 +132,20 @@ export function buildProgram(
   function withServices<T>(fn: (services: Services, database: Database) => Promise<T>): Promise<T> {
     return withDatabase((database) =>
       // Every change a command makes is the operator's, audited in its own transaction.
-      runAsOperator(commandName, () =>
-        fn(
-          createServices({
-            repositories: repositoriesOf(database),
-            config: loadConfig(),
-            secrets: openKeys().box,
-            forgetCredential: server?.forgetCredential,
-          }),
-          database,
-        ),
-      ),
+      runAsOperator(commandName, async () => {
+        const services = createServices({
+          repositories: repositoriesOf(database),
+          config: loadConfig(),
+          secrets: openKeys().box,
+          forgetCredential: server?.forgetCredential,
+        });
+        try {
+          return await fn(services, database);
+        } finally {
+          // The demand an evaluation gathered is written before the database closes: nothing is lost.
+          await services.transferEvaluations.closeDemand();
+        }
+      }),
     );
   }
 

@@ -13,8 +13,8 @@ import { freshDatabase, type TestDatabase } from "../helpers/database.ts";
 
 const TRANSCRIPT = [
   "institution,code,grade,completed_on",
-  "122977,BIO 101,b,2025-06-12",
-  "inst_122977,CHEM 1A,c,2025-06-12",
+  "122977,BIO 101,B,2025-06-12",
+  "inst_122977,CHEM 1A,C,2025-06-12",
   "inst_122977,chem 1al,C,2025-06-12",
 ].join("\n");
 
@@ -186,7 +186,7 @@ describe("CLI commands: equivalencies list, show and create, evaluate, requests 
     expect(missing.stderr).to.match(/eq_nope/);
   });
 
-  it("evaluate --file: every course's outcome and reasons, the totals; grades in any case, IPEDS unit ids; requests list counts the course without a rule", async () => {
+  it("evaluate --file: every course's outcome and reasons, the totals; IPEDS unit ids, codes in any case; requests list counts the course without a rule", async () => {
     fs.writeFileSync(path.join(tmp, "transcript.csv"), TRANSCRIPT);
     const evaluated = await cli("evaluate", "--env", "sandbox", "--to", "110635", "--file", "transcript.csv");
     expect(evaluated.stderr).to.equal("");
@@ -215,14 +215,14 @@ describe("CLI commands: equivalencies list, show and create, evaluate, requests 
       path.join(tmp, "bad.csv"),
       [
         "institution,code,grade,completed_on",
-        "inst_122977,BIO 101,Q,2025-06-12",
+        "inst_122977,BIO 101,b,2025-06-12",
         ",,,",
         "inst_122977,CHEM 1A,A,08/15/2024",
       ].join("\n"),
     );
     const bad = await cli("evaluate", "--env", "sandbox", "--to", "110635", "--file", "bad.csv");
     expect(bad.code).to.equal(1);
-    expect(bad.stderr).to.contain('row 1, grade: "Q" is not a grade');
+    expect(bad.stderr).to.contain('row 1, grade: "b" is not a grade, written in capitals');
     expect(bad.stderr).to.contain("row 2: give institution and code, or course_id");
     expect(bad.stderr).to.contain('row 3, completed_on: must be a date YYYY-MM-DD, e.g. 2024-08-15, not "08/15/2024"');
     expect(readTranscript(TRANSCRIPT).map((c) => c.grade)).to.deep.equal(["B", "C", "C"]);
