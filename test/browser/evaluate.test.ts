@@ -60,7 +60,8 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
       .getByRole("link", { name: "Evaluate", exact: true })
       .click();
     await heading("Evaluate").waitFor();
-    await page.getByLabel("Target institution id").fill("inst_110635");
+    await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
+    await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
     await page
       .getByLabel("Courses", { exact: true })
       .fill("inst_122977, BIO 101, B, 2025-06-12\ninst_122977\tCHEM 1A\tC\t2025-06-12");
@@ -69,10 +70,10 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
     const rows = page.getByRole("table", { name: "Evaluation results" }).getByRole("row");
     expect(await rows.count()).to.equal(3);
     expect(await rows.nth(1).textContent()).to.include("no rule");
-    expect(await rows.nth(1).textContent()).to.include("No accepted rule of the target institution has BIO 101");
+    expect(await rows.nth(1).textContent()).to.include("No accepted rule of University of California-Berkeley has BIO 101");
     expect(await rows.nth(2).textContent()).to.include("equivalent");
     expect(await rows.nth(2).textContent()).to.include("CHEM 4A");
-    await page.getByText("1 of 2 courses count at inst_110635").waitFor();
+    await page.getByText("1 of 2 courses count at University of California-Berkeley").waitFor();
     await checkPage(page, "evaluate");
   });
 
@@ -85,7 +86,8 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
   it("lists the requested rules by demand, with a Create rule link prefilled", async () => {
     await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Requested rules" }).click();
     await heading("Requested rules").waitFor();
-    await page.getByLabel("Target institution id").fill("inst_110635");
+    await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
+    await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
     await page.getByRole("button", { name: "Show" }).click();
     const row = page.getByRole("table", { name: "Requested rules" }).getByRole("row").nth(1);
     await row.getByText("BIO 101", { exact: true }).waitFor();

@@ -90,7 +90,7 @@ describe("dashboard: importing, rejecting and editing rules", function () {
     const counts = page.locator("dl.facts");
     expect(await counts.locator("dd").allTextContents()).to.deep.equal(["3", "1", "0", "0", "1", "1"]);
     const issues = page.getByRole("table", { name: /^Issues/ });
-    await issues.getByRole("cell", { name: 'no course "CHEM 99" at inst_122977' }).waitFor();
+    await issues.getByRole("cell", { name: 'no course "CHEM 99" at Santa Monica College (inst_122977)' }).waitFor();
     const rows = await issues.getByRole("row").allTextContents();
     expect(rows.slice(1)).to.have.length(2);
     expect(rows.join("\n"))

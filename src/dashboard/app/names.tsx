@@ -90,10 +90,20 @@ export function courseLabel(course: Pick<Course, "code" | "title" | "crossListed
   return `${[course.code, ...(course.crossListedCodes ?? [])].join(" = ")} — ${course.title}`;
 }
 
-/** An institution by name, its id on hover; the id itself while loading or when unknown. */
+/** Stands for a name being read: people meet names, not ids, so the id shows only for a record that is gone. */
+function Loading({ id }: { id: string }) {
+  return (
+    <span class="muted" title={id} aria-busy="true">
+      …
+    </span>
+  );
+}
+
+/** An institution by name, its id on hover; the id itself when unknown. */
 export function InstitutionName({ id }: { id: string }) {
   const { api } = useDashboard();
   const institution = useRecord(() => institutionById(api, id), [api, id]);
+  if (institution === undefined) return <Loading id={id} />;
   if (!institution) return <span class="mono">{id}</span>;
   return <span title={id}>{institution.name}</span>;
 }
@@ -102,6 +112,7 @@ export function InstitutionName({ id }: { id: string }) {
 export function CourseName({ id, withInstitution = false }: { id: string; withInstitution?: boolean }) {
   const { api } = useDashboard();
   const course = useRecord(() => courseById(api, id), [api, id]);
+  if (course === undefined) return <Loading id={id} />;
   if (!course) return <span class="mono">{id}</span>;
   return (
     <span>
