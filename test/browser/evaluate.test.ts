@@ -70,7 +70,9 @@ describe("dashboard in the browser: Evaluate and Requested rules", function () {
     const rows = page.getByRole("table", { name: "Evaluation results" }).getByRole("row");
     expect(await rows.count()).to.equal(3);
     expect(await rows.nth(1).textContent()).to.include("no rule");
-    expect(await rows.nth(1).textContent()).to.include("No accepted rule of University of California-Berkeley has BIO 101");
+    expect(await rows.nth(1).textContent()).to.include(
+      "No accepted rule of University of California-Berkeley has BIO 101",
+    );
     expect(await rows.nth(2).textContent()).to.include("equivalent");
     expect(await rows.nth(2).textContent()).to.include("CHEM 4A");
     await page.getByText("1 of 2 courses count at University of California-Berkeley").waitFor();
