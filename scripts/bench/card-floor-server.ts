@@ -10,7 +10,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Koa, { type Context } from "koa";
 import type { Context as BackendContext } from "openapi-backend";
-import { createContract } from "../../src/pipeline/contract.ts";
+import { loadContract } from "../../src/pipeline/contract.ts";
 import { openMigratedDatabase } from "../../src/process/startup.ts";
 import { createLogger } from "../../src/kernel/logger.ts";
 import { benchConfig } from "./harness.ts";
@@ -29,7 +29,7 @@ async function main() {
     query: (sql, params) => database.statement<Record<string, unknown>>(sql, params),
   });
 
-  const contract = await createContract();
+  const contract = await loadContract();
   const environmentOfRequest = (ctx: Context) => (ctx.state.environment as string | null) ?? null;
   // The security handler authenticates; openapi-backend then calls the operation's handler.
   const authenticate = async (_c: BackendContext, ctx: Context) => {

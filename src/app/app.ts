@@ -15,7 +15,7 @@ import { externalIssuerWarning } from "../auth/external-tokens.ts";
 import { PUBLIC_SANDBOX_KEY_ID } from "../services/sandbox.ts";
 import { installDashboardContext } from "../dashboard/server/sessions.ts";
 import { createAdmission } from "../pipeline/admission.ts";
-import { createContract, unknownPath } from "../pipeline/contract.ts";
+import { loadContract, unknownPath } from "../pipeline/contract.ts";
 import { apiPipeline } from "../pipeline/pipeline.ts";
 import { problemBoundary } from "../pipeline/problem-boundary.ts";
 import { installRequestLog, requestLog } from "../pipeline/request-log.ts";
@@ -57,7 +57,7 @@ export async function createApp(deps: AppDependencies): Promise<App> {
   if (externalWarning) log.warn(externalWarning);
   const rateLimiter = await createRateLimiter(config, log, { publicSandboxKeyId: PUBLIC_SANDBOX_KEY_ID });
   const admission = createAdmission(context.authenticator, rateLimiter);
-  const contract = await createContract();
+  const contract = await loadContract();
   // A revocation another process committed: the credential is forgotten and its streams end here too.
   const stopListening = listenForRevocations(
     database,

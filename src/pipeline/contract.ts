@@ -42,8 +42,23 @@ function createAjv(_original: unknown, options: object) {
   return ajv as never;
 }
 
-/** openapi-backend over the document, initialised: its router and validator are ready. */
-export async function createContract(): Promise<OpenAPIBackend> {
+let initialised: Promise<OpenAPIBackend> | null = null;
+
+/**
+ * openapi-backend over the document, initialised: its router and validator are ready. The document
+ * does not change while the process runs and the contract holds no per-app state, so one is built
+ * per process: compiling every operation's validators takes seconds, and the tests build hundreds
+ * of apps.
+ */
+export function loadContract(): Promise<OpenAPIBackend> {
+  initialised ??= initialiseContract().catch((error: unknown) => {
+    initialised = null;
+    throw error;
+  });
+  return initialised;
+}
+
+async function initialiseContract(): Promise<OpenAPIBackend> {
   const backend = new OpenAPI31Backend({
     definition: loadSpec(),
     apiRoot: API_ROOT,

@@ -7,10 +7,10 @@ import type { Response } from "supertest";
 import type { OpenAPIBackend, Operation } from "openapi-backend";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { createContract } from "../../src/pipeline/contract.ts";
+import { loadContract } from "../../src/pipeline/contract.ts";
 import { recordContractPair } from "./contract-recorder.ts";
 
-const ready = createContract();
+const ready = loadContract();
 // openapi-backend validates response bodies against the application/json schema only; this
 // validates the body against the schema of the media type actually sent (problem+json, ld+json).
 const ajv = new Ajv2020({ strict: false, allErrors: true });

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { createContract, loadSpec } from "../../src/pipeline/contract.ts";
+import { loadContract, loadSpec } from "../../src/pipeline/contract.ts";
 import { requestFieldErrors } from "../../src/pipeline/request-errors.ts";
 import { SchemaArbitraries, applyMutation, toPointer, type JsonSchema } from "../fuzz/arbitraries.ts";
 import { operationsOf } from "../fuzz/requests.ts";
@@ -48,7 +48,7 @@ describe("fuzz generator: every break of a body is refused where it was made", (
   }
 });
 
-const contract = createContract();
+const contract = loadContract();
 
 function isBodyValidator(validate: unknown): boolean {
   const schema = (validate as ValidateFunction).schema as { properties?: Record<string, unknown> };

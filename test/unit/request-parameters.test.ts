@@ -4,7 +4,7 @@
 // every operation of the document, with valid and invalid values of every parameter.
 import { expect } from "chai";
 import type { OpenAPIBackend, Operation, Request } from "openapi-backend";
-import { API_ROOT, createContract } from "../../src/pipeline/contract.ts";
+import { API_ROOT, loadContract } from "../../src/pipeline/contract.ts";
 import { validateParameters } from "../../src/pipeline/request-parameters.ts";
 
 /** Values every parameter is tried with: text, numbers in and out of range, booleans, encodings. */
@@ -43,7 +43,7 @@ function requestsFor(operation: Operation): (Request & { body?: unknown })[] {
 describe("request parameters: parsed once, validated as openapi-backend validates", () => {
   let contract: OpenAPIBackend;
   before(async () => {
-    contract = await createContract();
+    contract = await loadContract();
   });
 
   it("gives validateRequest's errors and coerced path and query for every operation", () => {

@@ -2,14 +2,14 @@
 // 405 from the router's outcome, and lists the methods of a 405 from the document's operations.
 import { expect } from "chai";
 import { OpenAPIRouter, type OpenAPIBackend, type Request } from "openapi-backend";
-import { API_ROOT, allowedMethods, createContract, loadSpec, routeRequest } from "../../src/pipeline/contract.ts";
+import { API_ROOT, allowedMethods, loadContract, loadSpec, routeRequest } from "../../src/pipeline/contract.ts";
 import { OperationRouter } from "../../src/pipeline/operation-router.ts";
 import type { ProblemError } from "../../src/kernel/errors.ts";
 
 describe("routing", () => {
   let contract: OpenAPIBackend;
   before(async () => {
-    contract = await createContract();
+    contract = await loadContract();
   });
 
   const outcome = (method: string, path: string) => {
@@ -50,7 +50,7 @@ describe("OperationRouter (the indexed router the backend uses)", () => {
   const document = loadSpec();
   let backend: OpenAPIBackend;
   before(async () => {
-    backend = await createContract();
+    backend = await loadContract();
   });
 
   it("replaces openapi-backend's router in the backend and in its validator", () => {
