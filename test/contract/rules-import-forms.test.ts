@@ -158,4 +158,43 @@ describe("rules: importEquivalencies of agreements as published", () => {
       [3, "a duplicate of the accepted rule of row 1 (eq): stored as conflict"],
     ]);
   });
+
+  it("a rule restated in the file with an alternative, or with its targets as a choice, is told as another rule, not merged into the first", async () => {
+    const csv = [
+      "source_institution,source_courses,target_institution,target_courses,status",
+      `${SMC},CIS 8,${BERKELEY},MATH 16A,accepted`,
+      `${SMC},CIS 8 or BIOL 415,${BERKELEY},MATH 16A,accepted`,
+      `${SMC},BIOL 410,${BERKELEY},MATH 1A + MATH 16A,accepted`,
+      `${SMC},BIOL 410,${BERKELEY},MATH 1A or MATH 16A,accepted`,
+    ].join("\n");
+    const dry = await upload(csv, "?dryRun=true");
+    await expectContract(dry, 200);
+    const imported = await upload(csv);
+    await expectContract(imported, 200);
+    expect(imported.body.summary).to.deep.equal({
+      received: 4,
+      created: 2,
+      updated: 0,
+      unchanged: 0,
+      conflict: 2,
+      rejected: 0,
+    });
+    expect(dry.body.summary).to.deep.equal(imported.body.summary);
+    expect(
+      imported.body.issues.map((issue: { row: number; message: string }) => [
+        issue.row,
+        issue.message.replace(/eq_\w+/g, "eq"),
+      ]),
+    ).to.deep.equal([
+      [2, "a duplicate of the accepted rule of row 1 (eq): stored as conflict"],
+      [4, "ambiguous with the accepted rule of row 3 (eq): stored as conflict"],
+    ]);
+    const choice = await ruleOf("BIOL 410", "MATH 1A").catch(() => null);
+    expect(choice, "two rules of BIOL 410 to MATH 1A, not one").to.equal(null);
+    const list = await t.http
+      .get(`/api/v1/equivalencies?sourceCourse=${ids[`${SMC} BIOL 410`]}&status=conflict`)
+      .set(bearer(t.keys.live));
+    await expectContract(list, 200);
+    expect(list.body.data.map((rule: { targetChoice: string }) => rule.targetChoice)).to.deep.equal(["one_of"]);
+  });
 });

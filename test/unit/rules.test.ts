@@ -108,6 +108,27 @@ describe("rules: identity key", () => {
       ruleKey({ ...base, kind: "general_education", generalEducationArea: "igetc 5a", effectiveFrom: "2024-08-15" }),
     ).to.equal("course:crs_t|kind:general_education:IGETC 5A|from:2024-08-15");
   });
+
+  it("alternatives and a one_of choice make another rule; the same alternatives in any order the same one", () => {
+    const base = {
+      sourceCourseIds: ["crs_7"],
+      sourceCourseSets: [["crs_7"]],
+      targets: [
+        { courseId: "crs_1a", code: null, credits: null },
+        { courseId: "crs_16a", code: null, credits: null },
+      ],
+      kind: "equivalent" as const,
+      generalEducationArea: null,
+      effectiveFrom: null,
+    };
+    const plain = ruleKey(base);
+    expect(plain).to.equal("course:crs_1a|tgt:course:crs_16a");
+    expect(ruleKey({ ...base, targetChoice: "all" })).to.equal(plain);
+    expect(ruleKey({ ...base, targetChoice: "one_of" })).to.equal("course:crs_1a|tgt:course:crs_16a|choice:one_of");
+    const either = ruleKey({ ...base, sourceCourseSets: [["crs_7"], ["crs_7h"], ["crs_7hh", "crs_lab"]] });
+    expect(either).to.equal("course:crs_1a|alt:crs_7h;crs_7hh,crs_lab|tgt:course:crs_16a");
+    expect(ruleKey({ ...base, sourceCourseSets: [["crs_7"], ["crs_lab", "crs_7hh"], ["crs_7h"]] })).to.equal(either);
+  });
 });
 
 describe("rules: credit units", () => {

@@ -74,10 +74,16 @@ export function sameOutcome(a: RuleOutcome, b: RuleOutcome): boolean {
 /**
  * The identity of a rule within (environment, first source course, target institution), stored
  * as `target_key`: a 1.0 equivalency (one source, at most one target, `equivalent`, no start
- * date) keeps its 1.0 key, so a repeated 1.0 request is still the 409 `conflict` it was.
+ * date) keeps its 1.0 key, so a repeated 1.0 request is still the 409 `conflict` it was. The
+ * alternative source sets and a `one_of` choice are part of it: "MATH 7 or MATH 7H → MATH 1A" is
+ * another rule than "MATH 7 → MATH 1A" (the ambiguity check then says whether the two agree), and
+ * "MATH 1A or MATH 16A" another than "MATH 1A + MATH 16A", so a file holding both is told, not
+ * merged into one rule.
  */
 export function ruleKey(rule: {
   sourceCourseIds: readonly string[];
+  sourceCourseSets?: readonly (readonly string[])[];
+  targetChoice?: TargetChoice;
   targets: readonly RuleTarget[];
   kind: RuleKind;
   generalEducationArea: string | null;
@@ -86,7 +92,13 @@ export function ruleKey(rule: {
   const [first, ...others] = rule.targets;
   const parts = [equivalencyTargetKey(first?.courseId ?? null, first?.code ?? null)];
   if (rule.sourceCourseIds.length > 1) parts.push(`src:${sourceSetKey(rule.sourceCourseIds).replace(/ /g, ",")}`);
+  const firstSet = sourceSetKey(rule.sourceCourseIds);
+  const alternatives = [...new Set((rule.sourceCourseSets ?? []).map(sourceSetKey))]
+    .filter((key) => key !== firstSet)
+    .sort();
+  if (alternatives.length) parts.push(`alt:${alternatives.map((key) => key.replace(/ /g, ",")).join(";")}`);
   if (others.length) parts.push(`tgt:${others.map((t) => equivalencyTargetKey(t.courseId, t.code)).join(",")}`);
+  if (rule.targetChoice === "one_of") parts.push("choice:one_of");
   if (rule.kind !== "equivalent")
     parts.push(`kind:${rule.kind}${rule.generalEducationArea ? `:${courseCodeKey(rule.generalEducationArea)}` : ""}`);
   if (rule.effectiveFrom) parts.push(`from:${rule.effectiveFrom}`);
