@@ -441,7 +441,8 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
 
     /**
      * The (target institution, source set, priority) keys under which at least two accepted or
-     * conflict rules overlap in time, in that order, one page of them, and how many there are.
+     * conflict rules overlap in time, in that order, one page of them, and how many there are. A
+     * rule is under each of its alternative sets: "MATH 7 or MATH 7H" and "MATH 7H" share one.
      */
     async findOverlapKeys(
       environment: Environment,
@@ -450,7 +451,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
     ): Promise<{ keys: OverlapKey[]; total: number }> {
       const [row] = await db.$queryRawUnsafe<{ keys: string }[]>(
         `WITH rules AS (
-           SELECT id, target_institution_id, source_set_key, priority, effective_from, effective_until
+           SELECT id, target_institution_id, unnest(source_set_keys) AS source_set_key, priority, effective_from, effective_until
            FROM equivalencies
            WHERE environment = $1::"Environment" AND status IN ('accepted', 'conflict')
              AND ($2::text IS NULL OR target_institution_id = $2)),
@@ -474,11 +475,19 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       return { keys, total: Number(total) };
     },
 
-    /** The accepted and conflict rules under these keys, ordered by creation time, then id. */
+    /** The accepted and conflict rules under these keys (by any of their sets), ordered by creation time, then id. */
     findRulesUnder(environment: Environment, keys: OverlapKey[]): Promise<Equivalency[]> {
       if (!keys.length) return Promise.resolve([]);
       return db.equivalency.findMany({
-        where: { environment, status: { in: ["accepted", "conflict"] }, OR: keys },
+        where: {
+          environment,
+          status: { in: ["accepted", "conflict"] },
+          OR: keys.map(({ targetInstitutionId, sourceSetKey, priority }) => ({
+            targetInstitutionId,
+            priority,
+            sourceSetKeys: { has: sourceSetKey },
+          })),
+        },
         orderBy: LIST_ORDER.map(([field, direction]) => ({ [field]: direction })),
       });
     },
@@ -528,7 +537,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
 
 export type EquivalenciesRepository = ReturnType<typeof createEquivalenciesRepository>;
 
-/** Rules overlap only under one (target institution, source set, priority). */
+/** Rules overlap only under one (target institution, source set, priority); a rule is under each of its sets. */
 export interface OverlapKey {
   targetInstitutionId: string;
   sourceSetKey: string;

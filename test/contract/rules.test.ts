@@ -248,6 +248,42 @@ describe("rules: createEquivalency, getEquivalency, listEquivalencies, updateEqu
     expect(none.body.data).to.deep.equal([]);
   });
 
+  it("listEquivalencyOverlaps: a rule of alternatives is in the group of each of its sets", async () => {
+    // "CHEM 1A or HIST 11 → HIST 1X" and "HIST 11 → HIST 2X", both accepted before the check: they share {HIST 11}.
+    const OTHER = "inst_227881";
+    const now = new Date();
+    const row = (id: string, sets: string[][], targetCode: string) => ({
+      id,
+      environment: "live" as const,
+      sourceCourseId: sets[0][0],
+      sourceCourseIds: sets[0],
+      sourceCourseSets: sets,
+      targetInstitutionId: OTHER,
+      targetCode,
+      targetKey: `code:${targetCode}`,
+      status: "accepted" as const,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await t.database.prisma.equivalency.createMany({
+      data: [
+        row("eq_alternatives_1", [[c["CHEM 1A"]], [c["HIST 11"]]], "HIST 1X"),
+        row("eq_alternatives_2", [[c["HIST 11"]]], "HIST 2X"),
+      ],
+    });
+    const response = await t.http
+      .get(`/api/v1/equivalencies/overlaps?targetInstitution=${OTHER}`)
+      .set(bearer(t.keys.live));
+    await expectContract(response, 200);
+    expect(response.body.pagination).to.include({ total: 1, returned: 1 });
+    const [group] = response.body.data;
+    expect(group).to.deep.include({ targetInstitutionId: OTHER, sourceCourseIds: [c["HIST 11"]], ambiguous: true });
+    expect(group.equivalencies.map((e: { id: string }) => e.id)).to.have.members([
+      "eq_alternatives_1",
+      "eq_alternatives_2",
+    ]);
+  });
+
   it("createEquivalency: two concurrent writers of contradicting accepted rules, only one wins", async () => {
     const [first, second] = await Promise.all(
       ["CHEM 7", "CHEM 8"].map((code) =>

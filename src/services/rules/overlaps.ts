@@ -1,5 +1,5 @@
 // The report of overlapping rules: accepted and conflict rules of one target institution,
-// source set and priority whose dates overlap, grouped, so stewards can clean up what arrived
+// source set (any of a rule's alternative sets) and priority whose dates overlap, grouped, so stewards can clean up what arrived
 // before the ambiguity check (imports, older data). Part of the equivalencies service.
 import type { Equivalency } from "../../../generated/prisma/client.ts";
 import type { Credential } from "../../auth/credential.ts";
@@ -41,7 +41,7 @@ export function createEquivalencyOverlapsService({ equivalencies }: Pick<Reposit
           rules.filter(
             (rule) =>
               rule.targetInstitutionId === key.targetInstitutionId &&
-              rule.sourceSetKey === key.sourceSetKey &&
+              rule.sourceSetKeys.includes(key.sourceSetKey) &&
               rule.priority === key.priority,
           ),
         );
