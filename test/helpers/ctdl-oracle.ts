@@ -16,7 +16,10 @@ export type EquivalencyWithCourses = Equivalency & {
   sourceCourse: CourseWithInstitution;
   targetInstitution: Institution;
   targetCourse: Course | null;
+  /** Every course of any set, each once, in order of first appearance (those the catalog holds). */
   sourceCourses: CourseWithInstitution[];
+  /** The sets, in order, each course by id with its record when the catalog holds it. */
+  sourceSets: { id: string; course: CourseWithInstitution | null }[][];
   targetCourses: Map<string, CourseWithInstitution>;
 };
 
@@ -29,7 +32,8 @@ export async function equivalenciesWithCourses(db: Db, environment: Environment)
   });
   const targetIds = (row: Equivalency) =>
     (row.targets as { courseId: string | null }[]).flatMap((t) => (t.courseId ? [t.courseId] : []));
-  const ids = [...new Set(rows.flatMap((row) => [...row.sourceCourseIds, ...targetIds(row)]))];
+  const setsOf = (row: Equivalency) => row.sourceCourseSets as string[][];
+  const ids = [...new Set(rows.flatMap((row) => [...setsOf(row).flat(), ...targetIds(row)]))];
   const courses = new Map(
     (await db.course.findMany({ where: { id: { in: ids } }, include: { institution: true } })).map((course) => [
       course.id,
@@ -39,7 +43,8 @@ export async function equivalenciesWithCourses(db: Db, environment: Environment)
   const known = (id: string) => (courses.has(id) ? [courses.get(id)!] : []);
   return rows.map((row) => ({
     ...row,
-    sourceCourses: row.sourceCourseIds.flatMap(known),
+    sourceCourses: [...new Set(setsOf(row).flat())].flatMap(known),
+    sourceSets: setsOf(row).map((set) => set.map((id) => ({ id, course: courses.get(id) ?? null }))),
     targetCourses: new Map(
       targetIds(row)
         .flatMap(known)
@@ -68,6 +73,7 @@ function course(record: Course, institution: Institution) {
     "@type": "ceterms:Course",
     "@id": `urn:course-equivalency:${record.id}`,
     "ceterms:codedNotation": record.code,
+    ...(record.crossListedCodes.length ? { "ce:crossListedCodes": record.crossListedCodes } : {}),
     "ceterms:name": text(record.title),
     ...(record.description ? { "ceterms:description": text(record.description) } : {}),
     "ceterms:creditValue": creditValue(record.credits),
@@ -101,12 +107,32 @@ function targets(record: EquivalencyWithCourses) {
   });
 }
 
+/** Sets and targets as the import writes them: "MATH 7 or MATH 7H (…) to MATH 1A or MATH 16A (…)". */
 function title(record: EquivalencyWithCourses): string {
-  const sources = record.sourceCourses.length ? record.sourceCourses : [record.sourceCourse];
-  const source = `${sources.map((c) => c.code).join(" + ")} (${record.sourceCourse.institution.name})`;
-  const targetCode = record.targetCourse?.code ?? record.targetCode;
-  const destination = targetCode ? `${targetCode} (${record.targetInstitution.name})` : record.targetInstitution.name;
+  const several = record.sourceSets.length > 1;
+  const setCodes = record.sourceSets.flatMap((set) => {
+    const codes = set.flatMap((member) => (member.course ? [member.course.code] : []));
+    if (!codes.length) return [];
+    return [several && codes.length > 1 ? `(${codes.join(" + ")})` : codes.join(" + ")];
+  });
+  const source = `${setCodes.length ? setCodes.join(" or ") : record.sourceCourse.code} (${record.sourceCourse.institution.name})`;
+  const targetCodes = (record.targets as RuleTarget[]).flatMap((target) => {
+    const code = (target.courseId && record.targetCourses.get(target.courseId)?.code) || target.code;
+    return code ? [code] : [];
+  });
+  const joined = targetCodes.join(record.targetChoice === "one_of" ? " or " : " + ");
+  const destination = targetCodes.length
+    ? `${joined} (${record.targetInstitution.name})`
+    : record.targetInstitution.name;
   return `${source} to ${destination}`;
+}
+
+/** Each set, all of its courses required, its courses by reference to the nodes of transferValueFrom. */
+function sourceCourseSets(record: EquivalencyWithCourses) {
+  return record.sourceSets.map((set) => ({
+    "@type": "ce:SourceCourseSet",
+    "ce:course": set.map((member) => ({ "@id": `urn:course-equivalency:${member.id}` })),
+  }));
 }
 
 /** The credit awarded: the rule's awardedCredits in its unit, else (1.0 data) the target course's credits. */
@@ -143,11 +169,13 @@ export function transferValueProfile(record: EquivalencyWithCourses) {
     ...(record.policyBasis ? { "ceterms:description": text(record.policyBasis) } : {}),
     "ceterms:ownedBy": [organization(record.targetInstitution)],
     "ceterms:transferValueFrom": sources.map((source) => course(source, source.institution)),
+    "ce:sourceCourseSets": sourceCourseSets(record),
     ...(receiving.length ? { "ceterms:transferValueFor": receiving } : {}),
     ...transferValue(record),
     ...(startDate ? { "ceterms:startDate": startDate.toISOString().slice(0, 10) } : {}),
     ...(record.effectiveUntil ? { "ceterms:endDate": record.effectiveUntil.toISOString().slice(0, 10) } : {}),
     "ce:kind": record.kind,
+    "ce:targetChoice": record.targetChoice,
     "ce:minimumGrade": record.minimumGrade,
     "ce:generalEducationArea": record.generalEducationArea,
     "ce:priority": record.priority,

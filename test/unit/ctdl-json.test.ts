@@ -4,7 +4,8 @@
 // rules of every shape: several source courses (one of them unknown), targets that are course
 // records, codes, or neither; awarded credits with and without a unit, else the target course's
 // credits; start dates from effectiveFrom or the decision; grades, areas, priorities; nulls; empty
-// texts; unicode, quotes, backslashes and line breaks; credits of every form. Through the
+// texts; unicode, quotes, backslashes and line breaks; credits of every form; alternative source
+// sets (one with a course the catalog lacks), a choice of targets, a cross-listed course. Through the
 // repository's batches (cut between rules) and through the service's whole export, which on
 // PostgreSQL is one COPY.
 import { expect } from "chai";
@@ -26,7 +27,12 @@ const COURSES = [
   course("crs_b", "inst_122977", { credits: 4.5, creditUnit: "quarter", description: "", cipCode: "" }),
   course("crs_c", "inst_119216", { code: "MATH 1 + 2", credits: 1 / 3, description: null }),
   course("crs_t1", "inst_110635", { title: "Général — Chemistry 😀 \u0001", credits: 3.33, version: 7 }),
-  course("crs_t2", "inst_110635", { credits: -0, creditUnit: "ceu", cipCode: "11.0701" }),
+  course("crs_t2", "inst_110635", {
+    credits: -0,
+    creditUnit: "ceu",
+    cipCode: "11.0701",
+    crossListedCodes: ["DATA C8", 'STAT "C8"'],
+  }),
   course("crs_big", "inst_110635", { credits: 123456.789, title: "=Formula" }),
 ];
 
@@ -65,6 +71,30 @@ const CTDL_RULES: Rule[] = [
     awardedCreditUnit: "clock_hour",
     effectiveFrom: new Date("2019-02-28T00:00:00Z"),
     decidedAt: at(2),
+  },
+  {
+    id: "eq_alternatives_one_of",
+    sourceCourseIds: ["crs_a"],
+    sourceCourseSets: [["crs_a"], ["crs_b", "crs_c"], ["crs_gone", "crs_c"]],
+    targetCourseId: "crs_t1",
+    targets: [
+      { courseId: "crs_t1", code: null, credits: null },
+      { courseId: "crs_t2", code: null, credits: null },
+    ],
+    targetChoice: "one_of",
+  },
+  {
+    id: "eq_lab_twins",
+    sourceCourseIds: ["crs_b", "crs_a"],
+    sourceCourseSets: [
+      ["crs_b", "crs_a"],
+      ["crs_b", "crs_c"],
+    ],
+    targetCode: "BIOL 1A",
+    targets: [
+      { courseId: null, code: "BIOL 1A", credits: null },
+      { courseId: "crs_t2", code: null, credits: 1 },
+    ],
   },
 ];
 

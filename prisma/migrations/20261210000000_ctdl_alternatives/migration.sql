@@ -1,0 +1,102 @@
+-- The CTDL export says what a rule of alternatives, a choice of targets and a cross-listed course
+-- say (agreements as published, 1.2.0). CTDL has no term for "any one of these sets" or "one of
+-- these targets", so, beside its own terms, the node carries the service's (`ce:`):
+--   ceterms:transferValueFrom  every course of any set, each once, in order of first appearance
+--                              (the rule's first set alone before);
+--   ce:sourceCourseSets        the sets, in order, each a ce:SourceCourseSet whose ce:course
+--                              references (by @id) the courses of transferValueFrom it requires,
+--                              all of them; any one set completed satisfies the rule;
+--   ce:targetChoice            `all` (every target of transferValueFor is awarded) or `one_of`
+--                              (the student's program decides which one);
+--   ce:crossListedCodes        on a course node, the other codes the same course is listed under;
+--   ceterms:name               sets and targets as the import writes them: "MATH 7 or MATH 7H
+--                              (Santa Monica College) to MATH 1A or MATH 16A (University of …)".
+-- test/helpers/ctdl-oracle.ts renders the same bytes in JavaScript (test/unit/ctdl-json.test.ts).
+
+CREATE OR REPLACE FUNCTION "ctdl_course_json"(c "courses", owner "institutions") RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT '{"@type":"ceterms:Course","@id":' || to_json('urn:course-equivalency:' || c.id)::text
+    || ',"ceterms:codedNotation":' || to_json(c.code)::text
+    || CASE WHEN cardinality(c.cross_listed_codes) > 0
+         THEN ',"ce:crossListedCodes":' || array_to_json(c.cross_listed_codes)::text ELSE '' END
+    || ',"ceterms:name":{"en-US":' || to_json(c.title)::text || '}'
+    || CASE WHEN c.description <> '' THEN ',"ceterms:description":{"en-US":' || to_json(c.description)::text || '}' ELSE '' END
+    || ',"ceterms:creditValue":' || "ctdl_value_profile_json"(c.credits)
+    || CASE WHEN c.cip_code <> ''
+         THEN ',"ceterms:instructionalProgramType":[{"@type":"ceterms:CredentialAlignmentObject","ceterms:codedNotation":'
+           || to_json(c.cip_code)::text || ',"ceterms:frameworkName":{"en-US":"CIP 2020"}}]'
+         ELSE '' END
+    || ',"ceterms:ownedBy":[' || "ctdl_organization_json"(owner) || ']}'
+$$;
+
+-- Sets' codes: a set's known courses joined by " + ", sets by " or ", a set of several known
+-- courses in parentheses when the rule has several sets. Targets' codes: each target's course
+-- code, else its code, joined by " + " (all) or " or " (one_of); a target with neither is left out.
+CREATE OR REPLACE FUNCTION "equivalency_ctdl_json"(e "equivalencies") RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT '{"@id":' || to_json('urn:course-equivalency:' || e.id)::text
+    || ',"@type":"ceterms:TransferValueProfile","ceterms:identifier":[{"@type":"ceterms:IdentifierValue",'
+    || '"ceterms:identifierTypeName":"course-equivalency id","ceterms:identifierValueCode":' || to_json(e.id)::text || '}]'
+    || ',"ceterms:name":{"en-US":' || to_json(
+         coalesce(sets.codes, sc.code) || ' (' || si.name || ') to '
+         || CASE WHEN tgt.codes IS NOT NULL THEN tgt.codes || ' (' || ti.name || ')' ELSE ti.name END)::text || '}'
+    || CASE WHEN e.policy_basis <> '' THEN ',"ceterms:description":{"en-US":' || to_json(e.policy_basis)::text || '}' ELSE '' END
+    || ',"ceterms:ownedBy":[' || "ctdl_organization_json"(ti) || ']'
+    || ',"ceterms:transferValueFrom":[' || coalesce(src.nodes, "ctdl_course_json"(sc, si)) || ']'
+    || ',"ce:sourceCourseSets":[' || coalesce(sets.nodes, '') || ']'
+    || coalesce(',"ceterms:transferValueFor":[' || tgt.nodes || ']', '')
+    || CASE
+         WHEN e.awarded_credits IS NOT NULL THEN ',"ceterms:transferValue":[{"@type":"ceterms:ValueProfile","schema:value":'
+           || (e.awarded_credits + 0)::text
+           || coalesce(',"ceterms:creditUnitType":"ce:' || e.awarded_credit_unit::text || '"', '') || '}]'
+         WHEN tc.id IS NOT NULL THEN ',"ceterms:transferValue":' || "ctdl_value_profile_json"(tc.credits)
+         ELSE '' END
+    || coalesce(',"ceterms:startDate":' || to_json(coalesce(e.effective_from, e.decided_at::date))::text, '')
+    || coalesce(',"ceterms:endDate":' || to_json(e.effective_until)::text, '')
+    || ',"ce:kind":"' || e.kind::text
+    || '","ce:targetChoice":"' || e.target_choice::text
+    || '","ce:minimumGrade":' || coalesce(to_json(e.minimum_grade)::text, 'null')
+    || ',"ce:generalEducationArea":' || coalesce(to_json(e.general_education_area)::text, 'null')
+    || ',"ce:priority":' || e.priority::text
+    || ',"ce:status":"' || e.status::text
+    || '","ce:decidedBy":' || coalesce(to_json(e.decided_by)::text, 'null')
+    || ',"ce:version":' || e.version::text
+    || ',"ce:provenance":' || coalesce('"' || e.provenance::text || '"', 'null')
+    || ',"ce:datasetVersionId":' || coalesce(to_json(e.dataset_version_id)::text, 'null')
+    || ',"ce:updatedAt":' || "json_timestamp"(e.updated_at)
+    || ',"dcterms:license":{"@id":"https://creativecommons.org/licenses/by/4.0/"}}'
+  FROM "courses" AS sc
+  JOIN "institutions" AS si ON si.environment = sc.environment AND si.id = sc.institution_id
+  JOIN "institutions" AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id
+  LEFT JOIN "courses" AS tc ON tc.id = e.target_course_id
+  LEFT JOIN LATERAL (
+    SELECT string_agg("ctdl_course_json"(c, i), ',' ORDER BY s.position) AS nodes
+    FROM unnest(e.any_set_course_ids) WITH ORDINALITY AS s(id, position)
+    JOIN "courses" AS c ON c.id = s.id
+    JOIN "institutions" AS i ON i.environment = c.environment AND i.id = c.institution_id
+  ) AS src ON true
+  LEFT JOIN LATERAL (
+    SELECT string_agg(CASE WHEN jsonb_array_length(e.source_course_sets) > 1 AND one.known > 1
+               THEN '(' || one.codes || ')' ELSE one.codes END, ' or ' ORDER BY s.position) AS codes,
+           string_agg('{"@type":"ce:SourceCourseSet","ce:course":[' || one.refs || ']}', ',' ORDER BY s.position) AS nodes
+    FROM jsonb_array_elements(e.source_course_sets) WITH ORDINALITY AS s(value, position)
+    CROSS JOIN LATERAL (
+      SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(c.id) AS known,
+             string_agg('{"@id":' || to_json('urn:course-equivalency:' || m.id)::text || '}', ',' ORDER BY m.position) AS refs
+      FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
+      LEFT JOIN "courses" AS c ON c.id = m.id
+    ) AS one
+  ) AS sets ON true
+  LEFT JOIN LATERAL (
+    SELECT string_agg(CASE
+        WHEN t_course.id IS NOT NULL THEN "ctdl_course_json"(t_course, ti)
+        WHEN t.value->>'code' <> '' THEN '{"@type":"ceterms:Course","ceterms:codedNotation":' || to_json(t.value->>'code')::text
+          || ',"ceterms:ownedBy":[' || "ctdl_organization_json"(ti) || ']}'
+      END, ',' ORDER BY t.position) AS nodes,
+      string_agg(coalesce(t_course.code, nullif(t.value->>'code', '')),
+        CASE WHEN e.target_choice = 'one_of' THEN ' or ' ELSE ' + ' END ORDER BY t.position) AS codes
+    FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
+    LEFT JOIN "courses" AS t_course ON t_course.id = t.value->>'courseId'
+  ) AS tgt ON true
+  WHERE sc.id = e.source_course_id
+$$;
