@@ -30,19 +30,28 @@ const COURSE_ORDER = ["institutionId", "codeKey", "id"] as const;
 
 const ascending = (keys: readonly string[]) => keys.map((key) => ({ [key]: "asc" as const }));
 
+/*
+ * Every course named by a rule is read by its key: each lookup is a LATERAL subquery with LIMIT 1,
+ * which the planner cannot pull up into a join. Joined plainly, the planner took the arrays'
+ * elements for a hundred rows and hashed the whole course table for each rule (exports quadratic
+ * in rules × courses on real catalogs); test/unit/export-lookups.test.ts holds the work per rule
+ * constant as the catalog grows.
+ */
+
 /** An equivalency row `e`'s source courses, in order: codes and titles joined by " | ", the first one's institution. */
 const SOURCE_NAMES = `SELECT string_agg(c.code, ' | ' ORDER BY s.position) AS codes,
     string_agg(c.title, ' | ' ORDER BY s.position) AS titles,
-    (array_agg(i.name ORDER BY s.position))[1] AS institution
+    (array_agg(c.institution ORDER BY s.position))[1] AS institution
   FROM unnest(e.source_course_ids) WITH ORDINALITY AS s(id, position)
-  JOIN courses AS c ON c.id = s.id
-  JOIN institutions AS i ON i.environment = c.environment AND i.id = c.institution_id`;
+  CROSS JOIN LATERAL (SELECT c.code, c.title, i.name AS institution FROM courses AS c
+    JOIN institutions AS i ON i.environment = c.environment AND i.id = c.institution_id
+    WHERE c.id = s.id LIMIT 1) AS c`;
 
 /** An equivalency row `e`'s targets, in order: codes, and the titles of those that are course records (else empty). */
 const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' ORDER BY t.position) AS codes,
     string_agg(coalesce(tc.title, ''), ' | ' ORDER BY t.position) AS titles
   FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
-  LEFT JOIN courses AS tc ON tc.id = t.value->>'courseId'`;
+  LEFT JOIN LATERAL (SELECT title FROM courses WHERE id = t.value->>'courseId' LIMIT 1) AS tc ON true`;
 
 /**
  * The equivalency CSV's record for a row `e` (EQUIVALENCY_CSV_JOINS naming its sources, targets and
@@ -75,7 +84,7 @@ const SET_CODES = `SELECT string_agg(CASE WHEN jsonb_array_length(e.source_cours
   CROSS JOIN LATERAL (
     SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(*) AS n
     FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
-    JOIN courses AS c ON c.id = m.id) AS one`;
+    CROSS JOIN LATERAL (SELECT code FROM courses WHERE id = m.id LIMIT 1) AS c) AS one`;
 
 /**
  * An equivalency row `e`'s targets as the import writes them: joined by " + " (all) or " or "
@@ -86,7 +95,7 @@ const TARGET_COURSE_CODES = `SELECT string_agg(CASE WHEN tc.id IS NOT NULL
       THEN array_to_string(ARRAY[tc.code] || tc.cross_listed_codes, ' = ') ELSE coalesce(t.value->>'code', '') END,
       CASE WHEN e.target_choice = 'one_of' THEN ' or ' ELSE ' + ' END ORDER BY t.position) AS codes
   FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
-  LEFT JOIN courses AS tc ON tc.id = t.value->>'courseId'`;
+  LEFT JOIN LATERAL (SELECT id, code, cross_listed_codes FROM courses WHERE id = t.value->>'courseId' LIMIT 1) AS tc ON true`;
 
 const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
   LEFT JOIN LATERAL (${SET_CODES}) AS sets ON true
@@ -97,8 +106,15 @@ const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON tru
 /** The equivalency exports the database renders whole. */
 export type RenderedFormat = "csv" | "json" | "ctdl";
 
-/** The function that renders one JSON element of each JSON format. */
-const JSON_ELEMENT = { json: `"equivalency_api_json"`, ctdl: `"equivalency_ctdl_json"` } as const;
+/**
+ * What each rendered export is for a row `e`, and the joins that needs: the batches and the COPY
+ * render with these (and test/unit/export-lookups.test.ts reads their plans).
+ */
+export const EQUIVALENCY_RENDERINGS: Record<RenderedFormat, { value: string; joins: string }> = {
+  csv: { value: `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, joins: EQUIVALENCY_CSV_JOINS },
+  json: { value: `"equivalency_api_json"(e)`, joins: "" },
+  ctdl: { value: `"equivalency_ctdl_json"(e)`, joins: "" },
+};
 
 const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
 
@@ -198,7 +214,8 @@ export function createExportsRepository(
      * row to read on from.
      */
     equivalencyCsvBatches(environment: Environment) {
-      const read = renderedBatches(environment, `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, "", EQUIVALENCY_CSV_JOINS);
+      const { value, joins } = EQUIVALENCY_RENDERINGS.csv;
+      const read = renderedBatches(environment, value, "", joins);
       return async (after: BatchKey | null, take: number): Promise<CsvBatch> => {
         const { text, ...batch } = await read(after, take);
         return { csv: text, ...batch };
@@ -212,16 +229,16 @@ export function createExportsRepository(
      * line break (as the COPY's first element does once its comma is skipped).
      */
     equivalencyJsonBatches(environment: Environment) {
-      return renderedBatches(environment, `"equivalency_api_json"(e)`, ",\n", "", "\n");
+      return renderedBatches(environment, EQUIVALENCY_RENDERINGS.json.value, ",\n", "", "\n");
     },
 
     /**
      * The CTDL export's nodes (one ceterms:TransferValueProfile per rule, as the
-     * "equivalency_ctdl_json" function of the migration "exports_rendered_json" renders it), a
+     * "equivalency_ctdl_json" function of the migration "ctdl_alternatives" renders it), a
      * batch at a time, framed as the JSON batches are.
      */
     equivalencyCtdlBatches(environment: Environment) {
-      return renderedBatches(environment, `"equivalency_ctdl_json"(e)`, ",\n", "", "\n");
+      return renderedBatches(environment, EQUIVALENCY_RENDERINGS.ctdl.value, ",\n", "", "\n");
     },
 
     /**
@@ -232,9 +249,10 @@ export function createExportsRepository(
      */
     equivalencyCopy(environment: Environment, format: RenderedFormat): Promise<Readable> | null {
       if (!copyValues) return null;
-      const value = format === "csv" ? `${EQUIVALENCY_CSV_RECORD} || E'\r\n'` : `E',\n' || ${JSON_ELEMENT[format]}(e)`;
+      const { value: rendered, joins } = EQUIVALENCY_RENDERINGS[format];
+      const value = format === "csv" ? rendered : `E',\n' || ${rendered}`;
       return copyValues(
-        `SELECT ${value} FROM equivalencies AS e ${format === "csv" ? EQUIVALENCY_CSV_JOINS : ""}
+        `SELECT ${value} FROM equivalencies AS e ${joins}
          WHERE e.environment = ${environmentLiteral(environment)} ORDER BY e.created_at, e.id`,
       );
     },

@@ -12,6 +12,11 @@
 --   ceterms:name               sets and targets as the import writes them: "MATH 7 or MATH 7H
 --                              (Santa Monica College) to MATH 1A or MATH 16A (University of …)".
 -- test/helpers/ctdl-oracle.ts renders the same bytes in JavaScript (test/unit/ctdl-json.test.ts).
+--
+-- Every course a rule names is read by its key, in a LATERAL subquery with LIMIT 1 the planner
+-- cannot pull up into a join: joined plainly, it took the arrays' elements for a hundred rows and
+-- hashed the whole course table for each rule, so the export grew with rules × courses
+-- (test/unit/export-lookups.test.ts holds the work per rule constant as the catalog grows).
 
 CREATE OR REPLACE FUNCTION "ctdl_course_json"(c "courses", owner "institutions") RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
@@ -70,10 +75,13 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
   JOIN "institutions" AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id
   LEFT JOIN "courses" AS tc ON tc.id = e.target_course_id
   LEFT JOIN LATERAL (
-    SELECT string_agg("ctdl_course_json"(c, i), ',' ORDER BY s.position) AS nodes
+    SELECT string_agg(c.node, ',' ORDER BY s.position) AS nodes
     FROM unnest(e.any_set_course_ids) WITH ORDINALITY AS s(id, position)
-    JOIN "courses" AS c ON c.id = s.id
-    JOIN "institutions" AS i ON i.environment = c.environment AND i.id = c.institution_id
+    CROSS JOIN LATERAL (
+      SELECT "ctdl_course_json"(c, i) AS node FROM "courses" AS c
+      JOIN "institutions" AS i ON i.environment = c.environment AND i.id = c.institution_id
+      WHERE c.id = s.id LIMIT 1
+    ) AS c
   ) AS src ON true
   LEFT JOIN LATERAL (
     SELECT string_agg(CASE WHEN jsonb_array_length(e.source_course_sets) > 1 AND one.known > 1
@@ -84,19 +92,19 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
       SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(c.id) AS known,
              string_agg('{"@id":' || to_json('urn:course-equivalency:' || m.id)::text || '}', ',' ORDER BY m.position) AS refs
       FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
-      LEFT JOIN "courses" AS c ON c.id = m.id
+      LEFT JOIN LATERAL (SELECT id, code FROM "courses" WHERE id = m.id LIMIT 1) AS c ON true
     ) AS one
   ) AS sets ON true
   LEFT JOIN LATERAL (
     SELECT string_agg(CASE
-        WHEN t_course.id IS NOT NULL THEN "ctdl_course_json"(t_course, ti)
+        WHEN (known.course).id IS NOT NULL THEN "ctdl_course_json"(known.course, ti)
         WHEN t.value->>'code' <> '' THEN '{"@type":"ceterms:Course","ceterms:codedNotation":' || to_json(t.value->>'code')::text
           || ',"ceterms:ownedBy":[' || "ctdl_organization_json"(ti) || ']}'
       END, ',' ORDER BY t.position) AS nodes,
-      string_agg(coalesce(t_course.code, nullif(t.value->>'code', '')),
+      string_agg(coalesce((known.course).code, nullif(t.value->>'code', '')),
         CASE WHEN e.target_choice = 'one_of' THEN ' or ' ELSE ' + ' END ORDER BY t.position) AS codes
     FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
-    LEFT JOIN "courses" AS t_course ON t_course.id = t.value->>'courseId'
+    LEFT JOIN LATERAL (SELECT c AS course FROM "courses" AS c WHERE c.id = t.value->>'courseId' LIMIT 1) AS known ON true
   ) AS tgt ON true
   WHERE sc.id = e.source_course_id
 $$;
