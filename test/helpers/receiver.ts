@@ -25,6 +25,7 @@ export interface ReceiverOptions {
 
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
+  private readonly happenings: string[] = [];
   private readonly behaviors = new Map<string, Behavior>();
   private readonly secrets = new Map<string, string[]>();
   private readonly server: http.Server;
@@ -61,6 +62,14 @@ export class Receiver {
     return this;
   }
 
+  /**
+   * What the receiver saw, in order: "arrived <path>" for each request, "closed <path>" when its
+   * connection closed (answered, or dropped by the sender). Orders events without a clock.
+   */
+  happened(): readonly string[] {
+    return this.happenings;
+  }
+
   to(path: string): ReceivedRequest[] {
     return this.requests.filter((r) => r.path === path);
   }
@@ -90,7 +99,15 @@ export class Receiver {
       const verifiedWith = (this.secrets.get(path) ?? []).filter((secret) =>
         verifySignature(body, header, secret, { nowSeconds }),
       );
-      this.requests.push({ path, headers: request.headers, body, arrivedAt: Date.now(), verifiedWith });
+      this.happenings.push(`arrived ${path}`);
+      this.requests.push({
+        path,
+        headers: request.headers,
+        body,
+        arrivedAt: Date.now(),
+        verifiedWith,
+      });
+      response.on("close", () => this.happenings.push(`closed ${path}`));
       this.answer(this.behaviors.get(path) ?? "ok", response);
     });
   }
