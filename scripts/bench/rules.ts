@@ -1,6 +1,7 @@
 // Benchmark of writing accepted rules with the ambiguity check: among `--rules`
-// accepted rules already stored for one target institution (default 1,000,000), `--writes`
-// rules (default 1,000) of two source courses each are created `accepted` through the service,
+// accepted rules already stored for one target institution (default 1,000,000; every tenth with
+// an alternative source set, "A or B"), `--writes` rules (default 1,000) of two source courses
+// each (every tenth with an alternative, "(A + B) or B") are created `accepted` through the service,
 // so each takes the source set's advisory lock and looks for overlapping accepted rules. The
 // baseline, in the same run and on the same database, creates as many rules `pending`: the same
 // inserts, versions and events, without the check. Goal: ≥ 0.8 × the baseline.
@@ -24,9 +25,13 @@ async function main() {
     await createCourses(bench.database, target, "tgt", 1);
     const seeding = performance.now();
     await bench.database.prisma.$executeRawUnsafe(
-      `INSERT INTO equivalencies (id, environment, source_course_id, target_institution_id, target_code, target_key, status,
-                                  decided_at, created_at, updated_at)
-       SELECT 'eq_old_' || n, 'live', 'crs_old_' || n, $1, 'TGT 0', 'code:TGT 0', 'accepted', now(), now(), now()
+      `INSERT INTO equivalencies (id, environment, source_course_id, source_course_ids, source_course_sets,
+                                  target_institution_id, target_code, target_key, status, decided_at, created_at, updated_at)
+       SELECT 'eq_old_' || n, 'live', 'crs_old_' || n, ARRAY['crs_old_' || n],
+              CASE WHEN n % 10 = 0
+                THEN jsonb_build_array(jsonb_build_array('crs_old_' || n), jsonb_build_array('crs_old_' || ((n + 1) % $2)))
+                ELSE '[]' END,
+              $1, 'TGT 0', 'code:TGT 0', 'accepted', now(), now(), now()
        FROM generate_series(0, $2 - 1) AS n`,
       target,
       stored,
@@ -40,8 +45,11 @@ async function main() {
       const started = performance.now();
       for (let i = 0; i < writes; i++) {
         const n = first + 2 * i;
+        const firstSet = [courseId("new", n), courseId("new", n + 1)];
         await rules.createEquivalency(caller, {
-          sourceCourseIds: [courseId("new", n), courseId("new", n + 1)],
+          sourceCourseIds: firstSet,
+          // Every tenth with an alternative: "(A + B) or B".
+          ...(i % 10 === 0 ? { sourceCourseSets: [firstSet, [courseId("new", n + 1)]] } : {}),
           targetInstitutionId: target,
           targets: [{ courseId: courseId("tgt", 0) }],
           minimumGrade: "C",
