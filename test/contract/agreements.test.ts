@@ -1,7 +1,8 @@
 // Agreements as published (1.2.0): alternatives (sourceCourseSets), choices (targetChoice) and
 // cross-listed course codes, written and read through the API, and the refined ambiguity check:
 // createEquivalency, updateEquivalency, getEquivalency, listEquivalencies, upsertCourses,
-// listCourses, on the database the suite runs on (PGlite, or PostgreSQL with SVC_TEST_DATABASE_URL).
+// listCourses, exportData (CSV, JSON, CTDL), on the database the suite runs on (PGlite, or PostgreSQL with SVC_TEST_DATABASE_URL).
+import { parse } from "csv-parse/sync";
 import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract } from "../helpers/contract.ts";
@@ -276,5 +277,71 @@ describe("agreements as published: sourceCourseSets, targetChoice and crossListe
     const moved = await patch(id, { sourceCourseSets: [[c["BIOL 415"]]] });
     await expectContract(moved, 400);
     expect(moved.body.errors[0].pointer).to.equal("/sourceCourseSets/0");
+  });
+
+  it("exportData: each form reads back whole in CSV, JSON and CTDL (alternatives, a choice of targets, a cross-listed target)", async () => {
+    const exported = async (format: string) => {
+      const response = await t.http
+        .get(`/api/v1/exports?resource=equivalencies&format=${format}`)
+        .set(bearer(t.keys.live));
+      await expectContract(response, 200);
+      return response.text;
+    };
+    const rules = (await t.database.prisma.equivalency.findMany({ where: { environment: "live" } })).map((rule) => ({
+      id: rule.id,
+      sets: rule.sourceCourseSets as string[][],
+      choice: rule.targetChoice,
+      target: rule.targetCourseId,
+    }));
+    const alternatives = rules.find((r) => r.sets.length === 2 && r.sets[1][0] === c["MATH 7H"])!;
+    const choice = rules.find((r) => r.choice === "one_of" && r.sets[0][0] === c["MATH 7"])!;
+    const crossListed = rules.find((r) => r.target === c["COMPSCI C8"])!;
+    for (const rule of [alternatives, choice, crossListed])
+      expect(rule, "the forms written above").to.not.equal(undefined);
+
+    const csv = new Map(
+      (parse(await exported("csv"), { columns: true }) as Record<string, string>[]).map((row) => [row.id, row]),
+    );
+    expect(JSON.parse(csv.get(alternatives.id)!.sourceCourseSets)).to.deep.equal([[c["MATH 7"]], [c["MATH 7H"]]]);
+    expect(csv.get(alternatives.id)!.sourceCourseSetCodes).to.equal("MATH 7 or MATH 7H");
+    expect(csv.get(choice.id)).to.deep.include({ targetChoice: "one_of", targetCourseCodes: "MATH 31A or MATH 3B" });
+    expect(csv.get(crossListed.id)).to.deep.include({ targetCourseCodes: "COMPSCI C8 = DATA C8 = INFO C8 = STAT C8" });
+
+    const json = new Map(
+      (JSON.parse(await exported("json")) as { id: string }[]).map((rule) => [
+        rule.id,
+        rule as Record<string, unknown>,
+      ]),
+    );
+    expect(json.get(alternatives.id)).to.deep.include({ sourceCourseSets: [[c["MATH 7"]], [c["MATH 7H"]]] });
+    expect(json.get(choice.id)).to.deep.include({ targetChoice: "one_of" });
+
+    const ctdl = new Map(
+      (JSON.parse(await exported("ctdl"))["@graph"] as Record<string, unknown>[]).map((node) => [
+        String(node["@id"]).replace("urn:course-equivalency:", ""),
+        node,
+      ]),
+    );
+    const either = ctdl.get(alternatives.id)!;
+    expect(either["ceterms:name"]).to.deep.equal({
+      "en-US": "MATH 7 or MATH 7H (Santa Monica College) to MATH 1A (University of California-Berkeley)",
+    });
+    expect(either["ce:sourceCourseSets"]).to.deep.equal([
+      { "@type": "ce:SourceCourseSet", "ce:course": [{ "@id": `urn:course-equivalency:${c["MATH 7"]}` }] },
+      { "@type": "ce:SourceCourseSet", "ce:course": [{ "@id": `urn:course-equivalency:${c["MATH 7H"]}` }] },
+    ]);
+    expect(
+      (either["ceterms:transferValueFrom"] as { "ceterms:codedNotation": string }[]).map(
+        (n) => n["ceterms:codedNotation"],
+      ),
+    ).to.deep.equal(["MATH 7", "MATH 7H"]);
+    const oneOf = ctdl.get(choice.id)!;
+    expect(oneOf["ce:targetChoice"]).to.equal("one_of");
+    expect((oneOf["ceterms:name"] as Record<string, string>)["en-US"]).to.match(/ to MATH 31A or MATH 3B \(/);
+    const [c8] = ctdl.get(crossListed.id)!["ceterms:transferValueFor"] as Record<string, unknown>[];
+    expect(c8).to.deep.include({
+      "ceterms:codedNotation": "COMPSCI C8",
+      "ce:crossListedCodes": ["DATA C8", "INFO C8", "STAT C8"],
+    });
   });
 });
