@@ -71,11 +71,22 @@ export function createDemandBatch(
 
   return {
     add(given, requester, at) {
+      if (given.length === 0) return;
       const day = at.toISOString().slice(0, 10);
+      // One keyed hash per requester and environment; each ask's fingerprint is a plain hash over it,
+      // as unlinkable to the requester without the key, at a fifth of an HMAC's cost (an evaluation
+      // of 40 courses may ask for 40).
+      const whoIn = new Map<string, string>();
       for (const ask of given) {
-        const who = hash(`${ask.environment}\n${requester}`);
-        const fingerprint = hash(
-          `${ask.environment}\n${requester}\n${day}\n${ask.targetInstitutionId}\n${ask.courseKey}`,
+        let who = whoIn.get(ask.environment);
+        if (who === undefined) {
+          who = hash(`${ask.environment}\n${requester}`);
+          whoIn.set(ask.environment, who);
+        }
+        const fingerprint = crypto.hash(
+          "sha256",
+          `${who}\n${day}\n${ask.targetInstitutionId}\n${ask.courseKey}`,
+          "base64url",
         );
         const known = asks.get(fingerprint);
         // The latest title given of a course the catalog lacks is the one listed.
