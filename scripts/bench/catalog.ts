@@ -89,6 +89,38 @@ export async function loadCatalog(
   });
 }
 
+/**
+ * Gives the loaded rules the shape of published agreements (bench:export --shape real): every rule
+ * names its source courses, seven in ten target a course record by id and the rest a code only,
+ * every tenth has an alternative source set ("A or B"), every twentieth two targets of which the
+ * student's program picks one. Course lookups by key are then what each rendered row costs, as on a
+ * real catalog; the plain shape names no course beyond the row's own columns.
+ */
+export async function shapeLikePublishedAgreements(bench: BenchDatabase): Promise<void> {
+  const done = step("shaping the rules like published agreements");
+  await bench.database.session(async (sql) => {
+    await sql.exec(
+      `UPDATE equivalencies AS e SET
+         source_course_ids = ARRAY[e.source_course_id],
+         source_course_sets = CASE WHEN g.n % 10 = 0
+           THEN jsonb_build_array(jsonb_build_array(e.source_course_id), jsonb_build_array('crs_bench_' || lpad(((g.src + 1) % ${INSTITUTIONS * COURSES_PER_INSTITUTION})::text, 8, '0')))
+           ELSE jsonb_build_array(jsonb_build_array(e.source_course_id)) END,
+         targets = CASE
+           WHEN g.n % 20 = 1 THEN jsonb_build_array(
+             jsonb_build_object('courseId', e.target_course_id, 'code', e.target_code, 'credits', NULL),
+             jsonb_build_object('courseId', NULL, 'code', e.target_code || 'H', 'credits', NULL))
+           WHEN g.n % 10 < 7 THEN jsonb_build_array(jsonb_build_object('courseId', e.target_course_id, 'code', e.target_code, 'credits', NULL))
+           ELSE jsonb_build_array(jsonb_build_object('courseId', NULL, 'code', e.target_code || 'X', 'credits', NULL)) END,
+         target_choice = CASE WHEN g.n % 20 = 1 THEN 'one_of'::"TargetChoice" ELSE 'all'::"TargetChoice" END
+       FROM (SELECT id, substring(id from '[0-9]+$')::int AS n, substring(source_course_id from '[0-9]+$')::int AS src
+             FROM equivalencies) AS g
+       WHERE g.id = e.id`,
+    );
+    await sql.exec("VACUUM ANALYZE equivalencies");
+  });
+  done();
+}
+
 /** server.ts (the service) or floor-server.ts, in a process of its own. */
 export function startServerProcess(
   bench: BenchDatabase,
