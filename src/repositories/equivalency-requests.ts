@@ -128,10 +128,16 @@ export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient
      * Forgets the requests for these catalog courses at the target institution (a rule now covers
      * them), and who asked for them.
      */
+    /** The requests of these courses at the target institution, and who asked them, in one statement (an accepted write pays for it). */
     async clear(environment: Environment, targetInstitutionId: string, sourceCourseIds: readonly string[]) {
-      const courseKey = { in: [...new Set(sourceCourseIds)] };
-      await db.equivalencyRequest.deleteMany({ where: { environment, targetInstitutionId, courseKey } });
-      await db.equivalencyRequestRequester.deleteMany({ where: { environment, targetInstitutionId, courseKey } });
+      await db.$executeRaw`
+        WITH requests AS (
+          DELETE FROM equivalency_requests
+          WHERE environment = ${environment}::"Environment" AND target_institution_id = ${targetInstitutionId}
+            AND course_key = ANY(${[...new Set(sourceCourseIds)]}::text[]))
+        DELETE FROM equivalency_request_requesters
+        WHERE environment = ${environment}::"Environment" AND target_institution_id = ${targetInstitutionId}
+          AND course_key = ANY(${[...new Set(sourceCourseIds)]}::text[])`;
     },
 
     /**
