@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { expect } from "chai";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { createServer } from "../../src/app/server.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { signInLink } from "./sign-in-link.ts";
@@ -98,6 +98,19 @@ export function expectNoPageProblems(watched: () => WatchedPage | undefined): vo
     if (this.currentTest?.state === "passed" && current)
       expect(current.problems, "console and page errors").to.deep.equal([]);
   });
+}
+
+/** A record id as it begins: every prefix of src/kernel/ids.ts, and institutions' `inst_`. */
+export const RECORD_ID = /\b(?:inst|org|key|oac|crs|eqv?|evt|wh|dlv|ds|req|usr|ses|aud|sso)_[0-9A-Za-z]{4,}/;
+
+/**
+ * What a person meets of the element holds no record id: its rendered text, screen-reader text
+ * included (innerText; attributes such as a title, and closed <details>, are not read).
+ */
+export async function expectNoVisibleIds(element: Locator, what: string): Promise<void> {
+  // biome-ignore lint/performance/useDomNodeTextContent: a locator's rendered text is the point: textContent holds closed <details> and hidden parts.
+  const text = await element.innerText();
+  expect(text, `${what}: ${text}`).not.to.match(RECORD_ID);
 }
 
 /** The page's checks: accessible, then photographed. */

@@ -13,6 +13,7 @@ import { Receiver } from "../helpers/receiver.ts";
 import {
   checkPage,
   expectNoPageProblems,
+  expectNoVisibleIds,
   openPage,
   type ServedPage,
   servedPage,
@@ -205,6 +206,16 @@ describe("dashboard in the browser", function () {
     await delivery.getByText("Signature header").waitFor();
     expect(await delivery.textContent()).to.match(/t=\d+,v1=[0-9a-f]{64}/);
     expect(await delivery.locator("pre.payload").textContent()).to.include('"test": true');
+    // The delivery and its event by copy buttons, their ids on hover; the payload alone shows what was sent.
+    const copyDelivery = delivery.getByRole("button", { name: "Copy id the delivery id" });
+    expect(await copyDelivery.getAttribute("title")).to.match(/^dlv_/);
+    expect(await delivery.getByRole("button", { name: "Copy id the event id" }).getAttribute("title")).to.match(
+      /^evt_/,
+    );
+    await expectNoVisibleIds(delivery.locator("summary"), "a delivery's summary");
+    await expectNoVisibleIds(delivery.locator("dl.facts"), "a delivery's facts");
+    await copyDelivery.click();
+    await delivery.getByRole("button", { name: "Copied the delivery id" }).waitFor();
     await checkPage(page, "webhook-deliveries");
 
     await delivery.getByRole("button", { name: "Re-send this delivery" }).click();
@@ -244,8 +255,9 @@ describe("dashboard in the browser", function () {
     await page.getByLabel("Status").selectOption("pending");
     await page.getByRole("button", { name: "Apply filters" }).click();
     await page.getByRole("link", { name: /^CS 55 → CS 61B$/ }).click();
-    await heading(/Equivalency/).waitFor();
+    await heading("Equivalency: CS 55 → CS 61B").waitFor();
     await page.getByRole("heading", { name: "Version 1" }).waitFor();
+    expect(await page.title()).to.equal("Equivalency: CS 55 → CS 61B · Dashboard");
   });
 
   it("changes the status with a change note, shown in the timeline side by side", async () => {
@@ -311,6 +323,14 @@ describe("dashboard in the browser", function () {
       .getByRole("cell", { name: /record_count_mismatch|recordCount/i })
       .first()
       .waitFor();
+    // An issue of a rule names the rule by its courses (CS 55 has no CIP code), linked to it.
+    const issues = page.getByRole("table", { name: "Issues" });
+    const cip = issues.getByRole("row", { name: /missing_cip_code/ });
+    await cip.getByRole("link", { name: "CS 55 → CS 61B" }).waitFor();
+    expect(await cip.getByRole("link", { name: "CS 55 → CS 61B" }).getAttribute("href")).to.equal(
+      `/dashboard/equivalencies/${equivalencyId}`,
+    );
+    await expectNoVisibleIds(issues, "the dataset's issues");
     await checkPage(page, "dataset");
   });
 
@@ -340,7 +360,14 @@ describe("dashboard in the browser", function () {
     // Operations in words (the operationId on hover), records by name, and no id on the page.
     await page.getByRole("cell", { name: "Create an API key" }).first().waitFor();
     await page.getByRole("cell", { name: "Update an equivalency" }).first().waitFor();
-    expect(await page.locator("main table").textContent()).not.to.match(/crs_|inst_|eq_|req_/);
+    const record = (name: string) => page.getByRole("table").getByRole("cell", { name, exact: true }).first();
+    await record("API key Registrar sync").waitFor();
+    await record("OAuth client Nightly export").waitFor();
+    await record(`webhook endpoint ${receiver.url("/hooks/dashboard")}`).waitFor();
+    await record("member analyst@acme.example").waitFor();
+    await record("Dataset 1: Fall 2026").waitFor();
+    await record("CS 55 → CS 61B").waitFor();
+    await expectNoVisibleIds(page.locator("main table"), "the audit log");
     const width = (await page.evaluate("document.documentElement.scrollWidth")) as number;
     expect(width, "the audit log fits 1,280 px").to.be.at.most(1280);
     await checkPage(page, "audit");

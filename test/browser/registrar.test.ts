@@ -8,7 +8,14 @@ import type { Page } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { checkPage, expectNoPageProblems, type ServedPage, servedPage, signInThroughLink } from "./browser.ts";
+import {
+  checkPage,
+  expectNoPageProblems,
+  expectNoVisibleIds,
+  type ServedPage,
+  servedPage,
+  signInThroughLink,
+} from "./browser.ts";
 
 const SANTA_MONICA = "inst_122977";
 const BERKELEY = "inst_110635";
@@ -208,11 +215,14 @@ describe("dashboard: a registrar's day", function () {
     await page.getByRole("button", { name: /^University of California-Los Angeles/ }).click();
     await page.getByLabel("Target 1: or a code (when the course has no record)").fill("CHEM 14A");
     await page.getByRole("button", { name: "Create rule" }).click();
-    // UCLA is not acme's to decide: refused, saying so.
-    await page
-      .getByRole("alert")
+    // UCLA is not acme's to decide: refused, saying so, with the institution by name.
+    const refusal = page.getByRole("alert");
+    await refusal
       .getByText(/steward/i)
+      .first()
       .waitFor();
+    await refusal.getByText("University of California-Los Angeles").first().waitFor();
+    await expectNoVisibleIds(refusal, "the refusal");
     await page.getByRole("button", { name: "Clear Target institution" }).click();
     await page.getByLabel("Target institution", { exact: true }).fill("Berkeley");
     await page.getByRole("button", { name: /^University of California-Berkeley/ }).click();
@@ -249,6 +259,7 @@ describe("dashboard: a registrar's day", function () {
       "CS 55",
       "CHEM 11",
     ]);
+    await expectNoVisibleIds(page.locator("main"), "the review queue");
     await checkPage(page, "registrar-review");
     await page.getByLabel("Change note for CHEM 11 → CHEM 1A").fill("Syllabi match; lab hours equal");
     await page.getByRole("button", { name: "Accept CHEM 11 → CHEM 1A" }).click();
@@ -287,7 +298,8 @@ describe("dashboard: a registrar's day", function () {
     await versions.first().getByText("registrar@acme.example").waitFor();
     expect(await versions.first().locator("blockquote").textContent()).to.equal("Syllabi match; lab hours equal");
     await versions.last().getByText("sandbox test key").waitFor();
-    expect(await page.locator("main").textContent()).not.to.match(/crs_|inst_/);
+    await expectNoVisibleIds(page.locator("main"), "the rule's page");
+    expect(await page.title()).to.equal("Equivalency: CHEM 11 → CHEM 1A · Dashboard");
     await checkPage(page, "registrar-equivalency");
   });
   it("creates a rule of two source courses with a minimum grade and a start date, reads it back, and is refused an ambiguous one with a link", async () => {
@@ -352,7 +364,13 @@ describe("dashboard: a registrar's day", function () {
     await fill({ code: "CHEM 4XX" });
     await page.getByRole("button", { name: "Create rule" }).click();
     const alert = page.getByRole("alert");
-    await alert.getByRole("link", { name: `Open the conflicting rule ${rule.chem4a}` }).click();
+    const conflicting = alert.getByRole("link", { name: "Open the conflicting rule CHEM 1A + CHEM 1AL → CHEM 4A" });
+    await conflicting.waitFor();
+    expect(await conflicting.getAttribute("href")).to.equal(`/dashboard/equivalencies/${rule.chem4a}`);
+    // The problem's detail names the institution and the rule in force by name, not by id.
+    await alert.getByText("University of California-Berkeley").first().waitFor();
+    await expectNoVisibleIds(alert, "the refusal of an ambiguous rule");
+    await conflicting.click();
     await heading("Equivalency: CHEM 1A + CHEM 1AL → CHEM 4A").waitFor();
   });
 });

@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { buildDashboard } from "../../scripts/build-dashboard.ts";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { loadInstitutions } from "../helpers/fixtures.ts";
-import { checkPage, expectNoPageProblems, type ServedPage, signedInPage } from "./browser.ts";
+import { checkPage, expectNoPageProblems, expectNoVisibleIds, type ServedPage, signedInPage } from "./browser.ts";
 
 const SANTA_MONICA = "inst_122977";
 const BERKELEY = "inst_110635";
@@ -90,12 +90,16 @@ describe("dashboard: importing, rejecting and editing rules", function () {
     const counts = page.locator("dl.facts");
     expect(await counts.locator("dd").allTextContents()).to.deep.equal(["3", "1", "0", "0", "1", "1"]);
     const issues = page.getByRole("table", { name: /^Issues/ });
-    await issues.getByRole("cell", { name: 'no course "CHEM 99" at Santa Monica College (inst_122977)' }).waitFor();
+    // The server's messages name records by id; the page names them (an id after a name left out).
+    await issues.getByRole("cell", { name: 'no course "CHEM 99" at Santa Monica College', exact: true }).waitFor();
+    await issues
+      .getByRole("cell", { name: "ambiguous with the accepted rule CHEM 11 → CHEM 1A: would be stored as conflict" })
+      .waitFor();
+    expect(await issues.getByTitle(rule.chem).textContent()).to.equal("CHEM 11 → CHEM 1A");
     const rows = await issues.getByRole("row").allTextContents();
     expect(rows.slice(1)).to.have.length(2);
-    expect(rows.join("\n"))
-      .to.contain("source_course_1")
-      .and.to.contain(`ambiguous with the accepted rule ${rule.chem}`);
+    expect(rows.join("\n")).to.contain("source_course_1");
+    await expectNoVisibleIds(issues, "the import's issues");
     expect(await t.database.prisma.equivalency.count()).to.equal(2);
     await checkPage(page, "rules-import-dry-run");
 
@@ -153,6 +157,13 @@ describe("dashboard: importing, rejecting and editing rules", function () {
     await checkPage(page, "rules-edit");
     await form.getByRole("button", { name: "Save rule" }).click();
     await page.getByText("Rule saved (version 2).").waitFor();
+    // The history says what changed in words: the targets by code, with their credits.
+    const change = page.locator("ol.timeline > li").first();
+    await change.getByRole("heading", { name: /Version 2/ }).waitFor();
+    const targets = change.getByRole("row", { name: /^targets/ });
+    expect(await targets.locator("td.before").textContent()).to.equal("HIST 1XX");
+    expect(await targets.locator("td.after").textContent()).to.equal("HIST 1XX (3 credits)");
+    await expectNoVisibleIds(page.locator("ol.timeline"), "the rule's history");
     expect(await stored(rule.hist)).to.deep.include({
       kind: "general_education",
       generalEducationArea: "IGETC 4",
@@ -166,15 +177,28 @@ describe("dashboard: importing, rejecting and editing rules", function () {
 
     // The imported conflict says CHEM 3X where the accepted rule says CHEM 1A: accepting it is ambiguous.
     await go(`/equivalencies/${rule.chemConflict}`);
+    // Accepting it as it stands is refused alike; the problem names the institution and the rule in force.
+    await page.getByLabel("New status").selectOption("accepted");
+    await page.getByRole("button", { name: "Change status" }).click();
+    const refusal = page.getByRole("alert");
+    const inForce = refusal.getByText("CHEM 11 → CHEM 1A", { exact: true });
+    await inForce.waitFor();
+    expect(await inForce.getAttribute("title")).to.equal(rule.chem);
+    await refusal.getByText("University of California-Berkeley").first().waitFor();
+    await expectNoVisibleIds(refusal, "the refusal of an ambiguous status change");
     await page.getByRole("button", { name: "Edit rule" }).click();
     const conflicting = page.getByRole("form", { name: "Edit the rule" });
     await conflicting.getByLabel("Status", { exact: true }).selectOption("accepted");
     await conflicting.getByRole("button", { name: "Save rule" }).click();
     const alert = conflicting.getByRole("alert");
-    await alert.getByRole("link", { name: `Open the conflicting rule ${rule.chem}` }).waitFor();
+    const link = alert.getByRole("link", { name: "Open the conflicting rule CHEM 11 → CHEM 1A" });
+    await link.waitFor();
+    expect(await link.getAttribute("href")).to.equal(`/dashboard/equivalencies/${rule.chem}`);
+    await alert.getByText("University of California-Berkeley").first().waitFor();
+    await expectNoVisibleIds(alert, "the refusal of an ambiguous edit");
     await checkPage(page, "rules-edit-ambiguous");
     expect(await stored(rule.chemConflict)).to.deep.include({ status: "conflict", version: 1 });
-    await alert.getByRole("link", { name: `Open the conflicting rule ${rule.chem}` }).click();
+    await link.click();
     await heading(/^Equivalency: CHEM 11 → CHEM 1A/).waitFor();
   });
 });

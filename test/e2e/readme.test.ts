@@ -5,11 +5,14 @@
 // Commands run as a person would type them, from the repository (a few with their
 // file names or port pointed at scratch copies), against one server started on a
 // fresh data directory. Blocks that carry values from line to line (a key, an id)
-// run whole, as one shell script, as they would in one terminal.
+// run whole, as one shell script, as they would in one terminal. A command that runs until
+// stopped (a stream, a tail, a follower) runs in a terminal of its own until it printed what
+// the test made happen, then gets Ctrl-C.
 import { exec, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { expect } from "chai";
@@ -49,6 +52,14 @@ const RUN = [
   "evaluate-sdk",
   "requests-read",
   "cli-registrar",
+  "explorer-agreement",
+  "dashboard-users",
+  "events-poll",
+  "events-stream",
+  "events-follow-sdk",
+  "events-stream-sdk",
+  "events-tail",
+  "cli-tail",
 ];
 
 /** The text of the sh (or ts) block after `<!-- readme-test: name -->`, in whichever page holds it. */
@@ -72,6 +83,56 @@ function markedCommands(name: string): string[] {
 }
 
 const cliEntry = `node --import ${import.meta.resolve("tsx")} ${path.join(ROOT, "scripts/cli.ts")}`;
+const SDK = pathToFileURL(path.join(ROOT, "generated/client/dist/esm/index.js")).href;
+
+/** How long a command that runs until stopped may take to print what it is waited for. */
+const PRINT_DEADLINE_MS = 60_000;
+
+/**
+ * Polls `printed` until it holds, calling `nudge` (a change to print) before each look when the
+ * command may not yet be listening; fails after the deadline.
+ */
+async function waitUntil(
+  printed: () => boolean | Promise<boolean>,
+  what: string,
+  nudge?: () => Promise<unknown>,
+): Promise<void> {
+  const deadline = Date.now() + PRINT_DEADLINE_MS;
+  for (;;) {
+    await nudge?.();
+    if (await printed()) return;
+    if (Date.now() > deadline) throw new Error(`not printed within ${PRINT_DEADLINE_MS / 1000} s: ${what}`);
+    await delay(250);
+  }
+}
+
+/** The complete messages of a Server-Sent Events text, each by field; comments (keep-alives) dropped. */
+function streamMessages(text: string): Record<string, string>[] {
+  return text
+    .split("\n\n")
+    .slice(0, -1)
+    .map((block) =>
+      Object.fromEntries(
+        block
+          .split("\n")
+          .filter((line) => line && !line.startsWith(":"))
+          .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+      ),
+    )
+    .filter((message) => Object.keys(message).length > 0);
+}
+
+/** `events tail`'s lines, `<position> <created> <type> <id> <data>`, as records. */
+function tailLines(text: string) {
+  return text
+    .split("\n")
+    .slice(0, -1)
+    .filter((line) => line.includes("\t"))
+    .map((line) => {
+      const [position, created, type, id, ...data] = line.split("\t");
+      return { position, created, type, id, data: JSON.parse(data.join("\t")) };
+    });
+}
 
 function waitForListening(child: ChildProcess): Promise<{ url: string }> {
   return new Promise((resolve, reject) => {
@@ -92,6 +153,8 @@ describe("README and docs/: their commands, run", function () {
   let dataDir: string;
   let server: ChildProcess;
   let origin: string;
+  /** Commands started in a terminal of their own and not yet stopped: ended with the file, should a test fail. */
+  const terminals = new Set<ChildProcess>();
 
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "readme-"));
@@ -110,6 +173,7 @@ describe("README and docs/: their commands, run", function () {
     origin = new URL(listening.url).origin;
   });
   after(async () => {
+    for (const child of terminals) process.kill(-child.pid!, "SIGKILL");
     server?.kill("SIGTERM");
     if (server && server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -147,6 +211,94 @@ describe("README and docs/: their commands, run", function () {
 
   /** A scratch directory of its own for a block that writes files. */
   const scratch = (name: string) => fs.mkdtempSync(path.join(tmp, `${name}-`));
+
+  /**
+   * A command that runs until stopped (a stream, a tail, a follower), started as typed in a terminal
+   * of its own (its own process group): `printed()` is what it printed so far, `interrupt()` is
+   * Ctrl-C (SIGINT to the group, as a terminal sends it) and answers once every process ended.
+   */
+  const startInTerminal = (script: string, cwd: string, env: Record<string, string> = {}) => {
+    const child = spawn("/bin/bash", ["-c", script], {
+      cwd,
+      env: environment(env),
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    terminals.add(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const ended = new Promise<void>((resolve) => child.once("close", () => resolve()));
+    return {
+      printed: () => stdout,
+      async interrupt() {
+        if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGINT");
+        await ended;
+        terminals.delete(child);
+        return { stdout, stderr };
+      },
+    };
+  };
+
+  /** A request of the API with a key: its status, body and ETag. */
+  const request = async (key: string, method: string, url: string, body?: unknown, ifMatch?: string) => {
+    const response = await fetch(`${origin}/api/v1${url}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...(ifMatch ? { "If-Match": ifMatch } : {}),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // The API's JSON, read as the assertions need it.
+    const answer: any = await response.json();
+    return { status: response.status, body: answer, etag: response.headers.get("etag") ?? "" };
+  };
+
+  /** Writes a course (an update of one already written is a `course.updated` event): its id and version. */
+  const writeCourse = async (key: string, institutionId: string, code: string, title: string) => {
+    const written = await request(key, "POST", "/courses", { institutionId, code, title, credits: 3, level: "lower" });
+    expect(written.status, JSON.stringify(written.body)).to.equal(201);
+    return written.body.data[0] as { id: string; version: number };
+  };
+
+  /** A pending elective rule, then accepted: `equivalency.created` and `equivalency.updated`. Its id. */
+  const acceptedRule = async (key: string, sourceCourseId: string, targetInstitutionId: string) => {
+    const body = {
+      sourceCourseIds: [sourceCourseId],
+      targetInstitutionId,
+      targets: [{ code: "FEED 1XX" }],
+      kind: "elective",
+    };
+    const created = await request(key, "POST", "/equivalencies", body);
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    const id: string = created.body.data.id;
+    const accepted = await request(key, "PATCH", `/equivalencies/${id}`, { status: "accepted" }, created.etag);
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(200);
+    return id;
+  };
+
+  /** The events of the feed after a cursor, read with a key. */
+  const eventsAfter = async (key: string, cursor: string) =>
+    (await request(key, "GET", `/events?limit=100&after=${encodeURIComponent(cursor)}`)).body.data as {
+      id: string;
+      type: string;
+      data: Record<string, unknown>;
+    }[];
+
+  /** acme writes live too: stewardship of two live institutions (imported from the IPEDS sample) and a live key. */
+  let liveWriter: Promise<string> | undefined;
+  const liveKey = () => {
+    liveWriter ??= (async () => {
+      await quickStartWrite();
+      await run(`${cliEntry} institutions import ${path.join(FIXTURES, "ipeds-hd2023-sample.csv")} --env live`);
+      await run(`${cliEntry} orgs grant --org acme --env live --institution inst_122977,inst_110635`);
+      return (await run(`${cliEntry} keys create --org acme --env live`)).stdout.trim().split("\n").at(-1)!;
+    })();
+    return liveWriter;
+  };
 
   /** The quick start's write, once: the organization acme, its grant, its key and the course it wrote. */
   let quickStart: Promise<{ stdout: string; key: string }> | undefined;
@@ -376,5 +528,201 @@ describe("README and docs/: their commands, run", function () {
     const manifest = JSON.parse((await sh(`tar -xOzf ${packed} package/package.json`)).stdout);
     expect(manifest.dependencies).to.have.property("openapi-fetch");
     // test/sdk/package.test.ts installs that tarball offline and runs ESM and CommonJS consumers.
+  });
+
+  it("explorer: the agreement from De Anza College to UC Berkeley names both and their accepted rules by course", async () => {
+    const [curl] = markedCommands("explorer-agreement");
+    const { data } = JSON.parse((await run(curl)).stdout);
+    expect(data.from).to.include({ id: "inst_113333", name: "De Anza College" });
+    expect(data.to).to.include({ id: "inst_110635", name: "University of California-Berkeley" });
+    const rules = data.rules.map(
+      (rule: { sourceCourses: { code: string }[]; targets: { code: string }[] }) =>
+        `${rule.sourceCourses.map((course) => course.code).join(" + ")} → ${rule.targets.map((target) => target.code).join(" + ")}`,
+    );
+    expect(rules).to.include("ENGL 1A → COLWRIT R1A");
+  });
+
+  it("dashboard: an admin invites a person, lists the members, and disables them by the id the list shows", async () => {
+    await quickStartWrite();
+    // The page invited you@acme.example as admin first: the person disabled here is not the last admin.
+    await run(markedCommands("dashboard-invite")[0]);
+    const [invite, list, disable, ...more] = markedCommands("dashboard-users").filter((line) => !line.startsWith("#"));
+    expect(more).to.deep.equal([]);
+    const invited = (await run(invite)).stdout;
+    const id = /^Added registrar@acme\.edu to acme as admin \((usr_\w+)\)\. /.exec(invited)?.[1];
+    expect(id, invited).to.be.a("string");
+    const link = new URL(invited.trim().split("\n").at(-1)!);
+    expect((await run(list)).stdout).to.match(new RegExp(`^${id} +registrar@acme\\.edu +- +admin +- `, "m"));
+    // The placeholder stands for the id the list printed, typed as the reader types it.
+    expect(disable).to.equal("npm run -s cli -- users disable usr_…");
+    const disabled = (await run(disable.replace("usr_…", id!))).stdout;
+    expect(disabled).to.equal(`Disabled registrar@acme.edu (${id}); their sessions have ended.\n`);
+    const signIn = await fetch(`${origin}${link.pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ token: link.searchParams.get("token")! }),
+    });
+    expect(signIn.status, "the invitation's link of a disabled person").to.equal(403);
+  });
+
+  it("change feed: a page of GET /events holds a change, and the stream from its cursor prints the next change only", async () => {
+    const { key } = await quickStartWrite();
+    await writeCourse(key, "inst_113333", "FEED 1", "Feed course");
+    const polled = await writeCourse(key, "inst_113333", "FEED 1", "Feed course, polled");
+    const page = JSON.parse((await runBlock("events-poll", scratch("events-poll"), { KEY: key })).stdout);
+    expect(page.pagination.hasMore).to.equal(false);
+    const change = page.data.find(
+      (event: { type: string; data: { courseId?: string } }) =>
+        event.type === "course.updated" && event.data.courseId === polled.id,
+    );
+    expect(change).to.deep.include({
+      data: { courseId: polled.id, version: polled.version, changedFields: ["title"] },
+    });
+    expect(change.id).to.match(/^evt_/);
+
+    const cursor = page.pagination.nextCursor;
+    const stream = startInTerminal(asTyped(markedBlock("events-stream"), false), scratch("events-stream"), {
+      KEY: key,
+      CURSOR: cursor,
+    });
+    // Written whenever the stream connects: it begins after the cursor, so it prints this change either way.
+    const streamed = await writeCourse(key, "inst_113333", "FEED 1", "Feed course, streamed");
+    const events = () => streamMessages(stream.printed()).filter((message) => message.event);
+    await waitUntil(() => events().length > 0, "the stream's first event");
+    const { stdout } = await stream.interrupt();
+    expect(stdout).to.match(/^retry: \d+\n\n/);
+    const [message, ...others] = events();
+    expect(others, "events the stream printed after the change").to.deep.equal([]);
+    expect(message.event).to.equal("course.updated");
+    expect(JSON.parse(message.data)).to.deep.include({
+      type: "course.updated",
+      data: { courseId: streamed.id, version: streamed.version, changedFields: ["title"] },
+    });
+    // A message's id is a cursor: the feed after it holds nothing more.
+    expect(await eventsAfter(key, message.id)).to.deep.equal([]);
+  });
+
+  it("change feed by the SDK: the follower applies a change and stores its cursor, the stream resumes from it with the next change only", async () => {
+    const { key } = await quickStartWrite();
+    const cwd = scratch("events-sdk");
+    const asModule = (text: string) =>
+      text.replace('"@course-equivalency/client"', JSON.stringify(SDK)).replaceAll("http://127.0.0.1:3000", origin);
+    const follow = asModule(markedBlock("events-follow-sdk"));
+    fs.writeFileSync(path.join(cwd, "follow.mts"), follow);
+    // The streaming block is the same module with its loop in place of the polling one, as the page says.
+    const preamble = follow.slice(0, follow.indexOf("for await"));
+    fs.writeFileSync(path.join(cwd, "stream.mts"), preamble + markedBlock("events-stream-sdk"));
+    const tsx = `node --import ${import.meta.resolve("tsx")}`;
+    type Change = { id: string; version: number };
+    /** The lines the module printed for one change of a course: `course.updated {"courseId":…,"version":…,…}`. */
+    const linesOf = (printed: string, change: Change) =>
+      printed.split("\n").filter((line) => {
+        if (!line.startsWith("course.updated ")) return false;
+        const data = JSON.parse(line.slice("course.updated ".length));
+        return data.courseId === change.id && data.version === change.version;
+      });
+    /** The cursor the module stored stands after the change: the feed after it does not hold it. */
+    const storedAfter = async (change: Change) => {
+      const file = path.join(cwd, "cursor.txt");
+      if (!fs.existsSync(file)) return false;
+      const later = await eventsAfter(key, fs.readFileSync(file, "utf8"));
+      return !later.some((event) => event.data.courseId === change.id && event.data.version === change.version);
+    };
+
+    // A course's creation is no event; its update is.
+    await writeCourse(key, "inst_113333", "FEED 2", "SDK feed course");
+    const followed = await writeCourse(key, "inst_113333", "FEED 2", "SDK feed course, followed");
+    const following = startInTerminal(`${tsx} follow.mts`, cwd, { SVC_KEY: key });
+    await waitUntil(
+      async () => linesOf(following.printed(), followed).length > 0 && (await storedAfter(followed)),
+      "the follower's line of the change, and its cursor stored after it",
+    );
+    expect(linesOf((await following.interrupt()).stdout, followed)).to.have.length(1);
+
+    const streaming = startInTerminal(`${tsx} stream.mts`, cwd, { SVC_KEY: key });
+    const streamed = await writeCourse(key, "inst_113333", "FEED 2", "SDK feed course, streamed");
+    await waitUntil(
+      async () => linesOf(streaming.printed(), streamed).length > 0 && (await storedAfter(streamed)),
+      "the stream's line of the next change, and its cursor stored after it",
+    );
+    const { stdout } = await streaming.interrupt();
+    // Resumed from the stored cursor: the change applied before is not applied again.
+    expect(stdout.trim().split("\n")).to.deep.equal(linesOf(stdout, streamed));
+  });
+
+  /**
+   * `events tail --env live` as typed, until it printed a live change made while it ran, then Ctrl-C:
+   * its lines. It begins at the end of the feed once it runs, so the course is renamed until a
+   * rename is printed.
+   */
+  const tailLiveUntilChange = async (command: string) => {
+    expect(command).to.equal("npm run -s cli -- events tail --env live");
+    const key = await liveKey();
+    const course = await writeCourse(key, "inst_122977", "FEED 1", "Live feed course");
+    const tail = startInTerminal(command, ROOT);
+    let round = 0;
+    const renamed = () => tailLines(tail.printed()).some((line) => line.data.courseId === course.id);
+    await waitUntil(renamed, "a live course's rename", () =>
+      writeCourse(key, "inst_122977", "FEED 1", `Live feed course, renamed ${++round}`),
+    );
+    const lines = tailLines((await tail.interrupt()).stdout);
+    for (const line of lines) {
+      expect(line).to.deep.include({ type: "course.updated" });
+      expect(line.position).to.match(/^\d+$/);
+      expect(line.id).to.match(/^evt_/);
+      expect(Number.isNaN(Date.parse(line.created)), line.created).to.equal(false);
+    }
+    const positions = lines.map((line) => BigInt(line.position));
+    expect(positions, "in commit order").to.deep.equal([...positions].sort((a, b) => (a < b ? -1 : 1)));
+    return lines;
+  };
+
+  /** A tail with `--json` as typed, until it printed the `equivalency.updated` of the rule, then Ctrl-C: its records. */
+  const tailJsonUntilRule = async (command: string, ruleId: string) => {
+    const tail = startInTerminal(command, ROOT);
+    const records = (text: string) =>
+      text
+        .split("\n")
+        .slice(0, -1)
+        .map((line) => JSON.parse(line));
+    await waitUntil(
+      () => records(tail.printed()).some((record) => record.data.equivalencyId === ruleId),
+      `the equivalency.updated of ${ruleId}`,
+    );
+    const printed = records((await tail.interrupt()).stdout);
+    for (const record of printed) {
+      expect(record.type).to.equal("equivalency.updated");
+      expect(record.position).to.match(/^\d+$/);
+    }
+    expect(printed.find((record) => record.data.equivalencyId === ruleId).data).to.include({
+      previousStatus: "pending",
+      status: "accepted",
+    });
+    return printed;
+  };
+
+  it("change feed at the command line: the live tail prints changes as they commit until Ctrl-C, then from the start only the type asked, as JSON", async () => {
+    const [tail, fromStart, ...more] = markedCommands("events-tail");
+    expect(more).to.deep.equal([]);
+    expect(await tailLiveUntilChange(tail)).to.not.be.empty;
+    const key = await liveKey();
+    const source = await writeCourse(key, "inst_122977", "FEED 2", "Live feed rule's course");
+    const rule = await acceptedRule(key, source.id, "inst_110635");
+    // The server runs one command at a time: this one runs only because Ctrl-C ended the tail above.
+    expect(fromStart).to.equal(
+      "npm run -s cli -- events tail --env live --from-start --type equivalency.updated --json",
+    );
+    await tailJsonUntilRule(fromStart, rule);
+  });
+
+  it("CLI: the live tail until Ctrl-C, and the sandbox's rule decisions from the start as JSON, at most 10", async () => {
+    const [tail, sandbox, ...more] = markedCommands("cli-tail");
+    expect(more).to.deep.equal([]);
+    expect(await tailLiveUntilChange(tail)).to.not.be.empty;
+    const { key } = await quickStartWrite();
+    const seeded = await request(key, "GET", "/courses?institution=inst_122977&limit=1");
+    const rule = await acceptedRule(key, seeded.body.data[0].id, "inst_113333");
+    expect(sandbox).to.match(/ --count 10$/);
+    expect(await tailJsonUntilRule(sandbox, rule)).to.have.length.at.most(10);
   });
 });

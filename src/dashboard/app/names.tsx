@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { components } from "../../../generated/api-types.ts";
 import type { Api } from "./api.ts";
 import { useDashboard } from "./context.ts";
-import { Link } from "./ui.tsx";
+import { Link } from "./link.tsx";
 
 type Course = components["schemas"]["Course"];
 type Institution = components["schemas"]["Institution"];
@@ -52,6 +52,10 @@ export function courseById(api: Api, id: string): Promise<Course | null> {
   return byId(api, `crs:${id}`, () => api.raw.GET("/courses/{id}", { params: { path: { id } } }));
 }
 
+export function datasetById(api: Api, id: string): Promise<components["schemas"]["DatasetVersion"] | null> {
+  return byId(api, `ds:${id}`, () => api.raw.GET("/datasets/{id}", { params: { path: { id } } }));
+}
+
 export function equivalencyById(api: Api, id: string): Promise<components["schemas"]["Equivalency"] | null> {
   return byId(api, `eq:${id}`, () => api.raw.GET("/equivalencies/{id}", { params: { path: { id } } }));
 }
@@ -91,7 +95,7 @@ export function courseLabel(course: Pick<Course, "code" | "title" | "crossListed
 }
 
 /** Stands for a name being read: people meet names, not ids, so the id shows only for a record that is gone. */
-function Loading({ id }: { id: string }) {
+export function LoadingName({ id }: { id: string }) {
   return (
     <span class="muted" title={id} aria-busy="true">
       …
@@ -103,7 +107,7 @@ function Loading({ id }: { id: string }) {
 export function InstitutionName({ id }: { id: string }) {
   const { api } = useDashboard();
   const institution = useRecord(() => institutionById(api, id), [api, id]);
-  if (institution === undefined) return <Loading id={id} />;
+  if (institution === undefined) return <LoadingName id={id} />;
   if (!institution) return <span class="mono">{id}</span>;
   return <span title={id}>{institution.name}</span>;
 }
@@ -112,7 +116,7 @@ export function InstitutionName({ id }: { id: string }) {
 export function CourseName({ id, withInstitution = false }: { id: string; withInstitution?: boolean }) {
   const { api } = useDashboard();
   const course = useRecord(() => courseById(api, id), [api, id]);
-  if (course === undefined) return <Loading id={id} />;
+  if (course === undefined) return <LoadingName id={id} />;
   if (!course) return <span class="mono">{id}</span>;
   return (
     <span>
@@ -128,6 +132,19 @@ export function CourseName({ id, withInstitution = false }: { id: string; withIn
         </>
       )}
     </span>
+  );
+}
+
+/** A dataset version as "Dataset 3: Fall 2026" linking to its page, its id on hover. */
+export function DatasetName({ id }: { id: string }) {
+  const { api } = useDashboard();
+  const dataset = useRecord(() => datasetById(api, id), [api, id]);
+  if (dataset === undefined) return <LoadingName id={id} />;
+  if (!dataset) return <span class="mono">{id}</span>;
+  return (
+    <Link to={`/datasets/${id}`} title={id}>
+      Dataset {dataset.sequence}: {dataset.label}
+    </Link>
   );
 }
 

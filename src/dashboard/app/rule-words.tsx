@@ -7,7 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import type { components } from "../../../generated/api-types.ts";
 import type { Api } from "./api.ts";
 import { useDashboard } from "./context.ts";
-import { courseById, equivalencyById } from "./names.tsx";
+import { courseById, equivalencyById, LoadingName } from "./names.tsx";
 
 type Rule = components["schemas"]["Equivalency"];
 type Target = components["schemas"]["RuleTarget"];
@@ -59,10 +59,15 @@ export function outcomeText(rule: Rule, codeOf: (id: string) => string): string 
   return rule.targetChoice === "one_of" ? `${joined} (one of them, by the student's program)` : joined;
 }
 
+/** A course's code by id: from the rule's expansion or `codes` (read later); "…" while unknown, never the id. */
+export function codeLookup(rule: Rule, codes: ReadonlyMap<string, string> = new Map()): (id: string) => string {
+  const known = new Map([...expandedCodes(rule), ...codes]);
+  return (id) => known.get(id) ?? "…";
+}
+
 /** The whole rule in one line: "CHEM 1A + CHEM 1AL → CHEM 4A". */
 export function ruleText(rule: Rule, codes: ReadonlyMap<string, string> = new Map()): string {
-  const known = new Map([...expandedCodes(rule), ...codes]);
-  const codeOf = (id: string) => known.get(id) ?? id;
+  const codeOf = codeLookup(rule, codes);
   return `${setsText(setsOf(rule), codeOf)} → ${outcomeText(rule, codeOf)}`;
 }
 
@@ -77,20 +82,40 @@ export async function missingCodes(api: Api, rule: Rule): Promise<Map<string, st
   return new Map(found);
 }
 
-/** A rule named by its courses ("CHEM 1A + CHEM 1AL → CHEM 4A"), read by id; the id while loading or when gone. */
-export function RuleName({ id }: { id: string }) {
+/** The codes the rule's expansion lacks, once read (none until then): for codeLookup and ruleText. */
+export function useMissingCodes(rule: Rule): ReadonlyMap<string, string> {
   const { api } = useDashboard();
-  const [text, setText] = useState<string | null>(null);
+  const [codes, setCodes] = useState<ReadonlyMap<string, string>>(new Map());
   useEffect(() => {
     let live = true;
-    setText(null);
+    missingCodes(api, rule).then(
+      (found) => live && setCodes(found),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, rule.id, rule.version]);
+  return codes;
+}
+
+/** A rule named by its courses ("CHEM 1A + CHEM 1AL → CHEM 4A"), read by id, the id on hover; the id only when it is gone. */
+export function RuleName({ id }: { id: string }) {
+  const { api } = useDashboard();
+  const [text, setText] = useState<string | null | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    setText(undefined);
     void (async () => {
       const rule = await equivalencyById(api, id);
-      if (rule && live) setText(ruleText(rule, await missingCodes(api, rule)));
+      const named = rule ? ruleText(rule, await missingCodes(api, rule)) : null;
+      if (live) setText(named);
     })().catch(() => undefined);
     return () => {
       live = false;
     };
   }, [api, id]);
-  return text ? <span title={id}>{text}</span> : <span class="mono">rule {id.slice(-6)}</span>;
+  if (text === undefined) return <LoadingName id={id} />;
+  if (text === null) return <span class="mono">{id}</span>;
+  return <span title={id}>{text}</span>;
 }

@@ -2,7 +2,9 @@
 import type { ComponentChildren } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { problemText } from "./api.ts";
-import { BASE } from "./router.ts";
+import { NamedText } from "./named-text.tsx";
+
+export { Link } from "./link.tsx";
 
 export type Loaded<T> =
   | { state: "loading"; data?: undefined; error?: undefined }
@@ -71,7 +73,9 @@ export function Loading({ what = "Loading" }: { what?: string }) {
 export function ErrorMessage({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div class="error" role="alert">
-      <p>{message}</p>
+      <p>
+        <NamedText text={message} />
+      </p>
       {onRetry && (
         <button type="button" class="secondary" onClick={onRetry}>
           Try again
@@ -250,23 +254,6 @@ export function When({ at }: { at: string | null | undefined }) {
     <time dateTime={at} title={at}>
       {date.toLocaleString()}
     </time>
-  );
-}
-
-export function Link({
-  to,
-  children,
-  ...rest
-}: {
-  to: string;
-  children: ComponentChildren;
-  class?: string;
-  title?: string;
-}) {
-  return (
-    <a href={`${BASE}${to}`} {...rest}>
-      {children}
-    </a>
   );
 }
 

@@ -4,7 +4,7 @@ import type { components } from "../../../../generated/api-types.ts";
 import type { Api } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { OPERATION_SUMMARIES } from "../../../../generated/operation-summaries.ts";
-import { CourseName } from "../names.tsx";
+import { CourseName, DatasetName } from "../names.tsx";
 import { RuleName } from "../rule-words.tsx";
 import { DataTable, Empty, Link, ok, PageTitle, pageInQuery, Show, useLoad, useQuery, When } from "../ui.tsx";
 
@@ -14,15 +14,28 @@ const LIMIT = 50;
 
 function who(event: AuditEvent) {
   const kind = event.actor.kind === "user" ? "member" : event.actor.kind.replace("_", " ");
+  if (!event.actor.displayName) return <span title={event.actor.id}>an unnamed {kind}</span>;
   return (
     <span title={event.actor.id}>
-      {event.actor.displayName ?? event.actor.id} <span class="muted">({kind})</span>
+      {event.actor.displayName} <span class="muted">({kind})</span>
     </span>
   );
 }
 
-/** What a change was made to: courses and equivalencies by name and linked, the rest by kind (id on hover). */
-function Target({ target }: { target: AuditEvent["target"] }) {
+/** A kind of record in words. */
+const KINDS: Record<string, string> = {
+  key: "API key",
+  oauth_client: "OAuth client",
+  webhook: "webhook endpoint",
+  delivery: "webhook delivery",
+  member: "member",
+};
+
+/**
+ * What a change was made to: courses, rules and datasets by name and linked; keys, OAuth clients,
+ * members and webhook endpoints by their names (the id on hover); anything else by its kind.
+ */
+function Target({ target, names }: { target: AuditEvent["target"]; names: ReadonlyMap<string, string> }) {
   if (!target.id) return <span class="muted">{target.type ?? "–"}</span>;
   if (target.type === "course") return <CourseName id={target.id} />;
   if (target.type === "equivalency")
@@ -31,31 +44,43 @@ function Target({ target }: { target: AuditEvent["target"] }) {
         <RuleName id={target.id} />
       </Link>
     );
-  if (target.type === "dataset")
-    return (
-      <Link to={`/datasets/${target.id}`} title={target.id}>
-        dataset {target.id.slice(-6)}
-      </Link>
-    );
+  if (target.type === "dataset") return <DatasetName id={target.id} />;
+  const kind = KINDS[target.type ?? ""] ?? target.type?.replaceAll("_", " ") ?? "record";
+  const name = names.get(target.id);
   return (
     <span title={target.id}>
-      {target.type ?? ""} <span class="mono">{target.id.slice(-6)}</span>
+      {kind}
+      {name && <> {name}</>}
     </span>
   );
 }
 
-/** Who can be an actor of the organization: its members, keys and OAuth clients, by name. */
-async function actorChoices(api: Api): Promise<{ id: string; label: string }[]> {
-  const [members, keys, clients] = await Promise.all([
+interface Directory {
+  /** Who can be an actor of the organization: its members, keys and OAuth clients, by name. */
+  actors: { id: string; label: string }[];
+  /** The names of the records an audit entry may name by id: those actors and the webhook endpoints. */
+  names: Map<string, string>;
+}
+
+async function loadDirectory(api: Api): Promise<Directory> {
+  const [members, keys, clients, webhooks] = await Promise.all([
     api.raw.GET("/members", { params: { query: { limit: 100 } } }),
     api.raw.GET("/keys", { params: { query: { limit: 100 } } }),
     api.raw.GET("/oauth-clients", { params: { query: { limit: 100 } } }),
+    api.raw.GET("/webhooks", { params: { query: { limit: 100 } } }),
   ]);
-  return [
-    ...(ok(members).data ?? []).map((m) => ({ id: m.id, label: `${m.email} (member)` })),
-    ...(ok(keys).data ?? []).map((k) => ({ id: k.id, label: `${k.name ?? k.prefix} (API key)` })),
-    ...(ok(clients).data ?? []).map((c) => ({ id: c.id, label: `${c.name ?? c.clientId} (OAuth client)` })),
+  const named = [
+    ...(ok(members).data ?? []).map((m) => ({ id: m.id, name: m.email, kind: "member" })),
+    ...(ok(keys).data ?? []).map((k) => ({ id: k.id, name: k.name ?? k.prefix, kind: "API key" })),
+    ...(ok(clients).data ?? []).map((c) => ({ id: c.id, name: c.name ?? c.clientId, kind: "OAuth client" })),
   ];
+  return {
+    actors: named.map(({ id, name, kind }) => ({ id, label: `${name} (${kind})` })),
+    names: new Map([
+      ...named.map(({ id, name }) => [id, name] as const),
+      ...(ok(webhooks).data ?? []).map((hook) => [hook.id, hook.url] as const),
+    ]),
+  };
 }
 
 export function AuditLog() {
@@ -68,7 +93,9 @@ export function AuditLog() {
     since: query.get("since") ?? "",
   };
   const [draft, setDraft] = useState(filters);
-  const actors = useLoad(() => actorChoices(api), [api]);
+  const directory = useLoad(() => loadDirectory(api), [api]);
+  const actors = directory.data?.actors;
+  const names = directory.data?.names ?? new Map<string, string>();
   const list = useLoad(async () => {
     const since = filters.since ? new Date(filters.since).toISOString() : undefined;
     const query = {
@@ -117,10 +144,12 @@ export function AuditLog() {
             onChange={(e) => setDraft({ ...draft, actorId: e.currentTarget.value })}
           >
             <option value="">anyone</option>
-            {draft.actorId && !actors.data?.some((actor) => actor.id === draft.actorId) && (
-              <option value={draft.actorId}>{draft.actorId}</option>
+            {draft.actorId && !actors?.some((actor) => actor.id === draft.actorId) && (
+              <option value={draft.actorId}>
+                {/^(usr|key|oac)_/.test(draft.actorId) ? "a member or credential not listed here" : draft.actorId}
+              </option>
             )}
-            {(actors.data ?? []).map((actor) => (
+            {(actors ?? []).map((actor) => (
               <option key={actor.id} value={actor.id}>
                 {actor.label}
               </option>
@@ -158,7 +187,7 @@ export function AuditLog() {
                   <td>{who(event)}</td>
                   <td title={event.operationId}>{OPERATION_SUMMARIES[event.operationId] ?? event.operationId}</td>
                   <td>
-                    <Target target={event.target} />
+                    <Target target={event.target} names={names} />
                   </td>
                   <td>{event.environment ?? "–"}</td>
                 </tr>

@@ -3,6 +3,9 @@ import { useState } from "preact/hooks";
 import { useDashboard } from "../context.ts";
 import { Badge, Empty, ErrorMessage, Link, ok, PageTitle, Show, useAction, useLoad, When, DataTable } from "../ui.tsx";
 import { navigate } from "../router.ts";
+import { CopyId, CourseName } from "../names.tsx";
+import { NamedText } from "../named-text.tsx";
+import { RuleName } from "../rule-words.tsx";
 
 const LIMIT = 25;
 
@@ -84,6 +87,19 @@ export function Datasets() {
   );
 }
 
+/** The record an issue is about: a rule or a course by name, anything else by a copy button. */
+function IssueRecord({ id }: { id: string | null | undefined }) {
+  if (!id) return <>–</>;
+  if (id.startsWith("eq_"))
+    return (
+      <Link to={`/equivalencies/${id}`}>
+        <RuleName id={id} />
+      </Link>
+    );
+  if (id.startsWith("crs_")) return <CourseName id={id} />;
+  return <CopyId id={id} label="the record's id" />;
+}
+
 export function DatasetDetail({ id }: { id: string }) {
   const { api } = useDashboard();
   const dataset = useLoad(
@@ -118,19 +134,17 @@ export function DatasetDetail({ id }: { id: string }) {
                 row={(issue, index) => (
                   <tr key={index}>
                     <td>{issue.row ?? "–"}</td>
-                    <td class="mono">
-                      {issue.recordId?.startsWith("eq_") ? (
-                        <Link to={`/equivalencies/${issue.recordId}`}>{issue.recordId}</Link>
-                      ) : (
-                        (issue.recordId ?? "–")
-                      )}
+                    <td>
+                      <IssueRecord id={issue.recordId} />
                     </td>
                     <td class="mono">{issue.field ?? "–"}</td>
                     <td>
                       <Badge tone={issue.severity === "error" ? "bad" : "warn"}>{issue.severity}</Badge>
                     </td>
                     <td class="mono">{issue.code}</td>
-                    <td>{issue.message}</td>
+                    <td>
+                      <NamedText text={issue.message} />
+                    </td>
                   </tr>
                 )}
               />

@@ -4,8 +4,8 @@ import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
-import { CopyId, CourseName, CoursePicker, InstitutionName, InstitutionPicker } from "../names.tsx";
-import { missingCodes, ruleText, setsOf } from "../rule-words.tsx";
+import { CopyId, CourseName, CoursePicker, DatasetName, InstitutionName, InstitutionPicker } from "../names.tsx";
+import { ruleText, setsOf, useMissingCodes } from "../rule-words.tsx";
 import { EditRule } from "./rule-form.tsx";
 import {
   Badge,
@@ -27,6 +27,7 @@ type Status = components["schemas"]["EquivalencyStatus"];
 type Rule = components["schemas"]["Equivalency"];
 type Version = components["schemas"]["EquivalencyVersion"];
 type Snapshot = components["schemas"]["EquivalencySnapshot"];
+type Target = components["schemas"]["RuleTarget"];
 const LIMIT = 25;
 const STATUSES: Status[] = ["pending", "accepted", "conflict"];
 /** The allowed transitions (decisions.md, "Equivalency changes"). */
@@ -42,9 +43,7 @@ export function statusTone(status: Status) {
 
 /** A rule in a line, whole: every alternative set of source courses, an arrow, what it gives (by code). */
 export function RuleSummary({ rule }: { rule: Rule }) {
-  const { api } = useDashboard();
-  const codes = useLoad(() => missingCodes(api, rule), [api, rule.id, rule.version]);
-  return <>{ruleText(rule, codes.state === "ready" ? codes.data : new Map())}</>;
+  return <>{ruleText(rule, useMissingCodes(rule))}</>;
 }
 
 export function Equivalencies() {
@@ -151,7 +150,9 @@ export function Equivalencies() {
                     </Link>
                   </td>
                   <td title={eq.sourceCourse?.institutionId}>{eq.sourceCourse?.institution.name ?? "–"}</td>
-                  <td title={eq.targetInstitutionId}>{eq.targetInstitution?.name ?? eq.targetInstitutionId}</td>
+                  <td title={eq.targetInstitutionId}>
+                    {eq.targetInstitution?.name ?? <InstitutionName id={eq.targetInstitutionId} />}
+                  </td>
                   <td>
                     <Badge tone={statusTone(eq.status)}>{eq.status}</Badge>
                   </td>
@@ -170,11 +171,52 @@ export function Equivalencies() {
   );
 }
 
-/** A snapshot's value; ids of courses and institutions by name. */
+/** Courses one after another, joined by `joiner`. */
+function courseList(ids: string[], joiner: string) {
+  return ids.map((id, index) => (
+    <span key={id}>
+      {index > 0 && joiner}
+      <CourseName id={id} />
+    </span>
+  ));
+}
+
+/** A snapshot's value, records by name: courses, institutions, source course sets, targets and the dataset. */
 function show(field: string, value: unknown) {
   if (value === null || value === undefined || value === "") return <span class="muted">empty</span>;
   if (typeof value === "string" && /CourseId$/.test(field)) return <CourseName id={value} />;
   if (typeof value === "string" && /InstitutionId$/.test(field)) return <InstitutionName id={value} />;
+  if (typeof value === "string" && field === "datasetVersionId") return <DatasetName id={value} />;
+  if (field === "sourceCourseIds" && Array.isArray(value)) return <>{courseList(value as string[], " + ")}</>;
+  if (field === "sourceCourseSets" && Array.isArray(value)) {
+    const sets = value as string[][];
+    return (
+      <>
+        {sets.map((set, index) => (
+          <span key={index}>
+            {index > 0 && " or "}
+            {sets.length > 1 && set.length > 1 ? <>({courseList(set, " + ")})</> : courseList(set, " + ")}
+          </span>
+        ))}
+      </>
+    );
+  }
+  if (field === "targets" && Array.isArray(value)) {
+    const targets = value as Target[];
+    if (targets.length === 0) return <span class="muted">none</span>;
+    return (
+      <>
+        {targets.map((target, index) => (
+          <span key={index}>
+            {index > 0 && ", "}
+            {target.courseId ? <CourseName id={target.courseId} /> : (target.code ?? "?")}
+            {target.credits !== null && ` (${target.credits} credits)`}
+          </span>
+        ))}
+      </>
+    );
+  }
+  if (typeof value === "object") return <span class="mono">{JSON.stringify(value)}</span>;
   return <span>{String(value)}</span>;
 }
 
@@ -182,10 +224,13 @@ function show(field: string, value: unknown) {
 function Actor({ actor }: { actor: Version["actor"] }) {
   if (!actor) return <>unknown</>;
   const kind = actor.kind === "user" ? "member" : actor.kind.replace("_", " ");
-  const name = actor.displayName ?? actor.credentialId ?? "system";
+  if (!actor.displayName)
+    return (
+      <span title={actor.credentialId ?? undefined}>{actor.credentialId ? `an unnamed ${kind}` : "the system"}</span>
+    );
   return (
     <span title={actor.credentialId ?? undefined}>
-      {name} <span class="muted">({kind})</span>
+      {actor.displayName} <span class="muted">({kind})</span>
     </span>
   );
 }

@@ -6,6 +6,7 @@ import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
+import { NamedText } from "../named-text.tsx";
 import { DataTable, Empty, ErrorMessage, PageTitle, useAction } from "../ui.tsx";
 
 type ImportResult = components["schemas"]["EquivalencyImportResult"];
@@ -104,7 +105,9 @@ function ImportAnswer({ name, answer }: { name: string; answer: ImportResult }) 
             <tr key={`${issue.row}-${issue.column}-${issue.message}`}>
               <td>{issue.row === 0 ? "header" : issue.row}</td>
               <td>{issue.column ?? "—"}</td>
-              <td>{issue.message}</td>
+              <td>
+                <NamedText text={issue.message} />
+              </td>
             </tr>
           )}
         />

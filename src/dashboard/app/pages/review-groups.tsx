@@ -8,7 +8,7 @@ import type { components } from "../../../../generated/api-types.ts";
 import { type Api, problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { InstitutionName } from "../names.tsx";
-import { outcomeText } from "../rule-words.tsx";
+import { codeLookup, outcomeText, useMissingCodes } from "../rule-words.tsx";
 import type { Stewardship } from "../stewardship.tsx";
 import { Badge, ErrorMessage, Link, ok } from "../ui.tsx";
 import { RuleSummary, statusTone } from "./equivalencies.tsx";
@@ -87,7 +87,7 @@ function RuleCard({
       setBusy(false);
     }
   };
-  const outcome = outcomeText(rule, (id) => (rule.targetCourse?.id === id ? rule.targetCourse.code : id));
+  const outcome = outcomeText(rule, codeLookup(rule, useMissingCodes(rule)));
   return (
     <article class="card" aria-label={`Rule giving ${outcome}`}>
       <h4>

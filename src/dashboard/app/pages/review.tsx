@@ -8,7 +8,8 @@ import { type Api, problemText } from "../api.ts";
 import { useDashboard } from "../context.ts";
 import { loadStewardship, type Stewardship } from "../stewardship.tsx";
 import { Badge, DataTable, Empty, ErrorMessage, Link, ok, PageTitle, Show, useLoad, When } from "../ui.tsx";
-import { ruleText } from "../rule-words.tsx";
+import { InstitutionName } from "../names.tsx";
+import { ruleText, useMissingCodes } from "../rule-words.tsx";
 import { RuleSummary, statusTone } from "./equivalencies.tsx";
 import { ContradictionGroups, loadGroups, type OverlapGroup } from "./review-groups.tsx";
 
@@ -101,7 +102,8 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<Decision | null>(null);
-  const summary = ruleText(rule);
+  // Labels and the notice name the rule whole, with the codes its expansion lacks once read.
+  const summary = ruleText(rule, useMissingCodes(rule));
   const decide = async (decision: Decision) => {
     setConfirming(null);
     setBusy(true);
@@ -179,7 +181,9 @@ function QueueRow({ rule, onDecided }: { rule: Rule; onDecided: (message: string
           {rule.sourceCourse ? `${rule.sourceCourse.title} · ${rule.sourceCourse.institution.name}` : ""}
         </div>
       </td>
-      <td title={rule.targetInstitutionId}>{rule.targetInstitution?.name ?? rule.targetInstitutionId}</td>
+      <td title={rule.targetInstitutionId}>
+        {rule.targetInstitution?.name ?? <InstitutionName id={rule.targetInstitutionId} />}
+      </td>
       <td>
         <Badge tone={statusTone(rule.status)}>{rule.status}</Badge>
       </td>

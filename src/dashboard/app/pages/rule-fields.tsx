@@ -5,6 +5,8 @@ import type { ComponentChildren } from "preact";
 import type { components } from "../../../../generated/api-types.ts";
 import { problemText } from "../api.ts";
 import { CoursePicker } from "../names.tsx";
+import { NamedText } from "../named-text.tsx";
+import { RuleName } from "../rule-words.tsx";
 import { Link } from "../ui.tsx";
 
 export type Rule = components["schemas"]["Equivalency"];
@@ -176,7 +178,9 @@ export function Failure({ failure }: { failure: FailureText | null }) {
   if (!failure) return null;
   return (
     <div class="error" role="alert">
-      <p>{failure.message}</p>
+      <p>
+        <NamedText text={failure.message} />
+      </p>
       {failure.existingId && (
         <p>
           <Link to={`/equivalencies/${failure.existingId}`}>Open the rule that exists</Link>
@@ -186,8 +190,8 @@ export function Failure({ failure }: { failure: FailureText | null }) {
         <ul>
           {failure.conflictingIds.map((id) => (
             <li key={id}>
-              <Link to={`/equivalencies/${id}`} title={id}>
-                Open the conflicting rule {id}
+              <Link to={`/equivalencies/${id}`}>
+                Open the conflicting rule <RuleName id={id} />
               </Link>
             </li>
           ))}

@@ -4,6 +4,7 @@
 import { useState } from "preact/hooks";
 import type { components } from "../../../../generated/api-types.ts";
 import { useDashboard } from "../context.ts";
+import { CopyId } from "../names.tsx";
 import {
   Badge,
   Empty,
@@ -170,9 +171,13 @@ function DeliveryRow({ delivery, onResend, busy }: { delivery: Delivery; onResen
         </summary>
         <dl class="facts">
           <dt>Delivery</dt>
-          <dd class="mono">{delivery.id}</dd>
+          <dd>
+            <CopyId id={delivery.id} label="the delivery id" />
+          </dd>
           <dt>Event</dt>
-          <dd class="mono">{delivery.eventId}</dd>
+          <dd>
+            <CopyId id={delivery.eventId} label="the event id" />
+          </dd>
           <dt>Attempt</dt>
           <dd>{delivery.attempt}</dd>
           <dt>Response code</dt>
