@@ -50,6 +50,8 @@ export interface SeedEquivalency {
   policyBasis: string | null;
   provenance: Channel;
   history?: SeedChange[]; // later versions
+  /** Further source course sets (codes at the source institution), any one of which satisfies the rule as the first does. */
+  alternatives?: string[][];
 }
 
 // ---------------------------------------------------------------------------
@@ -2725,7 +2727,24 @@ export const seedInstitutions: SeedInstitution[] = INSTITUTIONS.map(
   }),
 );
 
-export const seedCourses: SeedCourse[] = INSTITUTIONS.flatMap((i) =>
+/**
+ * Courses beyond the generated catalogs, for an agreement as colleges publish it: De Anza's
+ * honours calculus, the alternative of MATH 1A in its rule to UC Berkeley (AGREEMENT_FORMS).
+ * Appended, so the generated courses keep their order (and their descriptions).
+ */
+const AGREEMENT_COURSES: SeedCourse[] = [
+  {
+    ipedsId: "113333",
+    code: "MATH 1AH",
+    title: "Calculus I (Honors)",
+    credits: 5,
+    level: "lower",
+    description: `${subject("CALC1").desc} Honors section: proofs and a project.`,
+    cipCode: subject("CALC1").cip,
+  },
+];
+
+const generatedCourses: SeedCourse[] = INSTITUTIONS.flatMap((i) =>
   i.courses.map(([code, key, credits, title, level]) => ({ inst: i, code, key, credits, title, level })),
 ).map(({ inst: i, code, key, credits, title, level }, n): SeedCourse => {
   const s = subject(key);
@@ -2741,6 +2760,8 @@ export const seedCourses: SeedCourse[] = INSTITUTIONS.flatMap((i) =>
     cipCode: s.cip,
   };
 });
+
+export const seedCourses: SeedCourse[] = [...generatedCourses, ...AGREEMENT_COURSES];
 
 // ---------------------------------------------------------------------------
 // Equivalencies
@@ -3295,4 +3316,18 @@ const WITHOUT_TARGET: SeedEquivalency[] = [
   },
 ];
 
-export const seedEquivalencies: SeedEquivalency[] = [...candidates().map(buildEquivalency), ...WITHOUT_TARGET];
+/** Rules as colleges publish them: "MATH 1A ← MATH 1A or MATH 1AH" (De Anza College to UC Berkeley). */
+const AGREEMENT_FORMS: { from: string; code: string; to: string; alternatives: string[][] }[] = [
+  { from: "113333", code: "MATH 1A", to: "110635", alternatives: [["MATH 1AH"]] },
+];
+
+function withAgreementForms(rule: SeedEquivalency): SeedEquivalency {
+  const form = AGREEMENT_FORMS.find(
+    (f) => f.from === rule.source.ipedsId && f.code === rule.source.code && f.to === rule.target.ipedsId,
+  );
+  return form ? { ...rule, alternatives: form.alternatives } : rule;
+}
+
+export const seedEquivalencies: SeedEquivalency[] = [...candidates().map(buildEquivalency), ...WITHOUT_TARGET].map(
+  withAgreementForms,
+);

@@ -7,6 +7,7 @@ import type { Repositories } from "../repositories/index.ts";
 import { hashApiKey, keyPrefix } from "../auth/api-keys.ts";
 import { institutionId } from "../kernel/ids.ts";
 import { courseCodeKey, equivalencyTargetKey, equivalencyView } from "../views/catalog.ts";
+import { ruleKey } from "./rules/model.ts";
 import {
   seedCourses,
   seedEquivalencies,
@@ -138,14 +139,28 @@ function buildEquivalency(seed: SeedEquivalency, index: number) {
   const org = DEMO_ORGS[seed.provenance];
   const targetCourseId = seed.target.courseCode ? seedCourseId(seed.target.ipedsId, seed.target.courseCode) : null;
   const targetCode = seed.target.courseCode ?? seed.target.targetCode ?? null;
+  const sourceCourseId = seedCourseId(seed.source.ipedsId, seed.source.code);
+  const sourceCourseSets = [
+    [sourceCourseId],
+    ...(seed.alternatives ?? []).map((set) => set.map((code) => seedCourseId(seed.source.ipedsId, code))),
+  ];
   const record: EquivalencyRow = {
     id: stableId("eq", `sandbox:${seed.source.ipedsId}:${seed.source.code}:${seed.target.ipedsId}:${targetCode ?? ""}`),
     environment: "sandbox",
-    sourceCourseId: seedCourseId(seed.source.ipedsId, seed.source.code),
+    sourceCourseId,
+    sourceCourseIds: [sourceCourseId],
+    sourceCourseSets,
     targetInstitutionId: institutionId(seed.target.ipedsId),
     targetCourseId,
     targetCode,
-    targetKey: equivalencyTargetKey(targetCourseId, targetCode),
+    targetKey: ruleKey({
+      sourceCourseIds: [sourceCourseId],
+      sourceCourseSets,
+      targets: [{ courseId: targetCourseId, code: targetCode, credits: null }],
+      kind: "equivalent",
+      generalEducationArea: null,
+      effectiveFrom: null,
+    }),
     status: seed.status,
     decidedBy: seed.decidedBy,
     decidedAt: seed.status === "pending" ? null : createdAt,
