@@ -1,4 +1,5 @@
-// The documentation's commands, run. A block is found by the marker on the line before
+// The documentation's commands, run, on the database the suite runs on (the embedded one, or a new
+// PostgreSQL database with SVC_TEST_DATABASE_URL). A block is found by the marker on the line before
 // it, `<!-- readme-test: NAME -->`, in whichever of README.md, CONTRIBUTING.md and
 // docs/*.md holds it, so a block moved between pages stays tested. Every marker of
 // those pages must be one this test runs, and each marker it runs must be present.
@@ -16,6 +17,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { expect } from "chai";
+import { emptyDatabase, usingPostgres, type TestDatabase } from "../helpers/database.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURES = path.resolve(import.meta.dirname, "../fixtures");
@@ -155,14 +157,25 @@ describe("README and docs/: their commands, run", function () {
   let origin: string;
   /** Commands started in a terminal of their own and not yet stopped: ended with the file, should a test fail. */
   const terminals = new Set<ChildProcess>();
+  /**
+   * The documented server's database: the embedded one in its data directory, or, when the suite
+   * runs on PostgreSQL (SVC_TEST_DATABASE_URL), a new empty database, as `DATABASE_URL=… npm start`
+   * would be given; every command then reaches it through DATABASE_URL.
+   */
+  let postgres: TestDatabase | null = null;
+  let databaseUrl = "";
 
   before(async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "readme-"));
     dataDir = path.join(tmp, "data");
+    if (usingPostgres) {
+      postgres = await emptyDatabase();
+      databaseUrl = postgres.url!;
+    }
     const start = () => {
       server = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
         cwd: ROOT,
-        env: { ...process.env, PORT: "0", SVC_DATA_DIR: dataDir, DATABASE_URL: "", SVC_LOG_LEVEL: "info" },
+        env: { ...process.env, PORT: "0", SVC_DATA_DIR: dataDir, DATABASE_URL: databaseUrl, SVC_LOG_LEVEL: "info" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       return waitForListening(server);
@@ -171,11 +184,19 @@ describe("README and docs/: their commands, run", function () {
     // 15 s timeout; the seed is rolled back and a second start seeds again.
     const listening = await start().catch(() => start());
     origin = new URL(listening.url).origin;
+    if (postgres) {
+      // The server migrated and seeded the new PostgreSQL database, not a data directory.
+      const [seeded] = await postgres.prisma.$queryRawUnsafe<{ count: number }[]>(
+        "SELECT count(*)::int AS count FROM institutions WHERE environment = 'sandbox'",
+      );
+      expect(seeded.count, "sandbox institutions on PostgreSQL").to.be.above(0);
+    }
   });
   after(async () => {
     for (const child of terminals) process.kill(-child.pid!, "SIGKILL");
     server?.kill("SIGTERM");
     if (server && server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
+    await postgres?.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
@@ -183,7 +204,7 @@ describe("README and docs/: their commands, run", function () {
     ...process.env,
     SVC_TEST_CONTRACT_COVERAGE: "",
     SVC_DATA_DIR: dataDir,
-    DATABASE_URL: "",
+    DATABASE_URL: databaseUrl,
     SVC_LOG_LEVEL: "warn",
     ...env,
   });
