@@ -192,8 +192,8 @@ export interface paths {
          *     (including a request for the very rule that already exists accepted), both naming the
          *     other rules in `conflictingEquivalencyIds`. Create it `conflict` (or `pending`) to keep it
          *     beside the other while the stewards decide. A rule that repeats an existing rule that is
-         *     not accepted (same source courses, target institution, targets, kind and start date) is
-         *     the `409` `conflict` with `existingId`.
+         *     not accepted (same source course sets, target institution, targets, target choice, kind
+         *     and start date) is the `409` `conflict` with `existingId`.
          */
         post: operations["createEquivalency"];
         delete?: never;
@@ -217,9 +217,11 @@ export interface paths {
          *     layout is in the API guide, in the spirit of the TES import: up to ten source and ten target
          *     course columns by institution and course code, then the rule's kind, minimum grade, dates,
          *     status, deciding body and policy basis) and writes each row as `POST /equivalencies` and
-         *     `PATCH /equivalencies/{id}` would, each row in its own transaction, with versions and
-         *     events. A row whose rule already exists (same source courses, target institution and
-         *     targets) updates it, or leaves it unchanged. A row that names an unknown institution or
+         *     `PATCH /equivalencies/{id}` would, with versions and events, the whole file in one
+         *     transaction (all of it or nothing). A row whose rule already exists (same source course
+         *     sets, target institution, targets, target choice, kind and start date) updates it, or
+         *     leaves it unchanged; "MATH 7 or MATH 7H → MATH 1A" is another rule than "MATH 7 → MATH
+         *     1A", so a file holding both is told how they agree. A row that names an unknown institution or
          *     course, or breaks a rule of the layout, is not written and gets an issue
          *     `{row, column, message}` (`row` 1 is the first data row). A row that would be ambiguous
          *     with (or duplicate) an accepted rule is stored as `conflict`, never `accepted`, with an
