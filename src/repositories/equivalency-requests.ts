@@ -130,14 +130,15 @@ export function createEquivalencyRequestsRepository(db: Prisma.TransactionClient
      */
     /** The requests of these courses at the target institution, and who asked them, in one statement (an accepted write pays for it). */
     async clear(environment: Environment, targetInstitutionId: string, sourceCourseIds: readonly string[]) {
+      const courseKeys = [...new Set(sourceCourseIds)];
       await db.$executeRaw`
         WITH requests AS (
           DELETE FROM equivalency_requests
           WHERE environment = ${environment}::"Environment" AND target_institution_id = ${targetInstitutionId}
-            AND course_key = ANY(${[...new Set(sourceCourseIds)]}::text[]))
+            AND course_key = ANY(${courseKeys}::text[]))
         DELETE FROM equivalency_request_requesters
         WHERE environment = ${environment}::"Environment" AND target_institution_id = ${targetInstitutionId}
-          AND course_key = ANY(${[...new Set(sourceCourseIds)]}::text[])`;
+          AND course_key = ANY(${courseKeys}::text[])`;
     },
 
     /**

@@ -56,7 +56,8 @@ const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' OR
 /**
  * The equivalency CSV's record for a row `e` (EQUIVALENCY_CSV_JOINS naming its sources, targets and
  * target institution), rendered with the "csv_cell" and "iso_timestamp" functions of the migration
- * "csv_cells". Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum
+ * "csv_cells" and the sets' codes with "source_set_codes" (migration "ctdl_alternatives", which the
+ * CTDL name shares). Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum
  * values, the version and timestamps never need quoting or a formula guard. concat_ws skips a NULL
  * argument altogether, so every nullable column is coalesced to the empty cell csv-stringify
  * writes for a null.
@@ -71,20 +72,7 @@ const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.targe
     e.kind::text, csv_cell(e.general_education_area), csv_cell(e.minimum_grade),
     coalesce(e.effective_from::text, ''), coalesce(e.effective_until::text, ''), e.priority::text,
     coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, ''),
-    csv_cell(e.source_course_sets::text), csv_cell(sets.codes), e.target_choice::text, csv_cell(tcodes.codes))`;
-
-/**
- * An equivalency row `e`'s source course sets by code as the import writes them: a set's codes
- * joined by " + ", sets by " or ", a set of several courses in parentheses when there are several
- * sets ("MATH 7 or MATH 7H", "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)"). Courses by key.
- */
-const SET_CODES = `SELECT string_agg(CASE WHEN jsonb_array_length(e.source_course_sets) > 1 AND one.n > 1
-      THEN '(' || one.codes || ')' ELSE one.codes END, ' or ' ORDER BY s.position) AS codes
-  FROM jsonb_array_elements(e.source_course_sets) WITH ORDINALITY AS s(value, position)
-  CROSS JOIN LATERAL (
-    SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(*) AS n
-    FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
-    CROSS JOIN LATERAL (SELECT code FROM courses WHERE id = m.id LIMIT 1) AS c) AS one`;
+    csv_cell(e.source_course_sets::text), csv_cell("source_set_codes"(e.source_course_sets)), e.target_choice::text, csv_cell(tcodes.codes))`;
 
 /**
  * An equivalency row `e`'s targets as the import writes them: joined by " + " (all) or " or "
@@ -98,7 +86,6 @@ const TARGET_COURSE_CODES = `SELECT string_agg(CASE WHEN tc.id IS NOT NULL
   LEFT JOIN LATERAL (SELECT id, code, cross_listed_codes FROM courses WHERE id = t.value->>'courseId' LIMIT 1) AS tc ON true`;
 
 const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
-  LEFT JOIN LATERAL (${SET_CODES}) AS sets ON true
   LEFT JOIN LATERAL (${TARGET_COURSE_CODES}) AS tcodes ON true
   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;

@@ -34,16 +34,31 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     || ',"ceterms:ownedBy":[' || "ctdl_organization_json"(owner) || ']}'
 $$;
 
--- Sets' codes: a set's known courses joined by " + ", sets by " or ", a set of several known
--- courses in parentheses when the rule has several sets. Targets' codes: each target's course
--- code, else its code, joined by " + " (all) or " or " (one_of); a target with neither is left out.
+-- A rule's source course sets by code, as the import writes them and the CSV export's
+-- sourceCourseSetCodes and the CTDL name show them: a set's known courses joined by " + ", sets by
+-- " or ", a set of several known courses in parentheses when the rule has several sets ("MATH 7 or
+-- MATH 7H", "(BIOL 400 + BIOL 410) or (BIOL 400 + BIOL 415)"); null when no course is known.
+CREATE FUNCTION "source_set_codes"(sets jsonb) RETURNS text
+LANGUAGE sql STABLE PARALLEL SAFE AS $$
+  SELECT string_agg(CASE WHEN jsonb_array_length(sets) > 1 AND one.known > 1
+             THEN '(' || one.codes || ')' ELSE one.codes END, ' or ' ORDER BY s.position)
+  FROM jsonb_array_elements(sets) WITH ORDINALITY AS s(value, position)
+  CROSS JOIN LATERAL (
+    SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(c.code) AS known
+    FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
+    LEFT JOIN LATERAL (SELECT code FROM "courses" WHERE id = m.id LIMIT 1) AS c ON true
+  ) AS one
+$$;
+
+-- Targets' codes: each target's course code, else its code, joined by " + " (all) or " or "
+-- (one_of); a target with neither is left out.
 CREATE OR REPLACE FUNCTION "equivalency_ctdl_json"(e "equivalencies") RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
   SELECT '{"@id":' || to_json('urn:course-equivalency:' || e.id)::text
     || ',"@type":"ceterms:TransferValueProfile","ceterms:identifier":[{"@type":"ceterms:IdentifierValue",'
     || '"ceterms:identifierTypeName":"course-equivalency id","ceterms:identifierValueCode":' || to_json(e.id)::text || '}]'
     || ',"ceterms:name":{"en-US":' || to_json(
-         coalesce(sets.codes, sc.code) || ' (' || si.name || ') to '
+         coalesce("source_set_codes"(e.source_course_sets), sc.code) || ' (' || si.name || ') to '
          || CASE WHEN tgt.codes IS NOT NULL THEN tgt.codes || ' (' || ti.name || ')' ELSE ti.name END)::text || '}'
     || CASE WHEN e.policy_basis <> '' THEN ',"ceterms:description":{"en-US":' || to_json(e.policy_basis)::text || '}' ELSE '' END
     || ',"ceterms:ownedBy":[' || "ctdl_organization_json"(ti) || ']'
@@ -84,15 +99,11 @@ LANGUAGE sql STABLE PARALLEL SAFE AS $$
     ) AS c
   ) AS src ON true
   LEFT JOIN LATERAL (
-    SELECT string_agg(CASE WHEN jsonb_array_length(e.source_course_sets) > 1 AND one.known > 1
-               THEN '(' || one.codes || ')' ELSE one.codes END, ' or ' ORDER BY s.position) AS codes,
-           string_agg('{"@type":"ce:SourceCourseSet","ce:course":[' || one.refs || ']}', ',' ORDER BY s.position) AS nodes
+    SELECT string_agg('{"@type":"ce:SourceCourseSet","ce:course":[' || one.refs || ']}', ',' ORDER BY s.position) AS nodes
     FROM jsonb_array_elements(e.source_course_sets) WITH ORDINALITY AS s(value, position)
     CROSS JOIN LATERAL (
-      SELECT string_agg(c.code, ' + ' ORDER BY m.position) AS codes, count(c.id) AS known,
-             string_agg('{"@id":' || to_json('urn:course-equivalency:' || m.id)::text || '}', ',' ORDER BY m.position) AS refs
+      SELECT string_agg('{"@id":' || to_json('urn:course-equivalency:' || m.id)::text || '}', ',' ORDER BY m.position) AS refs
       FROM jsonb_array_elements_text(s.value) WITH ORDINALITY AS m(id, position)
-      LEFT JOIN LATERAL (SELECT id, code FROM "courses" WHERE id = m.id LIMIT 1) AS c ON true
     ) AS one
   ) AS sets ON true
   LEFT JOIN LATERAL (
