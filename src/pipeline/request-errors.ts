@@ -71,7 +71,7 @@ function describe(error: ErrorObject): string {
     case "additionalProperties":
       return "is not a known field";
     case "enum":
-      return enumMessage((error.params as { allowedValues: unknown[] }).allowedValues.map(String));
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map(String).join(", ")}`;
     case "format": {
       const { format } = error.params as { format: string };
       if (format === "date") return BOUNDED_DATE_MESSAGE;
@@ -90,10 +90,6 @@ function describe(error: ErrorObject): string {
 
 /** The written form a format expects, with an example (Ajv says only `must match format "date"`). */
 /** The values an enum allows. */
-function enumMessage(values: string[]): string {
-  return `must be one of ${values.join(", ")}`;
-}
-
 function dedupe(errors: FieldError[]): FieldError[] {
   const seen = new Set<string>();
   return errors.filter((e) => {
