@@ -20,6 +20,9 @@ export interface RuleIdentityKey {
 
 type RowJson = Record<string, unknown>;
 
+/** Up to this many rule sets the accepted rules sharing one are found by the GIN index (see findByIdentitiesOrAcceptedInSets). */
+const FEW_SETS = 100;
+
 export function createEquivalencyImportsRepository(db: Prisma.TransactionClient) {
   const equivalencyColumns = () => columnsOf(db, "Equivalency");
 
@@ -63,22 +66,33 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
       sets: RuleSet[],
     ): Promise<Equivalency[]> {
       if (!keys.length && !sets.length) return Promise.resolve([]);
-      return equivalenciesWhere(
-        `e.id IN (
-           SELECT i.id FROM unnest($2::text[], $3::text[], $4::text[]) AS k (source, target, key)
-           JOIN equivalencies AS i ON i.environment = $1::"Environment" AND i.source_course_id = k.source
-             AND i.target_institution_id = k.target AND i.target_key = k.key
-           UNION
-           SELECT a.id FROM equivalencies AS a
-           WHERE "equivalency_source_keys"(a.target_institution_id, a.source_set_keys) && $5::text[]
-             AND a.status = 'accepted' AND a.environment = $1::"Environment")`,
-        environment,
-        keys.map((k) => k.sourceCourseId),
-        keys.map((k) => k.targetInstitutionId),
-        keys.map((k) => k.targetKey),
-        // Any of a stored rule's sets equal to a set of the file (the index of migration agreements_as_published).
-        sets.map((set) => `${set.targetInstitutionId} ${set.sourceSetKey}`),
+      const { sql, params } = storedRuleIds(environment, keys, sets);
+      return equivalenciesWhere(`e.id IN (${sql})`, ...params);
+    },
+
+    /**
+     * What a decision of these rules read, as it stands now: `id version status` of each rule
+     * findByIdentitiesOrAcceptedInSets finds, and `id version` of each of these courses, sorted.
+     * Equal to the stamps of the records read earlier: nothing the decision read has changed.
+     */
+    async readStamps(
+      environment: Environment,
+      keys: RuleIdentityKey[],
+      sets: RuleSet[],
+      courseIds: string[],
+    ): Promise<string[]> {
+      const rules = keys.length || sets.length ? storedRuleIds(environment, keys, sets) : null;
+      const courses = `SELECT c.id || ' ' || c.version AS stamp FROM courses AS c
+         WHERE c.environment = $1::"Environment" AND c.id = ANY($${rules ? rules.params.length + 1 : 2}::text[])`;
+      const rows = await db.$queryRawUnsafe<{ stamp: string }[]>(
+        rules
+          ? `SELECT e.id || ' ' || e.version || ' ' || e.status AS stamp FROM equivalencies AS e WHERE e.id IN (${rules.sql})
+             UNION ALL ${courses}`
+          : courses,
+        ...(rules ? rules.params : [environment]),
+        [...new Set(courseIds)],
       );
+      return stampsSorted(rows.map((row) => row.stamp));
     },
 
     /** The courses with these ids in the environment, each with its institution. */
@@ -189,3 +203,45 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
 }
 
 export type EquivalencyImportsRepository = ReturnType<typeof createEquivalencyImportsRepository>;
+
+/**
+ * The ids of the equivalencies with these identities and of the accepted rules of these rule
+ * sets, as a subquery and its parameters ($1 the environment). Any of a stored rule's sets equal
+ * to a set of the file: for a few sets by the GIN index of migration agreements_as_published;
+ * for many, `&&` would compare each rule's keys with every key of the file (10,000 × 10,000
+ * comparisons took 1.7 s), so the accepted rules of the file's target institutions are read
+ * instead and each of their keys looked up in the file's keys by hash.
+ */
+function storedRuleIds(environment: Environment, keys: RuleIdentityKey[], sets: RuleSet[]) {
+  const setKeys = [...new Set(sets.map((set) => `${set.targetInstitutionId} ${set.sourceSetKey}`))];
+  const few = setKeys.length <= FEW_SETS;
+  const acceptedInSets = few
+    ? `SELECT a.id FROM equivalencies AS a
+       WHERE "equivalency_source_keys"(a.target_institution_id, a.source_set_keys) && $5::text[]
+         AND a.status = 'accepted' AND a.environment = $1::"Environment"`
+    : `SELECT a.id FROM equivalencies AS a
+       CROSS JOIN LATERAL unnest("equivalency_source_keys"(a.target_institution_id, a.source_set_keys)) AS ak (key)
+       WHERE a.environment = $1::"Environment" AND a.status = 'accepted'
+         AND a.target_institution_id = ANY($6::text[]) AND ak.key = ANY($5::text[])`;
+  const params: unknown[] = [
+    environment,
+    keys.map((k) => k.sourceCourseId),
+    keys.map((k) => k.targetInstitutionId),
+    keys.map((k) => k.targetKey),
+    setKeys,
+  ];
+  if (!few) params.push([...new Set(sets.map((set) => set.targetInstitutionId))]);
+  return {
+    sql: `SELECT i.id FROM unnest($2::text[], $3::text[], $4::text[]) AS k (source, target, key)
+          JOIN equivalencies AS i ON i.environment = $1::"Environment" AND i.source_course_id = k.source
+            AND i.target_institution_id = k.target AND i.target_key = k.key
+          UNION
+          ${acceptedInSets}`,
+    params,
+  };
+}
+
+/** Stamps in one order, whatever the database's collation. */
+export function stampsSorted(stamps: string[]): string[] {
+  return stamps.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

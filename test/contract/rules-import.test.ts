@@ -7,6 +7,9 @@ import { expect } from "chai";
 import { bearer, createTestApp, type TestApp } from "../helpers/app.ts";
 import { expectContract } from "../helpers/contract.ts";
 import { loadInstitutions, postCourses, ruleCourses } from "../helpers/fixtures.ts";
+import type { Credential } from "../../src/auth/credential.ts";
+import { repositoriesOf } from "../../src/repositories/index.ts";
+import { createEquivalencyImportService } from "../../src/services/rules/import.ts";
 
 const SMC = "inst_122977";
 const BERKELEY = "inst_110635";
@@ -208,6 +211,113 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
       await expectContract(single, 409);
       expect(imported.body.summary).to.deep.include({ created: 1, conflict: 0 });
     }
+  });
+
+  describe("decided before its transaction, written if what it read still stands", () => {
+    const caller: Credential = {
+      kind: "api_key",
+      id: "key_import",
+      organizationId: "",
+      organizationSlug: "acme",
+      channel: "channel_a",
+      environment: "live",
+      scopes: ["read:public", "write:contribute"],
+    };
+    /** Courses of this describe's own: HIST 1–3 at SMC, HIST 10–11 at Berkeley. */
+    let h: Record<string, string>;
+    before(async () => {
+      const course = (institutionId: string, code: string) => ({
+        institutionId,
+        code,
+        title: `History ${code}`,
+        credits: 3,
+        level: "lower",
+      });
+      h = await postCourses(t, [
+        course(SMC, "HIST 1"),
+        course(SMC, "HIST 2"),
+        course(SMC, "HIST 3"),
+        course(BERKELEY, "HIST 10"),
+        course(BERKELEY, "HIST 11"),
+      ]);
+    });
+
+    /**
+     * The import service over the app's database, with `duringDecision` run once, after the
+     * import first read the stored rules and before it decided them; how often it read them,
+     * outside its transaction and inside.
+     */
+    function importWith(duringDecision: () => Promise<void>) {
+      const repositories = repositoriesOf(t.database);
+      const reads = { outside: 0, inside: 0 };
+      let pending: (() => Promise<void>) | undefined = duringDecision;
+      const watch = (imports: typeof repositories.equivalencyImports, where: keyof typeof reads) => ({
+        ...imports,
+        async findByIdentitiesOrAcceptedInSets(...args: Parameters<typeof imports.findByIdentitiesOrAcceptedInSets>) {
+          reads[where] += 1;
+          const found = await imports.findByIdentitiesOrAcceptedInSets(...args);
+          const run = pending;
+          pending = undefined;
+          if (run) await run();
+          return found;
+        },
+      });
+      const service = createEquivalencyImportService({
+        ...repositories,
+        equivalencyImports: watch(repositories.equivalencyImports, "outside"),
+        transaction: (work, options) =>
+          repositories.transaction(
+            (writes) => work({ ...writes, equivalencyImports: watch(writes.equivalencyImports, "inside") }),
+            options,
+          ),
+      });
+      return {
+        reads,
+        run: (csv: string) =>
+          service.importEquivalencies({ ...caller, organizationId: t.organizationId }, csv, { dryRun: false }),
+      };
+    }
+    const postRule = async (sourceCode: string, targetCode: string) => {
+      const single = await t.http
+        .post("/api/v1/equivalencies")
+        .set(bearer(t.keys.live))
+        .send({
+          sourceCourseIds: [h[sourceCode]],
+          targetInstitutionId: BERKELEY,
+          targets: [{ courseId: h[targetCode] }],
+          status: "accepted",
+        });
+      await expectContract(single, 201);
+      return single.body.data.id as string;
+    };
+
+    it("a contradicting rule accepted while the file was decided: the import decides again under the locks and stores its row as conflict", async () => {
+      let accepted = "";
+      // Served while the import is being decided: on the embedded database this write could not run
+      // (and the test would hang) if the import held the one connection in its transaction.
+      const { reads, run } = importWith(async () => {
+        accepted = await postRule("HIST 1", "HIST 10");
+      });
+      const result = await run([HEADER, `${SMC},HIST 1,${BERKELEY},HIST 11,,accepted`].join("\n"));
+      expect(reads).to.deep.equal({ outside: 1, inside: 1 });
+      expect(result.summary).to.deep.include({ created: 0, conflict: 1 });
+      expect(result.issues[0].message).to.contain(accepted);
+      const rules = await t.database.prisma.equivalency.findMany({ where: { sourceCourseId: h["HIST 1"] } });
+      expect(rules.filter((rule) => rule.status === "accepted").map((rule) => rule.id)).to.deep.equal([accepted]);
+    });
+
+    it("nothing it read changed: the decisions made before the transaction are written, the stored rules read once", async () => {
+      // Another rule set's write changes nothing this file read.
+      const { reads, run } = importWith(async () => {
+        await postRule("HIST 2", "HIST 10");
+      });
+      const result = await run([HEADER, `${SMC},HIST 3,${BERKELEY},HIST 10,,accepted`].join("\n"));
+      expect(reads).to.deep.equal({ outside: 1, inside: 0 });
+      expect(result.summary).to.deep.include({ created: 1, conflict: 0, rejected: 0 });
+      const [rule] = await t.database.prisma.equivalency.findMany({ where: { sourceCourseId: h["HIST 3"] } });
+      expect(rule).to.deep.include({ status: "accepted", targetCourseId: h["HIST 10"], version: 1 });
+      expect(await t.database.prisma.equivalencyVersion.count({ where: { equivalencyId: rule.id } })).to.equal(1);
+    });
   });
 
   it("an import that writes 1,000 rules or more refreshes the planner's statistics of the equivalencies (the embedded database has no autovacuum)", async () => {

@@ -302,12 +302,11 @@ describe("README and docs/: their commands, run", function () {
   };
 
   /** The events of the feed after a cursor, read with a key. */
-  const eventsAfter = async (key: string, cursor: string) =>
-    (await request(key, "GET", `/events?limit=100&after=${encodeURIComponent(cursor)}`)).body.data as {
-      id: string;
-      type: string;
-      data: Record<string, unknown>;
-    }[];
+  const eventsAfter = async (key: string, cursor: string) => {
+    const { status, body } = await request(key, "GET", `/events?limit=100&after=${encodeURIComponent(cursor)}`);
+    expect(status, `the feed after ${JSON.stringify(cursor)}: ${JSON.stringify(body)}`).to.equal(200);
+    return body.data as { id: string; type: string; data: Record<string, unknown> }[];
+  };
 
   /** acme writes live too: stewardship of two live institutions (imported from the IPEDS sample) and a live key. */
   let liveWriter: Promise<string> | undefined;

@@ -1,9 +1,10 @@
 // POST /equivalencies/imports: a CSV file of articulation rules (import-csv.ts for
 // the layout). Each row is decided as POST /equivalencies or PATCH /equivalencies/{id} would
 // decide it (the same checks, the ambiguity check included); a row that would be ambiguous is
-// stored as `conflict` with an issue. The whole file is decided from records read at once and
-// written in one transaction (import-batch.ts): all of it or, after a failure,
-// nothing.
+// stored as `conflict` with an issue. The whole file is decided from records read at once, before
+// its transaction (other requests are served meanwhile, on the embedded database's one connection
+// too), and written in one transaction (import-batch.ts) if nothing it read has changed since:
+// all of it or, after a failure, nothing.
 import type { Credential } from "../../auth/credential.ts";
 import type { Repositories } from "../../repositories/index.ts";
 import type { EquivalencyImportsRepository } from "../../repositories/equivalency-imports.ts";
@@ -16,7 +17,8 @@ import { decideCreate, decideUpdate, type EquivalencyCreate, type RuleTargetInpu
 import { ruleKey, sourceSetKey } from "./model.ts";
 import { createIssueList, readRows, type ImportIssue, type ImportResult, type ParsedRow } from "./import-csv.ts";
 import { clip, type CourseRef } from "./import-cells.ts";
-import { createImportBatch, LostRaceError, type ImportBatch } from "./import-batch.ts";
+import { createImportBatch, LostRaceError, type BatchRecords, type ImportBatch } from "./import-batch.ts";
+import { stampsSorted } from "../../repositories/equivalency-imports.ts";
 
 export {
   IMPORT_COLUMNS,
@@ -96,37 +98,31 @@ export function createEquivalencyImportService(
       const plans = rows.map((row) => (row.issues.length ? row.issues : plan(row)));
       const planned = plans.filter((p): p is PlannedRow => !Array.isArray(p));
 
-      /** Reads what the rows name, then decides every row in order (a dry run too: it only writes nothing). */
-      const decideAll = async (imports: EquivalencyImportsRepository, lock: boolean) => {
-        const sets = planned.flatMap(({ body, identity }) =>
-          setsOf(body).map((set) => ({
-            targetInstitutionId: identity.targetInstitutionId,
-            sourceSetKey: sourceSetKey(set),
-          })),
-        );
-        // The single write's locks, taken before anything is read, so no concurrent writer of these sets slips between.
-        if (lock) await imports.lockRuleSets(environment, sets);
-        const stored = await imports.findByIdentitiesOrAcceptedInSets(
+      const sets = planned.flatMap(({ body, identity }) =>
+        setsOf(body).map((set) => ({
+          targetInstitutionId: identity.targetInstitutionId,
+          sourceSetKey: sourceSetKey(set),
+        })),
+      );
+      const identities = planned.map((p) => p.identity);
+      const courseIds = planned.flatMap(({ body }) => [
+        ...setsOf(body).flat(),
+        ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
+      ]);
+
+      /** The stored records the rows' decisions depend on. */
+      const readRecords = async (imports: EquivalencyImportsRepository): Promise<BatchRecords> => ({
+        stored: await imports.findByIdentitiesOrAcceptedInSets(environment, identities, sets),
+        courses: await imports.findCourses(environment, courseIds),
+        institutions: await imports.findInstitutions(
           environment,
-          planned.map((p) => p.identity),
-          sets,
-        );
-        const courseIds = planned.flatMap(({ body }) => [
-          ...setsOf(body).flat(),
-          ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
-        ]);
-        const batch = createImportBatch(
-          caller,
-          {
-            stored,
-            courses: await imports.findCourses(environment, courseIds),
-            institutions: await imports.findInstitutions(
-              environment,
-              planned.map((p) => p.identity.targetInstitutionId),
-            ),
-          },
-          { record: true },
-        );
+          planned.map((p) => p.identity.targetInstitutionId),
+        ),
+      });
+
+      /** Every row decided in order against these records (a dry run too: it only writes nothing). */
+      const decideAll = async (records: BatchRecords) => {
+        const batch = createImportBatch(caller, records, { record: true });
         const summary = { received: rows.length, created: 0, updated: 0, unchanged: 0, conflict: 0, rejected: 0 };
         const issues = createIssueList();
         issues.push(...headerIssues);
@@ -147,12 +143,21 @@ export function createEquivalencyImportService(
 
       if (dryRun) {
         noteNothingChanged();
-        return (await decideAll(equivalencyImports, false)).result;
+        return (await decideAll(await readRecords(equivalencyImports))).result;
       }
       for (let attempt = 1; ; attempt++) {
         try {
+          // Read and decided before the transaction, so that the embedded database's one connection
+          // serves other requests meanwhile; the transaction then takes the rule sets' locks and
+          // writes these decisions if nothing they read has changed since, else decides again.
+          const early = await readRecords(equivalencyImports);
+          const decidedEarly = await decideAll(early);
           const { batch, result } = await transaction(async (writes) => {
-            const decided = await decideAll(writes.equivalencyImports, true);
+            await writes.equivalencyImports.lockRuleSets(environment, sets);
+            const current = await writes.equivalencyImports.readStamps(environment, identities, sets, courseIds);
+            const decided = sameStamps(current, stampsOf(early))
+              ? decidedEarly
+              : await decideAll(await readRecords(writes.equivalencyImports));
             await decided.batch.write(writes);
             return decided;
           }, IMPORT_TRANSACTION);
@@ -310,6 +315,18 @@ export function createEquivalencyImportService(
       }
     },
   };
+}
+
+/** The stamps (EquivalencyImportsRepository.readStamps) of the records a decision read. */
+function stampsOf(records: BatchRecords): string[] {
+  return stampsSorted([
+    ...records.stored.map((rule) => `${rule.id} ${rule.version} ${rule.status}`),
+    ...[...records.courses.values()].map((course) => `${course.id} ${course.version}`),
+  ]);
+}
+
+function sameStamps(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((stamp, i) => stamp === b[i]);
 }
 
 /** The rule's source course sets (its only set when it gives none). */
