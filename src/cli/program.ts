@@ -6,6 +6,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { loadConfig } from "../kernel/config.ts";
 import { createLogger } from "../kernel/logger.ts";
 import { openDatabase } from "../db/database.ts";
+import { copyDatabase } from "../db/copy-database.ts";
 import { openMigratedDatabase } from "../process/startup.ts";
 import { applyMigrations, migrationStatus } from "../db/migrations.ts";
 import { repositoriesOf } from "../repositories/index.ts";
@@ -36,6 +37,17 @@ async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A database URL without its password, to print. */
+function describeTarget(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return "the database";
+  }
 }
 
 /** Opens the configured database, migrated. Tests pass their own. */
@@ -284,6 +296,37 @@ export function buildProgram(
         output.result({ applied }, applied.length ? `Applied ${applied.join(", ")}.` : "The database is up to date.");
       } finally {
         await database.close();
+      }
+    });
+  db.command("copy")
+    .description(
+      "Copy every row of the embedded database into a new PostgreSQL database (migrated first), to move to PostgreSQL",
+    )
+    .requiredOption("--to <url>", "the new database's postgresql:// URL (it must hold no data yet)")
+    .action(async ({ to }: { to: string }) => {
+      // One snapshot of the data directory and nothing written meanwhile: a running server would write.
+      if (server)
+        throw new Error(
+          "db copy needs the data directory to itself; nothing was copied: stop the server, run db copy, then start the server with DATABASE_URL",
+        );
+      if (!/^postgres(ql)?:\/\//.test(to)) throw new Error(`--to must be a postgresql:// URL; nothing was copied`);
+      const source = await openDb();
+      try {
+        const target = await openDatabase({ databaseUrl: to, dataDir: "" });
+        try {
+          const copied = await copyDatabase(source, target);
+          output.result(
+            copied,
+            [
+              ...copied.tables.filter((table) => table.rows > 0).map((table) => `${table.table}: ${table.rows} rows`),
+              `Copied ${copied.rows} rows into ${describeTarget(to)}. Start the server with DATABASE_URL set to it (and the same SVC_DATA_DIR or SVC_SECRETS_KEY, whose key opens the stored secrets).`,
+            ].join("\n"),
+          );
+        } finally {
+          await target.close();
+        }
+      } finally {
+        await source.close();
       }
     });
   db.command("status")

@@ -28,7 +28,7 @@ export function buildEmbeddedTemplate(): Promise<Blob> {
   return embeddedTemplate;
 }
 
-function withDatabaseName(url: string, name: string): string {
+export function withDatabaseName(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${name}`;
   return parsed.toString();
