@@ -13,6 +13,7 @@ import { expect } from "chai";
 import pg from "pg";
 import { openDatabase, type Database } from "../../src/db/database.ts";
 import { repositoriesOf } from "../../src/repositories/index.ts";
+import { runCli } from "../../src/cli/program.ts";
 import { withDatabaseName } from "../helpers/database.ts";
 import { testEnv } from "../helpers/env.ts";
 
@@ -128,5 +129,22 @@ describe("db copy: the embedded database into a new PostgreSQL database", functi
     const refused = await cli("db", "copy", "--to", "/var/lib/somewhere");
     expect(refused.code).to.not.equal(0);
     expect(refused.stderr).to.contain("postgresql:// URL");
+  });
+
+  it("refuses to run inside a server (its channel), which holds the data directory, before opening anything", async () => {
+    let printed = "";
+    let opened = false;
+    const open = async (): Promise<Database> => {
+      opened = true;
+      throw new Error("not to be opened");
+    };
+    const code = await runCli(
+      ["db", "copy", "--to", targetUrl],
+      { stdout: (text) => void (printed += text), stderr: (text) => void (printed += text) },
+      { server: { forgetCredential: () => {} }, openDb: open, openRaw: open },
+    );
+    expect(code).to.not.equal(0);
+    expect(printed).to.contain("stop the server, run db copy");
+    expect(opened).to.equal(false);
   });
 });
