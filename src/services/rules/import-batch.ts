@@ -1,6 +1,7 @@
 // One CSV import's rules decided in memory and written at once. The records the file names are
-// read first (under the rule sets' advisory locks and the rows' locks, in the import's
-// transaction); each row is then decided by the same functions as a single write
+// read first (before the import's transaction, which checks under the rule sets' advisory locks
+// that they still stand, else reads them again there: import.ts); each row is then decided by the
+// same functions as a single write
 // (decisions.ts), against those records and the rows before it, and what the rows change
 // is collected and written with a few multi-row statements: equivalencies, versions, outbox
 // events (webhooks and the change feed), answered requests and one audit entry per record.
