@@ -264,7 +264,12 @@ async function openPostgres(url: string): Promise<Database> {
   // The driver loads here, not with the server: the embedded database never needs it (docs/benchmarks.md, memory).
   const [{ default: pg }, { PrismaPg }] = await Promise.all([import("pg"), import("@prisma/adapter-pg")]);
   const max = 10;
-  const pool = new pg.Pool({ connectionString: url, max });
+  // Every statement of the service is planned for a few rows at a time; PostgreSQL's JIT compiler
+  // takes the estimates of the exports' per-row lookups for a costly query and compiles it for
+  // 0.8 s before the first row (75 functions for the CSV export of 20,000 rules: half its time).
+  // Off for the service's connections, by their start-up options (docs/operations.md); `options`
+  // in DATABASE_URL replaces these.
+  const pool = new pg.Pool({ connectionString: url, max, options: "-c jit=off" });
   // An idle connection that the server closes (restart, failover) is replaced on
   // the next checkout; without a listener the pool's error would end the process.
   pool.on("error", () => undefined);

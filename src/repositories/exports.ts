@@ -38,29 +38,41 @@ const ascending = (keys: readonly string[]) => keys.map((key) => ({ [key]: "asc"
  * constant as the catalog grows.
  */
 
-/** An equivalency row `e`'s source courses, in order: codes and titles joined by " | ", the first one's institution. */
+/**
+ * An equivalency row `e`'s source courses, in order, each looked up once: codes and titles joined
+ * by " | ", codes joined by " + " (the rule's set when it has one), and the first one's institution
+ * id (its name comes from a join on the few institutions, hashed once per export).
+ */
 const SOURCE_NAMES = `SELECT string_agg(c.code, ' | ' ORDER BY s.position) AS codes,
     string_agg(c.title, ' | ' ORDER BY s.position) AS titles,
-    (array_agg(c.institution ORDER BY s.position))[1] AS institution
+    string_agg(c.code, ' + ' ORDER BY s.position) AS set_codes,
+    (array_agg(c.institution_id ORDER BY s.position))[1] AS institution_id
   FROM unnest(e.source_course_ids) WITH ORDINALITY AS s(id, position)
-  CROSS JOIN LATERAL (SELECT c.code, c.title, i.name AS institution FROM courses AS c
-    JOIN institutions AS i ON i.environment = c.environment AND i.id = c.institution_id
-    WHERE c.id = s.id LIMIT 1) AS c`;
+  CROSS JOIN LATERAL (SELECT c.code, c.title, c.institution_id FROM courses AS c WHERE c.id = s.id LIMIT 1) AS c`;
 
-/** An equivalency row `e`'s targets, in order: codes, and the titles of those that are course records (else empty). */
+/**
+ * An equivalency row `e`'s targets, in order, each course looked up once: codes, the titles of
+ * those that are course records (else empty), and the targets as the import writes them — joined
+ * by " + " (all) or " or " (one_of), a course target by its own code and its cross-listed ones
+ * joined by " = " ("COMPSCI C8 = DATA C8"), a code target by its code.
+ */
 const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' ORDER BY t.position) AS codes,
-    string_agg(coalesce(tc.title, ''), ' | ' ORDER BY t.position) AS titles
+    string_agg(coalesce(tc.title, ''), ' | ' ORDER BY t.position) AS titles,
+    string_agg(CASE WHEN tc.id IS NOT NULL
+      THEN array_to_string(ARRAY[tc.code] || tc.cross_listed_codes, ' = ') ELSE coalesce(t.value->>'code', '') END,
+      CASE WHEN e.target_choice = 'one_of' THEN ' or ' ELSE ' + ' END ORDER BY t.position) AS course_codes
   FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
-  LEFT JOIN LATERAL (SELECT title FROM courses WHERE id = t.value->>'courseId' LIMIT 1) AS tc ON true`;
+  LEFT JOIN LATERAL (SELECT id, code, title, cross_listed_codes FROM courses WHERE id = t.value->>'courseId' LIMIT 1) AS tc ON true`;
 
 /**
  * The equivalency CSV's record for a row `e` (EQUIVALENCY_CSV_JOINS naming its sources, targets and
- * target institution), rendered with the "csv_cell" and "iso_timestamp" functions of the migration
- * "csv_cells" and the sets' codes with "source_set_codes" (migration "ctdl_alternatives", which the
- * CTDL name shares). Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum
- * values, the version and timestamps never need quoting or a formula guard. concat_ws skips a NULL
- * argument altogether, so every nullable column is coalesced to the empty cell csv-stringify
- * writes for a null.
+ * institutions), rendered with the "csv_cell" and "iso_timestamp" functions of the migration
+ * "csv_cells". The sets' codes are "source_set_codes_of" (migration "ctdl_inlined", which the CTDL
+ * name shares; set-returning, so inlined here) for a rule of several sets; of one set, the same
+ * text from the sources' own lookup.
+ * Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum values, the
+ * version and timestamps never need quoting or a formula guard. concat_ws skips a NULL argument
+ * altogether, so every nullable column is coalesced to the empty cell csv-stringify writes for a null.
  */
 const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.target_institution_id,
     coalesce(e.target_course_id, ''), csv_cell(e.target_code), e.status::text, csv_cell(e.decided_by),
@@ -68,26 +80,18 @@ const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.targe
     coalesce(e.provenance::text, ''), coalesce(e.dataset_version_id, ''), iso_timestamp(e.created_at),
     iso_timestamp(e.updated_at),
     csv_cell(array_to_json(e.source_course_ids)::text), csv_cell(src.codes), csv_cell(src.titles),
-    csv_cell(src.institution), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
+    csv_cell(si.name), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
     e.kind::text, csv_cell(e.general_education_area), csv_cell(e.minimum_grade),
     coalesce(e.effective_from::text, ''), coalesce(e.effective_until::text, ''), e.priority::text,
     coalesce(e.awarded_credits::text, ''), coalesce(e.awarded_credit_unit::text, ''),
-    csv_cell(e.source_course_sets::text), csv_cell("source_set_codes"(e.source_course_sets)), e.target_choice::text, csv_cell(tcodes.codes))`;
-
-/**
- * An equivalency row `e`'s targets as the import writes them: joined by " + " (all) or " or "
- * (one_of), a course target by its own code and its cross-listed ones joined by " = "
- * ("COMPSCI C8 = DATA C8"), a code target by its code.
- */
-const TARGET_COURSE_CODES = `SELECT string_agg(CASE WHEN tc.id IS NOT NULL
-      THEN array_to_string(ARRAY[tc.code] || tc.cross_listed_codes, ' = ') ELSE coalesce(t.value->>'code', '') END,
-      CASE WHEN e.target_choice = 'one_of' THEN ' or ' ELSE ' + ' END ORDER BY t.position) AS codes
-  FROM jsonb_array_elements(e.targets) WITH ORDINALITY AS t(value, position)
-  LEFT JOIN LATERAL (SELECT id, code, cross_listed_codes FROM courses WHERE id = t.value->>'courseId' LIMIT 1) AS tc ON true`;
+    csv_cell(e.source_course_sets::text),
+    csv_cell(CASE WHEN jsonb_array_length(e.source_course_sets) > 1
+      THEN (SELECT codes FROM "source_set_codes_of"(e.source_course_sets)) ELSE src.set_codes END),
+    e.target_choice::text, csv_cell(tgt.course_codes))`;
 
 const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
-  LEFT JOIN LATERAL (${TARGET_COURSE_CODES}) AS tcodes ON true
   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
+  LEFT JOIN institutions AS si ON si.environment = e.environment AND si.id = src.institution_id
   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;
 
 /** The equivalency exports the database renders whole. */
@@ -100,7 +104,14 @@ export type RenderedFormat = "csv" | "json" | "ctdl";
 export const EQUIVALENCY_RENDERINGS: Record<RenderedFormat, { value: string; joins: string }> = {
   csv: { value: `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, joins: EQUIVALENCY_CSV_JOINS },
   json: { value: `"equivalency_api_json"(e)`, joins: "" },
-  ctdl: { value: `"equivalency_ctdl_json"(e)`, joins: "" },
+  // The set-returning twin of "equivalency_ctdl_json" (migration "ctdl_inlined"), inlined into the export's plan.
+  ctdl: {
+    value: "ctdl.node",
+    joins: `LEFT JOIN LATERAL (SELECT c AS course FROM courses AS c WHERE c.id = e.source_course_id LIMIT 1) AS sc ON true
+      LEFT JOIN institutions AS si ON si.environment = (sc.course).environment AND si.id = (sc.course).institution_id
+      LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id
+      LEFT JOIN LATERAL "equivalency_ctdl_of"(e, sc.course, si, ti) AS ctdl ON true`,
+  },
 };
 
 const ENVIRONMENTS: readonly Environment[] = ["live", "sandbox"];
@@ -221,11 +232,12 @@ export function createExportsRepository(
 
     /**
      * The CTDL export's nodes (one ceterms:TransferValueProfile per rule, as the
-     * "equivalency_ctdl_json" function of the migration "ctdl_alternatives" renders it), a
+     * "equivalency_ctdl_of" function of the migration "ctdl_inlined" renders it), a
      * batch at a time, framed as the JSON batches are.
      */
     equivalencyCtdlBatches(environment: Environment) {
-      return renderedBatches(environment, EQUIVALENCY_RENDERINGS.ctdl.value, ",\n", "", "\n");
+      const { value, joins } = EQUIVALENCY_RENDERINGS.ctdl;
+      return renderedBatches(environment, value, ",\n", joins, "\n");
     },
 
     /**
