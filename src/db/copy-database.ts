@@ -57,9 +57,16 @@ export async function copyDatabase(
       const absent = tables.filter((table) => !targetTables.has(table));
       if (absent.length)
         throw new CopyRefusedError(`the target lacks the tables ${absent.join(", ")}: its migrations differ`);
+      const holds = async (sql: SqlRunner, table: string) =>
+        (await sql.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${quoted(table)}) AS held`))[0].held;
+      let sourceHolds = false;
+      for (const table of DATA_TABLES) sourceHolds ||= await holds(from, table);
+      if (!sourceHolds)
+        throw new CopyRefusedError(
+          "the data directory holds no data (no organization, institution, course or equivalency): nothing to copy; is SVC_DATA_DIR the directory the server used?",
+        );
       for (const table of DATA_TABLES) {
-        const [{ held }] = await to.query<{ held: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${quoted(table)}) AS held`);
-        if (held)
+        if (await holds(to, table))
           throw new CopyRefusedError(
             `the target already holds ${table}: db copy needs a new, empty database (it migrates it itself)`,
           );

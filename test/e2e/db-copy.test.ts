@@ -52,15 +52,21 @@ describe("db copy: the embedded database into a new PostgreSQL database", functi
   let dataDir: string;
   let target: string;
   let targetUrl: string;
-  /** The CLI as typed, on the data directory, never on the suite's database. */
-  const cli = (...args: string[]) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dataDir, LOG_LEVEL: "warn" };
-    delete env.DATABASE_URL;
-    return execute("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => error,
-    );
-  };
+  /** The CLI as typed, on a data directory (the seeded one unless told), never on the suite's database. */
+  const cliIn =
+    (directory: () => string) =>
+    (...args: string[]) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: directory(), LOG_LEVEL: "warn" };
+      delete env.DATABASE_URL;
+      return execute("npm", ["run", "-s", "cli", "--", ...args], { cwd: ROOT, env }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    };
+  const cli = Object.assign(
+    cliIn(() => dataDir),
+    { in: (directory: string) => cliIn(() => directory) },
+  );
 
   before(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "db-copy-"));
@@ -122,6 +128,18 @@ describe("db copy: the embedded database into a new PostgreSQL database", functi
       expect(await contents(copy)).to.deep.equal(before);
     } finally {
       await copy.close();
+    }
+  });
+
+  it("refuses a data directory that holds no data, naming the variable to check", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "db-copy-empty-"));
+    try {
+      const refused = await cli.in(empty)("db", "copy", "--to", targetUrl);
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.contain("holds no data");
+      expect(refused.stderr).to.contain("SVC_DATA_DIR");
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
     }
   });
 
