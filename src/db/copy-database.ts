@@ -40,11 +40,7 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * Copies every table of `source` (the embedded database) into `target` (a PostgreSQL database,
  * migrated here), which must hold no data yet; all of it or, on failure, nothing.
  */
-export async function copyDatabase(
-  source: Database,
-  target: Database,
-  onTable: (progress: CopyProgress) => void = () => {},
-): Promise<CopyResult> {
+export async function copyDatabase(source: Database, target: Database): Promise<CopyResult> {
   if (source.kind !== "embedded")
     throw new CopyRefusedError("db copy copies the embedded database: unset DATABASE_URL");
   if (target.kind !== "postgresql") throw new CopyRefusedError("--to must be a postgresql:// URL");
@@ -76,7 +72,12 @@ export async function copyDatabase(
       await to.exec("BEGIN");
       try {
         // Rows a snapshot already holds together: no trigger recomputes them, no key is checked row by row.
-        await to.exec("SET LOCAL session_replication_role = replica");
+        await to.exec("SET LOCAL session_replication_role = replica").catch((error: { code?: string }) => {
+          if (error.code !== "42501") throw error;
+          throw new CopyRefusedError(
+            "db copy writes as a PostgreSQL superuser (or a role granted SET on session_replication_role), to load rows with triggers and key checks off; nothing was copied",
+          );
+        });
         const copied: CopyProgress[] = [];
         for (const table of tables) {
           // What the target's migrations seeded (the feed's single row, …) is replaced by the source's.
@@ -96,7 +97,6 @@ export async function copyDatabase(
           }
           await from.exec("CLOSE copy_rows");
           copied.push({ table, rows });
-          onTable({ table, rows });
         }
         await advanceSequences(to);
         await to.exec("COMMIT");

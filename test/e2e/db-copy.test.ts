@@ -143,6 +143,34 @@ describe("db copy: the embedded database into a new PostgreSQL database", functi
     }
   });
 
+  it("refuses a user that may not load rows with triggers off, saying which privilege, and copies nothing", async () => {
+    const role = `svc_copier_${crypto.randomBytes(3).toString("hex")}`;
+    const owned = `${target}_owned`;
+    await onServer(`CREATE ROLE "${role}" LOGIN`);
+    await onServer(`CREATE DATABASE "${owned}" OWNER "${role}"`);
+    try {
+      const url = new URL(withDatabaseName(SERVER, owned));
+      url.username = role;
+      url.password = "";
+      const refused = await cli("db", "copy", "--to", url.toString());
+      expect(refused.code).to.not.equal(0);
+      expect(refused.stderr).to.contain("session_replication_role");
+      const copy = await openDatabase({ databaseUrl: withDatabaseName(SERVER, owned), dataDir: "" });
+      try {
+        const [{ count }] = await copy.statement<{ count: number }>(
+          "SELECT count(*)::int AS count FROM institutions",
+          [],
+        );
+        expect(count).to.equal(0);
+      } finally {
+        await copy.close();
+      }
+    } finally {
+      await onServer(`DROP DATABASE IF EXISTS "${owned}" WITH (FORCE)`);
+      await onServer(`DROP ROLE IF EXISTS "${role}"`);
+    }
+  });
+
   it("refuses a --to that is not a postgresql:// URL", async () => {
     const refused = await cli("db", "copy", "--to", "/var/lib/somewhere");
     expect(refused.code).to.not.equal(0);
