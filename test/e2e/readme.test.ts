@@ -46,6 +46,7 @@ const RUN = [
   "dashboard-invite",
   "cli-import",
   "postgresql",
+  "db-copy",
   "single-test",
   "sdk-install",
   "rule-example",
@@ -443,6 +444,26 @@ describe("README and docs/: their commands, run", function () {
       const url = /DATABASE_URL=(\S+)/.exec(start)![1].replace("course_equivalency", name);
       const migrated = await run(`${cliEntry} db migrate`, ROOT, { DATABASE_URL: url });
       expect(migrated.stdout).to.match(/^Applied \d{14}_init/);
+    } finally {
+      await run(`dropdb -h 127.0.0.1 -U postgres ${name}`);
+    }
+  });
+
+  it("moving to PostgreSQL: `db copy` fills a new database from a stopped server's data directory, migrated for the start command it names", async () => {
+    const [createdb, copy, start] = markedCommands("db-copy");
+    expect(start).to.match(/^DATABASE_URL=postgresql:\/\/\S+\/course_equivalency npm start$/);
+    const name = `readme_copy_${process.pid}_${Date.now() % 100_000}`;
+    // A data directory of its own, no server holding it, and no DATABASE_URL: as the page's reader has it.
+    const stopped = { SVC_DATA_DIR: scratch("db-copy"), DATABASE_URL: "" };
+    await run(`${cliEntry} seed --env sandbox`, ROOT, stopped);
+    await run(createdb.replace("course_equivalency", name));
+    try {
+      const { stdout } = await run(copy.replace("course_equivalency", name), ROOT, stopped);
+      expect(stdout).to.match(/^Copied \d+ rows into postgresql:\/\//m);
+      const url = /DATABASE_URL=(\S+)/.exec(start)![1].replace("course_equivalency", name);
+      const status = await run(`${cliEntry} db status`, ROOT, { DATABASE_URL: url });
+      expect(status.stdout).to.match(/^Database: postgresql$/m);
+      expect(status.stdout).to.not.contain("pending");
     } finally {
       await run(`dropdb -h 127.0.0.1 -U postgres ${name}`);
     }
