@@ -67,7 +67,7 @@ const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' OR
 /**
  * The equivalency CSV's record for a row `e` (EQUIVALENCY_CSV_JOINS naming its sources, targets and
  * institutions), rendered with the "csv_cell" and "iso_timestamp" functions of the migration
- * "csv_cells". The sets' codes are "source_set_codes_of" (migration "ctdl_inlined", which the CTDL
+ * "csv_cells". The sets' codes are "source_set_codes_of" (migration "ctdl_alternatives", which the CTDL
  * name shares; set-returning, so inlined here) for a rule of several sets; of one set, the same
  * text from the sources' own lookup.
  * Only the free-text columns go through csv_cell: ids (generated, `[a-z0-9_]`), enum values, the
@@ -104,7 +104,7 @@ export type RenderedFormat = "csv" | "json" | "ctdl";
 export const EQUIVALENCY_RENDERINGS: Record<RenderedFormat, { value: string; joins: string }> = {
   csv: { value: `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, joins: EQUIVALENCY_CSV_JOINS },
   json: { value: `"equivalency_api_json"(e)`, joins: "" },
-  // The set-returning twin of "equivalency_ctdl_json" (migration "ctdl_inlined"), inlined into the export's plan.
+  // The set-returning twin of "equivalency_ctdl_json" (migration "ctdl_alternatives"), inlined into the export's plan.
   ctdl: {
     value: "ctdl.node",
     joins: `LEFT JOIN LATERAL (SELECT c AS course FROM courses AS c WHERE c.id = e.source_course_id LIMIT 1) AS sc ON true
@@ -232,7 +232,7 @@ export function createExportsRepository(
 
     /**
      * The CTDL export's nodes (one ceterms:TransferValueProfile per rule, as the
-     * "equivalency_ctdl_of" function of the migration "ctdl_inlined" renders it), a
+     * "equivalency_ctdl_of" function of the migration "ctdl_alternatives" renders it), a
      * batch at a time, framed as the JSON batches are.
      */
     equivalencyCtdlBatches(environment: Environment) {

@@ -1,6 +1,6 @@
 // Equivalencies as Credential Transparency Description Language (CTDL) aligned JSON-LD: one
 // ceterms:TransferValueProfile per equivalency in `@graph`. The nodes are rendered by the database
-// (the "equivalency_ctdl_of" function of the migration "ctdl_inlined", as "ctdl_alternatives" wrote it); this module
+// (the "equivalency_ctdl_of" function of the migration "ctdl_alternatives"); this module
 // holds the document's frame. test/helpers/ctdl-oracle.ts is the JavaScript rendering the
 // database's is held to (test/unit/ctdl-json.test.ts).
 //
