@@ -54,6 +54,7 @@ export async function createAppContext(deps: {
     forgetCredential: (id) => authenticator.forget(id),
     listen: (channel, onNotice, onGap) => database.listen(channel, onNotice, onGap),
     log,
+    databaseKind: database.kind,
   });
   return { config, log, database, secrets, authenticator, accessTokens, repositories, services };
 }

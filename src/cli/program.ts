@@ -150,6 +150,7 @@ export function buildProgram(
           config: loadConfig(),
           secrets: openKeys().box,
           forgetCredential: server?.forgetCredential,
+          databaseKind: database.kind,
         });
         try {
           return await fn(services, database);

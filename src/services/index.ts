@@ -8,7 +8,7 @@ import { createInstitutionsService } from "./institutions.ts";
 import { createCoursesService } from "./courses.ts";
 import { createEquivalenciesService } from "./equivalencies.ts";
 import { createExplorerService } from "./explorer.ts";
-import { createEquivalencyImportService } from "./rules/import.ts";
+import { createEquivalencyImportService, importChunkRowsFor } from "./rules/import.ts";
 import { createIdempotencyService } from "./idempotency.ts";
 import { createStewardshipService } from "./stewardship.ts";
 import { createDatasetsService } from "./datasets.ts";
@@ -71,6 +71,8 @@ export interface ServicesDependencies {
   listen?: FeedListen;
   /** Where a failed background write (the demand batch's) is reported. */
   log?: Pick<Logger, "error">;
+  /** Which database: the embedded one writes a CSV import in chunks (importChunkRowsFor). */
+  databaseKind?: "embedded" | "postgresql";
 }
 
 export function createServices(deps: ServicesDependencies): Services {
@@ -102,7 +104,10 @@ export function createServices(deps: ServicesDependencies): Services {
     institutions,
     courses,
     equivalencies,
-    equivalencyImport: createEquivalencyImportService(repositories),
+    equivalencyImport: createEquivalencyImportService({
+      ...repositories,
+      chunkRows: importChunkRowsFor(deps.databaseKind ?? "postgresql"),
+    }),
     datasets: createDatasetsService({ ...repositories, stalePendingDays: config.datasets.stalePendingDays }),
     exports: createExportsService({ ...repositories, limits: config.exports }),
     catalogImports: createCatalogImportsService(repositories),

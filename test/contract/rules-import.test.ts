@@ -16,6 +16,26 @@ const BERKELEY = "inst_110635";
 
 const HEADER = "source_institution,source_course_1,target_institution,target_course_1,effective_from,status";
 
+/** acme's live API key that imports (organizationId is filled in from the test app). */
+const importingKey = (id: string): Credential => ({
+  kind: "api_key",
+  id,
+  organizationId: "",
+  organizationSlug: "acme",
+  channel: "channel_a",
+  environment: "live",
+  scopes: ["read:public", "write:contribute"],
+});
+
+/** A 3-credit lower-division course titled by its subject. */
+const lowerCourse = (institutionId: string, code: string, subject: string) => ({
+  institutionId,
+  code,
+  title: `${subject} ${code}`,
+  credits: 3,
+  level: "lower",
+});
+
 describe("rules: importEquivalencies decides the file as one batch", () => {
   let t: TestApp;
   let c: Record<string, string>;
@@ -214,25 +234,11 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
   });
 
   describe("decided before its transaction, written if what it read still stands", () => {
-    const caller: Credential = {
-      kind: "api_key",
-      id: "key_import",
-      organizationId: "",
-      organizationSlug: "acme",
-      channel: "channel_a",
-      environment: "live",
-      scopes: ["read:public", "write:contribute"],
-    };
+    const caller = importingKey("key_import");
     /** Courses of this describe's own: HIST 1–3 at SMC, HIST 10–11 at Berkeley. */
     let h: Record<string, string>;
     before(async () => {
-      const course = (institutionId: string, code: string) => ({
-        institutionId,
-        code,
-        title: `History ${code}`,
-        credits: 3,
-        level: "lower",
-      });
+      const course = (institutionId: string, code: string) => lowerCourse(institutionId, code, "History");
       h = await postCourses(t, [
         course(SMC, "HIST 1"),
         course(SMC, "HIST 2"),
@@ -320,7 +326,143 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
     });
   });
 
-  it("an import that writes 1,000 rules or more refreshes the planner's statistics of the equivalencies (the embedded database has no autovacuum)", async () => {
+  describe("written in chunks, each its own transaction (the embedded database's import)", () => {
+    const caller = importingKey("key_chunks");
+    /** Courses of this describe's own (each test its own source courses): PHIL 1–7 at SMC, PHIL 10–12 at Berkeley. */
+    let p: Record<string, string>;
+    before(async () => {
+      const course = (institutionId: string, code: string) => lowerCourse(institutionId, code, "Philosophy");
+      p = await postCourses(t, [
+        ...[1, 2, 3, 4, 5, 6, 7].map((n) => course(SMC, `PHIL ${n}`)),
+        ...["PHIL 10", "PHIL 11", "PHIL 12"].map((code) => course(BERKELEY, code)),
+      ]);
+    });
+
+    /**
+     * The import service over the app's database writing `chunkRows` rows a transaction, with
+     * `between(n)` run after the n-th transaction committed (outside any), and `fail(n)` able to
+     * refuse the n-th before it starts.
+     */
+    function chunkedImport(options: { between?: (n: number) => Promise<void>; fail?: (n: number) => boolean }) {
+      const repositories = repositoriesOf(t.database);
+      let transactions = 0;
+      const service = createEquivalencyImportService({
+        ...repositories,
+        chunkRows: 2,
+        transaction: async (work, transactionOptions) => {
+          const n = ++transactions;
+          if (options.fail?.(n)) throw new Error(`transaction ${n} refused by the test`);
+          const done = await repositories.transaction(work, transactionOptions);
+          await options.between?.(n);
+          return done;
+        },
+      });
+      return {
+        transactions: () => transactions,
+        run: (csv: string, dryRun = false) =>
+          service.importEquivalencies({ ...caller, organizationId: t.organizationId }, csv, { dryRun }),
+      };
+    }
+    const rulesFrom = (...codes: string[]) =>
+      t.database.prisma.equivalency.findMany({
+        where: { sourceCourseId: { in: codes.map((code) => p[code]) } },
+        orderBy: { createdAt: "asc" },
+      });
+    /** The same message whoever wrote it: a dry run's words and rule ids are its own. */
+    const plain = (issues: { row: number; column: string | null; message: string }[]) =>
+      issues.map((issue) => ({
+        ...issue,
+        message: issue.message.replace("would be stored", "stored").replace(/\beq_\w+/g, "eq_…"),
+      }));
+
+    it("decides every row as the whole file would (a dry run's counts and issues), across chunks, one transaction per chunk, rules of earlier chunks named by row", async () => {
+      const csv = [
+        HEADER,
+        `${SMC},PHIL 1,${BERKELEY},PHIL 10,,accepted`,
+        `${SMC},PHIL 2,${BERKELEY},PHIL 11,,pending`,
+        // Chunk 2: contradicts row 1 (chunk 1), then repeats row 2.
+        `${SMC},PHIL 1,${BERKELEY},PHIL 11,,accepted`,
+        `${SMC},PHIL 2,${BERKELEY},PHIL 11,,pending`,
+        // Chunk 3: an unknown course, then a new rule.
+        `${SMC},PHIL 99,${BERKELEY},PHIL 10,,accepted`,
+        `${SMC},PHIL 3,${BERKELEY},PHIL 12,,accepted`,
+      ].join("\n");
+      const preview = await chunkedImport({}).run(csv, true);
+      const before = await counts();
+      const chunked = chunkedImport({});
+      const result = await chunked.run(csv);
+      expect(chunked.transactions()).to.equal(3);
+      expect(result.summary).to.deep.equal({
+        received: 6,
+        created: 3,
+        updated: 0,
+        unchanged: 1,
+        conflict: 1,
+        rejected: 1,
+      });
+      expect(result.summary).to.deep.equal(preview.summary);
+      expect(plain(result.issues)).to.deep.equal(plain(preview.issues));
+      const [first] = await rulesFrom("PHIL 1");
+      expect(result.issues.find((issue) => issue.row === 3)?.message).to.equal(
+        `ambiguous with the accepted rule of row 1 (${first.id}): stored as conflict`,
+      );
+      // Each written equivalency (the conflict's too) has its version and its event.
+      expect(await counts()).to.deep.include({
+        equivalencies: before.equivalencies + 4,
+        versions: before.versions + 4,
+        events: before.events + 4,
+      });
+    });
+
+    it("other requests are served between chunks, and see the chunks written so far", async () => {
+      const seen: number[] = [];
+      const chunked = chunkedImport({
+        // On the embedded database this request could not be answered (and the test would hang) if the
+        // import still held the one connection.
+        between: async () => {
+          const listed = await t.http.get(`/api/v1/equivalencies?sourceCourse=${p["PHIL 4"]}`).set(bearer(t.keys.live));
+          await expectContract(listed, 200);
+          seen.push(listed.body.data.length);
+        },
+      });
+      const csv = [
+        HEADER,
+        ...["PHIL 10", "PHIL 11", "PHIL 12"].map((target) => `${SMC},PHIL 4,${BERKELEY},${target},,pending`),
+      ];
+      const result = await chunked.run(csv.join("\n"));
+      expect(result.summary).to.deep.include({ created: 3 });
+      expect(seen).to.deep.equal([2, 3]);
+    });
+
+    it("a failure leaves whole chunks written; importing the file again completes it, the written rows unchanged", async () => {
+      const csv = [
+        HEADER,
+        `${SMC},PHIL 5,${BERKELEY},PHIL 10,,accepted`,
+        `${SMC},PHIL 6,${BERKELEY},PHIL 10,,accepted`,
+        `${SMC},PHIL 7,${BERKELEY},PHIL 10,,accepted`,
+      ].join("\n");
+      const before = await counts();
+      let failure: unknown;
+      await chunkedImport({ fail: (n) => n === 2 })
+        .run(csv)
+        .catch((error) => {
+          failure = error;
+        });
+      expect(String(failure)).to.contain("transaction 2 refused by the test");
+      const written = await rulesFrom("PHIL 5", "PHIL 6", "PHIL 7");
+      expect(written.map((rule) => rule.sourceCourseId)).to.deep.equal([p["PHIL 5"], p["PHIL 6"]]);
+      expect(await counts()).to.deep.include({ versions: before.versions + 2, events: before.events + 2 });
+      const again = await chunkedImport({}).run(csv);
+      expect(again.summary).to.deep.include({ created: 1, unchanged: 2, conflict: 0, rejected: 0 });
+      const completed = await rulesFrom("PHIL 5", "PHIL 6", "PHIL 7");
+      expect(completed.map((rule) => [rule.sourceCourseId, rule.status, rule.version])).to.deep.equal(
+        ["PHIL 5", "PHIL 6", "PHIL 7"].map((code) => [p[code], "accepted", 1]),
+      );
+      expect(await counts()).to.deep.include({ versions: before.versions + 3, events: before.events + 3 });
+    });
+  });
+
+  it("an import that writes 1,000 rules or more refreshes the planner's statistics of the equivalencies, a chunked one before it starts too (the embedded database has no autovacuum)", async () => {
     const analyzed = async () =>
       (
         await t.database.prisma.$queryRawUnsafe<{ count: bigint }[]>(
@@ -336,11 +478,21 @@ describe("rules: importEquivalencies decides the file as one batch", () => {
     const rows = Array.from({ length: 1_001 }, (_, n) => `${SMC},BULK ${n},${BERKELEY},BULK 1XX,,pending`);
     const before = await analyzed();
     const small = await upload([HEADER, rows[0]].join("\n"));
+    const written = await counts();
     expect(small.body.summary).to.deep.include({ created: 1 });
     expect(await analyzed()).to.equal(before);
     const large = await upload([HEADER, ...rows].join("\n"));
     await expectContract(large, 200);
     expect(large.body.summary).to.deep.include({ received: 1_001, created: 1_000, unchanged: 1 });
-    expect(await analyzed()).to.equal(before + 1n);
+    // Written in chunks on the embedded database, in one transaction on PostgreSQL: each rule with its version, event and audit entry.
+    expect(await counts()).to.deep.equal({
+      equivalencies: written.equivalencies + 1_000,
+      versions: written.versions + 1_000,
+      events: written.events + 1_000,
+      audit: written.audit + 1_000,
+    });
+    // On PostgreSQL once, after its one transaction; on the embedded database (in chunks) before its
+    // first chunk too.
+    expect(await analyzed()).to.equal(before + (t.database.kind === "embedded" ? 2n : 1n));
   });
 });

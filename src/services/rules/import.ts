@@ -1,10 +1,15 @@
 // POST /equivalencies/imports: a CSV file of articulation rules (import-csv.ts for
 // the layout). Each row is decided as POST /equivalencies or PATCH /equivalencies/{id} would
 // decide it (the same checks, the ambiguity check included); a row that would be ambiguous is
-// stored as `conflict` with an issue. The whole file is decided from records read at once, before
-// its transaction (other requests are served meanwhile, on the embedded database's one connection
-// too), and written in one transaction (import-batch.ts) if nothing it read has changed since:
-// all of it or, after a failure, nothing.
+// stored as `conflict` with an issue. The file is checked whole first (header, institutions,
+// stewardship, course codes); its rows are then decided from records read before a transaction
+// (other requests are served meanwhile, on the embedded database's one connection too) and written
+// in one (import-batch.ts) if nothing they read has changed since. On PostgreSQL the whole file is
+// one transaction: all of it or, after a failure, nothing. On the embedded database it is written
+// in chunks of EMBEDDED_IMPORT_CHUNK_ROWS rows, each its own transaction, so that other requests
+// wait at most one chunk's write: a failure leaves whole chunks written, and importing the file
+// again completes it (its written rows are `unchanged`).
+import { setImmediate as turn } from "node:timers/promises";
 import type { Credential } from "../../auth/credential.ts";
 import type { Repositories } from "../../repositories/index.ts";
 import type { EquivalencyImportsRepository } from "../../repositories/equivalency-imports.ts";
@@ -28,10 +33,30 @@ export {
   type ImportResult,
 } from "./import-csv.ts";
 
-/** A file of 10,000 rows is written in one transaction: longer than a request's. */
+/**
+ * Rows per transaction on the embedded database: about 30 ms of writing on a two-core machine, the
+ * longest other requests wait (docs/operations.md has the measurement).
+ */
+export const EMBEDDED_IMPORT_CHUNK_ROWS = 100;
+
+/** The chunk size for a database: the embedded one has one connection, PostgreSQL writes the file in one transaction. */
+export function importChunkRowsFor(kind: "embedded" | "postgresql"): number | undefined {
+  return kind === "embedded" ? EMBEDDED_IMPORT_CHUNK_ROWS : undefined;
+}
+
+/**
+ * Rows planned or decided between two turns of the event loop: a whole file's, at once, kept the
+ * process's other requests waiting for a quarter of a second.
+ */
+const ROWS_A_TURN = 500;
+
+/** A file of 10,000 rows is written in one transaction on PostgreSQL: longer than a request's. */
 const IMPORT_TRANSACTION = { timeout: 120_000 };
 const MAX_ATTEMPTS = 3;
-/** An import that writes this many equivalencies refreshes the planner's statistics (see refreshStatistics). */
+/**
+ * An import that writes this many equivalencies refreshes the planner's statistics afterwards (see
+ * refreshStatistics); a file of this many rows written in chunks, before its first chunk too.
+ */
 const REFRESH_STATISTICS_AFTER = 1_000;
 
 /** A row whose courses were found: the rule it asks for, by ids. */
@@ -51,9 +76,15 @@ export function createEquivalencyImportService(
     /** Not used any more (rows are decided in a batch); still accepted so callers written for it compile. */
     equivalenciesService?: EquivalenciesService;
     now?: () => Date;
+    /**
+     * Rows written per transaction; the whole file in one when absent. The embedded database
+     * serves other requests on its one connection only between transactions (importChunkRowsFor).
+     */
+    chunkRows?: number;
   },
 ) {
   const { equivalencies, equivalencyImports, stewardship, transaction, now = () => new Date() } = deps;
+  const chunkRows = deps.chunkRows ?? Number.POSITIVE_INFINITY;
 
   return {
     async importEquivalencies(
@@ -95,41 +126,19 @@ export function createEquivalencyImportService(
       const known = await equivalencyImports.findCourseIdsByCodes(environment, keys);
       const courseOf = (institutionId: string, code: string) =>
         known.get(`${institutionId}\u0000${courseCodeKey(code)}`);
-      const plans = rows.map((row) => (row.issues.length ? row.issues : plan(row)));
-      const planned = plans.filter((p): p is PlannedRow => !Array.isArray(p));
+      const plans: (PlannedRow | ImportIssue[])[] = [];
+      for (const row of rows) {
+        plans.push(row.issues.length ? row.issues : plan(row));
+        if (plans.length % ROWS_A_TURN === 0) await turn();
+      }
 
-      const sets = planned.flatMap(({ body, identity }) =>
-        setsOf(body).map((set) => ({
-          targetInstitutionId: identity.targetInstitutionId,
-          sourceSetKey: sourceSetKey(set),
-        })),
-      );
-      const identities = planned.map((p) => p.identity);
-      const courseIds = planned.flatMap(({ body }) => [
-        ...setsOf(body).flat(),
-        ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
-      ]);
-
-      /** The stored records the rows' decisions depend on. */
-      const readRecords = async (imports: EquivalencyImportsRepository): Promise<BatchRecords> => ({
-        stored: await imports.findByIdentitiesOrAcceptedInSets(environment, identities, sets),
-        courses: await imports.findCourses(environment, courseIds),
-        institutions: await imports.findInstitutions(
-          environment,
-          planned.map((p) => p.identity.targetInstitutionId),
-        ),
-      });
-
-      /** Every row decided in order against these records (a dry run too: it only writes nothing). */
-      const decideAll = async (records: BatchRecords) => {
-        const batch = createImportBatch(caller, records, { record: true });
-        const summary = { received: rows.length, created: 0, updated: 0, unchanged: 0, conflict: 0, rejected: 0 };
-        const issues = createIssueList();
-        issues.push(...headerIssues);
-        /** The file's own rules by id, to name them by row. */
-        const rowOfRule = new Map<string, number>();
-        for (const rowPlan of plans) {
-          const outcome = Array.isArray(rowPlan) ? rowPlan : await decideRow(batch, rowPlan, rowOfRule);
+      const summary = { received: rows.length, created: 0, updated: 0, unchanged: 0, conflict: 0, rejected: 0 };
+      const issues = createIssueList();
+      issues.push(...headerIssues);
+      /** The file's own rules by id, to name them by row (across chunks too). */
+      let rowOfRule = new Map<string, number>();
+      const tally = (outcomes: RowOutcome[]) => {
+        for (const outcome of outcomes) {
           if (Array.isArray(outcome)) {
             summary.rejected += 1;
             issues.push(...outcome);
@@ -138,39 +147,91 @@ export function createEquivalencyImportService(
             if (outcome.issue) issues.push(outcome.issue);
           }
         }
-        return { batch, result: { dryRun, summary, issues: issues.list() } };
       };
+      const answer = (): ImportResult => ({ dryRun, summary, issues: issues.list() });
 
       if (dryRun) {
         noteNothingChanged();
-        return (await decideAll(await readRecords(equivalencyImports))).result;
+        const whole = needsOf(plans);
+        tally((await decide(plans, await readRecords(equivalencyImports, whole), rowOfRule)).outcomes);
+        return answer();
       }
-      for (let attempt = 1; ; attempt++) {
-        try {
-          // Read and decided before the transaction, so that the embedded database's one connection
-          // serves other requests meanwhile; the transaction then takes the rule sets' locks and
-          // writes these decisions if nothing they read has changed since, else decides again.
-          const early = await readRecords(equivalencyImports);
-          const decidedEarly = await decideAll(early);
-          const { batch, result } = await transaction(async (writes) => {
-            await writes.equivalencyImports.lockRuleSets(environment, sets);
-            const current = await writes.equivalencyImports.readStamps(environment, identities, sets, courseIds);
-            const decided = sameStamps(current, stampsOf(early))
-              ? decidedEarly
-              : await decideAll(await readRecords(writes.equivalencyImports));
-            await decided.batch.write(writes);
-            return decided;
-          }, IMPORT_TRANSACTION);
-          if (batch.size) equivalencies.forgetTotals();
-          else noteNothingChanged();
-          if (batch.size >= REFRESH_STATISTICS_AFTER) await equivalencyImports.refreshStatistics();
-          return result;
-        } catch (error) {
-          // A PATCH of one of the file's equivalencies committed between the import's read and its write: decide again.
-          if (!(error instanceof LostRaceError)) throw error;
-          if (attempt >= MAX_ATTEMPTS)
-            throw new ConflictError("Equivalencies of the file are being changed concurrently; retry the import.");
+      let written = 0;
+      // The embedded database has no autovacuum, and a chunk's lookups of stored rules are planned
+      // from statistics: without them (rules written by single requests) each chunk of 100 rows took
+      // 40–110 ms more than with them. Refreshed once: every 1,000 rows cost more than it saved.
+      const chunked = plans.length > chunkRows;
+      if (chunked && plans.length >= REFRESH_STATISTICS_AFTER) await refreshStatistics();
+      for (let first = 0; first < plans.length; first += chunkRows) {
+        written += await writeChunk(plans.slice(first, first + chunkRows));
+      }
+      if (written) equivalencies.forgetTotals();
+      else noteNothingChanged();
+      if (written >= REFRESH_STATISTICS_AFTER) await refreshStatistics();
+      return answer();
+
+      /** In a transaction of its own: its sample size is set for that transaction only. */
+      async function refreshStatistics() {
+        await transaction((writes) => writes.equivalencyImports.refreshStatistics());
+      }
+
+      /**
+       * Decides these rows and writes them in one transaction; returns how many equivalencies it
+       * wrote. Read and decided before the transaction, so that the embedded database's one
+       * connection serves other requests meanwhile; the transaction then takes the rule sets' locks
+       * and writes these decisions if nothing they read has changed since, else decides again.
+       */
+      async function writeChunk(chunk: (PlannedRow | ImportIssue[])[]): Promise<number> {
+        const needs = needsOf(chunk);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const early = await readRecords(equivalencyImports, needs);
+            const decidedEarly = await decide(chunk, early, rowOfRule);
+            const decided = await transaction(async (writes) => {
+              await writes.equivalencyImports.lockRuleSets(environment, needs.sets);
+              const current = await writes.equivalencyImports.readStamps(
+                environment,
+                needs.identities,
+                needs.sets,
+                needs.courseIds,
+              );
+              const decision = sameStamps(current, stampsOf(early))
+                ? decidedEarly
+                : await decide(chunk, await readRecords(writes.equivalencyImports, needs), rowOfRule);
+              await decision.batch.write(writes);
+              return decision;
+            }, IMPORT_TRANSACTION);
+            rowOfRule = decided.rowOfRule;
+            tally(decided.outcomes);
+            return decided.batch.size;
+          } catch (error) {
+            // A PATCH of one of the file's equivalencies committed between the import's read and its write: decide again.
+            if (!(error instanceof LostRaceError)) throw error;
+            if (attempt >= MAX_ATTEMPTS)
+              throw new ConflictError("Equivalencies of the file are being changed concurrently; retry the import.");
+          }
         }
+      }
+
+      /** The stored records the rows' decisions depend on. */
+      async function readRecords(imports: EquivalencyImportsRepository, needs: RecordNeeds): Promise<BatchRecords> {
+        return {
+          stored: await imports.findByIdentitiesOrAcceptedInSets(environment, needs.identities, needs.sets),
+          courses: await imports.findCourses(environment, needs.courseIds),
+          institutions: await imports.findInstitutions(environment, needs.targetInstitutionIds),
+        };
+      }
+
+      /** These rows decided in order against these records (a dry run too: it only writes nothing). */
+      async function decide(chunk: (PlannedRow | ImportIssue[])[], records: BatchRecords, named: Map<string, number>) {
+        const batch = createImportBatch(caller, records, { record: true });
+        const ruleRows = new Map(named);
+        const outcomes: RowOutcome[] = [];
+        for (const rowPlan of chunk) {
+          outcomes.push(Array.isArray(rowPlan) ? rowPlan : await decideRow(batch, rowPlan, ruleRows));
+          if (outcomes.length % ROWS_A_TURN === 0) await turn();
+        }
+        return { batch, outcomes, rowOfRule: ruleRows };
       }
 
       /** One course of the row by its codes (all of them must name the same course), or why not. */
@@ -314,6 +375,32 @@ export function createEquivalencyImportService(
         }
       }
     },
+  };
+}
+
+/** What deciding these rows reads: the rules of their identities and sets, their courses and target institutions. */
+interface RecordNeeds {
+  identities: PlannedRow["identity"][];
+  sets: { targetInstitutionId: string; sourceSetKey: string }[];
+  courseIds: string[];
+  targetInstitutionIds: string[];
+}
+
+function needsOf(plans: (PlannedRow | ImportIssue[])[]): RecordNeeds {
+  const planned = plans.filter((p): p is PlannedRow => !Array.isArray(p));
+  return {
+    identities: planned.map((p) => p.identity),
+    sets: planned.flatMap(({ body, identity }) =>
+      setsOf(body).map((set) => ({
+        targetInstitutionId: identity.targetInstitutionId,
+        sourceSetKey: sourceSetKey(set),
+      })),
+    ),
+    courseIds: planned.flatMap(({ body }) => [
+      ...setsOf(body).flat(),
+      ...(body.targets ?? []).flatMap((t) => (t.courseId ? [t.courseId] : [])),
+    ]),
+    targetInstitutionIds: planned.map((p) => p.identity.targetInstitutionId),
   };
 }
 

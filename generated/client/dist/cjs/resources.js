@@ -107,16 +107,19 @@ function resources(raw) {
              * is in the API guide, in the spirit of the TES import: up to ten source and ten target course
              * columns by institution and course code, then the rule's kind, minimum grade, dates, status,
              * deciding body and policy basis) and writes each row as `POST /equivalencies` and `PATCH
-             * /equivalencies/{id}` would, with versions and events, the whole file in one transaction (all of
-             * it or nothing). A row whose rule already exists (same source course sets, target institution,
-             * targets, target choice, kind and start date) updates it, or leaves it unchanged; "MATH 7 or MATH
-             * 7H → MATH 1A" is another rule than "MATH 7 → MATH 1A", so a file holding both is told how they
-             * agree. A row that names an unknown institution or course, or breaks a rule of the layout, is not
-             * written and gets an issue `{row, column, message}` (`row` 1 is the first data row). A row that
-             * would be ambiguous with (or duplicate) an accepted rule is stored as `conflict`, never
-             * `accepted`, with an issue naming the other rules. Only rows of target institutions the caller's
-             * organization stewards are written (`403` `not-steward` for the first other one, nothing
-             * written).
+             * /equivalencies/{id}` would, with versions and events. On PostgreSQL the whole file is one
+             * transaction (all of it or nothing); on the embedded database it is written in chunks of 100
+             * rows, each one transaction, so that other requests are served between them: a failure there
+             * leaves whole chunks written, and importing the same file again completes it (the rows already
+             * written are `unchanged`). A row whose rule already exists (same source course sets, target
+             * institution, targets, target choice, kind and start date) updates it, or leaves it unchanged;
+             * "MATH 7 or MATH 7H → MATH 1A" is another rule than "MATH 7 → MATH 1A", so a file holding both is
+             * told how they agree. A row that names an unknown institution or course, or breaks a rule of the
+             * layout, is not written and gets an issue `{row, column, message}` (`row` 1 is the first data
+             * row). A row that would be ambiguous with (or duplicate) an accepted rule is stored as
+             * `conflict`, never `accepted`, with an issue naming the other rules. Only rows of target
+             * institutions the caller's organization stewards are written (`403` `not-steward` for the first
+             * other one, nothing written).
              */
             importCsv: (text, options = {}) => body(raw.POST("/equivalencies/imports", {
                 params: { query: { dryRun: options.dryRun || undefined } },
