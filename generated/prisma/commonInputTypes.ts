@@ -339,6 +339,11 @@ export type EnumChannelNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel> | $Enums.Channel | null
 }
 
+export type BoolFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
+}
+
 export type EnumRuleKindFilter<$PrismaModel = never> = {
   equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
   in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
@@ -391,6 +396,14 @@ export type EnumChannelNullableWithAggregatesFilter<$PrismaModel = never> = {
   _max?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
 }
 
+export type BoolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedBoolFilter<$PrismaModel>
+  _max?: Prisma.NestedBoolFilter<$PrismaModel>
+}
+
 export type EnumRuleKindWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
   in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
@@ -435,19 +448,6 @@ export type EnumTargetChoiceWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
   _max?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
-}
-
-export type BoolFilter<$PrismaModel = never> = {
-  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
-}
-
-export type BoolWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
-  _count?: Prisma.NestedIntFilter<$PrismaModel>
-  _min?: Prisma.NestedBoolFilter<$PrismaModel>
-  _max?: Prisma.NestedBoolFilter<$PrismaModel>
 }
 
 export type EnumCredentialKindNullableFilter<$PrismaModel = never> = {
@@ -1001,6 +1001,11 @@ export type NestedEnumChannelNullableFilter<$PrismaModel = never> = {
   not?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel> | $Enums.Channel | null
 }
 
+export type NestedBoolFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
+}
+
 export type NestedEnumRuleKindFilter<$PrismaModel = never> = {
   equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
   in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
@@ -1053,6 +1058,14 @@ export type NestedEnumChannelNullableWithAggregatesFilter<$PrismaModel = never> 
   _max?: Prisma.NestedEnumChannelNullableFilter<$PrismaModel>
 }
 
+export type NestedBoolWithAggregatesFilter<$PrismaModel = never> = {
+  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
+  not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
+  _count?: Prisma.NestedIntFilter<$PrismaModel>
+  _min?: Prisma.NestedBoolFilter<$PrismaModel>
+  _max?: Prisma.NestedBoolFilter<$PrismaModel>
+}
+
 export type NestedEnumRuleKindWithAggregatesFilter<$PrismaModel = never> = {
   equals?: $Enums.RuleKind | Prisma.EnumRuleKindFieldRefInput<$PrismaModel>
   in?: $Enums.RuleKind[] | Prisma.ListEnumRuleKindFieldRefInput<$PrismaModel>
@@ -1097,19 +1110,6 @@ export type NestedEnumTargetChoiceWithAggregatesFilter<$PrismaModel = never> = {
   _count?: Prisma.NestedIntFilter<$PrismaModel>
   _min?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
   _max?: Prisma.NestedEnumTargetChoiceFilter<$PrismaModel>
-}
-
-export type NestedBoolFilter<$PrismaModel = never> = {
-  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedBoolFilter<$PrismaModel> | boolean
-}
-
-export type NestedBoolWithAggregatesFilter<$PrismaModel = never> = {
-  equals?: boolean | Prisma.BooleanFieldRefInput<$PrismaModel>
-  not?: Prisma.NestedBoolWithAggregatesFilter<$PrismaModel> | boolean
-  _count?: Prisma.NestedIntFilter<$PrismaModel>
-  _min?: Prisma.NestedBoolFilter<$PrismaModel>
-  _max?: Prisma.NestedBoolFilter<$PrismaModel>
 }
 
 export type NestedEnumCredentialKindNullableFilter<$PrismaModel = never> = {

@@ -50,7 +50,7 @@ export function createDatasetStatesRepository(db: Prisma.TransactionClient) {
           content, missing_target, source_code_without_cip, pending)
         SELECT e.organization_id, e.environment, e.id, e.created_at, e.version, sc.id, sc.version, tc.id, tc.version,
           ${sequence}::int,
-          ("equivalency_api_json"(e)::jsonb - 'datasetVersionId') || jsonb_build_object(
+          ("equivalency_api_json"(e, NULL)::jsonb - 'datasetVersionId') || jsonb_build_object(
             'sourceCourse', "course_api_json"(sc),
             'targetCourse', CASE WHEN tc.id IS NULL THEN NULL ELSE "course_api_json"(tc) END),
           e.target_course_id IS NULL AND e.target_code IS NULL,
@@ -125,15 +125,31 @@ export function createDatasetStatesRepository(db: Prisma.TransactionClient) {
     },
 
     /**
-     * Sets the latest dataset version of every equivalency the open states include, in one
-     * statement; nothing else of the equivalency changes (no version, no updatedAt).
+     * Marks in the latest publication (`sequence`) the equivalencies it includes for the first
+     * time, and out of it those that left the owner since the previous one (their datasetVersionId
+     * then the previous, the last that included them); nothing else of the equivalency changes (no
+     * version, no updatedAt). One in the latest shows its organization's latest publication as its
+     * datasetVersionId (migration "dataset_version_at_read"), so the equivalencies a publication
+     * includes again cost no write: only the states opened or closed at `sequence` are looked at.
+     * Answers how many equivalencies were written.
      */
-    markPublished(owner: DatasetOwner, datasetVersionId: string): Promise<number> {
-      return db.$executeRaw`
-        UPDATE equivalencies AS e SET dataset_version_id = ${datasetVersionId}
+    async markPublished(owner: DatasetOwner, datasetVersionId: string, sequence: number): Promise<number> {
+      const joined = await db.$executeRaw`
+        UPDATE equivalencies AS e SET dataset_version_id = ${datasetVersionId}, in_latest_dataset = true
         FROM dataset_states AS s
         WHERE s.organization_id = ${owner.organizationId} AND s.environment = ${owner.environment}::"Environment"
-          AND s.until_sequence IS NULL AND e.id = s.equivalency_id`;
+          AND s.until_sequence IS NULL AND s.first_sequence = ${sequence}::int AND e.id = s.equivalency_id
+          AND NOT e.in_latest_dataset`;
+      const left = await db.$executeRaw`
+        UPDATE equivalencies AS e SET in_latest_dataset = false, dataset_version_id = (
+          SELECT v.id FROM dataset_versions AS v
+          WHERE v.organization_id = ${owner.organizationId} AND v.environment = ${owner.environment}::"Environment"
+            AND v.sequence = ${sequence - 1}::int)
+        FROM dataset_states AS s
+        WHERE s.organization_id = ${owner.organizationId} AND s.environment = ${owner.environment}::"Environment"
+          AND s.until_sequence = ${sequence}::int AND e.id = s.equivalency_id AND e.in_latest_dataset
+          AND (e.organization_id IS DISTINCT FROM s.organization_id OR e.environment <> s.environment)`;
+      return joined + left;
     },
 
     /**

@@ -18,6 +18,7 @@ import {
   type PageResult,
 } from "./paging.ts";
 import { ListTotals } from "./totals.ts";
+import { DATASET_HEAD_JOIN, DATASET_VERSION_ID, withDatasetVersionIds } from "./dataset-heads.ts";
 
 export interface EquivalencyFilters {
   sourceCourse?: string;
@@ -157,11 +158,13 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
 
   /**
    * Every source course of the rows, each with its institution: in the order of its rule's
-   * sourceCourseIds, and set by set for its sourceCourseSets.
+   * sourceCourseIds, and set by set for its sourceCourseSets; and each row's datasetVersionId as
+   * the API shows it (withDatasetVersionIds).
    */
   async function withSources<Row extends Equivalency>(
-    rows: Row[],
+    stored: Row[],
   ): Promise<(Row & { sourceCourses: SourceCourse[]; sourceCourseSetCourses: SourceCourse[][] })[]> {
+    const rows = await withDatasetVersionIds(db, stored);
     const ids = [...new Set(rows.flatMap((row) => row.anySetCourseIds.concat(row.sourceCourseIds)))];
     const courses = ids.length
       ? await db.course.findMany({ where: { id: { in: ids } }, include: { institution: true } })
@@ -252,13 +255,14 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
    */
   async function findRenderedPage(environment: Environment, filters: EquivalencyFilters, page: Page) {
     const { where, params } = pageConditions(environment, filters, page);
-    const sql = `SELECT '[' || coalesce(string_agg("equivalency_api_json"(e)::text, ',' ORDER BY ids.n) FILTER (WHERE ids.n < $2), '') || ']' AS items,
+    const sql = `SELECT '[' || coalesce(string_agg("equivalency_api_json"(e, ${DATASET_VERSION_ID})::text, ',' ORDER BY ids.n) FILTER (WHERE ids.n < $2), '') || ']' AS items,
          count(*)::int AS rows,
          max("iso_timestamp"(e.created_at)) FILTER (WHERE ids.n = $2 - 1) AS "lastCreatedAt",
          max(e.id) FILTER (WHERE ids.n = $2 - 1) AS "lastId"
        FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n
              FROM (SELECT id, created_at FROM equivalencies WHERE ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS page) AS ids
-       JOIN equivalencies AS e USING (id)`;
+       JOIN equivalencies AS e USING (id)
+       ${DATASET_HEAD_JOIN}`;
     const [row] = read
       ? await read<RenderedRows>(sql, params)
       : await db.$queryRawUnsafe<RenderedRows[]>(sql, ...params);
@@ -314,8 +318,10 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
       equivalencyTotals.forget(db as Db);
     },
 
-    findById(environment: Environment, id: string): Promise<Equivalency | null> {
-      return db.equivalency.findFirst({ where: { id, environment } });
+    /** The equivalency as stored, its datasetVersionId as the API shows it (withDatasetVersionIds). */
+    async findById(environment: Environment, id: string): Promise<Equivalency | null> {
+      const record = await db.equivalency.findFirst({ where: { id, environment } });
+      return record && (await withDatasetVersionIds(db, [record]))[0];
     },
 
     /** Like findById, after taking the row's lock: writers of one equivalency queue on it. */

@@ -4,6 +4,7 @@
 import type { Course, Environment, Equivalency, Institution, Prisma } from "../../generated/prisma/client.ts";
 import { byColumn, columnsOf, insertRecords, recordFromJson } from "./record-columns.ts";
 import { ruleSetLockKey, type NewEquivalencyVersion } from "./equivalencies.ts";
+import { withDatasetVersionIds } from "./dataset-heads.ts";
 
 /** A rule set: the rules of one target institution with one source set (the ambiguity check's scope). */
 export interface RuleSet {
@@ -45,7 +46,11 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
        FROM equivalencies AS e WHERE ${sql}`,
       ...params,
     );
-    return (JSON.parse(row.rows) as RowJson[]).map((json) => recordFromJson<Equivalency>(json, equivalencyColumns())!);
+    const records = (JSON.parse(row.rows) as RowJson[]).map(
+      (json) => recordFromJson<Equivalency>(json, equivalencyColumns())!,
+    );
+    // As the API shows them: the versions an import writes of them hold their datasetVersionId.
+    return withDatasetVersionIds(db, records);
   }
 
   const insertRows = (model: Prisma.ModelName, table: string, records: object[]) =>
@@ -180,7 +185,16 @@ export function createEquivalencyImportsRepository(db: Prisma.TransactionClient)
      */
     async updateEquivalencies(records: Equivalency[], readVersions: Map<string, number>): Promise<number> {
       if (!records.length) return 0;
-      const fixed = new Set(["id", "environment", "createdAt", "provenance", "datasetVersionId", "organizationId"]);
+      // What a publication writes (datasetVersionId, inLatestDataset) is never the import's to write back.
+      const fixed = new Set([
+        "id",
+        "environment",
+        "createdAt",
+        "provenance",
+        "datasetVersionId",
+        "inLatestDataset",
+        "organizationId",
+      ]);
       const columns = equivalencyColumns()
         .filter(({ field }) => !fixed.has(field))
         .map(({ column }) => `"${column}"`);

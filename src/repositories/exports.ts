@@ -8,6 +8,7 @@ import { columnsOf, recordFromJson } from "./record-columns.ts";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
+import { DATASET_HEAD_JOIN, DATASET_VERSION_ID, withDatasetVersionIds } from "./dataset-heads.ts";
 
 /** Reads at most `take` rows that sort after `after` (from the start when null). */
 export type BatchReader<Row> = (after: Row | null, take: number) => Promise<Row[]>;
@@ -77,7 +78,7 @@ const TARGET_NAMES = `SELECT string_agg(coalesce(t.value->>'code', ''), ' | ' OR
 const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.target_institution_id,
     coalesce(e.target_course_id, ''), csv_cell(e.target_code), e.status::text, csv_cell(e.decided_by),
     coalesce(iso_timestamp(e.decided_at), ''), csv_cell(e.policy_basis), e.version::text,
-    coalesce(e.provenance::text, ''), coalesce(e.dataset_version_id, ''), iso_timestamp(e.created_at),
+    coalesce(e.provenance::text, ''), coalesce(${DATASET_VERSION_ID}, ''), iso_timestamp(e.created_at),
     iso_timestamp(e.updated_at),
     csv_cell(array_to_json(e.source_course_ids)::text), csv_cell(src.codes), csv_cell(src.titles),
     csv_cell(si.name), csv_cell(ti.name), csv_cell(tgt.codes), csv_cell(tgt.titles),
@@ -89,7 +90,8 @@ const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.targe
       THEN (SELECT codes FROM "source_set_codes_of"(e.source_course_sets)) ELSE src.set_codes END),
     e.target_choice::text, csv_cell(tgt.course_codes))`;
 
-const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
+const EQUIVALENCY_CSV_JOINS = `${DATASET_HEAD_JOIN}
+  LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
   LEFT JOIN institutions AS si ON si.environment = e.environment AND si.id = src.institution_id
   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;
@@ -103,14 +105,15 @@ export type RenderedFormat = "csv" | "json" | "ctdl";
  */
 export const EQUIVALENCY_RENDERINGS: Record<RenderedFormat, { value: string; joins: string }> = {
   csv: { value: `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, joins: EQUIVALENCY_CSV_JOINS },
-  json: { value: `"equivalency_api_json"(e)`, joins: "" },
+  json: { value: `"equivalency_api_json"(e, ${DATASET_VERSION_ID})`, joins: DATASET_HEAD_JOIN },
   // The set-returning twin of "equivalency_ctdl_json" (migration "ctdl_alternatives"), inlined into the export's plan.
   ctdl: {
     value: "ctdl.node",
-    joins: `LEFT JOIN LATERAL (SELECT c AS course FROM courses AS c WHERE c.id = e.source_course_id LIMIT 1) AS sc ON true
+    joins: `${DATASET_HEAD_JOIN}
+      LEFT JOIN LATERAL (SELECT c AS course FROM courses AS c WHERE c.id = e.source_course_id LIMIT 1) AS sc ON true
       LEFT JOIN institutions AS si ON si.environment = (sc.course).environment AND si.id = (sc.course).institution_id
       LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id
-      LEFT JOIN LATERAL "equivalency_ctdl_of"(e, sc.course, si, ti) AS ctdl ON true`,
+      LEFT JOIN LATERAL "equivalency_ctdl_of"(e, sc.course, si, ti, ${DATASET_VERSION_ID}) AS ctdl ON true`,
   },
 };
 
@@ -200,9 +203,10 @@ export function createExportsRepository(
                  ORDER BY created_at, id LIMIT $2) AS e`,
           ...params,
         );
-        return (JSON.parse(row.batch) as Record<string, unknown>[]).map(
+        const records = (JSON.parse(row.batch) as Record<string, unknown>[]).map(
           (json) => recordFromJson<Equivalency>(json, columns)!,
         );
+        return withDatasetVersionIds(db, records);
       };
     },
 
@@ -222,12 +226,13 @@ export function createExportsRepository(
 
     /**
      * The equivalency JSON export's elements (equivalencyView, as the "equivalency_api_json"
-     * function of the migrations "api_json" and "exports_rendered_json" renders it), a batch at a
+     * function of the migration "dataset_version_at_read" renders it), a batch at a
      * time: one text of the batch's elements, each after ",\n" but the very first, which follows a
      * line break (as the COPY's first element does once its comma is skipped).
      */
     equivalencyJsonBatches(environment: Environment) {
-      return renderedBatches(environment, EQUIVALENCY_RENDERINGS.json.value, ",\n", "", "\n");
+      const { value, joins } = EQUIVALENCY_RENDERINGS.json;
+      return renderedBatches(environment, value, ",\n", joins, "\n");
     },
 
     /**

@@ -111,7 +111,7 @@ export function createDatasetsService(
         if (issueCount > 0) await inTransaction.setIssueCount(id, issueCount);
         // Reporting the latest dataset is not a change of the equivalency: no
         // version, no event, `version` and `updatedAt` stay as they are.
-        await inTransaction.markPublished(owner, id);
+        await inTransaction.markPublished(owner, id, sequence);
         await outbox.recordEvents(caller.environment, [
           {
             type: "dataset.published",

@@ -82,6 +82,36 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     return JSON.parse(JSON.stringify(state));
   };
 
+  /**
+   * Each equivalency's datasetVersionId as every reading shows it, by id: the single read, the
+   * list, the versions' current record, and the JSON, CSV and CTDL exports (one value when they agree).
+   */
+  const shown = async (): Promise<Record<string, string | null>> => {
+    const get = (path: string) => t.http.get(`/api/v1${path}`).set(bearer(t.keys.live));
+    const readings = new Map<string, Set<string | null>>();
+    const saw = (id: string, value: string | null) => {
+      if (!readings.has(id)) readings.set(id, new Set());
+      readings.get(id)!.add(value);
+    };
+    for (const item of (await get("/equivalencies?limit=100")).body.data) {
+      saw(item.id, item.datasetVersionId);
+      saw(item.id, (await get(`/equivalencies/${item.id}`)).body.data.datasetVersionId);
+      saw(item.id, (await get(`/equivalencies/${item.id}/versions`)).body.data.current.datasetVersionId);
+    }
+    for (const item of (await get("/exports?format=json")).body) saw(item.id, item.datasetVersionId);
+    const csv = (await get("/exports?format=csv")).text.trim().split("\r\n");
+    const column = csv[0].split(",").indexOf("datasetVersionId");
+    for (const line of csv.slice(1)) saw(line.split(",")[0], line.split(",")[column] || null);
+    for (const node of JSON.parse((await get("/exports?format=ctdl")).text)["@graph"])
+      saw(node["ceterms:identifier"][0]["ceterms:identifierValueCode"], node["ce:datasetVersionId"]);
+    return Object.fromEntries(
+      [...readings].map(([id, values]) => {
+        expect([...values], `the readings of ${id}`).to.have.length(1);
+        return [id, [...values][0]];
+      }),
+    );
+  };
+
   beforeEach(async () => {
     t = await createTestApp();
     eq = await setup(t);
@@ -281,8 +311,7 @@ describe("datasets: publishDataset (POST /datasets)", () => {
     expect(responses.map((r) => r.body.data.sequence).sort()).to.deep.equal([1, 2, 3, 4, 5]);
     for (const response of responses) expect(response.body.data.snapshotRecordCount).to.equal(3);
     const latest = responses.find((r) => r.body.data.sequence === 5)!.body.data.id;
-    const eqs = await t.database.prisma.equivalency.findMany();
-    expect(eqs.map((e) => e.datasetVersionId)).to.deep.equal([latest, latest, latest]);
+    expect(await shown()).to.deep.equal({ [eq.clean]: latest, [eq.noCip]: latest, [eq.noTarget]: latest });
   });
 
   it("keeps published states and issues immutable in the database: a state's range is closed once, nothing else", async () => {
@@ -404,11 +433,57 @@ describe("datasets: publishDataset (POST /datasets)", () => {
       [eq.noCip, 1, 2],
       [eq.noTarget, 1, null],
     ]);
-    // The one left out still names the last dataset that included it.
+    // The one left out still names the last dataset that included it (it is beta's now: no list of acme shows it).
     const left = await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.noCip } });
-    expect(left.datasetVersionId).to.equal(first.id);
-    const kept = await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.clean } });
-    expect(kept.datasetVersionId).to.equal(second.id);
+    expect(left).to.include({ datasetVersionId: first.id, inLatestDataset: false });
+    const leftShown = await t.http.get(`/api/v1/equivalencies/${eq.noCip}`).set(bearer(t.keys.live));
+    expect(leftShown.body.data.datasetVersionId).to.equal(first.id);
+    expect(await shown()).to.deep.include({ [eq.clean]: second.id, [eq.noTarget]: second.id });
+  });
+
+  it("republishing writes no equivalency it included before: each still shows the latest publication, everywhere; a new one shows none until published", async () => {
+    const first = (await publish({ label: "first" })).body.data;
+    expect(await shown()).to.deep.equal({ [eq.clean]: first.id, [eq.noCip]: first.id, [eq.noTarget]: first.id });
+    // A row's xmin is the transaction that wrote it last: unchanged by a publication that writes no row.
+    const written = async () =>
+      Object.fromEntries(
+        (
+          await t.database.prisma.$queryRawUnsafe<{ id: string; xmin: string }[]>(
+            "SELECT id, xmin::text FROM equivalencies ORDER BY id",
+          )
+        ).map((row) => [row.id, row.xmin]),
+      );
+    const before = await written();
+    const second = (await publish({ label: "second" })).body.data;
+    expect(await written()).to.deep.equal(before);
+    expect(await shown()).to.deep.equal({ [eq.clean]: second.id, [eq.noCip]: second.id, [eq.noTarget]: second.id });
+    // A PATCH is a change of the rule: its version holds the latest publication as its datasetVersionId.
+    const patched = await t.http
+      .patch(`/api/v1/equivalencies/${eq.clean}`)
+      .set(bearer(t.keys.live))
+      .send({ decidedBy: "Articulation office" });
+    await expectContract(patched, 200);
+    expect(patched.body.data.datasetVersionId).to.equal(second.id);
+    const versions = await t.http.get(`/api/v1/equivalencies/${eq.clean}/versions`).set(bearer(t.keys.live));
+    expect(versions.body.data.versions[0].state.datasetVersionId).to.equal(second.id);
+    const created = await t.http
+      .post("/api/v1/equivalencies")
+      .set(bearer(t.keys.live))
+      .send({
+        sourceCourseId: (await t.database.prisma.equivalency.findUniqueOrThrow({ where: { id: eq.noTarget } }))
+          .sourceCourseId,
+        targetInstitutionId: "inst_110635",
+        targetCode: "NEW 1",
+      });
+    await expectContract(created, 201);
+    expect((await shown())[created.body.data.id]).to.equal(null);
+    const third = (await publish({ label: "third" })).body.data;
+    expect(await shown()).to.deep.equal({
+      [eq.clean]: third.id,
+      [eq.noCip]: third.id,
+      [eq.noTarget]: third.id,
+      [created.body.data.id]: third.id,
+    });
   });
 
   it("stores each state as equivalencyView and courseView make it, with its own datasetVersionId", async () => {

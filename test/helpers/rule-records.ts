@@ -84,6 +84,7 @@ export const RULES: Rule[] = [
     status: "pending",
     provenance: null,
     datasetVersionId: null,
+    inLatestDataset: false,
   },
 ];
 

@@ -59,6 +59,7 @@ function stored(fields: Partial<Equivalency> = {}): Equivalency {
     version: 4,
     provenance: "direct",
     datasetVersionId: null,
+    inLatestDataset: false,
     organizationId: "org_1",
     createdAt: CREATED,
     updatedAt: CREATED,

@@ -79,6 +79,7 @@ function equivalency(i: number): Equivalency {
     version: 1,
     provenance: "direct",
     datasetVersionId: null,
+    inLatestDataset: false,
     organizationId: null,
     createdAt: at(i),
     updatedAt: at(i),

@@ -2839,6 +2839,7 @@ export const EquivalencyScalarFieldEnum = {
   version: 'version',
   provenance: 'provenance',
   datasetVersionId: 'datasetVersionId',
+  inLatestDataset: 'inLatestDataset',
   organizationId: 'organizationId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',
@@ -3372,6 +3373,13 @@ export type ListEnumEquivalencyStatusFieldRefInput<$PrismaModel> = FieldRefInput
 
 
 /**
+ * Reference to a field of type 'Boolean'
+ */
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
+    
+
+
+/**
  * Reference to a field of type 'RuleKind'
  */
 export type EnumRuleKindFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'RuleKind'>
@@ -3396,13 +3404,6 @@ export type EnumTargetChoiceFieldRefInput<$PrismaModel> = FieldRefInputType<$Pri
  * Reference to a field of type 'TargetChoice[]'
  */
 export type ListEnumTargetChoiceFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'TargetChoice[]'>
-    
-
-
-/**
- * Reference to a field of type 'Boolean'
- */
-export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 

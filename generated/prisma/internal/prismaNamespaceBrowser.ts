@@ -233,6 +233,7 @@ export const EquivalencyScalarFieldEnum = {
   version: 'version',
   provenance: 'provenance',
   datasetVersionId: 'datasetVersionId',
+  inLatestDataset: 'inLatestDataset',
   organizationId: 'organizationId',
   createdAt: 'createdAt',
   updatedAt: 'updatedAt',

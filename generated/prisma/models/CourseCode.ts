@@ -389,10 +389,6 @@ export type CourseCodeUncheckedUpdateManyWithoutCourseNestedInput = {
   deleteMany?: Prisma.CourseCodeScalarWhereInput | Prisma.CourseCodeScalarWhereInput[]
 }
 
-export type BoolFieldUpdateOperationsInput = {
-  set?: boolean
-}
-
 export type CourseCodeCreateWithoutCourseInput = {
   environment: $Enums.Environment
   institutionId: string

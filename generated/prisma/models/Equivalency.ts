@@ -53,6 +53,7 @@ export type EquivalencyMinAggregateOutputType = {
   version: number | null
   provenance: $Enums.Channel | null
   datasetVersionId: string | null
+  inLatestDataset: boolean | null
   organizationId: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -83,6 +84,7 @@ export type EquivalencyMaxAggregateOutputType = {
   version: number | null
   provenance: $Enums.Channel | null
   datasetVersionId: string | null
+  inLatestDataset: boolean | null
   organizationId: string | null
   createdAt: Date | null
   updatedAt: Date | null
@@ -113,6 +115,7 @@ export type EquivalencyCountAggregateOutputType = {
   version: number
   provenance: number
   datasetVersionId: number
+  inLatestDataset: number
   organizationId: number
   createdAt: number
   updatedAt: number
@@ -162,6 +165,7 @@ export type EquivalencyMinAggregateInputType = {
   version?: true
   provenance?: true
   datasetVersionId?: true
+  inLatestDataset?: true
   organizationId?: true
   createdAt?: true
   updatedAt?: true
@@ -192,6 +196,7 @@ export type EquivalencyMaxAggregateInputType = {
   version?: true
   provenance?: true
   datasetVersionId?: true
+  inLatestDataset?: true
   organizationId?: true
   createdAt?: true
   updatedAt?: true
@@ -222,6 +227,7 @@ export type EquivalencyCountAggregateInputType = {
   version?: true
   provenance?: true
   datasetVersionId?: true
+  inLatestDataset?: true
   organizationId?: true
   createdAt?: true
   updatedAt?: true
@@ -344,6 +350,7 @@ export type EquivalencyGroupByOutputType = {
   version: number
   provenance: $Enums.Channel | null
   datasetVersionId: string | null
+  inLatestDataset: boolean
   organizationId: string | null
   createdAt: Date
   updatedAt: Date
@@ -402,6 +409,7 @@ export type EquivalencyWhereInput = {
   version?: Prisma.IntFilter<"Equivalency"> | number
   provenance?: Prisma.EnumChannelNullableFilter<"Equivalency"> | $Enums.Channel | null
   datasetVersionId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  inLatestDataset?: Prisma.BoolFilter<"Equivalency"> | boolean
   organizationId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
@@ -441,6 +449,7 @@ export type EquivalencyOrderByWithRelationInput = {
   version?: Prisma.SortOrder
   provenance?: Prisma.SortOrderInput | Prisma.SortOrder
   datasetVersionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  inLatestDataset?: Prisma.SortOrder
   organizationId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -484,6 +493,7 @@ export type EquivalencyWhereUniqueInput = Prisma.AtLeast<{
   version?: Prisma.IntFilter<"Equivalency"> | number
   provenance?: Prisma.EnumChannelNullableFilter<"Equivalency"> | $Enums.Channel | null
   datasetVersionId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  inLatestDataset?: Prisma.BoolFilter<"Equivalency"> | boolean
   organizationId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
@@ -523,6 +533,7 @@ export type EquivalencyOrderByWithAggregationInput = {
   version?: Prisma.SortOrder
   provenance?: Prisma.SortOrderInput | Prisma.SortOrder
   datasetVersionId?: Prisma.SortOrderInput | Prisma.SortOrder
+  inLatestDataset?: Prisma.SortOrder
   organizationId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -566,6 +577,7 @@ export type EquivalencyScalarWhereWithAggregatesInput = {
   version?: Prisma.IntWithAggregatesFilter<"Equivalency"> | number
   provenance?: Prisma.EnumChannelNullableWithAggregatesFilter<"Equivalency"> | $Enums.Channel | null
   datasetVersionId?: Prisma.StringNullableWithAggregatesFilter<"Equivalency"> | string | null
+  inLatestDataset?: Prisma.BoolWithAggregatesFilter<"Equivalency"> | boolean
   organizationId?: Prisma.StringNullableWithAggregatesFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeWithAggregatesFilter<"Equivalency"> | Date | string
@@ -597,6 +609,7 @@ export type EquivalencyCreateInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -636,6 +649,7 @@ export type EquivalencyUncheckedCreateInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -668,6 +682,7 @@ export type EquivalencyUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -707,6 +722,7 @@ export type EquivalencyUncheckedUpdateInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -743,6 +759,7 @@ export type EquivalencyCreateManyInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -774,6 +791,7 @@ export type EquivalencyUpdateManyMutationInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -809,6 +827,7 @@ export type EquivalencyUncheckedUpdateManyInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -861,6 +880,7 @@ export type EquivalencyCountOrderByAggregateInput = {
   version?: Prisma.SortOrder
   provenance?: Prisma.SortOrder
   datasetVersionId?: Prisma.SortOrder
+  inLatestDataset?: Prisma.SortOrder
   organizationId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -902,6 +922,7 @@ export type EquivalencyMaxOrderByAggregateInput = {
   version?: Prisma.SortOrder
   provenance?: Prisma.SortOrder
   datasetVersionId?: Prisma.SortOrder
+  inLatestDataset?: Prisma.SortOrder
   organizationId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -932,6 +953,7 @@ export type EquivalencyMinOrderByAggregateInput = {
   version?: Prisma.SortOrder
   provenance?: Prisma.SortOrder
   datasetVersionId?: Prisma.SortOrder
+  inLatestDataset?: Prisma.SortOrder
   organizationId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   updatedAt?: Prisma.SortOrder
@@ -1104,6 +1126,10 @@ export type NullableEnumChannelFieldUpdateOperationsInput = {
   set?: $Enums.Channel | null
 }
 
+export type BoolFieldUpdateOperationsInput = {
+  set?: boolean
+}
+
 export type EquivalencyUpdatesourceCourseIdsInput = {
   set?: string[]
   push?: string | string[]
@@ -1164,6 +1190,7 @@ export type EquivalencyCreateWithoutTargetInstitutionInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1200,6 +1227,7 @@ export type EquivalencyUncheckedCreateWithoutTargetInstitutionInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1265,6 +1293,7 @@ export type EquivalencyScalarWhereInput = {
   version?: Prisma.IntFilter<"Equivalency"> | number
   provenance?: Prisma.EnumChannelNullableFilter<"Equivalency"> | $Enums.Channel | null
   datasetVersionId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
+  inLatestDataset?: Prisma.BoolFilter<"Equivalency"> | boolean
   organizationId?: Prisma.StringNullableFilter<"Equivalency"> | string | null
   createdAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
   updatedAt?: Prisma.DateTimeFilter<"Equivalency"> | Date | string
@@ -1296,6 +1325,7 @@ export type EquivalencyCreateWithoutSourceCourseInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1333,6 +1363,7 @@ export type EquivalencyUncheckedCreateWithoutSourceCourseInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1375,6 +1406,7 @@ export type EquivalencyCreateWithoutTargetCourseInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1412,6 +1444,7 @@ export type EquivalencyUncheckedCreateWithoutTargetCourseInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1486,6 +1519,7 @@ export type EquivalencyCreateWithoutVersionsInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1524,6 +1558,7 @@ export type EquivalencyUncheckedCreateWithoutVersionsInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1571,6 +1606,7 @@ export type EquivalencyUpdateWithoutVersionsInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1609,6 +1645,7 @@ export type EquivalencyUncheckedUpdateWithoutVersionsInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1642,6 +1679,7 @@ export type EquivalencyCreateManyTargetInstitutionInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1673,6 +1711,7 @@ export type EquivalencyUpdateWithoutTargetInstitutionInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1709,6 +1748,7 @@ export type EquivalencyUncheckedUpdateWithoutTargetInstitutionInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1743,6 +1783,7 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetInstitutionInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1777,6 +1818,7 @@ export type EquivalencyCreateManySourceCourseInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1811,6 +1853,7 @@ export type EquivalencyCreateManyTargetCourseInput = {
   version?: number
   provenance?: $Enums.Channel | null
   datasetVersionId?: string | null
+  inLatestDataset?: boolean
   organizationId?: string | null
   createdAt?: Date | string
   updatedAt?: Date | string
@@ -1842,6 +1885,7 @@ export type EquivalencyUpdateWithoutSourceCourseInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1879,6 +1923,7 @@ export type EquivalencyUncheckedUpdateWithoutSourceCourseInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1914,6 +1959,7 @@ export type EquivalencyUncheckedUpdateManyWithoutSourceCourseInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1945,6 +1991,7 @@ export type EquivalencyUpdateWithoutTargetCourseInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1982,6 +2029,7 @@ export type EquivalencyUncheckedUpdateWithoutTargetCourseInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2017,6 +2065,7 @@ export type EquivalencyUncheckedUpdateManyWithoutTargetCourseInput = {
   version?: Prisma.IntFieldUpdateOperationsInput | number
   provenance?: Prisma.NullableEnumChannelFieldUpdateOperationsInput | $Enums.Channel | null
   datasetVersionId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inLatestDataset?: Prisma.BoolFieldUpdateOperationsInput | boolean
   organizationId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -2083,6 +2132,7 @@ export type EquivalencySelect<ExtArgs extends runtime.Types.Extensions.InternalA
   version?: boolean
   provenance?: boolean
   datasetVersionId?: boolean
+  inLatestDataset?: boolean
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2123,6 +2173,7 @@ export type EquivalencySelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   version?: boolean
   provenance?: boolean
   datasetVersionId?: boolean
+  inLatestDataset?: boolean
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2161,6 +2212,7 @@ export type EquivalencySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   version?: boolean
   provenance?: boolean
   datasetVersionId?: boolean
+  inLatestDataset?: boolean
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2199,6 +2251,7 @@ export type EquivalencySelectScalar = {
   version?: boolean
   provenance?: boolean
   datasetVersionId?: boolean
+  inLatestDataset?: boolean
   organizationId?: boolean
   createdAt?: boolean
   updatedAt?: boolean
@@ -2219,7 +2272,7 @@ export type EquivalencySelectScalar = {
   targetChoice?: boolean
 }
 
-export type EquivalencyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "sourceCourseId" | "targetInstitutionId" | "targetCourseId" | "targetCode" | "targetKey" | "status" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "provenance" | "datasetVersionId" | "organizationId" | "createdAt" | "updatedAt" | "sourceCourseIds" | "sourceSetKey" | "targets" | "kind" | "generalEducationArea" | "minimumGrade" | "effectiveFrom" | "effectiveUntil" | "priority" | "awardedCredits" | "awardedCreditUnit" | "sourceCourseSets" | "sourceSetKeys" | "anySetCourseIds" | "targetChoice", ExtArgs["result"]["equivalency"]>
+export type EquivalencyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "environment" | "sourceCourseId" | "targetInstitutionId" | "targetCourseId" | "targetCode" | "targetKey" | "status" | "decidedBy" | "decidedAt" | "policyBasis" | "version" | "provenance" | "datasetVersionId" | "inLatestDataset" | "organizationId" | "createdAt" | "updatedAt" | "sourceCourseIds" | "sourceSetKey" | "targets" | "kind" | "generalEducationArea" | "minimumGrade" | "effectiveFrom" | "effectiveUntil" | "priority" | "awardedCredits" | "awardedCreditUnit" | "sourceCourseSets" | "sourceSetKeys" | "anySetCourseIds" | "targetChoice", ExtArgs["result"]["equivalency"]>
 export type EquivalencyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   sourceCourse?: boolean | Prisma.CourseDefaultArgs<ExtArgs>
   targetInstitution?: boolean | Prisma.InstitutionDefaultArgs<ExtArgs>
@@ -2263,7 +2316,16 @@ export type $EquivalencyPayload<ExtArgs extends runtime.Types.Extensions.Interna
     policyBasis: string | null
     version: number
     provenance: $Enums.Channel | null
+    /**
+     * See inLatestDataset: the API's datasetVersionId is derived at read (migration dataset_version_at_read).
+     */
     datasetVersionId: string | null
+    /**
+     * Whether its organization's latest publication includes it: then the API's datasetVersionId is
+     * that publication's id, read from dataset_versions, and datasetVersionId here the first
+     * publication that included it; else datasetVersionId here is the last that did (or null).
+     */
+    inLatestDataset: boolean
     organizationId: string | null
     createdAt: Date
     updatedAt: Date
@@ -2747,6 +2809,7 @@ export interface EquivalencyFieldRefs {
   readonly version: Prisma.FieldRef<"Equivalency", 'Int'>
   readonly provenance: Prisma.FieldRef<"Equivalency", 'Channel'>
   readonly datasetVersionId: Prisma.FieldRef<"Equivalency", 'String'>
+  readonly inLatestDataset: Prisma.FieldRef<"Equivalency", 'Boolean'>
   readonly organizationId: Prisma.FieldRef<"Equivalency", 'String'>
   readonly createdAt: Prisma.FieldRef<"Equivalency", 'DateTime'>
   readonly updatedAt: Prisma.FieldRef<"Equivalency", 'DateTime'>

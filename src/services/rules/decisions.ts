@@ -486,6 +486,7 @@ export async function decideCreate(
     version: 1,
     provenance: caller.channel,
     datasetVersionId: null,
+    inLatestDataset: false,
     organizationId: caller.organizationId,
     createdAt: at,
     updatedAt: at,
