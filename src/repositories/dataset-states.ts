@@ -37,7 +37,6 @@ export function createDatasetStatesRepository(db: Prisma.TransactionClient) {
             AND tc.id IS NOT DISTINCT FROM o.target_course_id AND tc.version IS NOT DISTINCT FROM o.target_course_version, false)`;
     },
 
-
     /**
      * Stores, from `sequence` on, the state of each of the owner's equivalencies that has no open
      * state: new, or closed by closeChanged. Each state is rendered by the database as the API
