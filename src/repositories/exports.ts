@@ -8,7 +8,7 @@ import { columnsOf, recordFromJson } from "./record-columns.ts";
 import type { Readable } from "node:stream";
 import type { Database } from "../db/database.ts";
 import type { Environment } from "../../generated/prisma/client.ts";
-import { DATASET_HEAD_JOIN, DATASET_VERSION_ID, withDatasetVersionIds } from "./dataset-heads.ts";
+import { DATASET_VERSION_ID, withDatasetVersionIds } from "./dataset-heads.ts";
 
 /** Reads at most `take` rows that sort after `after` (from the start when null). */
 export type BatchReader<Row> = (after: Row | null, take: number) => Promise<Row[]>;
@@ -90,8 +90,7 @@ const EQUIVALENCY_CSV_RECORD = `concat_ws(',', e.id, e.source_course_id, e.targe
       THEN (SELECT codes FROM "source_set_codes_of"(e.source_course_sets)) ELSE src.set_codes END),
     e.target_choice::text, csv_cell(tgt.course_codes))`;
 
-const EQUIVALENCY_CSV_JOINS = `${DATASET_HEAD_JOIN}
-  LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
+const EQUIVALENCY_CSV_JOINS = `LEFT JOIN LATERAL (${SOURCE_NAMES}) AS src ON true
   LEFT JOIN LATERAL (${TARGET_NAMES}) AS tgt ON true
   LEFT JOIN institutions AS si ON si.environment = e.environment AND si.id = src.institution_id
   LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id`;
@@ -105,15 +104,17 @@ export type RenderedFormat = "csv" | "json" | "ctdl";
  */
 export const EQUIVALENCY_RENDERINGS: Record<RenderedFormat, { value: string; joins: string }> = {
   csv: { value: `${EQUIVALENCY_CSV_RECORD} || E'\r\n'`, joins: EQUIVALENCY_CSV_JOINS },
-  json: { value: `"equivalency_api_json"(e, ${DATASET_VERSION_ID})`, joins: DATASET_HEAD_JOIN },
-  // The set-returning twin of "equivalency_ctdl_json" (migration "ctdl_alternatives"), inlined into the export's plan.
+  json: { value: `"equivalency_api_json"(e, ${DATASET_VERSION_ID})`, joins: "" },
+  // The set-returning twin of "equivalency_ctdl_json" (migration "dataset_version_at_read"), inlined into the
+  // export's plan: its arguments are plain columns (an argument holding a subquery, the datasetVersionId's,
+  // keeps a function from being inlined, so that one is computed by its own LATERAL, OFFSET 0 keeping it there).
   ctdl: {
     value: "ctdl.node",
-    joins: `${DATASET_HEAD_JOIN}
-      LEFT JOIN LATERAL (SELECT c AS course FROM courses AS c WHERE c.id = e.source_course_id LIMIT 1) AS sc ON true
+    joins: `LEFT JOIN LATERAL (SELECT c AS course FROM courses AS c WHERE c.id = e.source_course_id LIMIT 1) AS sc ON true
       LEFT JOIN institutions AS si ON si.environment = (sc.course).environment AND si.id = (sc.course).institution_id
       LEFT JOIN institutions AS ti ON ti.environment = e.environment AND ti.id = e.target_institution_id
-      LEFT JOIN LATERAL "equivalency_ctdl_of"(e, sc.course, si, ti, ${DATASET_VERSION_ID}) AS ctdl ON true`,
+      LEFT JOIN LATERAL (SELECT ${DATASET_VERSION_ID} AS id OFFSET 0) AS published ON true
+      LEFT JOIN LATERAL "equivalency_ctdl_of"(e, sc.course, si, ti, published.id) AS ctdl ON true`,
   },
 };
 
