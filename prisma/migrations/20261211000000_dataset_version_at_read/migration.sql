@@ -6,9 +6,9 @@
 -- A publication sets the flag (and dataset_version_id, the first publication that included it)
 -- only for the equivalencies it includes for the first time, and clears it (dataset_version_id then
 -- the last publication that included it) for those that left the organization (markPublished).
--- The renderings: "dataset_version_of" for one row; the exports and the list join the latest
--- publications once and pass the id to the two-argument forms below. The one-argument forms keep
--- their names and results for every other caller.
+-- The renderings: "dataset_version_of"; the exports and the list compute the same in their own
+-- statements (src/repositories/dataset-heads.ts) and pass it to the two-argument forms below, which
+-- the planner inlines. The one-argument forms keep their names and results for every other caller.
 
 ALTER TABLE "equivalencies" ADD COLUMN "in_latest_dataset" BOOLEAN NOT NULL DEFAULT false;
 
