@@ -3,7 +3,8 @@
 // and course code, then the rule's conditions and decision. Each data row is read and checked on
 // its own, as the parser streams it; what needs the database is import.ts's.
 import { setImmediate as turn } from "node:timers/promises";
-import type { Writable } from "node:stream";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import type { components } from "../../../generated/api-types.ts";
 import { ProblemError, ValidationError } from "../../kernel/errors.ts";
 import { institutionIdOf } from "../../kernel/ids.ts";
@@ -336,34 +337,16 @@ export function createIssueList(limit = MAX_LISTED_ISSUES) {
 /** Characters written to the parser at a time (about 500 rows of a usual file). */
 const PIECE = 32_768;
 
-/**
- * Writes `text` to `stream` a piece at a time, yielding to the event loop between pieces and
- * waiting while the stream is full; stops when it is destroyed (its reader failed or stopped).
- */
-function feedInPieces(stream: Writable, text: string): void {
-  const feed = async () => {
-    for (let start = 0; start < text.length && !stream.destroyed; ) {
-      let end = Math.min(start + PIECE, text.length);
-      // Never between the two halves of a surrogate pair: each piece is encoded on its own.
-      if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
-      const room = stream.write(text.slice(start, end));
-      start = end;
-      if (!room && !stream.destroyed)
-        await new Promise<void>((resume) => {
-          const done = () => {
-            stream.off("drain", done);
-            stream.off("close", done);
-            resume();
-          };
-          stream.on("drain", done);
-          stream.on("close", done);
-        });
-      await turn();
-    }
-    if (!stream.destroyed) stream.end();
-  };
-  // A parse error reaches the reader through the stream; nothing else here can fail.
-  feed().catch(() => {});
+/** `text` a piece at a time, with a turn of the event loop before each piece after the first. */
+async function* piecesOf(text: string): AsyncGenerator<string> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + PIECE, text.length);
+    // Never between the two halves of a surrogate pair: each piece is encoded on its own.
+    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
+    if (start > 0) await turn();
+    yield text.slice(start, end);
+    start = end;
+  }
 }
 
 /** The data rows of the file, parsed as they stream in; the header is checked first. */
@@ -401,7 +384,9 @@ export async function readRows(text: string): Promise<{ rows: ParsedRow[]; heade
   });
   // Written in pieces with a turn of the event loop between them: parsed at once, a 10,000-row file
   // kept every other request of the process waiting for a quarter of a second.
-  feedInPieces(parser, text);
+  // pipeline waits while the parser is full and stops feeding it once it is destroyed (its reader
+  // failed or stopped); a parse error reaches the reader through the parser itself.
+  pipeline(Readable.from(piecesOf(text)), parser).catch(() => {});
   const rows: ParsedRow[] = [];
   try {
     for await (const record of parser as AsyncIterable<Record<string, string>>) {
